@@ -1,0 +1,31 @@
+# Finds zettasim's dependencies, all from Debian packages; a missing one names the package to install.
+
+function(zs_require found debian_package what)
+  if(NOT ${found})
+    message(FATAL_ERROR "zettasim needs ${what}: install the Debian package '${debian_package}' "
+                        "(apt-get install ${debian_package}), or run ./dev build, which installs what is missing.")
+  endif()
+endfunction()
+
+find_package(PkgConfig QUIET)
+zs_require(PkgConfig_FOUND pkg-config "pkg-config (to find SimGrid)")
+
+pkg_check_modules(SimGrid QUIET IMPORTED_TARGET simgrid>=3.32)
+zs_require(SimGrid_FOUND libsimgrid-dev "SimGrid 3.32 or newer")
+
+find_package(nlohmann_json 3.10 QUIET CONFIG)
+zs_require(nlohmann_json_FOUND nlohmann-json3-dev "nlohmann/json 3.10 or newer")
+
+find_package(CLI11 2.0 QUIET CONFIG)
+zs_require(CLI11_FOUND libcli11-dev "CLI11 2.0 or newer")
+
+find_package(doctest 2.4 QUIET CONFIG)
+zs_require(doctest_FOUND doctest-dev "doctest 2.4 or newer")
+
+# Eigen (topology linear algebra) and HDF5 (sweep and time-series output) are required now so that a
+# machine that builds today builds the layers that will use them.
+find_package(Eigen3 3.3 QUIET CONFIG)
+zs_require(Eigen3_FOUND libeigen3-dev "Eigen 3.3 or newer")
+
+find_package(HDF5 QUIET COMPONENTS C)
+zs_require(HDF5_FOUND libhdf5-dev "HDF5")

@@ -1,0 +1,114 @@
+// zettasim subcommands: run, list.
+#include "cli/cli_app.hpp"
+
+#include <filesystem>
+#include <memory>
+#include <sstream>
+
+#include <CLI/CLI.hpp>
+
+#include "cli/bundled_files.hpp"
+#include "core/file_source.hpp"
+#include "core/input_error.hpp"
+#include "engine/simulation.hpp"
+#include "output/run_record.hpp"
+#include "output/staged_directory.hpp"
+#include "output/version.hpp"
+#include "policy/policy_catalog.hpp"
+#include "scenario/scenario_loader.hpp"
+#include "topology/machine_builder.hpp"
+
+namespace zs::cli {
+namespace {
+
+struct RunOptions {
+  std::string scenario;
+  std::string out_dir;
+  bool quiet = false;
+};
+
+int run_scenario(const RunOptions& opt, std::ostream& out) {
+  std::unique_ptr<core::FileSource> files;
+  std::string path = opt.scenario;
+  if (path.empty()) {
+    files = std::make_unique<core::BundledFileSource>(bundled_files());
+    path = kDefaultScenario;
+  } else {
+    files = std::make_unique<core::DiskFileSource>();
+  }
+  scenario::Scenario s = scenario::ScenarioLoader(*files).load(path);
+  auto placement = policy::make_placement_policy(s.placement_policy);
+  auto collective = policy::make_collective_policy(s.collective_policy);
+  engine::SimulationResult result = engine::simulate(s.machine, s.trace, *placement, *collective);
+
+  std::string report = output::report_text(s, result);
+  nlohmann::json config = s.resolved;
+  config["zettasim_version"] = output::kVersion;
+  std::filesystem::path dir = opt.out_dir.empty() ? std::filesystem::path("results") / s.name
+                                                    : std::filesystem::path(opt.out_dir);
+  try {
+    output::StagedDirectory stage(dir);
+    stage.write("summary.json", output::summary_json(s, result).dump(2) + "\n");
+    stage.write("config.json", config.dump(2) + "\n");
+    stage.write("report.txt", report);
+    stage.commit();
+  } catch (const std::filesystem::filesystem_error& e) {
+    throw core::InputError(dir.string(), "", std::string("cannot write the output folder: ") + e.what());
+  }
+  if (!opt.quiet) out << report;
+  out << "\nresults: " << dir.string() << "/ (summary.json, config.json, report.txt)\n";
+  return 0;
+}
+
+void list_builtins(std::ostream& out) {
+  out << "policies:\n";
+  for (const auto& p : policy::builtin_policies()) out << "  " << p.family << " " << p.name << ": " << p.description << "\n";
+  out << "topology generators:\n";
+  for (const auto& g : topology::builtin_generators()) out << "  " << g.name << ": " << g.description << "\n";
+}
+
+}  // namespace
+
+int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
+  CLI::App app{"zettasim: discrete-event simulator of disaggregated AI supercomputers"};
+  app.set_version_flag("--version", std::string("zettasim ") + output::kVersion);
+  app.require_subcommand(1);
+
+  RunOptions run_opt;
+  auto* run = app.add_subcommand("run", "Simulate one training iteration of a scenario and write its results");
+  run->add_option("scenario", run_opt.scenario, "Scenario file (default: the embedded scenarios/default.json)");
+  run->add_option("--out", run_opt.out_dir, "Output folder (default: results/<scenario name>)");
+  run->add_flag("--quiet", run_opt.quiet, "Print only where the results went");
+  auto* list = app.add_subcommand("list", "List the built-in policies and topology generators");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::Success& e) {
+    std::ostringstream text;
+    int code = app.exit(e, text, text);
+    out << text.str();
+    return code;
+  } catch (const CLI::ParseError& e) {
+    std::ostringstream text;
+    app.exit(e, text, text);
+    err << "zettasim: " << text.str();
+    return 2;
+  }
+
+  try {
+    if (*list) {
+      list_builtins(out);
+      return 0;
+    }
+    if (*run) return run_scenario(run_opt, out);
+  } catch (const core::InputError& e) {
+    err << "zettasim: error: " << e.what() << "\n";
+    return 2;
+  } catch (const std::exception& e) {
+    err << "zettasim: internal error: " << e.what() << "\n";
+    return 1;
+  }
+  return 1;
+}
+
+}  // namespace zs::cli

@@ -1,0 +1,42 @@
+// Disk and embedded file sources.
+#include "core/file_source.hpp"
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "core/input_error.hpp"
+#include "core/json_object.hpp"
+
+namespace zs::core {
+
+nlohmann::json FileSource::read_json(const std::string& path) const {
+  auto text = read(path);
+  if (!text) throw InputError(path, "", "cannot read file (missing or unreadable)");
+  return parse_json(*text, path);
+}
+
+std::optional<std::string> DiskFileSource::read(const std::string& path) const {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) return std::nullopt;
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return std::nullopt;
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  if (in.bad()) return std::nullopt;
+  return ss.str();
+}
+
+std::optional<std::string> BundledFileSource::read(const std::string& path) const {
+  auto it = files_.find(std::filesystem::path(path).lexically_normal().generic_string());
+  if (it == files_.end()) return std::nullopt;
+  return it->second;
+}
+
+std::string resolve_relative(const std::string& including_file, const std::string& reference) {
+  std::filesystem::path ref(reference);
+  if (ref.is_absolute()) return ref.lexically_normal().generic_string();
+  return (std::filesystem::path(including_file).parent_path() / ref).lexically_normal().generic_string();
+}
+
+}  // namespace zs::core

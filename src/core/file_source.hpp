@@ -1,0 +1,43 @@
+// Where input files come from: the disk, or a bundle of files embedded in the binary.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+namespace zs::core {
+
+/// Reads input files by path. Paths are plain strings so that error messages show them as given.
+class FileSource {
+ public:
+  virtual ~FileSource() = default;
+  /// The file's text, or nullopt if it does not exist or cannot be read.
+  virtual std::optional<std::string> read(const std::string& path) const = 0;
+
+  /// Reads and parses a JSON file; a missing file or malformed text is an InputError naming the file.
+  nlohmann::json read_json(const std::string& path) const;
+};
+
+/// Files on the local disk.
+class DiskFileSource final : public FileSource {
+ public:
+  std::optional<std::string> read(const std::string& path) const override;
+};
+
+/// Files held in memory, keyed by normalized relative path (used for the embedded default scenario).
+class BundledFileSource final : public FileSource {
+ public:
+  explicit BundledFileSource(std::map<std::string, std::string> files) : files_(std::move(files)) {}
+  std::optional<std::string> read(const std::string& path) const override;
+
+ private:
+  std::map<std::string, std::string> files_;
+};
+
+/// Resolves `reference` relative to the directory of `including_file` (absolute references stay as
+/// they are), normalized lexically ("scenarios/../models/x.json" becomes "models/x.json").
+std::string resolve_relative(const std::string& including_file, const std::string& reference);
+
+}  // namespace zs::core

@@ -1,0 +1,30 @@
+// What one replay of a training iteration measured.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/units.hpp"
+
+namespace zs::engine {
+
+/// Where one rank's time went during the iteration [0, iteration time].
+struct RankBreakdown {
+  core::Seconds finish;        ///< when the rank's last op completed, s
+  core::Seconds compute;       ///< time with at least one compute op running, s
+  core::Seconds exposed_comm;  ///< time with a collective in flight and no compute running, s
+  core::Seconds idle;          ///< the rest of the iteration, s
+};
+
+struct ReplayResult {
+  core::Seconds iteration_time;  ///< when the last rank finished, s
+  uint64_t critical_rank = 0;    ///< the rank that finished last (lowest id on ties)
+  std::vector<RankBreakdown> ranks;
+  uint64_t compute_activities = 0;   ///< compute activities simulated
+  uint64_t transfer_activities = 0;  ///< network transfers simulated
+  uint64_t collectives = 0;          ///< collective instances (one per communicator group and call)
+  std::vector<std::string> collective_algorithms;  ///< distinct algorithms the policy chose
+};
+
+}  // namespace zs::engine

@@ -1,0 +1,318 @@
+// Exact-fidelity replay: per-rank dependency tracking, collective instances, SimGrid activities.
+#include "engine/replayer.hpp"
+
+#include <algorithm>
+#include <map>
+#include <optional>
+#include <set>
+#include <stdexcept>
+#include <tuple>
+#include <unordered_map>
+
+#include "core/input_error.hpp"
+#include "engine/simgrid_backend.hpp"
+
+namespace zs::engine {
+namespace {
+
+using Interval = std::pair<double, double>;
+
+/// The dependency graph of one role program, shared by every rank of that role.
+struct RoleGraph {
+  std::vector<std::vector<uint32_t>> successors;
+  std::vector<uint32_t> initial_pending;
+};
+
+RoleGraph compile(const workload::RoleProgram& program, size_t streams) {
+  const size_t n = program.ops.size();
+  RoleGraph g{std::vector<std::vector<uint32_t>>(n), std::vector<uint32_t>(n, 0)};
+  std::vector<std::optional<uint32_t>> last_on_stream(streams);
+  for (uint32_t i = 0; i < n; ++i) {
+    const auto& op = program.ops[i];
+    std::set<uint32_t> preds(op.deps.begin(), op.deps.end());
+    if (auto last = last_on_stream[op.stream]) preds.insert(*last);
+    for (uint32_t p : preds) g.successors[p].push_back(i);
+    g.initial_pending[i] = static_cast<uint32_t>(preds.size());
+    last_on_stream[op.stream] = i;
+  }
+  return g;
+}
+
+double union_length(std::vector<Interval> intervals) {
+  std::sort(intervals.begin(), intervals.end());
+  double total = 0, start = 0, end = -1;
+  bool open = false;
+  for (auto [a, b] : intervals) {
+    if (open && a <= end) {
+      end = std::max(end, b);
+      continue;
+    }
+    if (open) total += end - start;
+    start = a;
+    end = b;
+    open = true;
+  }
+  if (open) total += end - start;
+  return total;
+}
+
+}  // namespace
+
+struct Replayer::State {
+  struct Activity {
+    bool is_transfer = false;
+    uint64_t rank = 0;      ///< compute: the rank
+    uint32_t op = 0;        ///< compute: the op
+    uint32_t instance = 0;  ///< transfer: the collective instance
+    uint32_t transfer = 0;  ///< transfer: index in its schedule
+  };
+
+  struct Instance {
+    workload::CollectiveKind kind;
+    core::Bytes bytes;
+    std::vector<uint64_t> members;  ///< ranks in communicator order
+    policy::CollectiveSchedule schedule;
+    std::vector<uint32_t> op_of_member;
+    std::vector<bool> arrived;
+    std::vector<uint32_t> remaining_of_member;  ///< transfers the member still sends or receives
+    std::vector<std::vector<uint32_t>> transfers_of_member;
+    std::vector<uint32_t> pending_after;
+    std::vector<std::vector<uint32_t>> successors;
+    std::vector<bool> started;
+    uint32_t done_members = 0;
+  };
+
+  State(const topology::Machine& m, const workload::Trace& t, const policy::Placement& p,
+        const policy::CollectivePolicy& c)
+      : machine(m), trace(t), placement(p), collective(c), backend(m) {}
+
+  const topology::Machine& machine;
+  const workload::Trace& trace;
+  const policy::Placement& placement;
+  const policy::CollectivePolicy& collective;
+  SimgridBackend backend;
+
+  std::vector<RoleGraph> graphs;
+  std::vector<uint32_t> role_of_rank;
+  std::vector<std::vector<uint32_t>> pending;   ///< per rank, per op: unfinished predecessors
+  std::vector<std::vector<double>> op_start;    ///< per rank, per op, s
+  std::vector<std::vector<uint32_t>> coll_seq;  ///< per rank, per mesh axis: collectives issued
+  std::vector<std::vector<Interval>> compute_busy, comm_busy;
+  std::vector<double> finish;
+  std::vector<uint64_t> ops_done;
+
+  std::vector<Activity> activities;
+  std::vector<SimgridBackend::Token> free_tokens;
+  std::unordered_map<uint32_t, Instance> instances;  ///< node-based: references survive inserts
+  std::map<std::tuple<size_t, uint64_t, uint32_t>, uint32_t> instance_by_key;
+  uint32_t next_instance = 0;
+  std::set<std::string> algorithms;
+  ReplayResult result;
+
+  double now() const { return backend.now().value(); }
+  const workload::RoleProgram& program(uint64_t rank) const { return trace.roles[role_of_rank[rank]]; }
+
+  SimgridBackend::Token new_token(const Activity& a) {
+    if (!free_tokens.empty()) {
+      auto t = free_tokens.back();
+      free_tokens.pop_back();
+      activities[t] = a;
+      return t;
+    }
+    activities.push_back(a);
+    return activities.size() - 1;
+  }
+
+  void start_op(uint64_t rank, uint32_t op) {
+    const auto& o = program(rank).ops[op];
+    op_start[rank][op] = now();
+    if (const auto* c = std::get_if<workload::ComputeOp>(&o.body)) {
+      auto unit = placement.unit_of_rank[rank];
+      hw::ComputeWork work{c->flops, c->bytes, c->dtype, c->kind, c->kernels};
+      auto duration = machine.unit_model(unit).compute_time(work);
+      ++result.compute_activities;
+      backend.start_compute(unit, duration, new_token({false, rank, op, 0, 0}));
+    } else {
+      join(rank, op, std::get<workload::CollectiveOp>(o.body));
+    }
+  }
+
+  void op_done(uint64_t rank, uint32_t op) {
+    const auto& o = program(rank).ops[op];
+    Interval span{op_start[rank][op], now()};
+    (std::holds_alternative<workload::ComputeOp>(o.body) ? compute_busy : comm_busy)[rank].push_back(span);
+    finish[rank] = std::max(finish[rank], span.second);
+    ++ops_done[rank];
+    for (uint32_t s : graphs[role_of_rank[rank]].successors[op])
+      if (--pending[rank][s] == 0) start_op(rank, s);
+  }
+
+  void join(uint64_t rank, uint32_t op, const workload::CollectiveOp& c) {
+    const size_t axis = *trace.mesh.axis_index(c.communicator);
+    const uint32_t seq = coll_seq[rank][axis]++;
+    const auto key = std::make_tuple(axis, trace.mesh.group_index(rank, axis), seq);
+    auto found = instance_by_key.find(key);
+    uint32_t id = found != instance_by_key.end() ? found->second : create_instance(key, rank, axis, c);
+    Instance& inst = instances.at(id);
+    if (inst.kind != c.kind || inst.bytes != c.bytes)
+      throw core::InputError(trace.name, "/roles/" + std::to_string(role_of_rank[rank]) + "/ops/" + std::to_string(op),
+                             "rank " + std::to_string(rank) + " issues " + std::string(workload::to_string(c.kind)) +
+                                 " of " + core::to_string(c.bytes) + " as call " + std::to_string(seq) + " on \"" +
+                                 c.communicator + "\", but its group issued " +
+                                 std::string(workload::to_string(inst.kind)) + " of " + core::to_string(inst.bytes));
+    const uint32_t m = trace.mesh.coordinate(rank, axis);
+    inst.op_of_member[m] = op;
+    inst.arrived[m] = true;
+    if (inst.remaining_of_member[m] == 0) {
+      member_done(id, m);
+      return;
+    }
+    for (uint32_t t : inst.transfers_of_member[m]) try_start(id, t);
+  }
+
+  uint32_t create_instance(const std::tuple<size_t, uint64_t, uint32_t>& key, uint64_t rank, size_t axis,
+                           const workload::CollectiveOp& c) {
+    Instance inst;
+    inst.kind = c.kind;
+    inst.bytes = c.bytes;
+    inst.members = trace.mesh.group_members(rank, axis);
+    policy::CollectiveRequest request{c.kind, c.bytes, {}, &machine};
+    for (uint64_t r : inst.members) request.member_units.push_back(placement.unit_of_rank[r]);
+    inst.schedule = collective.schedule(request);
+    algorithms.insert(inst.schedule.algorithm);
+    const size_t n = inst.members.size(), nt = inst.schedule.transfers.size();
+    inst.op_of_member.assign(n, 0);
+    inst.arrived.assign(n, false);
+    inst.remaining_of_member.assign(n, 0);
+    inst.transfers_of_member.assign(n, {});
+    inst.pending_after.assign(nt, 0);
+    inst.successors.assign(nt, {});
+    inst.started.assign(nt, false);
+    for (uint32_t t = 0; t < nt; ++t) {
+      const auto& tr = inst.schedule.transfers[t];
+      for (uint32_t a : tr.after) inst.successors.at(a).push_back(t);
+      inst.pending_after[t] = static_cast<uint32_t>(tr.after.size());
+      for (uint32_t member : {tr.src, tr.dst}) {
+        inst.transfers_of_member.at(member).push_back(t);
+        ++inst.remaining_of_member[member];
+      }
+    }
+    uint32_t id = next_instance++;
+    instances.emplace(id, std::move(inst));
+    instance_by_key.emplace(key, id);
+    ++result.collectives;
+    return id;
+  }
+
+  void try_start(uint32_t id, uint32_t t) {
+    Instance& inst = instances.at(id);
+    const auto& tr = inst.schedule.transfers[t];
+    if (inst.started[t] || inst.pending_after[t] != 0 || !inst.arrived[tr.src] || !inst.arrived[tr.dst]) return;
+    inst.started[t] = true;
+    ++result.transfer_activities;
+    backend.start_transfer(placement.unit_of_rank[inst.members[tr.src]], placement.unit_of_rank[inst.members[tr.dst]],
+                           tr.bytes, new_token({true, 0, 0, id, t}));
+  }
+
+  void transfer_done(uint32_t id, uint32_t t) {
+    Instance& inst = instances.at(id);
+    for (uint32_t s : inst.successors[t])
+      if (--inst.pending_after[s] == 0) try_start(id, s);
+    const auto& tr = inst.schedule.transfers[t];
+    std::vector<uint32_t> finished_members;
+    for (uint32_t member : {tr.src, tr.dst})
+      if (--inst.remaining_of_member[member] == 0) finished_members.push_back(member);
+    for (uint32_t member : finished_members) member_done(id, member);
+  }
+
+  void member_done(uint32_t id, uint32_t m) {
+    Instance& inst = instances.at(id);
+    const uint64_t rank = inst.members[m];
+    const uint32_t op = inst.op_of_member[m];
+    if (++inst.done_members == inst.members.size()) instances.erase(id);
+    op_done(rank, op);
+  }
+
+  void on_complete(SimgridBackend::Token token) {
+    Activity a = activities[token];
+    free_tokens.push_back(token);
+    if (a.is_transfer)
+      transfer_done(a.instance, a.transfer);
+    else
+      op_done(a.rank, a.op);
+  }
+};
+
+Replayer::Replayer(const topology::Machine& machine, const workload::Trace& trace, const policy::Placement& placement,
+                   const policy::CollectivePolicy& collective)
+    : machine_(machine), trace_(trace), placement_(placement), collective_(collective) {}
+
+Replayer::~Replayer() = default;
+
+ReplayResult Replayer::run() {
+  const uint64_t ranks = trace_.mesh.size();
+  if (placement_.unit_of_rank.size() != ranks)
+    throw std::logic_error("placement size does not match the mesh");
+  // Every dtype the trace computes in must be supported by the unit that runs it.
+  for (uint64_t r = 0; r < ranks; ++r) {
+    const auto& model = machine_.unit_model(placement_.unit_of_rank[r]);
+    const auto& ops = trace_.program_of(r).ops;
+    for (size_t i = 0; i < ops.size(); ++i)
+      if (const auto* c = std::get_if<workload::ComputeOp>(&ops[i].body))
+        if (c->kind == core::WorkKind::kMatrix && !model.supports(c->dtype))
+          throw core::InputError(trace_.name, "/roles/" + std::to_string(&trace_.program_of(r) - &trace_.roles[0]) +
+                                                  "/ops/" + std::to_string(i) + "/dtype",
+                                 "rank " + std::to_string(r) + " runs on a \"" + model.name() +
+                                     "\", which has no matrix peak for " + std::string(core::to_string(c->dtype)));
+  }
+
+  State s(machine_, trace_, placement_, collective_);
+  for (const auto& role : trace_.roles) s.graphs.push_back(compile(role, trace_.streams.size()));
+  s.role_of_rank.resize(ranks);
+  s.pending.resize(ranks);
+  s.op_start.resize(ranks);
+  s.coll_seq.assign(ranks, std::vector<uint32_t>(trace_.mesh.axes().size(), 0));
+  s.compute_busy.resize(ranks);
+  s.comm_busy.resize(ranks);
+  s.finish.assign(ranks, 0.0);
+  s.ops_done.assign(ranks, 0);
+  for (uint64_t r = 0; r < ranks; ++r) {
+    s.role_of_rank[r] = static_cast<uint32_t>(&trace_.program_of(r) - &trace_.roles[0]);
+    s.pending[r] = s.graphs[s.role_of_rank[r]].initial_pending;
+    s.op_start[r].assign(s.pending[r].size(), 0.0);
+  }
+  for (uint64_t r = 0; r < ranks; ++r)
+    for (uint32_t op = 0; op < s.pending[r].size(); ++op)
+      if (s.graphs[s.role_of_rank[r]].initial_pending[op] == 0) s.start_op(r, op);
+
+  s.backend.run([&s](SimgridBackend::Token token) { s.on_complete(token); });
+
+  for (uint64_t r = 0; r < ranks; ++r)
+    if (s.ops_done[r] != s.program(r).ops.size())
+      throw core::InputError(trace_.name, "/roles/" + std::to_string(s.role_of_rank[r]),
+                             "deadlock: rank " + std::to_string(r) + " completed " + std::to_string(s.ops_done[r]) +
+                                 " of " + std::to_string(s.program(r).ops.size()) +
+                                 " ops (a collective its group never issued?)");
+
+  ReplayResult& out = s.result;
+  double t_end = 0;
+  for (uint64_t r = 0; r < ranks; ++r)
+    if (s.finish[r] > t_end) {
+      t_end = s.finish[r];
+      out.critical_rank = r;
+    }
+  out.iteration_time = core::Seconds(t_end);
+  out.ranks.resize(ranks);
+  for (uint64_t r = 0; r < ranks; ++r) {
+    double compute = union_length(s.compute_busy[r]);
+    std::vector<Interval> all = s.compute_busy[r];
+    all.insert(all.end(), s.comm_busy[r].begin(), s.comm_busy[r].end());
+    double busy = union_length(std::move(all));
+    out.ranks[r] = {core::Seconds(s.finish[r]), core::Seconds(compute), core::Seconds(busy - compute),
+                    core::Seconds(t_end - busy)};
+  }
+  out.collective_algorithms.assign(s.algorithms.begin(), s.algorithms.end());
+  return out;
+}
+
+}  // namespace zs::engine

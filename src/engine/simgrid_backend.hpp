@@ -1,0 +1,43 @@
+// The one narrow interface to SimGrid: build a platform from a machine, start activities, get completions.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+
+#include "core/units.hpp"
+#include "topology/machine.hpp"
+
+namespace zs::engine {
+
+/// Owns a SimGrid engine whose platform mirrors the machine's topology: one host per unit, one
+/// router per switch, two one-way links per full-duplex link, routes by fewest hops (Dijkstra).
+/// Network model CM02 (max-min sharing, no TCP correction factors, no cross-traffic), so an
+/// uncontended transfer of S bytes takes exactly route latency + S / narrowest bandwidth.
+/// Only one backend may exist at a time in a process (SimGrid keeps one engine per process).
+class SimgridBackend {
+ public:
+  using Token = uint64_t;  ///< the caller's name for an activity, returned on completion
+
+  explicit SimgridBackend(const topology::Machine& machine);
+  ~SimgridBackend();
+  SimgridBackend(const SimgridBackend&) = delete;
+  SimgridBackend& operator=(const SimgridBackend&) = delete;
+
+  /// Simulated time since this backend was created, s.
+  core::Seconds now() const;
+  /// Occupies the unit for `duration` if it runs alone; concurrent work on one unit shares it.
+  void start_compute(topology::NodeId unit, core::Seconds duration, Token token);
+  /// Moves `bytes` (rounded to whole bytes) from one unit to another over the route.
+  /// A transfer from a unit to itself completes at once.
+  void start_transfer(topology::NodeId src, topology::NodeId dst, core::Bytes bytes, Token token);
+  /// Runs until no activity is left, calling on_done(token) at each completion; on_done may start
+  /// more activities. An exception thrown by on_done stops the run and is rethrown here.
+  void run(const std::function<void(Token)>& on_done);
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace zs::engine

@@ -1,0 +1,26 @@
+// One simulated iteration and its headline figures.
+#include "engine/simulation.hpp"
+
+#include "engine/replayer.hpp"
+
+namespace zs::engine {
+
+SimulationResult simulate(const topology::Machine& machine, const workload::Trace& trace,
+                          const policy::PlacementPolicy& placement, const policy::CollectivePolicy& collective) {
+  SimulationResult out;
+  out.placement_policy = std::string(placement.name());
+  out.collective_policy = std::string(collective.name());
+  policy::Placement where = placement.place(trace.mesh, machine);
+  out.replay = Replayer(machine, trace, where, collective).run();
+  for (auto unit : where.unit_of_rank) {
+    const auto& model = machine.unit_model(unit);
+    if (model.supports(trace.model_dtype)) out.peak += model.matrix_peak(trace.model_dtype);
+  }
+  out.model_flops = trace.model_flops;
+  const double t = out.replay.iteration_time.value();
+  if (t > 0 && out.peak.value() > 0) out.mfu = trace.model_flops.value() / (t * out.peak.value());
+  if (t > 0) out.tokens_per_second = trace.tokens_per_iteration / t;
+  return out;
+}
+
+}  // namespace zs::engine

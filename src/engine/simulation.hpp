@@ -1,0 +1,31 @@
+// Runs one job (trace + machine + policies) and derives the headline figures (MFU, tokens/s).
+#pragma once
+
+#include <string>
+
+#include "core/units.hpp"
+#include "engine/replay_result.hpp"
+#include "policy/collective_policy.hpp"
+#include "policy/placement_policy.hpp"
+#include "topology/machine.hpp"
+#include "workload/trace.hpp"
+
+namespace zs::engine {
+
+struct SimulationResult {
+  ReplayResult replay;
+  std::string fidelity = "exact";   ///< every rank and flow simulated
+  std::string placement_policy;
+  std::string collective_policy;
+  core::FlopRate peak;               ///< sum of the placed units' dense peaks in the model's dtype, FLOP/s
+  core::Flops model_flops;           ///< per iteration, whole job
+  double mfu = 0;                    ///< model FLOPs / (iteration time x peak)
+  double tokens_per_second = 0;      ///< tokens per iteration / iteration time
+};
+
+/// Places the mesh with the placement policy, then replays the trace once.
+/// Throws core::InputError when the trace does not fit the machine.
+SimulationResult simulate(const topology::Machine& machine, const workload::Trace& trace,
+                          const policy::PlacementPolicy& placement, const policy::CollectivePolicy& collective);
+
+}  // namespace zs::engine

@@ -1,0 +1,67 @@
+// Parameter set and cost function of one compute unit type (GPU, NPU, CPU).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "core/dtype.hpp"
+#include "core/json_object.hpp"
+#include "core/units.hpp"
+
+namespace zs::hw {
+
+/// One piece of compute work, as the cost function sees it.
+struct ComputeWork {
+  core::Flops flops;                          ///< arithmetic, FLOP
+  core::Bytes bytes;                          ///< HBM traffic (reads + writes), B
+  core::Dtype dtype = core::Dtype::kBf16;     ///< numeric format of the arithmetic
+  core::WorkKind kind = core::WorkKind::kMatrix;
+  uint32_t kernels = 1;                       ///< kernel launches the work takes
+};
+
+/// A compute unit type. Time of work = kernels x launch overhead + max(FLOP time, HBM time), where
+/// FLOP time = flops / (peak x efficiency of the work kind) and HBM time = bytes / (bandwidth x
+/// HBM efficiency): a roofline with constant efficiencies. Shape-dependent efficiency is not
+/// modelled yet; the report says so.
+class ComputeUnitModel {
+ public:
+  /// Reads a model file ("kind": "compute-unit"); every parameter needs a cited source.
+  static ComputeUnitModel from_json(core::JsonObject& json);
+  nlohmann::json to_json() const;
+
+  const std::string& name() const { return name_; }
+  const std::string& description() const { return description_; }
+  bool supports(core::Dtype d) const { return matrix_peak_.count(d) != 0; }
+  /// Dense matrix-engine peak for a dtype, FLOP/s. Precondition: supports(d).
+  core::FlopRate matrix_peak(core::Dtype d) const { return matrix_peak_.at(d); }
+  core::FlopRate vector_peak() const { return vector_peak_; }     ///< FLOP/s
+  double matrix_efficiency() const { return matrix_efficiency_; }  ///< achieved fraction of matrix peak
+  double vector_efficiency() const { return vector_efficiency_; }  ///< achieved fraction of vector peak
+  core::Bytes hbm_capacity() const { return hbm_capacity_; }       ///< B
+  core::ByteRate hbm_bandwidth() const { return hbm_bandwidth_; }  ///< B/s
+  double hbm_efficiency() const { return hbm_efficiency_; }        ///< achieved fraction of HBM bandwidth
+  core::Seconds kernel_launch_overhead() const { return kernel_launch_overhead_; }  ///< s per kernel
+
+  /// Achieved FLOP rate for work of this dtype and kind, FLOP/s.
+  core::FlopRate achieved_rate(core::Dtype d, core::WorkKind k) const;
+  /// Time the work takes on an otherwise idle unit. Throws std::invalid_argument for an unsupported dtype.
+  core::Seconds compute_time(const ComputeWork& work) const;
+
+ private:
+  std::string name_;
+  std::string description_;
+  std::map<core::Dtype, core::FlopRate> matrix_peak_;
+  core::FlopRate vector_peak_;
+  double matrix_efficiency_ = 1.0;
+  double vector_efficiency_ = 1.0;
+  core::Bytes hbm_capacity_;
+  core::ByteRate hbm_bandwidth_;
+  double hbm_efficiency_ = 1.0;
+  core::Seconds kernel_launch_overhead_;
+  std::map<std::string, std::string> sources_;
+};
+
+}  // namespace zs::hw

@@ -1,0 +1,29 @@
+// Link model loading.
+#include "hw/link_model.hpp"
+
+#include "hw/parameter_sources.hpp"
+
+namespace zs::hw {
+
+LinkModel LinkModel::from_json(core::JsonObject& json) {
+  if (json.string("kind") != "link") throw json.error("kind", "expected \"link\" for a link model");
+  LinkModel m;
+  m.name_ = json.string("name");
+  m.description_ = json.optional_string("description").value_or("");
+  m.bandwidth_ = json.byte_rate("bandwidth");
+  m.latency_ = json.seconds("latency");
+  m.sources_ = read_parameter_sources(json, {"bandwidth", "latency"});
+  json.finish();
+  return m;
+}
+
+nlohmann::json LinkModel::to_json() const {
+  return {{"kind", "link"},
+          {"name", name_},
+          {"description", description_},
+          {"bandwidth", core::to_string(bandwidth_)},
+          {"latency", core::to_string(latency_)},
+          {"sources", sources_}};
+}
+
+}  // namespace zs::hw

@@ -1,0 +1,34 @@
+// Parameter set of one link type (NVLink, PCIe, InfiniBand, Ethernet, optical).
+#pragma once
+
+#include <map>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "core/json_object.hpp"
+#include "core/units.hpp"
+
+namespace zs::hw {
+
+/// A full-duplex link: the bandwidth is available in each direction independently.
+class LinkModel {
+ public:
+  /// Reads a model file ("kind": "link"); every parameter needs a cited source.
+  static LinkModel from_json(core::JsonObject& json);
+  nlohmann::json to_json() const;
+
+  const std::string& name() const { return name_; }
+  const std::string& description() const { return description_; }
+  core::ByteRate bandwidth() const { return bandwidth_; }  ///< B/s per direction
+  core::Seconds latency() const { return latency_; }       ///< s, one traversal
+
+ private:
+  std::string name_;
+  std::string description_;
+  core::ByteRate bandwidth_;
+  core::Seconds latency_;
+  std::map<std::string, std::string> sources_;
+};
+
+}  // namespace zs::hw

@@ -1,0 +1,103 @@
+// Summary JSON and terminal report of one run.
+#include "output/run_record.hpp"
+
+#include <cstdio>
+#include <sstream>
+
+#include "output/version.hpp"
+
+namespace zs::output {
+namespace {
+
+std::string percent(double fraction) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%5.1f %%", 100.0 * fraction);
+  return buf;
+}
+
+std::string line(const std::string& label, const std::string& value, const std::string& note = "") {
+  std::string out = "  " + label;
+  out.resize(28, ' ');
+  out += value;
+  if (!note.empty()) {
+    if (out.size() < 40) out.resize(40, ' ');
+    out += " " + note;
+  }
+  return out + "\n";
+}
+
+}  // namespace
+
+std::vector<std::string> approximations() {
+  return {"compute efficiency is a constant fraction of peak per work kind (matrix, vector); no shape dependence",
+          "kernel launch overhead is charged once per trace op",
+          "the arithmetic of collective reductions is not charged",
+          "network transfers use SimGrid's fluid max-min model (CM02), not packets",
+          "memory check covers model state (16 B/param) only, not activations"};
+}
+
+nlohmann::json summary_json(const scenario::Scenario& s, const engine::SimulationResult& r) {
+  const auto& crit = r.replay.ranks.at(r.replay.critical_rank);
+  return {{"zettasim_version", kVersion},
+          {"scenario", s.name},
+          {"fidelity", r.fidelity},
+          {"iteration_time_s", r.replay.iteration_time.value()},
+          {"critical_rank", r.replay.critical_rank},
+          {"critical_rank_breakdown_s",
+           {{"compute", crit.compute.value()},
+            {"exposed_communication", crit.exposed_comm.value()},
+            {"idle", crit.idle.value()}}},
+          {"model_flops_per_iteration_flop", r.model_flops.value()},
+          {"peak_flop_rate_flop_per_s", r.peak.value()},
+          {"mfu", r.mfu},
+          {"tokens_per_second", r.tokens_per_second},
+          {"units", s.machine.unit_count()},
+          {"ranks", s.trace.mesh.size()},
+          {"simulated",
+           {{"compute_activities", r.replay.compute_activities},
+            {"transfers", r.replay.transfer_activities},
+            {"collectives", r.replay.collectives}}},
+          {"policies",
+           {{"placement", r.placement_policy},
+            {"collective", r.collective_policy},
+            {"collective_algorithms", r.replay.collective_algorithms}}},
+          {"approximations", approximations()}};
+}
+
+std::string report_text(const scenario::Scenario& s, const engine::SimulationResult& r) {
+  using core::display;
+  const auto& crit = r.replay.ranks.at(r.replay.critical_rank);
+  const double t = r.replay.iteration_time.value();
+  const auto& unit = s.machine.unit_model(s.machine.topology.units().front());
+  std::ostringstream out;
+  out << "zettasim " << kVersion << ": scenario \"" << s.name << "\" (" << s.file << ")\n";
+  out << line("machine", s.machine.name + ": " + std::to_string(s.machine.unit_count()) + " x " + unit.name() +
+                             ", generator " + s.machine.generator);
+  out << line("workload", s.workload_summary);
+  out << line("policies", "placement " + r.placement_policy + ", collective " + r.collective_policy);
+  out << line("fidelity", r.fidelity + " (every rank and transfer simulated)");
+  out << "\n";
+  out << line("iteration time", display(r.replay.iteration_time));
+  auto part = [&](const char* name, core::Seconds v) {
+    out << line(std::string("  ") + name, display(v), percent(t > 0 ? v.value() / t : 0.0));
+  };
+  part("compute", crit.compute);
+  part("exposed communication", crit.exposed_comm);
+  part("idle", crit.idle);
+  out << line("model FLOPs utilization", percent(r.mfu),
+              display(r.model_flops) + " per iteration / (iteration time x " + display(r.peak) + " peak)");
+  out << line("tokens per second", [&] {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.4g", r.tokens_per_second);
+    return std::string(buf);
+  }());
+  out << line("simulated", std::to_string(r.replay.compute_activities) + " compute activities, " +
+                               std::to_string(r.replay.transfer_activities) + " transfers, " +
+                               std::to_string(r.replay.collectives) + " collectives");
+  out << "  (breakdown of rank " << r.replay.critical_rank << ", the last to finish)\n";
+  out << "\napproximations:\n";
+  for (const auto& a : approximations()) out << "  - " << a << "\n";
+  return out.str();
+}
+
+}  // namespace zs::output

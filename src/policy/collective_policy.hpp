@@ -1,0 +1,49 @@
+// Collective policies turn a collective on a placed communicator into a schedule of transfers.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/units.hpp"
+#include "topology/machine.hpp"
+#include "workload/trace.hpp"
+
+namespace zs::policy {
+
+/// A point-to-point transfer between two members of the communicator (indices into the member list).
+/// It may start once every transfer in `after` is done and both members have joined the collective.
+struct Transfer {
+  uint32_t src = 0;
+  uint32_t dst = 0;
+  core::Bytes bytes;
+  uint32_t step = 0;           ///< algorithm step, for reports and for collapsing repeated steps
+  std::vector<uint32_t> after; ///< indices of earlier transfers of the same schedule
+};
+
+/// A collective as a DAG of transfers. The local reduction arithmetic is not charged (an
+/// approximation the report states).
+struct CollectiveSchedule {
+  std::string algorithm;
+  uint32_t steps = 0;
+  std::vector<Transfer> transfers;
+};
+
+struct CollectiveRequest {
+  workload::CollectiveKind kind = workload::CollectiveKind::kAllReduce;
+  core::Bytes bytes;                           ///< full buffer per rank (S), B
+  std::vector<topology::NodeId> member_units;  ///< where each member runs, in communicator order
+  const topology::Machine* machine = nullptr;
+};
+
+/// A pure function of a collective request to a schedule: no clock, no globals, no simulator types.
+class CollectivePolicy {
+ public:
+  virtual ~CollectivePolicy() = default;
+  virtual std::string_view name() const = 0;
+  /// Throws std::invalid_argument for a collective kind the policy does not implement.
+  virtual CollectiveSchedule schedule(const CollectiveRequest& request) const = 0;
+};
+
+}  // namespace zs::policy

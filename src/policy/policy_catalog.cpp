@@ -1,0 +1,57 @@
+// Built-in policy list.
+#include "policy/policy_catalog.hpp"
+
+#include <functional>
+#include <stdexcept>
+
+#include "policy/linear_placement.hpp"
+#include "policy/ring_collective.hpp"
+
+namespace zs::policy {
+namespace {
+
+template <class Base>
+struct Entry {
+  PolicyInfo info;
+  std::function<std::unique_ptr<Base>()> make;
+};
+
+std::vector<Entry<PlacementPolicy>> placement_table() {
+  return {{{"placement", "linear", "rank r on the r-th unit in topology order"},
+           [] { return std::make_unique<LinearPlacement>(); }}};
+}
+
+std::vector<Entry<CollectivePolicy>> collective_table() {
+  return {{{"collective", "ring", "ring all-reduce, reduce-scatter and all-gather (bandwidth-optimal)"},
+           [] { return std::make_unique<RingCollective>(); }}};
+}
+
+template <class Base>
+std::unique_ptr<Base> make_from(const std::vector<Entry<Base>>& table, const std::string& family,
+                                const std::string& name) {
+  std::string known;
+  for (const auto& e : table) {
+    if (e.info.name == name) return e.make();
+    known += (known.empty() ? "" : ", ") + e.info.name;
+  }
+  throw std::out_of_range("unknown " + family + " policy \"" + name + "\" (known: " + known + ")");
+}
+
+}  // namespace
+
+std::vector<PolicyInfo> builtin_policies() {
+  std::vector<PolicyInfo> out;
+  for (const auto& e : placement_table()) out.push_back(e.info);
+  for (const auto& e : collective_table()) out.push_back(e.info);
+  return out;
+}
+
+std::unique_ptr<PlacementPolicy> make_placement_policy(const std::string& name) {
+  return make_from(placement_table(), "placement", name);
+}
+
+std::unique_ptr<CollectivePolicy> make_collective_policy(const std::string& name) {
+  return make_from(collective_table(), "collective", name);
+}
+
+}  // namespace zs::policy

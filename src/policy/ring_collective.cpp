@@ -1,0 +1,40 @@
+// Ring collective schedules.
+#include "policy/ring_collective.hpp"
+
+#include <stdexcept>
+
+namespace zs::policy {
+
+CollectiveSchedule RingCollective::schedule(const CollectiveRequest& request) const {
+  using workload::CollectiveKind;
+  const auto n = static_cast<uint32_t>(request.member_units.size());
+  CollectiveSchedule s;
+  s.algorithm = "ring";
+  switch (request.kind) {
+    case CollectiveKind::kAllReduce: s.steps = 2 * (n - 1); break;
+    case CollectiveKind::kReduceScatter:
+    case CollectiveKind::kAllGather: s.steps = n - 1; break;
+    default:
+      throw std::invalid_argument("the ring policy does not implement " +
+                                  std::string(workload::to_string(request.kind)));
+  }
+  if (n <= 1) {
+    s.steps = 0;
+    return s;
+  }
+  const core::Bytes chunk = request.bytes / double(n);
+  s.transfers.reserve(size_t(s.steps) * n);
+  for (uint32_t k = 0; k < s.steps; ++k) {
+    for (uint32_t i = 0; i < n; ++i) {
+      Transfer t{i, (i + 1) % n, chunk, k, {}};
+      if (k > 0) {
+        t.after.push_back((k - 1) * n + (i + n - 1) % n);  // the chunk this member received last step
+        t.after.push_back((k - 1) * n + i);                // this member's own previous send
+      }
+      s.transfers.push_back(std::move(t));
+    }
+  }
+  return s;
+}
+
+}  // namespace zs::policy

@@ -1,0 +1,20 @@
+// Ring algorithms for all-reduce, reduce-scatter and all-gather.
+#pragma once
+
+#include "policy/collective_policy.hpp"
+
+namespace zs::policy {
+
+/// Members in communicator order form a ring; each step every member sends one chunk of S/n to its
+/// successor. Reduce-scatter and all-gather take n-1 steps, all-reduce 2(n-1) (reduce-scatter then
+/// all-gather). A send of step k waits for the member's send of step k-1 and for the chunk it
+/// received in step k-1. On uncontended links of bandwidth B and per-transfer latency alpha this
+/// gives the closed forms of ../shared/reference/collectives.md, e.g. all-reduce
+/// 2(n-1)alpha + 2(n-1)/n S/B.
+class RingCollective final : public CollectivePolicy {
+ public:
+  std::string_view name() const override { return "ring"; }
+  CollectiveSchedule schedule(const CollectiveRequest& request) const override;
+};
+
+}  // namespace zs::policy

@@ -1,0 +1,29 @@
+// A loaded, validated what-if scenario: the machine, the job's trace, the policy names and the resolved config.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "topology/machine.hpp"
+#include "workload/trace.hpp"
+
+namespace zs::scenario {
+
+struct Scenario {
+  std::string name;
+  std::string description;
+  std::string file;  ///< where it was read from
+  uint64_t seed = 0;
+  topology::Machine machine;
+  workload::Trace trace;
+  std::string workload_summary;  ///< one line for reports, e.g. "gpt3-1.3b, data parallel 8, ..."
+  std::string placement_policy;
+  std::string collective_policy;
+  /// Every parameter as resolved (models inlined, units canonical, defaults filled in), so that any
+  /// result can be reproduced from it; written beside each run's results.
+  nlohmann::json resolved;
+};
+
+}  // namespace zs::scenario

@@ -1,0 +1,134 @@
+// Scenario loading: machine, models, workload generation, policies, resolved configuration.
+#include "scenario/scenario_loader.hpp"
+
+#include <stdexcept>
+
+#include "core/json_object.hpp"
+#include "policy/policy_catalog.hpp"
+#include "topology/machine_builder.hpp"
+#include "workload/data_parallel_generator.hpp"
+#include "workload/transformer_spec.hpp"
+
+namespace zs::scenario {
+namespace {
+
+struct LoadedMachine {
+  topology::Machine machine;
+  nlohmann::json resolved;
+};
+
+LoadedMachine load_machine(const core::FileSource& files, core::JsonObject& json) {
+  topology::ModelSet models;
+  nlohmann::json resolved_models = nlohmann::json::object();
+  core::JsonObject bindings = json.object("models");
+  for (const auto& name : bindings.keys()) {
+    std::string path = core::resolve_relative(json.file(), bindings.string(name));
+    nlohmann::json doc = files.read_json(path);
+    core::JsonObject model(doc, path, "");
+    std::string kind = model.string("kind");
+    if (kind == "compute-unit") {
+      auto m = hw::ComputeUnitModel::from_json(model);
+      resolved_models[name] = m.to_json();
+      models.units.emplace(name, std::move(m));
+    } else if (kind == "link") {
+      auto m = hw::LinkModel::from_json(model);
+      resolved_models[name] = m.to_json();
+      models.links.emplace(name, std::move(m));
+    } else {
+      throw model.error("kind", "unknown model kind \"" + kind + "\" (known: compute-unit, link)");
+    }
+  }
+  bindings.finish();
+
+  std::string topo_path = core::resolve_relative(json.file(), json.string("topology"));
+  nlohmann::json topo_doc = files.read_json(topo_path);
+  core::JsonObject topo(topo_doc, topo_path, "");
+  LoadedMachine out{topology::build_machine(topo, models), {}};
+  json.finish();
+  out.resolved = {{"topology", topo_doc},
+                  {"topology_file", topo_path},
+                  {"models", resolved_models},
+                  {"units", out.machine.unit_count()},
+                  {"switches", out.machine.topology.nodes().size() - out.machine.unit_count()},
+                  {"links", out.machine.topology.links().size()}};
+  return out;
+}
+
+std::string policy_name(core::JsonObject& policies, const char* key,
+                        void (*check)(const std::string&)) {
+  std::string name = policies.string(key);
+  try {
+    check(name);
+  } catch (const std::out_of_range& e) {
+    throw policies.error(key, e.what());
+  }
+  return name;
+}
+
+}  // namespace
+
+Scenario ScenarioLoader::load(const std::string& path) const {
+  nlohmann::json doc = files_.read_json(path);
+  core::JsonObject root(doc, path, "");
+  if (root.string("kind") != "scenario") throw root.error("kind", "expected \"scenario\" for a scenario file");
+  Scenario s;
+  s.file = path;
+  s.name = root.string("name");
+  s.description = root.optional_string("description").value_or("");
+  s.seed = static_cast<uint64_t>(root.integer_or("seed", 1, 0, INT64_MAX));
+
+  core::JsonObject machine_json = root.object("machine");
+  LoadedMachine machine = load_machine(files_, machine_json);
+  s.machine = std::move(machine.machine);
+
+  core::JsonObject work = root.object("workload");
+  std::string generator = work.string("generator");
+  if (generator != "data-parallel")
+    throw work.error("generator", "unknown workload generator \"" + generator + "\" (known: data-parallel)");
+  std::string model_path = core::resolve_relative(path, work.string("model"));
+  nlohmann::json model_doc = files_.read_json(model_path);
+  core::JsonObject model_json(model_doc, model_path, "");
+  auto model = workload::TransformerSpec::from_json(model_json);
+  auto plan = workload::DataParallelPlan::from_json(work);
+  work.finish();
+  if (plan.data_parallel > s.machine.unit_count())
+    throw root.error("workload", "the job needs " + std::to_string(plan.data_parallel) + " units (data_parallel) but "
+                                 "machine \"" + s.machine.name + "\" has " +
+                                 std::to_string(s.machine.unit_count()));
+  const auto& first_unit = s.machine.unit_model(s.machine.topology.units().front());
+  core::Bytes state = workload::model_state_bytes(model);
+  if (state > first_unit.hbm_capacity())
+    throw root.error("workload", "model state of " + model.name + " (16 B/param: " + core::display(state) +
+                                     ") does not fit in the " + core::display(first_unit.hbm_capacity()) +
+                                     " HBM of a \"" + first_unit.name() + "\" without sharding");
+  s.trace = workload::generate_data_parallel_trace(model, plan);
+  workload::validate(s.trace, model_path);
+  s.workload_summary = model.name + ", data parallel " + std::to_string(plan.data_parallel) + ", micro-batch " +
+                       std::to_string(plan.micro_batch) + ", global batch " + std::to_string(plan.global_batch) +
+                       " sequences of " + std::to_string(model.seq_len) + " tokens";
+
+  core::JsonObject policies = root.object("policies");
+  s.placement_policy = policy_name(policies, "placement",
+                                   [](const std::string& n) { policy::make_placement_policy(n); });
+  s.collective_policy = policy_name(policies, "collective",
+                                    [](const std::string& n) { policy::make_collective_policy(n); });
+  policies.finish();
+  root.finish();
+
+  s.resolved = {
+      {"scenario", {{"name", s.name}, {"description", s.description}, {"file", s.file}, {"seed", s.seed}}},
+      {"machine", machine.resolved},
+      {"workload",
+       {{"generator", generator},
+        {"model", model.to_json()},
+        {"model_file", model_path},
+        {"plan", plan.to_json()},
+        {"params", model.total_params()},
+        {"model_state_per_rank", core::to_string(state)},
+        {"model_flops_per_iteration", core::to_string(s.trace.model_flops)},
+        {"tokens_per_iteration", s.trace.tokens_per_iteration}}},
+      {"policies", {{"placement", s.placement_policy}, {"collective", s.collective_policy}}}};
+  return s;
+}
+
+}  // namespace zs::scenario

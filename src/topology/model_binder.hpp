@@ -1,0 +1,36 @@
+// Resolves the model names a topology file uses ("gpu", "nvlink") to the models a scenario binds.
+#pragma once
+
+#include <map>
+#include <string>
+#include <string_view>
+
+#include "core/json_object.hpp"
+#include "topology/machine.hpp"
+
+namespace zs::topology {
+
+/// The models a scenario binds, by the name topology files use for them.
+struct ModelSet {
+  std::map<std::string, hw::ComputeUnitModel> units;
+  std::map<std::string, hw::LinkModel> links;
+};
+
+/// Adds bound models to a Machine on first use and returns their index there.
+class ModelBinder {
+ public:
+  ModelBinder(const ModelSet& models, Machine& machine) : models_(models), machine_(machine) {}
+
+  /// Reads the model name at `key` of `json` and returns its unit-model index in the machine.
+  uint32_t unit_model(core::JsonObject& json, std::string_view key);
+  /// Reads the model name at `key` of `json` and returns its link-model index in the machine.
+  uint32_t link_model(core::JsonObject& json, std::string_view key);
+
+ private:
+  const ModelSet& models_;
+  Machine& machine_;
+  std::map<std::string, uint32_t> unit_index_;
+  std::map<std::string, uint32_t> link_index_;
+};
+
+}  // namespace zs::topology

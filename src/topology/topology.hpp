@@ -1,0 +1,55 @@
+// The machine's graph: compute units and switches joined by full-duplex links.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace zs::topology {
+
+using NodeId = uint32_t;
+using LinkId = uint32_t;
+
+enum class NodeKind : uint8_t { kUnit, kSwitch };
+
+struct Node {
+  std::string name;
+  NodeKind kind = NodeKind::kUnit;
+  uint32_t model = 0;  ///< index of the unit model in the Machine (units only)
+};
+
+/// A full-duplex link between nodes a and b; its model gives the bandwidth in each direction.
+struct Link {
+  NodeId a = 0;
+  NodeId b = 0;
+  uint32_t model = 0;  ///< index of the link model in the Machine
+};
+
+/// An undirected multigraph of units and switches. Units keep their creation order, which is the
+/// "topology order" that placement policies see.
+class Topology {
+ public:
+  NodeId add_unit(std::string name, uint32_t model);
+  NodeId add_switch(std::string name);
+  LinkId add_link(NodeId a, NodeId b, uint32_t model);
+
+  const std::vector<Node>& nodes() const { return nodes_; }
+  const std::vector<Link>& links() const { return links_; }
+  const Node& node(NodeId n) const { return nodes_.at(n); }
+  const Link& link(LinkId l) const { return links_.at(l); }
+  /// Unit node ids in topology order.
+  const std::vector<NodeId>& units() const { return units_; }
+  /// (neighbour, link) pairs of a node, in the order the links were added.
+  const std::vector<std::pair<NodeId, LinkId>>& neighbours(NodeId n) const { return adjacency_.at(n); }
+
+ private:
+  NodeId add_node(std::string name, NodeKind kind, uint32_t model);
+
+  std::vector<Node> nodes_;
+  std::vector<Link> links_;
+  std::vector<NodeId> units_;
+  std::vector<std::vector<std::pair<NodeId, LinkId>>> adjacency_;
+};
+
+}  // namespace zs::topology

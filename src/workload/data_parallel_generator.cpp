@@ -1,0 +1,107 @@
+// Data-parallel training trace generation.
+#include "workload/data_parallel_generator.hpp"
+
+#include <string>
+
+namespace zs::workload {
+namespace {
+
+constexpr uint32_t kComputeStream = 0;
+constexpr uint32_t kCommStream = 1;
+/// Adam step traffic per parameter: read bf16 grad (2), fp32 master (4), moments (8); write master
+/// (4), moments (8), bf16 weights (2).
+constexpr double kOptimizerBytesPerParam = 28.0;
+/// Adam arithmetic per parameter (moment updates, bias correction, update), FLOP.
+constexpr double kOptimizerFlopsPerParam = 12.0;
+
+class ProgramBuilder {
+ public:
+  explicit ProgramBuilder(RoleProgram& program) : program_(program) {}
+
+  uint32_t compute(std::string name, std::string phase, ComputeOp body) {
+    return add({std::move(name), std::move(phase), kComputeStream, {}, body});
+  }
+  uint32_t collective(std::string name, CollectiveOp body, uint32_t after) {
+    return add({std::move(name), "gradient-sync", kCommStream, {after}, body});
+  }
+  uint32_t add(Op op) {
+    program_.ops.push_back(std::move(op));
+    return static_cast<uint32_t>(program_.ops.size() - 1);
+  }
+  Op& op(uint32_t i) { return program_.ops[i]; }
+
+ private:
+  RoleProgram& program_;
+};
+
+}  // namespace
+
+DataParallelPlan DataParallelPlan::from_json(core::JsonObject& json) {
+  DataParallelPlan p;
+  p.data_parallel = static_cast<uint32_t>(json.integer("data_parallel", 1, 1 << 22));
+  p.micro_batch = static_cast<uint32_t>(json.integer("micro_batch", 1, 1 << 20));
+  p.global_batch = static_cast<uint32_t>(json.integer("global_batch", 1, 1 << 30));
+  uint64_t per_step = uint64_t(p.data_parallel) * p.micro_batch;
+  if (p.global_batch % per_step != 0)
+    throw json.error("global_batch", "global batch " + std::to_string(p.global_batch) +
+                                         " is not a multiple of data_parallel x micro_batch = " +
+                                         std::to_string(per_step));
+  return p;
+}
+
+nlohmann::json DataParallelPlan::to_json() const {
+  return {{"data_parallel", data_parallel},
+          {"micro_batch", micro_batch},
+          {"global_batch", global_batch},
+          {"accumulation_steps", accumulation_steps()}};
+}
+
+core::Bytes model_state_bytes(const TransformerSpec& model) { return core::Bytes(16.0 * model.total_params()); }
+
+Trace generate_data_parallel_trace(const TransformerSpec& model, const DataParallelPlan& plan) {
+  Trace trace;
+  trace.name = model.name + "-dp" + std::to_string(plan.data_parallel);
+  trace.mesh = Mesh({{"dp", plan.data_parallel}});
+  trace.streams = {"compute", "comm"};
+  trace.model_dtype = model.dtype;
+  trace.model_flops = model.training_flops(plan.global_batch);
+  trace.tokens_per_iteration = double(plan.global_batch) * model.seq_len;
+  trace.roles.push_back({"rank", {}});
+  ProgramBuilder b(trace.roles.back());
+
+  const double elem = core::bytes_per_element(model.dtype);
+  const core::Bytes layer_weights(model.params_per_layer() * elem);
+  const core::Bytes embedding_weights(double(model.vocab) * model.hidden * elem);
+  const core::Flops layer_fwd = model.layer_forward_flops(plan.micro_batch);
+  const core::Flops logits_fwd = model.logits_forward_flops(plan.micro_batch);
+  auto matrix = [&](core::Flops f, core::Bytes bytes) {
+    return ComputeOp{f, bytes, model.dtype, core::WorkKind::kMatrix, 1};
+  };
+
+  const uint32_t steps = plan.accumulation_steps();
+  std::vector<uint32_t> grad_syncs;
+  for (uint32_t m = 0; m < steps; ++m) {
+    const std::string mb = "mb" + std::to_string(m) + "/";
+    for (uint32_t l = 0; l < model.layers; ++l)
+      b.compute(mb + "layer" + std::to_string(l) + "/forward", "forward", matrix(layer_fwd, layer_weights));
+    b.compute(mb + "logits/forward", "forward", matrix(logits_fwd, embedding_weights));
+    b.compute(mb + "logits/backward", "backward", matrix(logits_fwd * 2.0, embedding_weights * 2.0));
+    for (uint32_t l = model.layers; l-- > 0;) {
+      uint32_t bwd = b.compute(mb + "layer" + std::to_string(l) + "/backward", "backward",
+                               matrix(layer_fwd * 2.0, layer_weights * 2.0));
+      if (m + 1 != steps) continue;
+      double params = model.params_per_layer() + (l == 0 ? model.embedding_params() : 0.0);
+      CollectiveOp sync{CollectiveKind::kAllReduce, "dp", core::Bytes(params * elem)};
+      grad_syncs.push_back(b.collective("layer" + std::to_string(l) + "/grad-all-reduce", sync, bwd));
+    }
+  }
+  const double params = model.total_params();
+  uint32_t opt = b.compute("optimizer/adam", "optimizer",
+                           ComputeOp{core::Flops(kOptimizerFlopsPerParam * params),
+                                     core::Bytes(kOptimizerBytesPerParam * params), core::Dtype::kFp32,
+                                     core::WorkKind::kVector, 1});
+  b.op(opt).deps = grad_syncs;
+  return trace;
+}
+
+}  // namespace zs::workload

@@ -1,0 +1,42 @@
+// The logical device mesh of a job: named axes (dp, pp, tp, ...) and the groups they define.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace zs::workload {
+
+struct MeshAxis {
+  std::string name;
+  uint32_t size = 1;
+};
+
+/// Ranks laid out row-major over the axes, the last axis fastest: with axes [dp, tp], ranks
+/// 0..tp-1 form the first tensor-parallel group (the Megatron convention).
+/// A communicator named after an axis groups the ranks that differ only in that axis' coordinate.
+class Mesh {
+ public:
+  Mesh() = default;
+  /// Throws std::invalid_argument for an empty axis name, a duplicate name or a zero size.
+  explicit Mesh(std::vector<MeshAxis> axes);
+
+  const std::vector<MeshAxis>& axes() const { return axes_; }
+  uint64_t size() const { return size_; }
+  std::optional<size_t> axis_index(std::string_view name) const;
+
+  uint32_t coordinate(uint64_t rank, size_t axis) const;
+  /// Index of the group of `rank` along `axis`, in [0, size / axis size).
+  uint64_t group_index(uint64_t rank, size_t axis) const;
+  /// The ranks of the group of `rank` along `axis`, ordered by their coordinate on that axis.
+  std::vector<uint64_t> group_members(uint64_t rank, size_t axis) const;
+
+ private:
+  std::vector<MeshAxis> axes_;
+  std::vector<uint64_t> strides_;
+  uint64_t size_ = 1;
+};
+
+}  // namespace zs::workload

@@ -1,0 +1,57 @@
+// Trace helpers and structural validation.
+#include "workload/trace.hpp"
+
+#include "core/input_error.hpp"
+
+namespace zs::workload {
+
+std::string_view to_string(CollectiveKind k) {
+  switch (k) {
+    case CollectiveKind::kAllReduce: return "all-reduce";
+    case CollectiveKind::kReduceScatter: return "reduce-scatter";
+    case CollectiveKind::kAllGather: return "all-gather";
+    case CollectiveKind::kAllToAll: return "all-to-all";
+    case CollectiveKind::kBroadcast: return "broadcast";
+    case CollectiveKind::kReduce: return "reduce";
+  }
+  return "?";
+}
+
+const RoleProgram& Trace::program_of(uint64_t rank) const {
+  if (role_axis.empty()) return roles.front();
+  return roles[mesh.coordinate(rank, *mesh.axis_index(role_axis))];
+}
+
+void validate(const Trace& trace, const std::string& file) {
+  auto fail = [&](const std::string& path, const std::string& msg) { throw core::InputError(file, path, msg); };
+  if (trace.roles.empty()) fail("/roles", "a trace needs at least one role program");
+  if (trace.streams.empty()) fail("/streams", "a trace needs at least one stream");
+  if (trace.role_axis.empty()) {
+    if (trace.roles.size() != 1) fail("/roles", "without a role_axis, a trace holds exactly one role program");
+  } else {
+    auto axis = trace.mesh.axis_index(trace.role_axis);
+    if (!axis) fail("/role_axis", "\"" + trace.role_axis + "\" is not a mesh axis");
+    if (trace.roles.size() != trace.mesh.axes()[*axis].size)
+      fail("/roles", "expected one role program per coordinate of axis \"" + trace.role_axis + "\" (" +
+                         std::to_string(trace.mesh.axes()[*axis].size) + "), got " +
+                         std::to_string(trace.roles.size()));
+  }
+  for (size_t r = 0; r < trace.roles.size(); ++r) {
+    const auto& ops = trace.roles[r].ops;
+    for (size_t i = 0; i < ops.size(); ++i) {
+      std::string at = "/roles/" + std::to_string(r) + "/ops/" + std::to_string(i);
+      if (ops[i].stream >= trace.streams.size())
+        fail(at + "/stream", "stream " + std::to_string(ops[i].stream) + " does not exist");
+      for (size_t d = 0; d < ops[i].deps.size(); ++d)
+        if (ops[i].deps[d] >= i)
+          fail(at + "/deps/" + std::to_string(d), "a dependency must name an earlier op of the same program");
+      if (const auto* c = std::get_if<CollectiveOp>(&ops[i].body)) {
+        if (!trace.mesh.axis_index(c->communicator))
+          fail(at + "/communicator", "\"" + c->communicator + "\" is not a mesh axis");
+        if (!(c->bytes.value() >= 0)) fail(at + "/bytes", "a collective's size must be >= 0");
+      }
+    }
+  }
+}
+
+}  // namespace zs::workload

@@ -1,0 +1,72 @@
+// The SPMD training trace: one program per rank role, collectives on communicators named by mesh axes.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+#include "core/dtype.hpp"
+#include "core/units.hpp"
+#include "workload/mesh.hpp"
+
+namespace zs::workload {
+
+enum class CollectiveKind { kAllReduce, kReduceScatter, kAllGather, kAllToAll, kBroadcast, kReduce };
+std::string_view to_string(CollectiveKind k);
+
+/// Work on the rank's own unit.
+struct ComputeOp {
+  core::Flops flops;  ///< FLOP
+  core::Bytes bytes;  ///< HBM traffic, B
+  core::Dtype dtype = core::Dtype::kBf16;
+  core::WorkKind kind = core::WorkKind::kMatrix;
+  uint32_t kernels = 1;  ///< kernel launches
+};
+
+/// A collective over the communicator named by a mesh axis.
+struct CollectiveOp {
+  CollectiveKind kind = CollectiveKind::kAllReduce;
+  std::string communicator;  ///< a mesh axis name, e.g. "dp"
+  core::Bytes bytes;         ///< the full buffer per rank (S in the closed forms), B
+};
+
+/// One operation of a role program. An op starts when its explicit dependencies are done and the
+/// previous op on the same stream is done (streams are in-order queues, as CUDA streams are).
+struct Op {
+  std::string name;
+  std::string phase;            ///< "forward", "backward", "optimizer", ...
+  uint32_t stream = 0;          ///< index into Trace::streams
+  std::vector<uint32_t> deps;   ///< indices of earlier ops of the same program
+  std::variant<ComputeOp, CollectiveOp> body;
+};
+
+struct RoleProgram {
+  std::string name;
+  std::vector<Op> ops;
+};
+
+/// A whole iteration of a job. Every rank of the mesh runs the program of its role; a 524,288-rank
+/// job holds as many programs as it has distinct roles, not one per rank.
+struct Trace {
+  static constexpr int kFormatVersion = 1;
+
+  std::string name;
+  Mesh mesh;
+  std::vector<std::string> streams;  ///< e.g. {"compute", "comm"}
+  std::vector<RoleProgram> roles;
+  /// Empty: every rank runs roles[0]. Otherwise a mesh axis; rank r runs roles[coordinate(r, axis)].
+  std::string role_axis;
+  core::Flops model_flops;                 ///< model FLOPs of one iteration, all ranks (for MFU)
+  core::Dtype model_dtype = core::Dtype::kBf16;  ///< whose peak MFU is relative to
+  double tokens_per_iteration = 0;         ///< tokens the whole job trains on per iteration
+
+  const RoleProgram& program_of(uint64_t rank) const;
+};
+
+/// Checks the structure: role count matches role_axis, streams and communicators exist, dependencies
+/// point to earlier ops. Throws core::InputError naming `file` and the JSON path of the offending field.
+void validate(const Trace& trace, const std::string& file);
+
+}  // namespace zs::workload

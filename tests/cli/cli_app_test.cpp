@@ -1,0 +1,113 @@
+// The command line: exit codes, messages, atomic outputs, determinism, the golden default run.
+#include <doctest/doctest.h>
+
+#include <cmath>
+
+#include <nlohmann/json.hpp>
+
+#include "support/run_cli.hpp"
+#include "support/temp_dir.hpp"
+
+using namespace zs;
+namespace fs = std::filesystem;
+
+namespace {
+/// Compares two JSON values: numbers within a relative tolerance, everything else exactly.
+void check_close(const nlohmann::json& got, const nlohmann::json& want, const std::string& path) {
+  CAPTURE(path);
+  if (want.is_number()) {
+    REQUIRE(got.is_number());
+    double g = got.get<double>(), w = want.get<double>();
+    CHECK(std::fabs(g - w) <= 1e-9 * std::max(std::fabs(w), 1e-300));
+  } else if (want.is_object()) {
+    REQUIRE(got.is_object());
+    CHECK(got.size() == want.size());
+    for (const auto& [k, v] : want.items()) {
+      REQUIRE(got.contains(k));
+      check_close(got[k], v, path + "/" + k);
+    }
+  } else if (want.is_array()) {
+    REQUIRE(got.is_array());
+    REQUIRE(got.size() == want.size());
+    for (size_t i = 0; i < want.size(); ++i) check_close(got[i], want[i], path + "/" + std::to_string(i));
+  } else {
+    CHECK(got == want);
+  }
+}
+}  // namespace
+
+TEST_CASE("--help, --version and usage errors") {
+  auto help = test::run_cli({"--help"});
+  CHECK(help.code == 0);
+  CHECK(help.out.find("run") != std::string::npos);
+  auto run_help = test::run_cli({"run", "--help"});
+  CHECK(run_help.code == 0);
+  CHECK(run_help.out.find("--out") != std::string::npos);
+  auto version = test::run_cli({"--version"});
+  CHECK(version.code == 0);
+  CHECK(version.out.find("zettasim 0.1.0") != std::string::npos);
+  CHECK(test::run_cli({"frobnicate"}).code == 2);
+  CHECK(test::run_cli({}).code == 2);
+  CHECK(test::run_cli({"run", "a.json", "--bogus"}).code == 2);
+}
+
+TEST_CASE("list shows the built-in policies and generators") {
+  auto r = test::run_cli({"list"});
+  CHECK(r.code == 0);
+  CHECK(r.out.find("collective ring") != std::string::npos);
+  CHECK(r.out.find("single-switch") != std::string::npos);
+}
+
+TEST_CASE("bad input exits 2 with one line naming the file, and writes no output folder") {
+  test::TempDir dir;
+  std::string bad = dir.write("bad.json", "{\"kind\": \"scenario\", \"name\": }");
+  auto r = test::run_cli({"run", bad, "--out", dir.file("out")});
+  CHECK(r.code == 2);
+  CHECK(r.err == "zettasim: error: " + bad + ": malformed JSON at line 1, column 30: syntax error while parsing "
+                 "value - unexpected '}'; expected '[', '{', or a literal\n");
+  CHECK_FALSE(fs::exists(dir.file("out")));
+  auto missing = test::run_cli({"run", dir.file("nope.json"), "--out", dir.file("out")});
+  CHECK(missing.code == 2);
+  CHECK(missing.err == "zettasim: error: " + dir.file("nope.json") + ": cannot read file (missing or unreadable)\n");
+  CHECK_FALSE(fs::exists(dir.file("out")));
+  size_t entries = 0;
+  for ([[maybe_unused]] const auto& e : fs::directory_iterator(dir.path())) ++entries;
+  CHECK(entries == 1);  // only bad.json: no staging folder left behind
+}
+
+TEST_CASE("the embedded default scenario runs and matches its golden summary") {
+  test::TempDir dir;
+  auto r = test::run_cli({"run", "--out", dir.file("default"), "--quiet"});
+  REQUIRE(r.code == 0);
+  CHECK(r.err.empty());
+  auto summary = nlohmann::json::parse(test::read_text(dir.path() / "default" / "summary.json"));
+  auto config = nlohmann::json::parse(test::read_text(dir.path() / "default" / "config.json"));
+  CHECK(config["workload"]["model"]["name"] == "gpt3-1.3b");
+  CHECK(config["machine"]["models"]["gpu"]["hbm_bandwidth"] == "3.35TB/s");
+  // The report's identity: iteration = compute + exposed communication (+ idle, zero here).
+  const auto& part = summary["critical_rank_breakdown_s"];
+  double sum = part["compute"].get<double>() + part["exposed_communication"].get<double>() + part["idle"].get<double>();
+  CHECK(summary["iteration_time_s"].get<double>() == doctest::Approx(sum).epsilon(1e-12));
+  CHECK(part["idle"].get<double>() == doctest::Approx(0.0));
+  auto golden = nlohmann::json::parse(test::read_text(fs::path(ZS_SOURCE_DIR) / "tests/golden/default.summary.json"));
+  check_close(summary, golden, "");
+}
+
+TEST_CASE("the same scenario twice gives byte-identical results") {
+  test::TempDir dir;
+  REQUIRE(test::run_cli({"run", "--out", dir.file("a"), "--quiet"}).code == 0);
+  REQUIRE(test::run_cli({"run", "--out", dir.file("b"), "--quiet"}).code == 0);
+  for (const char* f : {"summary.json", "config.json", "report.txt"}) {
+    CAPTURE(f);
+    CHECK(test::read_text(dir.path() / "a" / f) == test::read_text(dir.path() / "b" / f));
+  }
+}
+
+TEST_CASE("the shipped scenarios/default.json is the embedded one") {
+  test::TempDir dir;
+  std::string shipped = std::string(ZS_SOURCE_DIR) + "/scenarios/default.json";
+  REQUIRE(test::run_cli({"run", shipped, "--out", dir.file("disk"), "--quiet"}).code == 0);
+  REQUIRE(test::run_cli({"run", "--out", dir.file("embedded"), "--quiet"}).code == 0);
+  CHECK(test::read_text(dir.path() / "disk" / "summary.json") ==
+        test::read_text(dir.path() / "embedded" / "summary.json"));
+}

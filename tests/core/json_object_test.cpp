@@ -1,0 +1,73 @@
+// Strict JSON reading: typed getters, ranges, unknown keys, file and JSON path in every error.
+#include <doctest/doctest.h>
+
+#include "core/json_object.hpp"
+
+using namespace zs::core;
+using nlohmann::json;
+
+namespace {
+std::string error_of(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+}  // namespace
+
+TEST_CASE("typed getters read units and ranges") {
+  json j = {{"size", "80GiB"}, {"n", 8}, {"f", 0.5}, {"lat", "1us"}, {"inner", {{"bw", "400Gb/s"}}}};
+  JsonObject o(j, "m.json", "");
+  CHECK(o.bytes("size").value() == 80.0 * (1 << 30));
+  CHECK(o.integer("n", 1, 16) == 8);
+  CHECK(o.number("f", 0, 1) == 0.5);
+  CHECK(o.seconds("lat").value() == 1e-6);
+  auto inner = o.object("inner");
+  CHECK(inner.byte_rate("bw").value() == 50e9);
+  inner.finish();
+  o.finish();
+}
+
+TEST_CASE("errors name the file and the JSON path") {
+  json j = {{"machine", {{"models", {{"gpu", {{"hbm", "80G"}}}}}}}};
+  JsonObject root(j, "s.json", "");
+  auto gpu = root.object("machine").object("models").object("gpu");
+  CHECK(error_of([&] { gpu.bytes("hbm"); }) ==
+        "s.json: /machine/models/gpu/hbm: \"80G\": unknown unit \"G\" for a size, such as \"80GiB\", \"1.5TB\" or "
+        "\"512B\" (k M G T P E: powers of 1000; Ki Mi Gi Ti Pi Ei: powers of 1024; b: bit)");
+}
+
+TEST_CASE("unknown keys are rejected and the known ones listed") {
+  json j = {{"name", "x"}, {"bandwith", "1GB/s"}};
+  JsonObject o(j, "l.json", "");
+  o.string("name");
+  o.optional("bandwidth");
+  CHECK(error_of([&] { o.finish(); }) == "l.json: /bandwith: unknown key (known keys here: bandwidth, name)");
+}
+
+TEST_CASE("wrong types, bare numbers, zero and negative sizes are errors") {
+  json j = {{"a", 80}, {"b", "0B"}, {"c", "-1GB"}, {"d", "x"}, {"e", 2.5}, {"f", 99}, {"g", "-1s"}};
+  JsonObject o(j, "f.json", "");
+  CHECK(error_of([&] { o.bytes("a"); }).find("/a: expected a string with a unit, got number 80") != std::string::npos);
+  CHECK(error_of([&] { o.bytes("b"); }).find("/b: expected a value > 0") != std::string::npos);
+  CHECK(error_of([&] { o.bytes("c"); }).find("/c: expected a value > 0") != std::string::npos);
+  CHECK(error_of([&] { o.integer("d", 0, 9); }).find("/d: expected a whole number, got string") != std::string::npos);
+  CHECK(error_of([&] { o.integer("e", 0, 9); }).find("/e: expected a whole number") != std::string::npos);
+  CHECK(error_of([&] { o.integer("f", 0, 9); }).find("/f: expected a whole number in [0, 9], got 99") !=
+        std::string::npos);
+  CHECK(error_of([&] { o.seconds("g"); }).find("/g: expected a value >= 0") != std::string::npos);
+  CHECK(error_of([&] { o.string("missing"); }).find("f.json: /: missing required key \"missing\"") !=
+        std::string::npos);
+}
+
+TEST_CASE("malformed JSON reports line and column") {
+  std::string text = "{\n  \"a\": 1,\n  \"b\": ,\n}";
+  std::string e = error_of([&] { parse_json(text, "bad.json"); });
+  CHECK(e.find("bad.json: malformed JSON at line 3, column 8") == 0);
+}
+
+TEST_CASE("json pointer escaping") {
+  CHECK(json_pointer_append("/a", "b/c~d") == "/a/b~1c~0d");
+}

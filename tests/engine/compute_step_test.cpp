@@ -1,0 +1,60 @@
+// A compute-only step on one GPU takes exactly FLOPs / (peak x efficiency) (+ launch overhead).
+#include <doctest/doctest.h>
+
+#include "engine/simulation.hpp"
+#include "policy/linear_placement.hpp"
+#include "policy/ring_collective.hpp"
+#include "support/test_machines.hpp"
+
+using namespace zs;
+
+namespace {
+workload::Trace one_op_trace(workload::ComputeOp op) {
+  workload::Trace t;
+  t.name = "one-op";
+  t.mesh = workload::Mesh({{"dp", 1}});
+  t.streams = {"compute"};
+  t.roles = {{"rank", {{"gemm", "forward", 0, {}, op}}}};
+  t.model_flops = op.flops;
+  return t;
+}
+
+double simulate_one(const hw::ComputeUnitModel& unit, workload::ComputeOp op) {
+  auto machine = test::single_switch_machine(1, unit, test::link_model("1GB/s", "1us"));
+  auto trace = one_op_trace(op);
+  return engine::simulate(machine, trace, policy::LinearPlacement(), policy::RingCollective())
+      .replay.iteration_time.value();
+}
+}  // namespace
+
+TEST_CASE("compute-only step: FLOPs / (peak x efficiency) from the model file") {
+  // The shipped H100 figures: 989 TFLOP/s bf16 at matrix efficiency 0.75, no launch overhead here.
+  auto h100_like = test::unit_model("989TFLOPS", 0.75, "0s");
+  workload::ComputeOp gemm{core::Flops(4.0 * 8192 * 8192 * 8192), core::Bytes(0.0), core::Dtype::kBf16,
+                           core::WorkKind::kMatrix, 1};
+  double expected = 4.0 * 8192 * 8192 * 8192 / (989e12 * 0.75);
+  CHECK(simulate_one(h100_like, gemm) == doctest::Approx(expected).epsilon(1e-12));
+}
+
+TEST_CASE("each kernel adds the model's launch overhead") {
+  auto unit = test::unit_model("1PFLOPS", 0.5, "4us");
+  workload::ComputeOp op{core::Flops(1e12), core::Bytes(0.0), core::Dtype::kBf16, core::WorkKind::kMatrix, 5};
+  CHECK(simulate_one(unit, op) == doctest::Approx(5 * 4e-6 + 1e12 / 0.5e15).epsilon(1e-12));
+}
+
+TEST_CASE("MFU of a compute-only step equals the matrix efficiency") {
+  auto unit = test::unit_model("1PFLOPS", 0.6, "0s");
+  auto machine = test::single_switch_machine(1, unit, test::link_model("1GB/s", "1us"));
+  auto trace = one_op_trace({core::Flops(3e12), core::Bytes(0.0), core::Dtype::kBf16, core::WorkKind::kMatrix, 1});
+  auto r = engine::simulate(machine, trace, policy::LinearPlacement(), policy::RingCollective());
+  CHECK(r.mfu == doctest::Approx(0.6).epsilon(1e-12));
+  CHECK(r.replay.ranks[0].compute.value() == doctest::Approx(r.replay.iteration_time.value()).epsilon(1e-12));
+}
+
+TEST_CASE("a dtype the unit lacks is an input error naming the op") {
+  auto unit = test::unit_model("1PFLOPS", 0.5, "0s");  // bf16 only
+  auto machine = test::single_switch_machine(1, unit, test::link_model("1GB/s", "1us"));
+  auto trace = one_op_trace({core::Flops(1e12), core::Bytes(0.0), core::Dtype::kFp8, core::WorkKind::kMatrix, 1});
+  CHECK_THROWS_WITH(engine::simulate(machine, trace, policy::LinearPlacement(), policy::RingCollective()),
+                    "one-op: /roles/0/ops/0/dtype: rank 0 runs on a \"test-gpu\", which has no matrix peak for fp8");
+}

@@ -1,0 +1,27 @@
+// The built-in policy list: lookup by name; an unknown name lists the known ones.
+#include <doctest/doctest.h>
+
+#include "policy/policy_catalog.hpp"
+#include "support/test_machines.hpp"
+
+using namespace zs;
+
+TEST_CASE("built-in policies are found by name") {
+  CHECK(policy::make_placement_policy("linear")->name() == "linear");
+  CHECK(policy::make_collective_policy("ring")->name() == "ring");
+  CHECK(policy::builtin_policies().size() == 2);
+}
+
+TEST_CASE("an unknown policy name lists the known ones") {
+  CHECK_THROWS_WITH(policy::make_collective_policy("tree"), "unknown collective policy \"tree\" (known: ring)");
+  CHECK_THROWS_WITH(policy::make_placement_policy("random"), "unknown placement policy \"random\" (known: linear)");
+}
+
+TEST_CASE("linear placement puts rank r on unit r and refuses a mesh larger than the machine") {
+  auto m = test::single_switch_machine(4, test::unit_model("1PFLOPS", 1, "0s"), test::link_model("1GB/s", "1us"));
+  auto p = policy::make_placement_policy("linear");
+  auto where = p->place(workload::Mesh({{"dp", 3}}), m);
+  CHECK(where.unit_of_rank == std::vector<topology::NodeId>{m.topology.units()[0], m.topology.units()[1],
+                                                            m.topology.units()[2]});
+  CHECK_THROWS_AS(p->place(workload::Mesh({{"dp", 5}}), m), core::InputError);
+}

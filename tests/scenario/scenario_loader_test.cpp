@@ -1,0 +1,110 @@
+// Scenario loading: a valid scenario resolves fully; every kind of bad input names file and JSON path.
+#include <doctest/doctest.h>
+
+#include <functional>
+
+#include "core/file_source.hpp"
+#include "core/input_error.hpp"
+#include "scenario/scenario_loader.hpp"
+#include "support/scenario_files.hpp"
+
+using namespace zs;
+
+namespace {
+struct Failure {
+  std::string file, path, message;
+};
+
+/// Loads the scenario after `mutate`; returns the error (file relative to the temp folder).
+Failure failure_after(const std::function<void(test::ScenarioFiles&, const test::TempDir&)>& mutate) {
+  test::TempDir dir;
+  test::ScenarioFiles files;
+  mutate(files, dir);  // edits the JSON to write, or writes a broken scenario.json itself
+  std::string path = dir.file("scenario.json");
+  if (!std::filesystem::exists(path)) path = files.write(dir);
+  core::DiskFileSource disk;
+  try {
+    scenario::ScenarioLoader(disk).load(path);
+  } catch (const core::InputError& e) {
+    std::string prefix = dir.path().string() + "/";
+    std::string file = e.file().rfind(prefix, 0) == 0 ? e.file().substr(prefix.size()) : e.file();
+    return {file, e.json_path(), e.what()};
+  }
+  return {"", "", "(no error)"};
+}
+}  // namespace
+
+TEST_CASE("a valid scenario loads with every value resolved") {
+  test::TempDir dir;
+  test::ScenarioFiles files;
+  core::DiskFileSource disk;
+  auto s = scenario::ScenarioLoader(disk).load(files.write(dir));
+  CHECK(s.name == "hand");
+  CHECK(s.seed == 7);
+  CHECK(s.machine.unit_count() == 4);
+  CHECK(s.trace.mesh.size() == 4);
+  CHECK(s.resolved["machine"]["models"]["gpu"]["matrix_peak"]["bf16"] == "100TFLOP/s");
+  CHECK(s.resolved["machine"]["models"]["link"]["latency"] == "1us");
+  CHECK(s.resolved["workload"]["model"]["ffn_hidden"] == 4096);
+  CHECK(s.resolved["workload"]["plan"]["accumulation_steps"] == 1);
+  CHECK(s.resolved["policies"]["collective"] == "ring");
+}
+
+TEST_CASE("bad input: each case names the file and the JSON path") {
+  using F = test::ScenarioFiles;
+  using D = test::TempDir;
+  struct Case {
+    const char* what;
+    std::function<void(F&, const D&)> mutate;
+    const char* file;
+    const char* path;
+    const char* says;
+  };
+  const Case cases[] = {
+      {"malformed JSON", [](F&, const D& d) { d.write("scenario.json", "{\"kind\": \"scenario\",,}"); },
+       "scenario.json", "", "malformed JSON at line 1"},
+      {"unknown key", [](F& f, const D&) { f.scenario["workload"]["micro_batches"] = 2; }, "scenario.json",
+       "/workload/micro_batches", "unknown key"},
+      {"missing model file", [](F& f, const D&) { f.scenario["machine"]["models"]["gpu"] = "models/nope.json"; },
+       "models/nope.json", "", "cannot read file"},
+      {"wrong unit", [](F& f, const D&) { f.gpu["hbm_bandwidth"] = "2TB"; }, "models/gpu.json", "/hbm_bandwidth",
+       "unknown unit \"TB\" for a bandwidth"},
+      {"negative size", [](F& f, const D&) { f.gpu["hbm_capacity"] = "-80GB"; }, "models/gpu.json",
+       "/hbm_capacity", "expected a value > 0"},
+      {"zero bandwidth", [](F& f, const D&) { f.link["bandwidth"] = "0GB/s"; }, "models/link.json", "/bandwidth",
+       "expected a value > 0"},
+      {"missing source", [](F& f, const D&) { f.link["sources"].erase("latency"); }, "models/link.json", "/sources",
+       "missing the source of parameter \"latency\""},
+      {"model that does not exist", [](F& f, const D&) { f.topology["unit_model"] = "tpu"; },
+       "topologies/switch-4.json", "/unit_model", "\"tpu\" is not bound"},
+      {"unknown generator", [](F& f, const D&) { f.topology["generator"] = "torus"; }, "topologies/switch-4.json",
+       "/generator", "unknown generator"},
+      {"unknown policy", [](F& f, const D&) { f.scenario["policies"]["collective"] = "tree"; }, "scenario.json",
+       "/policies/collective", "(known: ring)"},
+      {"job larger than the machine", [](F& f, const D&) {
+         f.scenario["workload"]["data_parallel"] = 8;
+         f.scenario["workload"]["global_batch"] = 8;
+       },
+       "scenario.json", "/workload", "needs 8 units"},
+      {"batch not divisible", [](F& f, const D&) { f.scenario["workload"]["global_batch"] = 6; }, "scenario.json",
+       "/workload/global_batch", "not a multiple"},
+      {"model does not fit", [](F& f, const D&) { f.gpu["hbm_capacity"] = "100MB"; }, "scenario.json", "/workload",
+       "does not fit"},
+      {"heads do not divide hidden", [](F& f, const D&) { f.model["heads"] = 7; }, "workloads/small.json",
+       "/heads", "not divisible"},
+      {"wrong type", [](F& f, const D&) { f.model["layers"] = "2"; }, "workloads/small.json", "/layers",
+       "expected a whole number, got string"},
+      {"not an object", [](F& f, const D&) { f.scenario["machine"] = 3; }, "scenario.json", "/machine",
+       "expected a JSON object"},
+  };
+  for (const auto& c : cases) {
+    std::string what = c.what;
+    CAPTURE(what);
+    auto f = failure_after(c.mutate);
+    CAPTURE(f.message);
+    CHECK(f.file == std::string(c.file));
+    CHECK(f.path == std::string(c.path));
+    CHECK(f.message.find(c.says) != std::string::npos);
+    CHECK(f.message.find('\n') == std::string::npos);  // one line
+  }
+}

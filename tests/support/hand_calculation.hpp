@@ -1,0 +1,31 @@
+// The hand calculation of the small data-parallel iteration of support/scenario_files.hpp.
+#pragma once
+
+namespace zs::test {
+
+/// 4 units at 100 TFLOP/s x 0.5 = 50 TFLOP/s, HBM 2 TB/s, no launch overhead, 100 GB/s links of
+/// 1 us to one switch; a 2-layer model (h 1024, f 4096, V 1024, s 1024), 1 sequence per rank.
+struct HandCalculation {
+  double b = 1, s = 1024, h = 1024, f = 4096, V = 1024, rate = 50e12, hbm = 2e12;
+  double layer_fwd = (2 * b * s * (4 * h * h + 2 * h * f) + 4 * b * s * s * h) / rate;  // 601.3 us
+  double logits_fwd = 2 * b * s * h * V / rate;                                         // 42.9 us
+  /// Forward of 2 layers, logits forward and backward (2x), backward of 2 layers (2x).
+  double passes = 2 * layer_fwd + logits_fwd + 2 * logits_fwd + 2 * (2 * layer_fwd);
+  double layer_params = 12 * h * h + 13 * h;
+  double embedding_params = V * h + s * h + 2 * h;
+  double total_params = 2 * layer_params + embedding_params;
+  double optimizer = 28 * total_params / hbm;  // memory-bound Adam, 28 B/param: 382 us
+  /// Ring all-reduce over 4 ranks: alpha = 2 us (two links), B = 100 GB/s.
+  static double all_reduce(double bytes) { return 2 * 3 * 2e-6 + 2.0 * 3 / 4 * bytes / 100e9; }
+  double ar_layer1 = all_reduce(2 * layer_params);                       // bf16 grads: 390 us
+  double ar_layer0 = all_reduce(2 * (layer_params + embedding_params));  // with the embedding: 453 us
+  /// Layer 1's all-reduce hides under layer 0's backward; layer 0's starts after the last backward
+  /// and is fully exposed; the optimizer waits for it.
+  double compute = passes + optimizer;
+  double exposed = ar_layer0;
+  double iteration = compute + exposed;
+  double model_flops = 3 * 4 * (2 * layer_fwd + logits_fwd) * rate;  // 4 ranks, forward + 2x backward
+  double mfu = model_flops / (iteration * 4 * 100e12);
+};
+
+}  // namespace zs::test

@@ -1,0 +1,64 @@
+// Test helpers: hardware models and single-switch machines built from plain numbers.
+#pragma once
+
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "core/json_object.hpp"
+#include "hw/compute_unit_model.hpp"
+#include "hw/link_model.hpp"
+#include "topology/machine.hpp"
+
+namespace zs::test {
+
+/// A compute-unit model file as JSON, with a source for every parameter.
+inline nlohmann::json unit_model_json(const std::string& bf16_peak, double matrix_eff, const std::string& launch,
+                                      const std::string& capacity = "80GB") {
+  nlohmann::json j = {{"kind", "compute-unit"},
+                      {"name", "test-gpu"},
+                      {"matrix_peak", {{"bf16", bf16_peak}}},
+                      {"vector_peak", "50TFLOPS"},
+                      {"matrix_efficiency", matrix_eff},
+                      {"vector_efficiency", 0.5},
+                      {"hbm_capacity", capacity},
+                      {"hbm_bandwidth", "2TB/s"},
+                      {"hbm_efficiency", 1.0},
+                      {"kernel_launch_overhead", launch}};
+  nlohmann::json sources = nlohmann::json::object();
+  for (const auto& key : {"matrix_peak.bf16", "vector_peak", "matrix_efficiency", "vector_efficiency",
+                          "hbm_capacity", "hbm_bandwidth", "hbm_efficiency", "kernel_launch_overhead"})
+    sources[key] = "test value";
+  j["sources"] = sources;
+  return j;
+}
+
+inline hw::ComputeUnitModel unit_model(const std::string& bf16_peak, double matrix_eff, const std::string& launch) {
+  nlohmann::json j = unit_model_json(bf16_peak, matrix_eff, launch);
+  core::JsonObject o(j, "test-gpu.json", "");
+  return hw::ComputeUnitModel::from_json(o);
+}
+
+inline hw::LinkModel link_model(const std::string& bandwidth, const std::string& latency) {
+  nlohmann::json j = {{"kind", "link"},
+                      {"name", "test-link"},
+                      {"bandwidth", bandwidth},
+                      {"latency", latency},
+                      {"sources", {{"bandwidth", "test value"}, {"latency", "test value"}}}};
+  core::JsonObject o(j, "test-link.json", "");
+  return hw::LinkModel::from_json(o);
+}
+
+/// n units, each on its own link to one switch.
+inline topology::Machine single_switch_machine(int n, const hw::ComputeUnitModel& unit, const hw::LinkModel& link) {
+  topology::Machine m;
+  m.name = "test-switch-" + std::to_string(n);
+  m.generator = "single-switch";
+  m.unit_models.push_back(unit);
+  m.link_models.push_back(link);
+  auto sw = m.topology.add_switch("switch");
+  for (int i = 0; i < n; ++i) m.topology.add_link(m.topology.add_unit("unit" + std::to_string(i), 0), sw, 0);
+  return m;
+}
+
+}  // namespace zs::test

@@ -1,0 +1,46 @@
+// Topology files become machines through the generator list; model names bind to scenario models.
+#include <doctest/doctest.h>
+
+#include "support/test_machines.hpp"
+#include "topology/machine_builder.hpp"
+
+using namespace zs;
+
+namespace {
+topology::ModelSet models() {
+  topology::ModelSet m;
+  m.units.emplace("gpu", test::unit_model("989TFLOPS", 0.75, "4us"));
+  m.links.emplace("nvlink", test::link_model("450GB/s", "0.5us"));
+  return m;
+}
+}  // namespace
+
+TEST_CASE("a single-switch topology has n units, one switch and n links") {
+  nlohmann::json j = {{"kind", "topology"}, {"name", "hgx"}, {"generator", "single-switch"},
+                      {"units", 8},         {"unit_model", "gpu"}, {"link_model", "nvlink"}};
+  core::JsonObject o(j, "t.json", "");
+  auto m = topology::build_machine(o, models());
+  CHECK(m.unit_count() == 8);
+  CHECK(m.topology.nodes().size() == 9);
+  CHECK(m.topology.links().size() == 8);
+  CHECK(m.unit_model(m.topology.units()[3]).name() == "test-gpu");
+}
+
+TEST_CASE("unbound models and unknown generators are errors with the JSON path") {
+  nlohmann::json j = {{"kind", "topology"}, {"name", "hgx"}, {"generator", "single-switch"},
+                      {"units", 8},         {"unit_model", "tpu"}, {"link_model", "nvlink"}};
+  core::JsonObject o(j, "t.json", "");
+  CHECK_THROWS_WITH(topology::build_machine(o, models()),
+                    "t.json: /unit_model: the compute-unit model \"tpu\" is not bound by the scenario's "
+                    "/machine/models (bound compute-unit models: gpu)");
+  j["unit_model"] = "gpu";
+  j["generator"] = "hypercube";
+  core::JsonObject o2(j, "t.json", "");
+  CHECK_THROWS_WITH(topology::build_machine(o2, models()),
+                    "t.json: /generator: unknown generator \"hypercube\" (known: single-switch)");
+  j["generator"] = "single-switch";
+  j["units"] = 0;
+  core::JsonObject o3(j, "t.json", "");
+  CHECK_THROWS_WITH(topology::build_machine(o3, models()),
+                    doctest::Contains("t.json: /units: expected a whole number in [1,"));
+}

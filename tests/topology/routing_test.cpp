@@ -1,0 +1,36 @@
+// Routes: hop counts, latency and bottleneck bandwidth.
+#include <doctest/doctest.h>
+
+#include "support/test_machines.hpp"
+#include "topology/routing.hpp"
+
+using namespace zs;
+
+TEST_CASE("two units on one switch are two links apart") {
+  auto m = test::single_switch_machine(4, test::unit_model("1PFLOPS", 1, "0s"), test::link_model("100GB/s", "1us"));
+  const auto& u = m.topology.units();
+  auto r = topology::shortest_route(m.topology, u[0], u[3]);
+  CHECK(r.links.size() == 2);
+  CHECK(topology::route_latency(m, r).value() == 2e-6);
+  CHECK(topology::route_bandwidth(m, r).value() == 100e9);
+}
+
+TEST_CASE("the route through a chain crosses every link and its narrowest sets the bandwidth") {
+  topology::Machine m;
+  m.unit_models.push_back(test::unit_model("1PFLOPS", 1, "0s"));
+  m.link_models.push_back(test::link_model("100GB/s", "1us"));
+  m.link_models.push_back(test::link_model("25GB/s", "3us"));
+  auto a = m.topology.add_unit("a", 0);
+  auto s1 = m.topology.add_switch("s1");
+  auto s2 = m.topology.add_switch("s2");
+  auto b = m.topology.add_unit("b", 0);
+  m.topology.add_link(a, s1, 0);
+  m.topology.add_link(s1, s2, 1);
+  m.topology.add_link(s2, b, 0);
+  auto r = topology::shortest_route(m.topology, a, b);
+  CHECK(r.links == std::vector<topology::LinkId>{0, 1, 2});
+  CHECK(topology::route_latency(m, r).value() == doctest::Approx(5e-6).epsilon(1e-15));
+  CHECK(topology::route_bandwidth(m, r).value() == 25e9);
+  auto lonely = m.topology.add_unit("c", 0);
+  CHECK_THROWS_AS(topology::shortest_route(m.topology, a, lonely), std::invalid_argument);
+}

@@ -1,0 +1,82 @@
+// Transformer accounting against Megatron-LM's closed forms (SC'21, Table 1 shapes).
+#include <doctest/doctest.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "workload/transformer_spec.hpp"
+
+using zs::workload::TransformerSpec;
+
+namespace {
+struct Row {
+  double params_billion;
+  uint32_t heads, hidden, layers;
+  uint64_t batch;
+};
+
+std::vector<Row> megatron_table1() {
+  std::ifstream in(std::string(ZS_SOURCE_DIR) + "/tests/data/megatron_sc21_table1.csv");
+  std::vector<Row> rows;
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.empty() || line[0] == '#' || line.rfind("params", 0) == 0) continue;
+    std::vector<std::string> f;
+    std::stringstream ss(line);
+    for (std::string cell; std::getline(ss, cell, ',');) f.push_back(cell);
+    rows.push_back({std::stod(f[0]), uint32_t(std::stoul(f[1])), uint32_t(std::stoul(f[2])),
+                    uint32_t(std::stoul(f[3])), std::stoull(f[7])});
+  }
+  return rows;
+}
+
+TransformerSpec spec(const Row& r) {
+  TransformerSpec m;
+  m.name = "row";
+  m.layers = r.layers;
+  m.hidden = r.hidden;
+  m.heads = r.heads;
+  m.ffn_hidden = 4 * r.hidden;
+  m.vocab = 51200;
+  m.seq_len = 2048;
+  return m;
+}
+}  // namespace
+
+TEST_CASE("parameter counts match Megatron-LM's formula and Table 1's sizes") {
+  auto rows = megatron_table1();
+  REQUIRE(rows.size() == 10);
+  for (const auto& r : rows) {
+    auto m = spec(r);
+    double l = r.layers, h = r.hidden, V = 51200, s = 2048;
+    // P = 12 l h^2 (1 + 13/(12h) + (V+s)/(12lh)); ours also counts the final layer norm (2h).
+    double megatron = 12 * l * h * h * (1 + 13 / (12 * h) + (V + s) / (12 * l * h));
+    CHECK(m.total_params() == doctest::Approx(megatron + 2 * h).epsilon(1e-12));
+    CHECK(m.total_params() / 1e9 == doctest::Approx(r.params_billion).epsilon(0.03));
+  }
+}
+
+TEST_CASE("training FLOPs without recomputation: 72 B s l h^2 (1 + s/(6h) + V/(12 l h))") {
+  for (const auto& r : megatron_table1()) {
+    auto m = spec(r);
+    double B = double(r.batch), s = 2048, l = r.layers, h = r.hidden, V = 51200;
+    double expected = 72 * B * s * l * h * h * (1 + s / (6 * h) + V / (12 * l * h));
+    CHECK(m.training_flops(r.batch).value() == doctest::Approx(expected).epsilon(1e-12));
+    // Megatron-LM's 96 B s l h^2 (...) adds one forward pass of the layers for full recomputation.
+    double megatron = 96 * B * s * l * h * h * (1 + s / (6 * h) + V / (16 * l * h));
+    double recompute = double(m.layer_forward_flops(r.batch).value()) * l;
+    CHECK(m.training_flops(r.batch).value() + recompute == doctest::Approx(megatron).epsilon(1e-12));
+  }
+}
+
+TEST_CASE("the shipped GPT-3 1.3B shape has 1.32 billion parameters") {
+  TransformerSpec m;
+  m.layers = 24;
+  m.hidden = 2048;
+  m.heads = 16;
+  m.ffn_hidden = 8192;
+  m.vocab = 51200;
+  m.seq_len = 2048;
+  CHECK(m.total_params() == 24 * (12.0 * 2048 * 2048 + 13 * 2048) + 51200.0 * 2048 + 2048.0 * 2048 + 2 * 2048);
+  CHECK(m.total_params() / 1e9 == doctest::Approx(1.3177).epsilon(1e-3));
+}
