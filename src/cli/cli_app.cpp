@@ -11,12 +11,15 @@
 #include "core/file_source.hpp"
 #include "core/input_error.hpp"
 #include "engine/simulation.hpp"
+#include "output/atomic_file.hpp"
+#include "output/graph_writer.hpp"
 #include "output/run_record.hpp"
 #include "output/staged_directory.hpp"
 #include "output/version.hpp"
 #include "policy/policy_catalog.hpp"
 #include "scenario/scenario_loader.hpp"
 #include "topology/machine_builder.hpp"
+#include "topology/topology_metrics.hpp"
 
 namespace zs::cli {
 namespace {
@@ -60,6 +63,45 @@ int run_scenario(const RunOptions& opt, std::ostream& out) {
   return 0;
 }
 
+struct TopoOptions {
+  std::string file;
+  std::string graph;
+  uint64_t diameter_sources = 4096;
+};
+
+int summarize_topology(const TopoOptions& opt, std::ostream& out) {
+  core::DiskFileSource files;
+  topology::Machine m = scenario::ScenarioLoader(files).load_machine(opt.file);
+  auto s = topology::summarize(m, opt.diameter_sources);
+  std::string models;
+  for (const auto& [name, count] : s.units_by_model)
+    models += (models.empty() ? "" : ", ") + name + ": " + std::to_string(count);
+  out << "machine \"" << m.name << "\" (generator " << m.generator << ", " << opt.file << ")\n";
+  out << "  units                 " << s.units << " (" << models << ")\n";
+  out << "  switches              " << s.switches << "\n";
+  out << "  links                 " << s.links << "\n";
+  out << "  injection per unit    " << core::display(s.min_injection);
+  if (s.max_injection != s.min_injection) out << " to " << core::display(s.max_injection);
+  out << " per direction\n";
+  out << "  diameter              " << s.diameter.hops << " links between units ("
+      << (s.diameter.exact ? "exact, " : "lower bound, ") << "breadth-first from " << s.diameter.sources
+      << " units)\n";
+  out << "  bisection bandwidth   " << core::display(s.bisection)
+      << " per direction (max-flow between the two halves of the units in topology order)\n";
+  if (!opt.graph.empty()) {
+    bool graphml = std::filesystem::path(opt.graph).extension() == ".graphml";
+    if (!graphml && std::filesystem::path(opt.graph).extension() != ".dot")
+      throw core::InputError(opt.graph, "", "the graph file must end in .dot or .graphml");
+    try {
+      output::write_file_atomically(opt.graph, graphml ? output::to_graphml(m) : output::to_dot(m));
+    } catch (const std::runtime_error& e) {
+      throw core::InputError(opt.graph, "", e.what());
+    }
+    out << "  graph written to      " << opt.graph << "\n";
+  }
+  return 0;
+}
+
 void list_builtins(std::ostream& out) {
   out << "policies:\n";
   for (const auto& p : policy::builtin_policies()) out << "  " << p.family << " " << p.name << ": " << p.description << "\n";
@@ -79,6 +121,13 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
   run->add_option("scenario", run_opt.scenario, "Scenario file (default: the embedded scenarios/default.json)");
   run->add_option("--out", run_opt.out_dir, "Output folder (default: results/<scenario name>)");
   run->add_flag("--quiet", run_opt.quiet, "Print only where the results went");
+  TopoOptions topo_opt;
+  auto* topo = app.add_subcommand("topo", "Summarize a machine: part counts, injection, diameter, bisection");
+  topo->add_option("file", topo_opt.file, "Machine or scenario file")->required();
+  topo->add_option("--graph", topo_opt.graph, "Also write the graph (.dot or .graphml)");
+  topo->add_option("--diameter-sources", topo_opt.diameter_sources,
+                   "Breadth-first searches for the diameter (more units: a sampled lower bound)")
+      ->check(CLI::Range(uint64_t(1), uint64_t(1) << 32));
   auto* list = app.add_subcommand("list", "List the built-in policies and topology generators");
 
   try {
@@ -101,6 +150,7 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
       return 0;
     }
     if (*run) return run_scenario(run_opt, out);
+    if (*topo) return summarize_topology(topo_opt, out);
   } catch (const core::InputError& e) {
     err << "zettasim: error: " << e.what() << "\n";
     return 2;

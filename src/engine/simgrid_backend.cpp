@@ -114,7 +114,7 @@ SimgridBackend::SimgridBackend(const topology::Machine& machine) {
     const auto& link = topo.link(l);
     const auto& model = machine.link_model(l);
     auto make = [&](const char* dir) {
-      return zone->create_link("l" + std::to_string(l) + dir, model.bandwidth().value())
+      return zone->create_link("l" + std::to_string(l) + dir, machine.link_bandwidth(l).value())
           ->set_latency(model.latency().value())
           ->seal();
     };

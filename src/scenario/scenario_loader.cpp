@@ -17,7 +17,7 @@ struct LoadedMachine {
   nlohmann::json resolved;
 };
 
-LoadedMachine load_machine(const core::FileSource& files, core::JsonObject& json) {
+LoadedMachine load_machine_object(const core::FileSource& files, core::JsonObject& json) {
   topology::ModelSet models;
   nlohmann::json resolved_models = nlohmann::json::object();
   core::JsonObject bindings = json.object("models");
@@ -54,6 +54,21 @@ LoadedMachine load_machine(const core::FileSource& files, core::JsonObject& json
   return out;
 }
 
+/// The "machine" of a scenario: an inline object, or the path of a machine file.
+LoadedMachine load_machine_section(const core::FileSource& files, core::JsonObject& scenario) {
+  const auto& value = scenario.required("machine");
+  if (!value.is_string()) {
+    core::JsonObject inline_machine = scenario.object("machine");
+    return load_machine_object(files, inline_machine);
+  }
+  std::string path = core::resolve_relative(scenario.file(), value.get<std::string>());
+  nlohmann::json doc = files.read_json(path);
+  core::JsonObject machine(doc, path, "");
+  if (machine.string("kind") != "machine") throw machine.error("kind", "expected \"machine\" for a machine file");
+  machine.optional_string("description");
+  return load_machine_object(files, machine);
+}
+
 std::string policy_name(core::JsonObject& policies, const char* key,
                         void (*check)(const std::string&)) {
   std::string name = policies.string(key);
@@ -77,8 +92,7 @@ Scenario ScenarioLoader::load(const std::string& path) const {
   s.description = root.optional_string("description").value_or("");
   s.seed = static_cast<uint64_t>(root.integer_or("seed", 1, 0, INT64_MAX));
 
-  core::JsonObject machine_json = root.object("machine");
-  LoadedMachine machine = load_machine(files_, machine_json);
+  LoadedMachine machine = load_machine_section(files_, root);
   s.machine = std::move(machine.machine);
 
   core::JsonObject work = root.object("workload");
@@ -129,6 +143,23 @@ Scenario ScenarioLoader::load(const std::string& path) const {
         {"tokens_per_iteration", s.trace.tokens_per_iteration}}},
       {"policies", {{"placement", s.placement_policy}, {"collective", s.collective_policy}}}};
   return s;
+}
+
+topology::Machine ScenarioLoader::load_machine(const std::string& path, nlohmann::json* resolved) const {
+  nlohmann::json doc = files_.read_json(path);
+  core::JsonObject root(doc, path, "");
+  std::string kind = root.string("kind");
+  LoadedMachine machine;
+  if (kind == "machine") {
+    root.optional_string("description");
+    machine = load_machine_object(files_, root);
+  } else if (kind == "scenario") {
+    machine = load_machine_section(files_, root);  // the rest of the scenario is not checked here
+  } else {
+    throw root.error("kind", "expected a machine or a scenario file, got kind \"" + kind + "\"");
+  }
+  if (resolved) *resolved = machine.resolved;
+  return std::move(machine.machine);
 }
 
 }  // namespace zs::scenario

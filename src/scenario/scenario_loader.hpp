@@ -15,6 +15,10 @@ class ScenarioLoader {
   explicit ScenarioLoader(const core::FileSource& files) : files_(files) {}
   Scenario load(const std::string& path) const;
 
+  /// Loads only a machine: from a machine file ({"kind": "machine", "topology", "models"}) or from
+  /// the machine of a scenario file. `resolved` receives the machine's resolved configuration.
+  topology::Machine load_machine(const std::string& path, nlohmann::json* resolved = nullptr) const;
+
  private:
   const core::FileSource& files_;
 };

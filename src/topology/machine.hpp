@@ -22,6 +22,10 @@ struct Machine {
   const hw::ComputeUnitModel& unit_model(NodeId unit) const { return unit_models.at(topology.node(unit).model); }
   const hw::LinkModel& link_model(LinkId link) const { return link_models.at(topology.link(link).model); }
   size_t unit_count() const { return topology.units().size(); }
+  /// Bandwidth of a link in each direction: its model's times its width, B/s.
+  core::ByteRate link_bandwidth(LinkId link) const {
+    return link_model(link).bandwidth() * topology.link(link).width;
+  }
 };
 
 }  // namespace zs::topology

@@ -3,7 +3,11 @@
 
 #include <functional>
 
+#include "topology/dragonfly_generator.hpp"
+#include "topology/fat_tree_generator.hpp"
+#include "topology/graph_generator.hpp"
 #include "topology/single_switch_generator.hpp"
+#include "topology/torus_generator.hpp"
 
 namespace zs::topology {
 namespace {
@@ -17,8 +21,14 @@ struct GeneratorEntry {
 
 /// The one list of built-in generators.
 std::vector<GeneratorEntry> generator_table() {
-  return {{{"single-switch", "n units, each on its own link to one switch (an NVLink/NVSwitch server)"},
-           generate_single_switch}};
+  return {
+      {{"single-switch", "n units, each on its own link to one switch (an NVLink/NVSwitch domain)"},
+       generate_single_switch},
+      {{"fat-tree", "folded Clos of 1-3 switch levels with oversubscription per level"}, generate_fat_tree},
+      {{"torus", "1-3 dimensional torus of directly linked units (TPU-style)"}, generate_torus},
+      {{"dragonfly", "fully connected router groups joined pairwise by global links"}, generate_dragonfly},
+      {{"graph", "explicit nodes and links"}, generate_graph},
+  };
 }
 
 }  // namespace

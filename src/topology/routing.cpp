@@ -43,7 +43,7 @@ core::Seconds route_latency(const Machine& machine, const Route& route) {
 
 core::ByteRate route_bandwidth(const Machine& machine, const Route& route) {
   core::ByteRate narrowest(std::numeric_limits<double>::infinity());
-  for (LinkId l : route.links) narrowest = std::min(narrowest, machine.link_model(l).bandwidth());
+  for (LinkId l : route.links) narrowest = std::min(narrowest, machine.link_bandwidth(l));
   return narrowest;
 }
 

@@ -20,10 +20,11 @@ NodeId Topology::add_unit(std::string name, uint32_t model) {
 
 NodeId Topology::add_switch(std::string name) { return add_node(std::move(name), NodeKind::kSwitch, 0); }
 
-LinkId Topology::add_link(NodeId a, NodeId b, uint32_t model) {
+LinkId Topology::add_link(NodeId a, NodeId b, uint32_t model, double width) {
   if (a >= nodes_.size() || b >= nodes_.size() || a == b) throw std::invalid_argument("bad link endpoints");
+  if (!(width > 0)) throw std::invalid_argument("link width must be > 0");
   auto id = static_cast<LinkId>(links_.size());
-  links_.push_back({a, b, model});
+  links_.push_back({a, b, model, width});
   adjacency_[a].emplace_back(b, id);
   adjacency_[b].emplace_back(a, id);
   return id;

@@ -19,11 +19,14 @@ struct Node {
   uint32_t model = 0;  ///< index of the unit model in the Machine (units only)
 };
 
-/// A full-duplex link between nodes a and b; its model gives the bandwidth in each direction.
+/// A full-duplex link between nodes a and b. Its bandwidth in each direction is the model's times
+/// `width`: width 18 stands for 18 parallel links, a fractional width for the aggregate uplinks of an
+/// oversubscribed switch tier.
 struct Link {
   NodeId a = 0;
   NodeId b = 0;
   uint32_t model = 0;  ///< index of the link model in the Machine
+  double width = 1.0;  ///< bandwidth multiplier, > 0
 };
 
 /// An undirected multigraph of units and switches. Units keep their creation order, which is the
@@ -32,7 +35,7 @@ class Topology {
  public:
   NodeId add_unit(std::string name, uint32_t model);
   NodeId add_switch(std::string name);
-  LinkId add_link(NodeId a, NodeId b, uint32_t model);
+  LinkId add_link(NodeId a, NodeId b, uint32_t model, double width = 1.0);
 
   const std::vector<Node>& nodes() const { return nodes_; }
   const std::vector<Link>& links() const { return links_; }

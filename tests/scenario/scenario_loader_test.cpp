@@ -77,7 +77,7 @@ TEST_CASE("bad input: each case names the file and the JSON path") {
        "missing the source of parameter \"latency\""},
       {"model that does not exist", [](F& f, const D&) { f.topology["unit_model"] = "tpu"; },
        "topologies/switch-4.json", "/unit_model", "\"tpu\" is not bound"},
-      {"unknown generator", [](F& f, const D&) { f.topology["generator"] = "torus"; }, "topologies/switch-4.json",
+      {"unknown generator", [](F& f, const D&) { f.topology["generator"] = "hypercube"; }, "topologies/switch-4.json",
        "/generator", "unknown generator"},
       {"unknown policy", [](F& f, const D&) { f.scenario["policies"]["collective"] = "tree"; }, "scenario.json",
        "/policies/collective", "(known: ring)"},

@@ -1,0 +1,32 @@
+// Atomic single-file writes.
+#include "output/atomic_file.hpp"
+
+#include <fstream>
+#include <stdexcept>
+
+#include <unistd.h>
+
+namespace zs::output {
+
+void write_file_atomically(const std::filesystem::path& path, const std::string& content) {
+  auto temp = path;
+  temp += ".tmp-" + std::to_string(::getpid());
+  {
+    std::ofstream out(temp, std::ios::binary | std::ios::trunc);
+    out << content;
+    out.close();
+    if (!out) {
+      std::error_code ec;
+      std::filesystem::remove(temp, ec);
+      throw std::runtime_error("cannot write " + path.string());
+    }
+  }
+  std::error_code ec;
+  std::filesystem::rename(temp, path, ec);
+  if (ec) {
+    std::filesystem::remove(temp, ec);
+    throw std::runtime_error("cannot write " + path.string());
+  }
+}
+
+}  // namespace zs::output

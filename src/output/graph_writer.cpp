@@ -1,0 +1,78 @@
+// DOT and GraphML writers.
+#include "output/graph_writer.hpp"
+
+#include <sstream>
+
+namespace zs::output {
+namespace {
+
+std::string xml_escape(const std::string& s) {
+  std::string out;
+  for (char c : s) {
+    switch (c) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      default: out += c;
+    }
+  }
+  return out;
+}
+
+std::string model_of(const topology::Machine& m, topology::NodeId n) {
+  return m.topology.node(n).kind == topology::NodeKind::kUnit ? m.unit_model(n).name() : "";
+}
+
+}  // namespace
+
+std::string to_dot(const topology::Machine& m) {
+  std::ostringstream out;
+  out << "graph \"" << m.name << "\" {\n";
+  const auto& topo = m.topology;
+  for (topology::NodeId n = 0; n < topo.nodes().size(); ++n) {
+    bool unit = topo.node(n).kind == topology::NodeKind::kUnit;
+    out << "  n" << n << " [label=\"" << topo.node(n).name << "\", shape=" << (unit ? "box" : "ellipse");
+    if (unit) out << ", model=\"" << model_of(m, n) << "\"";
+    out << "];\n";
+  }
+  for (topology::LinkId l = 0; l < topo.links().size(); ++l) {
+    const auto& link = topo.link(l);
+    out << "  n" << link.a << " -- n" << link.b << " [bandwidth=" << m.link_bandwidth(l).value()
+        << ", latency=" << m.link_model(l).latency().value() << ", label=\"" << core::display(m.link_bandwidth(l))
+        << "\"];\n";
+  }
+  out << "}\n";
+  return out.str();
+}
+
+std::string to_graphml(const topology::Machine& m) {
+  std::ostringstream out;
+  out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+      << "<graphml xmlns=\"http://graphml.graphdrawing.org/xmlns\">\n"
+      << "  <key id=\"name\" for=\"node\" attr.name=\"name\" attr.type=\"string\"/>\n"
+      << "  <key id=\"kind\" for=\"node\" attr.name=\"kind\" attr.type=\"string\"/>\n"
+      << "  <key id=\"model\" for=\"node\" attr.name=\"model\" attr.type=\"string\"/>\n"
+      << "  <key id=\"bandwidth\" for=\"edge\" attr.name=\"bandwidth_B_per_s\" attr.type=\"double\"/>\n"
+      << "  <key id=\"latency\" for=\"edge\" attr.name=\"latency_s\" attr.type=\"double\"/>\n"
+      << "  <key id=\"width\" for=\"edge\" attr.name=\"width\" attr.type=\"double\"/>\n"
+      << "  <graph id=\"" << xml_escape(m.name) << "\" edgedefault=\"undirected\">\n";
+  const auto& topo = m.topology;
+  for (topology::NodeId n = 0; n < topo.nodes().size(); ++n) {
+    bool unit = topo.node(n).kind == topology::NodeKind::kUnit;
+    out << "    <node id=\"n" << n << "\"><data key=\"name\">" << xml_escape(topo.node(n).name)
+        << "</data><data key=\"kind\">" << (unit ? "unit" : "switch") << "</data>";
+    if (unit) out << "<data key=\"model\">" << xml_escape(model_of(m, n)) << "</data>";
+    out << "</node>\n";
+  }
+  for (topology::LinkId l = 0; l < topo.links().size(); ++l) {
+    const auto& link = topo.link(l);
+    out << "    <edge source=\"n" << link.a << "\" target=\"n" << link.b << "\"><data key=\"bandwidth\">"
+        << m.link_bandwidth(l).value() << "</data><data key=\"latency\">" << m.link_model(l).latency().value()
+        << "</data><data key=\"width\">" << link.width << "</data></edge>\n";
+  }
+  out << "  </graph>\n</graphml>\n";
+  return out.str();
+}
+
+}  // namespace zs::output

@@ -1,0 +1,23 @@
+// Generator of fat-trees / folded Clos networks of 1 to 3 switch levels, with oversubscription per level.
+#pragma once
+
+#include "core/json_object.hpp"
+#include "topology/machine.hpp"
+#include "topology/model_binder.hpp"
+
+namespace zs::topology {
+
+/// Parameters: "units", "unit_model", and "levels", bottom first, each
+///   {"units_per_switch": g, "link_model": name, "oversubscription": r (default 1)}.
+/// A level-1 switch (ToR) serves g_1 units; a level-k switch serves g_k units (a multiple of g_{k-1});
+/// the top level serves all units. Links into level 1 use its link model at width 1; the uplink of a
+/// level-k switch has the bandwidth of its downlinks divided by its oversubscription r_k (r of the
+/// top level must be 1).
+///
+/// Each switch of this model stands for a whole non-blocking block of that tier (its spine planes
+/// and ECMP paths merged): flows share the block's aggregate uplink bandwidth as if ECMP spread
+/// them perfectly. Hop counts match the physical tree (2 per level between units); hash
+/// collisions of real ECMP are not modelled.
+void generate_fat_tree(core::JsonObject& params, ModelBinder& binder, Machine& machine);
+
+}  // namespace zs::topology

@@ -1,0 +1,59 @@
+// Explicit graph topologies.
+#include "topology/graph_generator.hpp"
+
+#include <map>
+
+namespace zs::topology {
+namespace {
+
+const nlohmann::json& array_at(core::JsonObject& params, const char* key) {
+  const auto& a = params.required(key);
+  if (!a.is_array()) throw params.error(key, "expected an array");
+  return a;
+}
+
+core::JsonObject element(core::JsonObject& params, const char* key, const nlohmann::json& value, size_t i) {
+  return core::JsonObject(value, params.file(),
+                          core::json_pointer_append(core::json_pointer_append(params.pointer(), key), std::to_string(i)));
+}
+
+}  // namespace
+
+void generate_graph(core::JsonObject& params, ModelBinder& binder, Machine& machine) {
+  std::map<std::string, NodeId> by_name;
+  const auto& nodes = array_at(params, "nodes");
+  for (size_t i = 0; i < nodes.size(); ++i) {
+    core::JsonObject n = element(params, "nodes", nodes[i], i);
+    std::string name = n.string("name");
+    if (by_name.count(name)) throw n.error("name", "duplicate node name \"" + name + "\"");
+    std::string kind = n.string("kind");
+    NodeId id;
+    if (kind == "unit")
+      id = machine.topology.add_unit(name, binder.unit_model(n, "model"));
+    else if (kind == "switch")
+      id = machine.topology.add_switch(name);
+    else
+      throw n.error("kind", "expected \"unit\" or \"switch\", got \"" + kind + "\"");
+    n.finish();
+    by_name.emplace(name, id);
+  }
+  const auto& links = array_at(params, "links");
+  for (size_t i = 0; i < links.size(); ++i) {
+    core::JsonObject l = element(params, "links", links[i], i);
+    auto endpoint = [&](const char* key) {
+      std::string name = l.string(key);
+      auto it = by_name.find(name);
+      if (it == by_name.end()) throw l.error(key, "dangling link: no node named \"" + name + "\"");
+      return it->second;
+    };
+    NodeId a = endpoint("a"), b = endpoint("b");
+    if (a == b) throw l.error("b", "a link must join two different nodes");
+    uint32_t model = binder.link_model(l, "model");
+    double width = l.number_or("width", 1.0, 1e-9, 1e9);
+    l.finish();
+    machine.topology.add_link(a, b, model, width);
+  }
+  if (machine.topology.units().empty()) throw params.error("nodes", "a machine needs at least one unit");
+}
+
+}  // namespace zs::topology

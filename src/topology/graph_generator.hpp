@@ -1,0 +1,15 @@
+// Explicit topology graphs: nodes and links listed one by one, for machines the generators do not cover.
+#pragma once
+
+#include "core/json_object.hpp"
+#include "topology/machine.hpp"
+#include "topology/model_binder.hpp"
+
+namespace zs::topology {
+
+/// Parameters: "nodes": [{"name", "kind": "unit" | "switch", "model" (units only)}],
+/// "links": [{"a", "b" (node names), "model", "width" (default 1)}]. Node names are unique; a link
+/// naming a node that does not exist (dangling) or joining a node to itself is an error.
+void generate_graph(core::JsonObject& params, ModelBinder& binder, Machine& machine);
+
+}  // namespace zs::topology

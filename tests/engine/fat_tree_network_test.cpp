@@ -1,0 +1,74 @@
+// Transfers across a fat-tree: time along the route, and sharing of an oversubscribed uplink.
+#include <doctest/doctest.h>
+
+#include "engine/simulation.hpp"
+#include "policy/linear_placement.hpp"
+#include "policy/ring_collective.hpp"
+#include "support/test_machines.hpp"
+#include "topology/machine_builder.hpp"
+#include "topology/routing.hpp"
+
+using namespace zs;
+
+namespace {
+topology::Machine fat_tree(int units, nlohmann::json levels) {
+  topology::ModelSet models;
+  models.units.emplace("gpu", test::unit_model("1PFLOPS", 1, "0s"));
+  models.links.emplace("nic", test::link_model("50GB/s", "1us"));
+  nlohmann::json j = {{"kind", "topology"}, {"name", "ft"}, {"generator", "fat-tree"},
+                      {"units", units},     {"unit_model", "gpu"}, {"levels", levels}};
+  core::JsonObject o(j, "ft.json", "");
+  return topology::build_machine(o, models);
+}
+
+/// `groups` independent two-rank all-reduces of `bytes`. With linear placement, mesh [pair, group]
+/// puts pair g on units g and g + groups; mesh [group, pair] puts it on units 2g and 2g + 1.
+workload::Trace all_reduce_pairs(uint32_t groups, double bytes, bool pair_outermost = true) {
+  workload::Trace t;
+  t.name = "pairs";
+  t.mesh = pair_outermost ? workload::Mesh({{"pair", 2}, {"group", groups}})
+                          : workload::Mesh({{"group", groups}, {"pair", 2}});
+  t.streams = {"comm"};
+  t.roles = {{"rank", {{"sync", "", 0, {}, workload::CollectiveOp{workload::CollectiveKind::kAllReduce, "pair",
+                                                                  core::Bytes(bytes)}}}}};
+  return t;
+}
+}  // namespace
+
+TEST_CASE("a transfer across a 3-level fat-tree takes the route's latency plus S over its narrowest link") {
+  auto m = fat_tree(64, {{{"units_per_switch", 4}, {"link_model", "nic"}},
+                         {{"units_per_switch", 16}, {"link_model", "nic"}},
+                         {{"units_per_switch", 64}, {"link_model", "nic"}}});
+  // Two ranks at the two ends of the machine: mesh [pair 2, group 32] puts rank 0 on unit 0 and
+  // rank 32 on unit 32, which are in different pods.
+  auto trace = all_reduce_pairs(32, 64e6);
+  auto r = engine::simulate(m, trace, policy::LinearPlacement(), policy::RingCollective());
+  auto route = topology::shortest_route(m.topology, m.topology.units()[0], m.topology.units()[32]);
+  CHECK(route.links.size() == 6);
+  // A 2-rank ring all-reduce is 2 steps of S/2 each way: 2 (alpha + S/2 / B), with every pair on
+  // its own path through non-blocking tiers.
+  double alpha = topology::route_latency(m, route).value(), bw = topology::route_bandwidth(m, route).value();
+  CHECK(alpha == doctest::Approx(6e-6).epsilon(1e-12));
+  CHECK(r.replay.iteration_time.value() == doctest::Approx(2 * (alpha + 32e6 / bw)).epsilon(1e-6));
+}
+
+TEST_CASE("groups sharing an oversubscribed uplink split it; on separate switches they do not interfere") {
+  // 2 ToRs of 4 units; each ToR's uplink carries 4 x 50 GB/s / 4 = 50 GB/s.
+  auto thin = fat_tree(8, {{{"units_per_switch", 4}, {"link_model", "nic"}, {"oversubscription", 4}},
+                           {{"units_per_switch", 8}, {"link_model", "nic"}}});
+  auto full = fat_tree(8, {{{"units_per_switch", 4}, {"link_model", "nic"}},
+                           {{"units_per_switch", 8}, {"link_model", "nic"}}});
+  const double S = 100e6;                // each pair all-reduces 100 MB: 2 steps of 50 MB each way
+  const double across = 4e-6, within = 2e-6;  // unit-ToR-top-ToR-unit, unit-ToR-unit
+  auto time = [&](const topology::Machine& m, bool pair_outermost) {
+    return engine::simulate(m, all_reduce_pairs(4, S, pair_outermost), policy::LinearPlacement(),
+                            policy::RingCollective())
+        .replay.iteration_time.value();
+  };
+  // Four pairs across the ToRs share each 50 GB/s uplink: a quarter of it each.
+  CHECK(time(thin, true) == doctest::Approx(2 * (across + 4 * 50e6 / 50e9)).epsilon(1e-6));
+  // On a non-blocking tree the same pairs run at their own links' speed.
+  CHECK(time(full, true) == doctest::Approx(2 * (across + 50e6 / 50e9)).epsilon(1e-6));
+  // Placed inside one ToR each, the pairs never touch the thin uplinks and do not slow each other.
+  CHECK(time(thin, false) == doctest::Approx(2 * (within + 50e6 / 50e9)).epsilon(1e-6));
+}

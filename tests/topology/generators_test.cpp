@@ -1,0 +1,165 @@
+// Generated topologies against closed forms: part counts, diameter and bisection bandwidth.
+#include <doctest/doctest.h>
+
+#include "support/test_machines.hpp"
+#include "topology/machine_builder.hpp"
+#include "topology/routing.hpp"
+#include "topology/topology_metrics.hpp"
+
+using namespace zs;
+using nlohmann::json;
+
+namespace {
+constexpr double B = 100e9;  // "fast": 100 GB/s per direction
+
+topology::Machine build(json params) {
+  topology::ModelSet models;
+  models.units.emplace("gpu", test::unit_model("1PFLOPS", 0.5, "0s"));
+  models.links.emplace("fast", test::link_model("100GB/s", "1us"));
+  models.links.emplace("slow", test::link_model("25GB/s", "2us"));
+  models.links.emplace("huge", test::link_model("10TB/s", "1us"));
+  params["kind"] = "topology";
+  params["name"] = "t";
+  core::JsonObject o(params, "t.json", "");
+  return topology::build_machine(o, models);
+}
+
+std::string build_error(json params) {
+  try {
+    build(std::move(params));
+  } catch (const core::InputError& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+json fat_tree(int units, json levels) {
+  return {{"generator", "fat-tree"}, {"units", units}, {"unit_model", "gpu"}, {"levels", levels}};
+}
+}  // namespace
+
+TEST_CASE("2-level fat-tree: counts, diameter 4, bisection n/2 x B / oversubscription") {
+  for (double r : {1.0, 4.0}) {
+    auto m = build(fat_tree(64, {{{"units_per_switch", 16}, {"link_model", "fast"}, {"oversubscription", r}},
+                                 {{"units_per_switch", 64}, {"link_model", "fast"}}}));
+    CHECK(m.unit_count() == 64);
+    CHECK(m.topology.nodes().size() == 64 + 4 + 1);
+    CHECK(m.topology.links().size() == 64 + 4);
+    auto s = topology::summarize(m);
+    CHECK(s.diameter.hops == 4);
+    CHECK(s.diameter.exact);
+    CHECK(s.bisection.value() == doctest::Approx(32 * B / r).epsilon(1e-9));
+    CHECK(s.min_injection.value() == B);
+  }
+}
+
+TEST_CASE("3-level fat-tree with full pods and 1:7 above them (the Llama 3 shape, scaled down)") {
+  for (int units : {1024, 4096}) {
+    auto m = build(fat_tree(units, {{{"units_per_switch", 16}, {"link_model", "fast"}},
+                                    {{"units_per_switch", 256}, {"link_model", "fast"}, {"oversubscription", 7}},
+                                    {{"units_per_switch", units}, {"link_model", "fast"}}}));
+    auto s = topology::summarize(m);
+    CHECK(s.switches == uint64_t(units / 16 + units / 256 + 1));
+    CHECK(s.diameter.hops == 6);
+    CHECK(s.bisection.value() == doctest::Approx(units / 2 * B / 7).epsilon(1e-9));
+    // Route between the first and the last unit: up three levels and down, 6 links; the narrowest
+    // is a unit's own link.
+    const auto& u = m.topology.units();
+    auto route = topology::shortest_route(m.topology, u.front(), u.back());
+    CHECK(route.links.size() == 6);
+    CHECK(topology::route_latency(m, route).value() == doctest::Approx(6e-6).epsilon(1e-12));
+    CHECK(topology::route_bandwidth(m, route).value() == B);
+  }
+}
+
+TEST_CASE("3D torus: diameter sum of floor(k/2), bisection 2 x (N/k) x B across the slowest dimension") {
+  struct Case {
+    std::vector<int> dims;
+    bool wrap;
+    uint32_t diameter;
+    double bisection_links;
+  };
+  for (const auto& c : {Case{{4, 4, 8}, true, 2 + 2 + 4, 2 * 16}, Case{{8, 8, 8}, true, 12, 2 * 64},
+                        Case{{4, 4, 4}, false, 9, 16}, Case{{4, 4, 2}, true, 5, 2 * 16}}) {
+    auto m = build({{"generator", "torus"}, {"dims", c.dims}, {"unit_model", "gpu"}, {"link_model", "fast"},
+                    {"wraparound", c.wrap}});
+    auto s = topology::summarize(m);
+    int n = c.dims[0] * c.dims[1] * c.dims[2];
+    CHECK(s.units == uint64_t(n));
+    CHECK(s.switches == 0);
+    CHECK(s.diameter.hops == c.diameter);
+    CHECK(s.bisection.value() == doctest::Approx(c.bisection_links * B).epsilon(1e-9));
+    if (c.wrap) CHECK(s.min_injection.value() == 6 * B);  // two links per dimension
+  }
+}
+
+TEST_CASE("dragonfly: diameter 5, bisection (g/2)^2 x links per group pair x global bandwidth") {
+  struct Case {
+    int g, a, p, h;
+  };
+  for (const auto& c : {Case{8, 7, 2, 1}, Case{4, 3, 2, 1}, Case{6, 5, 4, 2}}) {
+    auto m = build({{"generator", "dragonfly"},
+                    {"groups", c.g},
+                    {"routers_per_group", c.a},
+                    {"units_per_router", c.p},
+                    {"global_links_per_router", c.h},
+                    {"unit_model", "gpu"},
+                    {"unit_link_model", "huge"},
+                    {"local_link_model", "huge"},
+                    {"global_link_model", "slow"}});
+    auto s = topology::summarize(m);
+    const int per_pair = c.a * c.h / (c.g - 1);
+    CHECK(s.units == uint64_t(c.g * c.a * c.p));
+    CHECK(s.switches == uint64_t(c.g * c.a));
+    CHECK(s.links == uint64_t(c.g * c.a * c.p + c.g * c.a * (c.a - 1) / 2 + c.g * (c.g - 1) / 2 * per_pair));
+    CHECK(s.diameter.hops == 5);
+    CHECK(s.bisection.value() == doctest::Approx((c.g / 2) * (c.g / 2) * per_pair * 25e9).epsilon(1e-9));
+  }
+  CHECK(build_error({{"generator", "dragonfly"}, {"groups", 8}, {"routers_per_group", 4}, {"units_per_router", 1},
+                     {"global_links_per_router", 1}, {"unit_model", "gpu"}, {"unit_link_model", "fast"},
+                     {"local_link_model", "fast"}, {"global_link_model", "fast"}})
+            .find("t.json: /global_links_per_router: routers_per_group x global_links_per_router = 4 must be a "
+                  "multiple of groups - 1 = 7") == 0);
+}
+
+TEST_CASE("fat-tree parameters are checked") {
+  CHECK(build_error(fat_tree(64, {{{"units_per_switch", 10}, {"link_model", "fast"}},
+                                  {{"units_per_switch", 64}, {"link_model", "fast"}}}))
+            .find("t.json: /levels/0/units_per_switch: 10 does not divide the 64 units") == 0);
+  CHECK(build_error(fat_tree(64, {{{"units_per_switch", 16}, {"link_model", "fast"}}}))
+            .find("t.json: /levels/0/units_per_switch: the top level must serve all 64 units") == 0);
+  CHECK(build_error(fat_tree(64, {{{"units_per_switch", 16}, {"link_model", "fast"}, {"oversubscription", 0.5}},
+                                  {{"units_per_switch", 64}, {"link_model", "fast"}}}))
+            .find("t.json: /levels/0/oversubscription: expected a number in [1.0,") == 0);
+}
+
+TEST_CASE("explicit graphs: links by node name, dangling links and duplicates rejected") {
+  json g = {{"generator", "graph"},
+            {"nodes", {{{"name", "a"}, {"kind", "unit"}, {"model", "gpu"}},
+                       {{"name", "b"}, {"kind", "unit"}, {"model", "gpu"}},
+                       {{"name", "sw"}, {"kind", "switch"}}}},
+            {"links", {{{"a", "a"}, {"b", "sw"}, {"model", "fast"}}, {{"a", "b"}, {"b", "sw"}, {"model", "fast"}, {"width", 2}}}}};
+  auto m = build(g);
+  CHECK(m.unit_count() == 2);
+  CHECK(m.link_bandwidth(1).value() == 2 * B);
+  auto s = topology::summarize(m);
+  CHECK(s.diameter.hops == 2);
+  CHECK(s.bisection.value() == B);
+  auto dangling = g;
+  dangling["links"][1]["b"] = "sw2";
+  CHECK(build_error(dangling) == "t.json: /links/1/b: dangling link: no node named \"sw2\"");
+  auto duplicate = g;
+  duplicate["nodes"][2]["name"] = "a";
+  CHECK(build_error(duplicate) == "t.json: /nodes/2/name: duplicate node name \"a\"");
+  auto self = g;
+  self["links"][0]["b"] = "a";
+  CHECK(build_error(self) == "t.json: /links/0/b: a link must join two different nodes");
+}
+
+TEST_CASE("diameter from sampled sources is labelled a lower bound") {
+  auto m = build({{"generator", "torus"}, {"dims", {8, 8, 8}}, {"unit_model", "gpu"}, {"link_model", "fast"}});
+  auto d = topology::unit_diameter(m.topology, 16);
+  CHECK_FALSE(d.exact);
+  CHECK(d.sources == 16);
+  CHECK(d.hops == 12);  // a torus looks the same from every unit
+}
