@@ -159,6 +159,8 @@ ByteRate JsonObject::byte_rate(std::string_view key, Bound b) {
   return quantity<ByteRate>(key, b, parse_byte_rate);
 }
 
+Watts JsonObject::watts(std::string_view key, Bound b) { return quantity<Watts>(key, b, parse_watts); }
+
 JsonObject JsonObject::object(std::string_view key) {
   return JsonObject(required(key), file_, json_pointer_append(pointer_, key));
 }

@@ -54,6 +54,7 @@ class JsonObject {
   Flops flops(std::string_view key, Bound bound = Bound::kPositive);
   FlopRate flop_rate(std::string_view key, Bound bound = Bound::kPositive);
   ByteRate byte_rate(std::string_view key, Bound bound = Bound::kPositive);
+  Watts watts(std::string_view key, Bound bound = Bound::kPositive);
 
   JsonObject object(std::string_view key);
   /// The keys of this object, in sorted order.

@@ -144,6 +144,11 @@ std::optional<Scale> match_flop_rate(std::string_view unit) {
   return match_prefixed(unit, "FLOPS", false);
 }
 
+std::optional<Scale> match_watts(std::string_view unit) {
+  if (unit.empty() || unit.back() != 'W') return std::nullopt;
+  return match_prefixed(unit, "W", false);
+}
+
 std::optional<Scale> match_seconds(std::string_view unit) {
   struct TimeUnit {
     std::string_view symbol;
@@ -226,6 +231,7 @@ constexpr std::string_view kSizeExamples =
 constexpr std::string_view kRateExamples = "such as \"3.35TB/s\", \"400Gb/s\" or \"64GiB/s\"";
 constexpr std::string_view kTimeExamples = "such as \"1.5us\", \"10ms\" or \"3h\" (ps ns us ms s min h d)";
 constexpr std::string_view kFlopExamples = "such as \"3.5PFLOP\" (SI prefixes k M G T P E Z)";
+constexpr std::string_view kPowerExamples = "such as \"700W\" or \"1.2kW\"";
 constexpr std::string_view kFlopRateExamples = "such as \"989TFLOPS\" or \"1.2PFLOP/s\"";
 
 }  // namespace
@@ -243,6 +249,7 @@ FlopRate parse_flop_rate(std::string_view t) {
 ByteRate parse_byte_rate(std::string_view t) {
   return ByteRate(parse_with(t, "a bandwidth", kRateExamples, match_byte_rate));
 }
+Watts parse_watts(std::string_view t) { return Watts(parse_with(t, "a power", kPowerExamples, match_watts)); }
 
 std::string to_string(Bytes q) {
   return format_exact(q.value(), prefixed_units("B", true), [](std::string_view s) { return parse_bytes(s).value(); });
@@ -263,6 +270,10 @@ std::string to_string(FlopRate q) {
 std::string to_string(ByteRate q) {
   return format_exact(q.value(), prefixed_units("B/s", true),
                       [](std::string_view s) { return parse_byte_rate(s).value(); });
+}
+
+std::string to_string(Watts q) {
+  return format_exact(q.value(), prefixed_units("W", false), [](std::string_view s) { return parse_watts(s).value(); });
 }
 
 std::string display(Bytes q) {
@@ -288,5 +299,7 @@ std::string display(Seconds q) {
 std::string display(Flops q) { return display_si(q.value(), "FLOP"); }
 std::string display(FlopRate q) { return display_si(q.value(), "FLOP/s"); }
 std::string display(ByteRate q) { return display_si(q.value(), "B/s"); }
+std::string display(Watts q) { return display_si(q.value(), "W"); }
+std::string display(Joules q) { return display_si(q.value(), "J"); }
 
 }  // namespace zs::core

@@ -39,18 +39,23 @@ struct SecondsTag {};
 struct FlopsTag {};
 struct FlopRateTag {};
 struct ByteRateTag {};
+struct WattsTag {};
+struct JoulesTag {};
 
 using Bytes = Quantity<BytesTag>;        ///< bytes (B)
 using Seconds = Quantity<SecondsTag>;    ///< seconds (s)
 using Flops = Quantity<FlopsTag>;        ///< floating-point operations (FLOP), a count
 using FlopRate = Quantity<FlopRateTag>;  ///< FLOP per second (FLOP/s)
 using ByteRate = Quantity<ByteRateTag>;  ///< bytes per second (B/s)
+using Watts = Quantity<WattsTag>;        ///< power (W)
+using Joules = Quantity<JoulesTag>;      ///< energy (J)
 
 constexpr Seconds operator/(Bytes b, ByteRate r) { return Seconds(b.value() / r.value()); }
 constexpr Seconds operator/(Flops f, FlopRate r) { return Seconds(f.value() / r.value()); }
 constexpr ByteRate operator/(Bytes b, Seconds t) { return ByteRate(b.value() / t.value()); }
 constexpr FlopRate operator/(Flops f, Seconds t) { return FlopRate(f.value() / t.value()); }
 constexpr Bytes operator*(ByteRate r, Seconds t) { return Bytes(r.value() * t.value()); }
+constexpr Joules operator*(Watts p, Seconds t) { return Joules(p.value() * t.value()); }
 
 /// A text that is not a valid quantity of the expected dimension; what() says what was expected.
 class UnitError : public std::runtime_error {
@@ -64,6 +69,7 @@ class UnitError : public std::runtime_error {
 // - A lower-case "b" is a bit (1/8 byte): "400Gb/s" is 50e9 B/s.
 // - FLOP rates are "FLOPS" or "FLOP/s"; "FLOPs" is rejected as ambiguous (a count or a rate?).
 // - Times: ps ns us µs ms s min h d.
+// - Power: W with SI prefixes (k M G): "700W", "1.2kW".
 // Decimal values are converted with one correct rounding (the mantissa and the power of ten are
 // parsed together), binary prefixes multiply by an exact power of two.
 Bytes parse_bytes(std::string_view text);
@@ -71,6 +77,7 @@ Seconds parse_seconds(std::string_view text);
 Flops parse_flops(std::string_view text);
 FlopRate parse_flop_rate(std::string_view text);
 ByteRate parse_byte_rate(std::string_view text);
+Watts parse_watts(std::string_view text);
 
 // Exact printing: parse_x(to_string(q)) == q for every finite q.
 // Sizes use binary prefixes ("80GiB"), rates SI prefixes ("3.35TB/s", "989TFLOP/s").
@@ -79,6 +86,7 @@ std::string to_string(Seconds q);
 std::string to_string(Flops q);
 std::string to_string(FlopRate q);
 std::string to_string(ByteRate q);
+std::string to_string(Watts q);
 
 // Human display with 4 significant digits and a space ("1.234 ms"); not meant to be parsed back.
 std::string display(Bytes q);
@@ -86,5 +94,7 @@ std::string display(Seconds q);
 std::string display(Flops q);
 std::string display(FlopRate q);
 std::string display(ByteRate q);
+std::string display(Watts q);
+std::string display(Joules q);
 
 }  // namespace zs::core

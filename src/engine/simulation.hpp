@@ -21,6 +21,10 @@ struct SimulationResult {
   core::Flops model_flops;           ///< per iteration, whole job
   double mfu = 0;                    ///< model FLOPs / (iteration time x peak)
   double tokens_per_second = 0;      ///< tokens per iteration / iteration time
+  /// Energy of the placed units over the iteration: idle power x iteration time + (load - idle)
+  /// x each unit's compute time. Links, switches and memory pools are not counted.
+  core::Joules energy;
+  core::Watts average_power;         ///< energy / iteration time, W
 };
 
 /// Places the mesh with the placement policy, then replays the trace once.

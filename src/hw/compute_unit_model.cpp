@@ -34,8 +34,11 @@ ComputeUnitModel ComputeUnitModel::from_json(core::JsonObject& json) {
   m.hbm_bandwidth_ = json.byte_rate("hbm_bandwidth");
   m.hbm_efficiency_ = json.number("hbm_efficiency", 1e-6, 1.0);
   m.kernel_launch_overhead_ = json.seconds("kernel_launch_overhead");
+  m.idle_power_ = json.watts("idle_power");
+  m.load_power_ = json.watts("load_power");
+  if (m.load_power_ < m.idle_power_) throw json.error("load_power", "must be at least idle_power");
   for (const char* p : {"vector_peak", "matrix_efficiency", "vector_efficiency", "hbm_capacity", "hbm_bandwidth",
-                        "hbm_efficiency", "kernel_launch_overhead"})
+                        "hbm_efficiency", "kernel_launch_overhead", "idle_power", "load_power"})
     params.emplace_back(p);
   m.sources_ = read_parameter_sources(json, params);
   json.finish();
@@ -56,6 +59,8 @@ nlohmann::json ComputeUnitModel::to_json() const {
           {"hbm_bandwidth", core::to_string(hbm_bandwidth_)},
           {"hbm_efficiency", hbm_efficiency_},
           {"kernel_launch_overhead", core::to_string(kernel_launch_overhead_)},
+          {"idle_power", core::to_string(idle_power_)},
+          {"load_power", core::to_string(load_power_)},
           {"sources", sources_}};
 }
 
@@ -66,6 +71,10 @@ core::FlopRate ComputeUnitModel::achieved_rate(core::Dtype d, core::WorkKind k) 
     throw std::invalid_argument("compute unit \"" + name_ + "\" has no matrix peak for " +
                                 std::string(core::to_string(d)));
   return it->second * matrix_efficiency_;
+}
+
+core::Joules ComputeUnitModel::energy(core::Seconds elapsed, core::Seconds busy) const {
+  return idle_power_ * elapsed + (load_power_ - idle_power_) * busy;
 }
 
 core::Seconds ComputeUnitModel::compute_time(const ComputeWork& work) const {

@@ -25,7 +25,7 @@ struct ComputeWork {
 /// A compute unit type. Time of work = kernels x launch overhead + max(FLOP time, HBM time), where
 /// FLOP time = flops / (peak x efficiency of the work kind) and HBM time = bytes / (bandwidth x
 /// HBM efficiency): a roofline with constant efficiencies. Shape-dependent efficiency is not
-/// modelled yet; the report says so.
+/// modelled yet; the report says so. Power is two-level: idle, and load while computing.
 class ComputeUnitModel {
  public:
   /// Reads a model file ("kind": "compute-unit"); every parameter needs a cited source.
@@ -44,6 +44,10 @@ class ComputeUnitModel {
   core::ByteRate hbm_bandwidth() const { return hbm_bandwidth_; }  ///< B/s
   double hbm_efficiency() const { return hbm_efficiency_; }        ///< achieved fraction of HBM bandwidth
   core::Seconds kernel_launch_overhead() const { return kernel_launch_overhead_; }  ///< s per kernel
+  core::Watts idle_power() const { return idle_power_; }  ///< W drawn when idle
+  core::Watts load_power() const { return load_power_; }  ///< W drawn while computing
+  /// Energy of a unit over `elapsed` of which `busy` computing: idle x elapsed + (load - idle) x busy.
+  core::Joules energy(core::Seconds elapsed, core::Seconds busy) const;
 
   /// Achieved FLOP rate for work of this dtype and kind, FLOP/s.
   core::FlopRate achieved_rate(core::Dtype d, core::WorkKind k) const;
@@ -61,6 +65,8 @@ class ComputeUnitModel {
   core::ByteRate hbm_bandwidth_;
   double hbm_efficiency_ = 1.0;
   core::Seconds kernel_launch_overhead_;
+  core::Watts idle_power_;
+  core::Watts load_power_;
   std::map<std::string, std::string> sources_;
 };
 

@@ -33,7 +33,9 @@ std::vector<std::string> approximations() {
           "kernel launch overhead is charged once per trace op",
           "the arithmetic of collective reductions is not charged",
           "network transfers use SimGrid's fluid max-min model (CM02), not packets",
-          "memory check covers model state (16 B/param) only, not activations"};
+          "memory check covers model state (16 B/param) only, not activations",
+          "energy counts compute units only (idle power, plus the load increment while computing); links, "
+          "switches, memory pools and cooling are not counted"};
 }
 
 nlohmann::json summary_json(const scenario::Scenario& s, const engine::SimulationResult& r) {
@@ -51,6 +53,8 @@ nlohmann::json summary_json(const scenario::Scenario& s, const engine::Simulatio
           {"peak_flop_rate_flop_per_s", r.peak.value()},
           {"mfu", r.mfu},
           {"tokens_per_second", r.tokens_per_second},
+          {"energy_per_iteration_j", r.energy.value()},
+          {"average_power_w", r.average_power.value()},
           {"units", s.machine.unit_count()},
           {"ranks", s.trace.mesh.size()},
           {"simulated",
@@ -91,6 +95,8 @@ std::string report_text(const scenario::Scenario& s, const engine::SimulationRes
     std::snprintf(buf, sizeof buf, "%.4g", r.tokens_per_second);
     return std::string(buf);
   }());
+  out << line("energy per iteration", display(r.energy),
+              "average " + display(r.average_power) + " over " + std::to_string(s.trace.mesh.size()) + " units");
   out << line("simulated", std::to_string(r.replay.compute_activities) + " compute activities, " +
                                std::to_string(r.replay.transfer_activities) + " transfers, " +
                                std::to_string(r.replay.collectives) + " collectives");

@@ -36,6 +36,10 @@ TEST_CASE("rates, times and FLOPs parse to their base units") {
   CHECK(parse_flop_rate("1.2PFLOP/s").value() == 1.2e15);
   CHECK(parse_flops("3.5PFLOP").value() == 3.5e15);
   CHECK(parse_flops("6ZFLOP").value() == 6e21);
+  CHECK(parse_watts("700W").value() == 700.0);
+  CHECK(parse_watts("1.2kW").value() == 1200.0);
+  CHECK(to_string(Watts(120e3)) == "120kW");
+  CHECK(display(Watts(700.0) * Seconds(2.0)) == "1.4 kJ");
 }
 
 TEST_CASE("printing is exact: parse(to_string(x)) == x") {
@@ -92,6 +96,8 @@ TEST_CASE("every error class is rejected with a message saying what was expected
   CHECK(message(parse_bytes, "80mB").find("unknown unit") != std::string::npos);
   CHECK(message(parse_flops, "1GiFLOP").find("unknown unit") != std::string::npos);
   CHECK(message(parse_seconds, "1Ms").find("unknown unit") != std::string::npos);
+  CHECK(message(parse_watts, "700J").find("unknown unit") != std::string::npos);
+  CHECK(message(parse_watts, "1KW").find("unknown unit") != std::string::npos);
   // Out of range.
   CHECK(message(parse_bytes, "1e400B").find("out of range") != std::string::npos);
   // The message quotes the input and gives examples.

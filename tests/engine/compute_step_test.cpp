@@ -51,6 +51,26 @@ TEST_CASE("MFU of a compute-only step equals the matrix efficiency") {
   CHECK(r.replay.ranks[0].compute.value() == doctest::Approx(r.replay.iteration_time.value()).epsilon(1e-12));
 }
 
+TEST_CASE("energy: idle power over the iteration plus the load increment while computing") {
+  // Test unit: idle 100 W, load 500 W. Two ranks, one computes 1 s, the other 0.5 s.
+  auto unit = test::unit_model("1PFLOPS", 0.5, "0s");
+  auto machine = test::single_switch_machine(2, unit, test::link_model("1GB/s", "1us"));
+  workload::Trace t;
+  t.name = "two";
+  t.mesh = workload::Mesh({{"pp", 2}});
+  t.streams = {"compute"};
+  t.role_axis = "pp";
+  auto op = [](double flops) {
+    return workload::Op{"gemm", "forward", 0, {}, workload::ComputeOp{core::Flops(flops), core::Bytes(0.0),
+                                                                     core::Dtype::kBf16, core::WorkKind::kMatrix, 1}};
+  };
+  t.roles = {{"first", {op(0.5e15)}}, {"second", {op(0.25e15)}}};
+  auto r = engine::simulate(machine, t, policy::LinearPlacement(), policy::RingCollective());
+  CHECK(r.replay.iteration_time.value() == doctest::Approx(1.0));
+  CHECK(r.energy.value() == doctest::Approx(2 * 100 * 1.0 + 400 * 1.0 + 400 * 0.5).epsilon(1e-12));
+  CHECK(r.average_power.value() == doctest::Approx(800.0).epsilon(1e-12));
+}
+
 TEST_CASE("a dtype the unit lacks is an input error naming the op") {
   auto unit = test::unit_model("1PFLOPS", 0.5, "0s");  // bf16 only
   auto machine = test::single_switch_machine(1, unit, test::link_model("1GB/s", "1us"));

@@ -24,10 +24,12 @@ inline nlohmann::json unit_model_json(const std::string& bf16_peak, double matri
                       {"hbm_capacity", capacity},
                       {"hbm_bandwidth", "2TB/s"},
                       {"hbm_efficiency", 1.0},
-                      {"kernel_launch_overhead", launch}};
+                      {"kernel_launch_overhead", launch},
+                      {"idle_power", "100W"},
+                      {"load_power", "500W"}};
   nlohmann::json sources = nlohmann::json::object();
   for (const auto& key : {"matrix_peak.bf16", "vector_peak", "matrix_efficiency", "vector_efficiency",
-                          "hbm_capacity", "hbm_bandwidth", "hbm_efficiency", "kernel_launch_overhead"})
+                          "hbm_capacity", "hbm_bandwidth", "hbm_efficiency", "kernel_launch_overhead", "idle_power", "load_power"})
     sources[key] = "test value";
   j["sources"] = sources;
   return j;
