@@ -79,6 +79,7 @@ int summarize_topology(const TopoOptions& opt, std::ostream& out) {
   out << "machine \"" << m.name << "\" (generator " << m.generator << ", " << opt.file << ")\n";
   out << "  units                 " << s.units << " (" << models << ")\n";
   out << "  switches              " << s.switches << "\n";
+  if (s.memory_pools > 0) out << "  memory pools          " << s.memory_pools << "\n";
   out << "  links                 " << s.links << "\n";
   out << "  injection per unit    " << core::display(s.min_injection);
   if (s.max_injection != s.min_injection) out << " to " << core::display(s.max_injection);

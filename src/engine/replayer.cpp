@@ -97,7 +97,7 @@ struct Replayer::State {
   std::vector<std::vector<uint32_t>> pending;   ///< per rank, per op: unfinished predecessors
   std::vector<std::vector<double>> op_start;    ///< per rank, per op, s
   std::vector<std::vector<uint32_t>> coll_seq;  ///< per rank, per mesh axis: collectives issued
-  std::vector<std::vector<Interval>> compute_busy, comm_busy;
+  std::vector<std::vector<Interval>> compute_busy, comm_busy, memory_busy;
   std::vector<double> finish;
   std::vector<uint64_t> ops_done;
 
@@ -132,6 +132,11 @@ struct Replayer::State {
       auto duration = machine.unit_model(unit).compute_time(work);
       ++result.compute_activities;
       backend.start_compute(unit, duration, new_token({false, rank, op, 0, 0}));
+    } else if (const auto* m = std::get_if<workload::MemoryOp>(&o.body)) {
+      auto unit = placement.unit_of_rank[rank], pool = placement.pool_of_rank.at(rank);
+      bool read = m->direction == workload::MemoryDirection::kRead;
+      ++result.memory_activities;
+      backend.start_transfer(read ? pool : unit, read ? unit : pool, m->bytes, new_token({false, rank, op, 0, 0}));
     } else {
       join(rank, op, std::get<workload::CollectiveOp>(o.body));
     }
@@ -140,7 +145,10 @@ struct Replayer::State {
   void op_done(uint64_t rank, uint32_t op) {
     const auto& o = program(rank).ops[op];
     Interval span{op_start[rank][op], now()};
-    (std::holds_alternative<workload::ComputeOp>(o.body) ? compute_busy : comm_busy)[rank].push_back(span);
+    auto& busy = std::holds_alternative<workload::ComputeOp>(o.body)  ? compute_busy
+                 : std::holds_alternative<workload::MemoryOp>(o.body) ? memory_busy
+                                                                      : comm_busy;
+    busy[rank].push_back(span);
     finish[rank] = std::max(finish[rank], span.second);
     ++ops_done[rank];
     for (uint32_t s : graphs[role_of_rank[rank]].successors[op])
@@ -253,8 +261,15 @@ ReplayResult Replayer::run() {
   const uint64_t ranks = trace_.mesh.size();
   if (placement_.unit_of_rank.size() != ranks)
     throw std::logic_error("placement size does not match the mesh");
-  // Every dtype the trace computes in must be supported by the unit that runs it.
+  // Every dtype the trace computes in must be supported by the unit that runs it, and memory moves
+  // need a pool.
   for (uint64_t r = 0; r < ranks; ++r) {
+    for (size_t i = 0; i < trace_.program_of(r).ops.size(); ++i)
+      if (std::holds_alternative<workload::MemoryOp>(trace_.program_of(r).ops[i].body) &&
+          placement_.pool_of_rank.size() != ranks)
+        throw core::InputError(trace_.name, "/roles/" + std::to_string(&trace_.program_of(r) - &trace_.roles[0]) +
+                                                "/ops/" + std::to_string(i),
+                               "a memory move, but machine \"" + machine_.name + "\" has no memory pool");
     const auto& model = machine_.unit_model(placement_.unit_of_rank[r]);
     const auto& ops = trace_.program_of(r).ops;
     for (size_t i = 0; i < ops.size(); ++i)
@@ -274,6 +289,7 @@ ReplayResult Replayer::run() {
   s.coll_seq.assign(ranks, std::vector<uint32_t>(trace_.mesh.axes().size(), 0));
   s.compute_busy.resize(ranks);
   s.comm_busy.resize(ranks);
+  s.memory_busy.resize(ranks);
   s.finish.assign(ranks, 0.0);
   s.ops_done.assign(ranks, 0);
   for (uint64_t r = 0; r < ranks; ++r) {
@@ -307,9 +323,11 @@ ReplayResult Replayer::run() {
     double compute = union_length(s.compute_busy[r]);
     std::vector<Interval> all = s.compute_busy[r];
     all.insert(all.end(), s.comm_busy[r].begin(), s.comm_busy[r].end());
+    double with_comm = union_length(all);
+    all.insert(all.end(), s.memory_busy[r].begin(), s.memory_busy[r].end());
     double busy = union_length(std::move(all));
-    out.ranks[r] = {core::Seconds(s.finish[r]), core::Seconds(compute), core::Seconds(busy - compute),
-                    core::Seconds(t_end - busy)};
+    out.ranks[r] = {core::Seconds(s.finish[r]), core::Seconds(compute), core::Seconds(with_comm - compute),
+                    core::Seconds(busy - with_comm), core::Seconds(t_end - busy)};
   }
   out.collective_algorithms.assign(s.algorithms.begin(), s.algorithms.end());
   return out;

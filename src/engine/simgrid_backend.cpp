@@ -103,7 +103,7 @@ SimgridBackend::SimgridBackend(const topology::Machine& machine) {
   impl_->hosts.assign(topo.nodes().size(), nullptr);
   for (topology::NodeId n = 0; n < topo.nodes().size(); ++n) {
     std::string name = "n" + std::to_string(n);
-    if (topo.node(n).kind == topology::NodeKind::kUnit) {
+    if (topo.node(n).kind != topology::NodeKind::kSwitch) {  // units and memory pools are endpoints
       impl_->hosts[n] = zone->create_host(name, kHostSpeed);
       points[n] = impl_->hosts[n]->get_netpoint();
     } else {

@@ -17,6 +17,16 @@ LinkModel LinkModel::from_json(core::JsonObject& json) {
   return m;
 }
 
+LinkModel LinkModel::derived(std::string name, core::ByteRate bandwidth, core::Seconds latency, std::string origin) {
+  LinkModel m;
+  m.name_ = std::move(name);
+  m.description_ = "derived: " + origin;
+  m.bandwidth_ = bandwidth;
+  m.latency_ = latency;
+  m.sources_ = {{"bandwidth", origin}, {"latency", origin}};
+  return m;
+}
+
 nlohmann::json LinkModel::to_json() const {
   return {{"kind", "link"},
           {"name", name_},

@@ -21,7 +21,19 @@ std::string xml_escape(const std::string& s) {
 }
 
 std::string model_of(const topology::Machine& m, topology::NodeId n) {
-  return m.topology.node(n).kind == topology::NodeKind::kUnit ? m.unit_model(n).name() : "";
+  switch (m.topology.node(n).kind) {
+    case topology::NodeKind::kUnit: return m.unit_model(n).name();
+    case topology::NodeKind::kMemory: return m.memory_model(n).name();
+    default: return "";
+  }
+}
+
+const char* kind_of(const topology::Machine& m, topology::NodeId n) {
+  switch (m.topology.node(n).kind) {
+    case topology::NodeKind::kUnit: return "unit";
+    case topology::NodeKind::kMemory: return "memory";
+    default: return "switch";
+  }
 }
 
 }  // namespace
@@ -31,9 +43,10 @@ std::string to_dot(const topology::Machine& m) {
   out << "graph \"" << m.name << "\" {\n";
   const auto& topo = m.topology;
   for (topology::NodeId n = 0; n < topo.nodes().size(); ++n) {
-    bool unit = topo.node(n).kind == topology::NodeKind::kUnit;
-    out << "  n" << n << " [label=\"" << topo.node(n).name << "\", shape=" << (unit ? "box" : "ellipse");
-    if (unit) out << ", model=\"" << model_of(m, n) << "\"";
+    std::string kind = kind_of(m, n);
+    out << "  n" << n << " [label=\"" << topo.node(n).name << "\", shape="
+        << (kind == "unit" ? "box" : kind == "memory" ? "cylinder" : "ellipse");
+    if (kind != "switch") out << ", model=\"" << model_of(m, n) << "\"";
     out << "];\n";
   }
   for (topology::LinkId l = 0; l < topo.links().size(); ++l) {
@@ -59,10 +72,10 @@ std::string to_graphml(const topology::Machine& m) {
       << "  <graph id=\"" << xml_escape(m.name) << "\" edgedefault=\"undirected\">\n";
   const auto& topo = m.topology;
   for (topology::NodeId n = 0; n < topo.nodes().size(); ++n) {
-    bool unit = topo.node(n).kind == topology::NodeKind::kUnit;
+    std::string kind = kind_of(m, n);
     out << "    <node id=\"n" << n << "\"><data key=\"name\">" << xml_escape(topo.node(n).name)
-        << "</data><data key=\"kind\">" << (unit ? "unit" : "switch") << "</data>";
-    if (unit) out << "<data key=\"model\">" << xml_escape(model_of(m, n)) << "</data>";
+        << "</data><data key=\"kind\">" << kind << "</data>";
+    if (kind != "switch") out << "<data key=\"model\">" << xml_escape(model_of(m, n)) << "</data>";
     out << "</node>\n";
   }
   for (topology::LinkId l = 0; l < topo.links().size(); ++l) {

@@ -48,6 +48,7 @@ nlohmann::json summary_json(const scenario::Scenario& s, const engine::Simulatio
           {"critical_rank_breakdown_s",
            {{"compute", crit.compute.value()},
             {"exposed_communication", crit.exposed_comm.value()},
+            {"memory_stall", crit.memory_stall.value()},
             {"idle", crit.idle.value()}}},
           {"model_flops_per_iteration_flop", r.model_flops.value()},
           {"peak_flop_rate_flop_per_s", r.peak.value()},
@@ -60,6 +61,7 @@ nlohmann::json summary_json(const scenario::Scenario& s, const engine::Simulatio
           {"simulated",
            {{"compute_activities", r.replay.compute_activities},
             {"transfers", r.replay.transfer_activities},
+            {"memory_moves", r.replay.memory_activities},
             {"collectives", r.replay.collectives}}},
           {"policies",
            {{"placement", r.placement_policy},
@@ -87,6 +89,7 @@ std::string report_text(const scenario::Scenario& s, const engine::SimulationRes
   };
   part("compute", crit.compute);
   part("exposed communication", crit.exposed_comm);
+  part("memory stalls", crit.memory_stall);
   part("idle", crit.idle);
   out << line("model FLOPs utilization", percent(r.mfu),
               display(r.model_flops) + " per iteration / (iteration time x " + display(r.peak) + " peak)");

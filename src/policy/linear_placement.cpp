@@ -2,6 +2,7 @@
 #include "policy/linear_placement.hpp"
 
 #include "core/input_error.hpp"
+#include "topology/memory_pools.hpp"
 
 namespace zs::policy {
 
@@ -12,7 +13,10 @@ Placement LinearPlacement::place(const workload::Mesh& mesh, const topology::Mac
                            "the job's mesh has " + std::to_string(mesh.size()) + " ranks but machine \"" +
                                machine.name + "\" has " + std::to_string(units.size()) +
                                " units");
-  return Placement{std::vector<topology::NodeId>(units.begin(), units.begin() + long(mesh.size()))};
+  Placement p{std::vector<topology::NodeId>(units.begin(), units.begin() + long(mesh.size())), {}};
+  if (!machine.topology.memories().empty())
+    for (auto unit : p.unit_of_rank) p.pool_of_rank.push_back(*topology::nearest_memory_pool(machine.topology, unit));
+  return p;
 }
 
 }  // namespace zs::policy

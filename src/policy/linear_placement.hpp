@@ -1,4 +1,4 @@
-// The linear placement: rank r runs on the r-th unit in topology order.
+// The linear placement: rank r runs on the r-th unit in topology order, using the nearest memory pool.
 #pragma once
 
 #include "policy/placement_policy.hpp"

@@ -9,9 +9,11 @@
 
 namespace zs::policy {
 
-/// unit_of_rank[r] is the unit (a node id of the machine's topology) that runs rank r.
+/// unit_of_rank[r] is the unit (a node id of the machine's topology) that runs rank r;
+/// pool_of_rank[r] the memory pool its memory moves use (empty when the machine has no pools).
 struct Placement {
   std::vector<topology::NodeId> unit_of_rank;
+  std::vector<topology::NodeId> pool_of_rank;
 };
 
 /// A pure function of (mesh, machine) to a placement: no clock, no globals, no simulator types.

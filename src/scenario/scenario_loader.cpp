@@ -34,8 +34,12 @@ LoadedMachine load_machine_object(const core::FileSource& files, core::JsonObjec
       auto m = hw::LinkModel::from_json(model);
       resolved_models[name] = m.to_json();
       models.links.emplace(name, std::move(m));
+    } else if (kind == "memory-pool") {
+      auto m = hw::MemoryPoolModel::from_json(model);
+      resolved_models[name] = m.to_json();
+      models.memories.emplace(name, std::move(m));
     } else {
-      throw model.error("kind", "unknown model kind \"" + kind + "\" (known: compute-unit, link)");
+      throw model.error("kind", "unknown model kind \"" + kind + "\" (known: compute-unit, link, memory-pool)");
     }
   }
   bindings.finish();
@@ -49,7 +53,9 @@ LoadedMachine load_machine_object(const core::FileSource& files, core::JsonObjec
                   {"topology_file", topo_path},
                   {"models", resolved_models},
                   {"units", out.machine.unit_count()},
-                  {"switches", out.machine.topology.nodes().size() - out.machine.unit_count()},
+                  {"memory_pools", out.machine.topology.memories().size()},
+                  {"switches", out.machine.topology.nodes().size() - out.machine.unit_count() -
+                                   out.machine.topology.memories().size()},
                   {"links", out.machine.topology.links().size()}};
   return out;
 }

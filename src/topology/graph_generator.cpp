@@ -1,7 +1,10 @@
 // Explicit graph topologies.
 #include "topology/graph_generator.hpp"
 
+#include <limits>
 #include <map>
+
+#include "topology/memory_pools.hpp"
 
 namespace zs::topology {
 namespace {
@@ -22,6 +25,13 @@ core::JsonObject element(core::JsonObject& params, const char* key, const nlohma
 void generate_graph(core::JsonObject& params, ModelBinder& binder, Machine& machine) {
   std::map<std::string, NodeId> by_name;
   const auto& nodes = array_at(params, "nodes");
+  struct PendingPool {
+    size_t index;
+    std::string name;
+    uint32_t model;
+    std::string attach;
+  };
+  std::vector<PendingPool> pools;  // attached once every node exists
   for (size_t i = 0; i < nodes.size(); ++i) {
     core::JsonObject n = element(params, "nodes", nodes[i], i);
     std::string name = n.string("name");
@@ -32,10 +42,23 @@ void generate_graph(core::JsonObject& params, ModelBinder& binder, Machine& mach
       id = machine.topology.add_unit(name, binder.unit_model(n, "model"));
     else if (kind == "switch")
       id = machine.topology.add_switch(name);
-    else
-      throw n.error("kind", "expected \"unit\" or \"switch\", got \"" + kind + "\"");
+    else if (kind == "memory") {
+      pools.push_back({i, name, binder.memory_model(n, "model"), n.string("attach")});
+      n.finish();
+      by_name.emplace(name, std::numeric_limits<NodeId>::max());
+      continue;
+    } else
+      throw n.error("kind", "expected \"unit\", \"switch\" or \"memory\", got \"" + kind + "\"");
     n.finish();
     by_name.emplace(name, id);
+  }
+  for (const auto& p : pools) {
+    auto it = by_name.find(p.attach);
+    if (it == by_name.end() || it->second == std::numeric_limits<NodeId>::max()) {
+      core::JsonObject n = element(params, "nodes", nodes[p.index], p.index);
+      throw n.error("attach", "no unit or switch named \"" + p.attach + "\" to attach the pool to");
+    }
+    by_name[p.name] = add_memory_pool(machine, p.name, p.model, it->second);
   }
   const auto& links = array_at(params, "links");
   for (size_t i = 0; i < links.size(); ++i) {
@@ -44,6 +67,8 @@ void generate_graph(core::JsonObject& params, ModelBinder& binder, Machine& mach
       std::string name = l.string(key);
       auto it = by_name.find(name);
       if (it == by_name.end()) throw l.error(key, "dangling link: no node named \"" + name + "\"");
+      if (machine.topology.node(it->second).kind == NodeKind::kMemory)
+        throw l.error(key, "memory pools connect through \"attach\", not links");
       return it->second;
     };
     NodeId a = endpoint("a"), b = endpoint("b");

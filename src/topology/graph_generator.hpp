@@ -7,7 +7,8 @@
 
 namespace zs::topology {
 
-/// Parameters: "nodes": [{"name", "kind": "unit" | "switch", "model" (units only)}],
+/// Parameters: "nodes": [{"name", "kind": "unit" | "switch" | "memory", "model" (units and
+/// memories), "attach" (memories: the node the pool's ports connect to)}],
 /// "links": [{"a", "b" (node names), "model", "width" (default 1)}]. Node names are unique; a link
 /// naming a node that does not exist (dangling) or joining a node to itself is an error.
 void generate_graph(core::JsonObject& params, ModelBinder& binder, Machine& machine);

@@ -37,4 +37,8 @@ uint32_t ModelBinder::link_model(core::JsonObject& json, std::string_view key) {
   return bind(json, key, models_.links, link_index_, machine_.link_models, "link");
 }
 
+uint32_t ModelBinder::memory_model(core::JsonObject& json, std::string_view key) {
+  return bind(json, key, models_.memories, memory_index_, machine_.memory_models, "memory-pool");
+}
+
 }  // namespace zs::topology

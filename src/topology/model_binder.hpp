@@ -14,6 +14,7 @@ namespace zs::topology {
 struct ModelSet {
   std::map<std::string, hw::ComputeUnitModel> units;
   std::map<std::string, hw::LinkModel> links;
+  std::map<std::string, hw::MemoryPoolModel> memories;
 };
 
 /// Adds bound models to a Machine on first use and returns their index there.
@@ -25,12 +26,15 @@ class ModelBinder {
   uint32_t unit_model(core::JsonObject& json, std::string_view key);
   /// Reads the model name at `key` of `json` and returns its link-model index in the machine.
   uint32_t link_model(core::JsonObject& json, std::string_view key);
+  /// Reads the model name at `key` of `json` and returns its memory-pool-model index in the machine.
+  uint32_t memory_model(core::JsonObject& json, std::string_view key);
 
  private:
   const ModelSet& models_;
   Machine& machine_;
   std::map<std::string, uint32_t> unit_index_;
   std::map<std::string, uint32_t> link_index_;
+  std::map<std::string, uint32_t> memory_index_;
 };
 
 }  // namespace zs::topology

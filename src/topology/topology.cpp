@@ -20,6 +20,12 @@ NodeId Topology::add_unit(std::string name, uint32_t model) {
 
 NodeId Topology::add_switch(std::string name) { return add_node(std::move(name), NodeKind::kSwitch, 0); }
 
+NodeId Topology::add_memory(std::string name, uint32_t model) {
+  NodeId id = add_node(std::move(name), NodeKind::kMemory, model);
+  memories_.push_back(id);
+  return id;
+}
+
 LinkId Topology::add_link(NodeId a, NodeId b, uint32_t model, double width) {
   if (a >= nodes_.size() || b >= nodes_.size() || a == b) throw std::invalid_argument("bad link endpoints");
   if (!(width > 0)) throw std::invalid_argument("link width must be > 0");

@@ -133,7 +133,8 @@ TopologySummary summarize(const Machine& machine, uint64_t max_diameter_sources)
   const auto& topo = machine.topology;
   TopologySummary s;
   s.units = topo.units().size();
-  s.switches = topo.nodes().size() - s.units;
+  s.memory_pools = topo.memories().size();
+  s.switches = topo.nodes().size() - s.units - s.memory_pools;
   s.links = topo.links().size();
   s.min_injection = core::ByteRate(std::numeric_limits<double>::infinity());
   for (NodeId u : topo.units()) {

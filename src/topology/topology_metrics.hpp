@@ -31,7 +31,7 @@ core::ByteRate half_split_bandwidth(const Machine& machine);
 core::ByteRate injection_bandwidth(const Machine& machine, NodeId unit);
 
 struct TopologySummary {
-  uint64_t units = 0, switches = 0, links = 0;
+  uint64_t units = 0, switches = 0, memory_pools = 0, links = 0;
   std::map<std::string, uint64_t> units_by_model;
   core::ByteRate min_injection, max_injection;
   Diameter diameter;

@@ -50,6 +50,8 @@ void validate(const Trace& trace, const std::string& file) {
           fail(at + "/communicator", "\"" + c->communicator + "\" is not a mesh axis");
         if (!(c->bytes.value() >= 0)) fail(at + "/bytes", "a collective's size must be >= 0");
       }
+      if (const auto* m = std::get_if<MemoryOp>(&ops[i].body))
+        if (!(m->bytes.value() >= 0)) fail(at + "/bytes", "a memory move's size must be >= 0");
     }
   }
 }

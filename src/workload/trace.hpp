@@ -32,6 +32,13 @@ struct CollectiveOp {
   core::Bytes bytes;         ///< the full buffer per rank (S in the closed forms), B
 };
 
+/// A move between the rank's unit and a memory pool (offload, prefetch), over the fabric.
+enum class MemoryDirection { kRead, kWrite };  ///< read: pool to unit; write: unit to pool
+struct MemoryOp {
+  MemoryDirection direction = MemoryDirection::kRead;
+  core::Bytes bytes;  ///< B
+};
+
 /// One operation of a role program. An op starts when its explicit dependencies are done and the
 /// previous op on the same stream is done (streams are in-order queues, as CUDA streams are).
 struct Op {
@@ -39,7 +46,7 @@ struct Op {
   std::string phase;            ///< "forward", "backward", "optimizer", ...
   uint32_t stream = 0;          ///< index into Trace::streams
   std::vector<uint32_t> deps;   ///< indices of earlier ops of the same program
-  std::variant<ComputeOp, CollectiveOp> body;
+  std::variant<ComputeOp, CollectiveOp, MemoryOp> body;
 };
 
 struct RoleProgram {

@@ -86,7 +86,8 @@ TEST_CASE("the embedded default scenario runs and matches its golden summary") {
   CHECK(config["machine"]["models"]["gpu"]["hbm_bandwidth"] == "3.35TB/s");
   // The report's identity: iteration = compute + exposed communication (+ idle, zero here).
   const auto& part = summary["critical_rank_breakdown_s"];
-  double sum = part["compute"].get<double>() + part["exposed_communication"].get<double>() + part["idle"].get<double>();
+  double sum = part["compute"].get<double>() + part["exposed_communication"].get<double>() +
+               part["memory_stall"].get<double>() + part["idle"].get<double>();
   CHECK(summary["iteration_time_s"].get<double>() == doctest::Approx(sum).epsilon(1e-12));
   CHECK(part["idle"].get<double>() == doctest::Approx(0.0));
   auto golden = nlohmann::json::parse(test::read_text(fs::path(ZS_SOURCE_DIR) / "tests/golden/default.summary.json"));

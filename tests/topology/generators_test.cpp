@@ -18,6 +18,11 @@ topology::Machine build(json params) {
   models.links.emplace("fast", test::link_model("100GB/s", "1us"));
   models.links.emplace("slow", test::link_model("25GB/s", "2us"));
   models.links.emplace("huge", test::link_model("10TB/s", "1us"));
+  json pool = {{"kind", "memory-pool"}, {"name", "cxl"}, {"capacity", "1TB"}, {"ports", 2}, {"port_bandwidth", "64GB/s"},
+               {"load_latency", "250ns"},
+               {"sources", {{"capacity", "t"}, {"ports", "t"}, {"port_bandwidth", "t"}, {"load_latency", "t"}}}};
+  core::JsonObject pool_obj(pool, "cxl.json", "");
+  models.memories.emplace("cxl", hw::MemoryPoolModel::from_json(pool_obj));
   params["kind"] = "topology";
   params["name"] = "t";
   core::JsonObject o(params, "t.json", "");
@@ -154,6 +159,28 @@ TEST_CASE("explicit graphs: links by node name, dangling links and duplicates re
   auto self = g;
   self["links"][0]["b"] = "a";
   CHECK(build_error(self) == "t.json: /links/0/b: a link must join two different nodes");
+}
+
+TEST_CASE("memory pools in a graph attach to a node through ports x port bandwidth") {
+  json g = {{"generator", "graph"},
+            {"nodes", {{{"name", "a"}, {"kind", "unit"}, {"model", "gpu"}},
+                       {{"name", "sw"}, {"kind", "switch"}},
+                       {{"name", "pool"}, {"kind", "memory"}, {"model", "cxl"}, {"attach", "sw"}}}},
+            {"links", {{{"a", "a"}, {"b", "sw"}, {"model", "fast"}}}}};
+  auto m = build(g);
+  REQUIRE(m.topology.memories().size() == 1);
+  auto route = topology::shortest_route(m.topology, m.topology.units()[0], m.topology.memories()[0]);
+  CHECK(topology::route_bandwidth(m, route).value() == 100e9);  // the unit link; the pool has 2 x 64 GB/s
+  CHECK(topology::route_latency(m, route).value() == doctest::Approx(1e-6 + 250e-9).epsilon(1e-12));
+  auto s = topology::summarize(m);
+  CHECK(s.memory_pools == 1);
+  CHECK(s.switches == 1);
+  auto bad = g;
+  bad["nodes"][2]["attach"] = "nowhere";
+  CHECK(build_error(bad) == "t.json: /nodes/2/attach: no unit or switch named \"nowhere\" to attach the pool to");
+  bad = g;
+  bad["links"].push_back({{"a", "a"}, {"b", "pool"}, {"model", "fast"}});
+  CHECK(build_error(bad) == "t.json: /links/1/b: memory pools connect through \"attach\", not links");
 }
 
 TEST_CASE("diameter from sampled sources is labelled a lower bound") {

@@ -1,0 +1,40 @@
+// Parameter set of a disaggregated memory pool (CXL-attached DRAM, pooled host memory).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "core/json_object.hpp"
+#include "core/units.hpp"
+
+namespace zs::hw {
+
+/// A pool is shared by every unit attached to it: all its traffic crosses its ports, so concurrent
+/// readers share ports x port bandwidth. Each access pays the load latency once.
+class MemoryPoolModel {
+ public:
+  /// Reads a model file ("kind": "memory-pool"); every parameter needs a cited source.
+  static MemoryPoolModel from_json(core::JsonObject& json);
+  nlohmann::json to_json() const;
+
+  const std::string& name() const { return name_; }
+  core::Bytes capacity() const { return capacity_; }              ///< B
+  uint32_t ports() const { return ports_; }                       ///< links into the fabric
+  core::ByteRate port_bandwidth() const { return port_bandwidth_; }  ///< B/s per port per direction
+  core::Seconds load_latency() const { return load_latency_; }    ///< s per access
+  core::ByteRate bandwidth() const { return port_bandwidth_ * double(ports_); }  ///< all ports, B/s
+
+ private:
+  std::string name_;
+  std::string description_;
+  core::Bytes capacity_;
+  uint32_t ports_ = 1;
+  core::ByteRate port_bandwidth_;
+  core::Seconds load_latency_;
+  std::map<std::string, std::string> sources_;
+};
+
+}  // namespace zs::hw

@@ -1,0 +1,65 @@
+// Memory pools: concurrent readers share the pool's ports; each access pays the load latency once.
+#include <doctest/doctest.h>
+
+#include "core/input_error.hpp"
+#include "engine/simulation.hpp"
+#include "policy/linear_placement.hpp"
+#include "policy/ring_collective.hpp"
+#include "support/test_machines.hpp"
+#include "topology/machine_builder.hpp"
+#include "topology/routing.hpp"
+
+using namespace zs;
+
+namespace {
+topology::Machine pooled_machine(bool with_pool) {
+  topology::ModelSet models;
+  models.units.emplace("gpu", test::unit_model("1PFLOPS", 1, "0s"));
+  models.links.emplace("fast", test::link_model("450GB/s", "0.5us"));
+  nlohmann::json pool = {{"kind", "memory-pool"}, {"name", "cxl"}, {"capacity", "1TB"}, {"ports", 4},
+                         {"port_bandwidth", "16GB/s"}, {"load_latency", "250ns"},
+                         {"sources", {{"capacity", "t"}, {"ports", "t"}, {"port_bandwidth", "t"}, {"load_latency", "t"}}}};
+  core::JsonObject pool_obj(pool, "cxl.json", "");
+  models.memories.emplace("cxl", hw::MemoryPoolModel::from_json(pool_obj));
+  nlohmann::json topo = {{"kind", "topology"}, {"name", "pooled"}, {"generator", "single-switch"}, {"units", 8},
+                         {"unit_model", "gpu"}, {"link_model", "fast"}};
+  if (with_pool) topo["memory_pools"] = {{"model", "cxl"}, {"count", 1}};
+  core::JsonObject o(topo, "t.json", "");
+  return topology::build_machine(o, models);
+}
+
+workload::Trace readers(uint32_t n, workload::MemoryDirection direction, double bytes) {
+  workload::Trace t;
+  t.name = "readers";
+  t.mesh = workload::Mesh({{"dp", n}});
+  t.streams = {"memory"};
+  t.roles = {{"rank", {{"prefetch", "forward", 0, {}, workload::MemoryOp{direction, core::Bytes(bytes)}}}}};
+  return t;
+}
+}  // namespace
+
+TEST_CASE("n units reading one pool at once each get the pool bandwidth / n") {
+  auto m = pooled_machine(true);
+  REQUIRE(m.topology.memories().size() == 1);
+  const double S = 1e9, pool_bw = 4 * 16e9;
+  auto route = topology::shortest_route(m.topology, m.topology.memories()[0], m.topology.units()[0]);
+  const double latency = topology::route_latency(m, route).value();
+  CHECK(latency == doctest::Approx(0.5e-6 + 250e-9).epsilon(1e-12));  // the load latency, once
+  for (uint32_t n : {1u, 2u, 4u, 8u}) {
+    CAPTURE(n);
+    for (auto dir : {workload::MemoryDirection::kRead, workload::MemoryDirection::kWrite}) {
+      auto r = engine::simulate(m, readers(n, dir, S), policy::LinearPlacement(), policy::RingCollective());
+      CHECK(r.replay.iteration_time.value() == doctest::Approx(latency + S / (pool_bw / n)).epsilon(0.01));
+      CHECK(r.replay.memory_activities == n);
+      // With nothing else to do, the whole iteration is a memory stall.
+      CHECK(r.replay.ranks[0].memory_stall.value() == doctest::Approx(r.replay.iteration_time.value()));
+    }
+  }
+}
+
+TEST_CASE("a memory move on a machine without pools is an input error") {
+  auto m = pooled_machine(false);
+  CHECK_THROWS_WITH(engine::simulate(m, readers(2, workload::MemoryDirection::kRead, 1e6), policy::LinearPlacement(),
+                                     policy::RingCollective()),
+                    "readers: /roles/0/ops/0: a memory move, but machine \"pooled\" has no memory pool");
+}
