@@ -15,7 +15,8 @@ using namespace zs;
 namespace {
 
 nlohmann::json topology_for(const std::string& generator, int64_t units) {
-  nlohmann::json j = {{"kind", "topology"}, {"name", generator}, {"generator", generator}, {"unit_model", "gpu"}};
+  nlohmann::json j = {
+      {"kind", "topology"}, {"name", generator}, {"generator", generator}, {"unit_model", "gpu"}};
   if (generator == "torus") {
     int64_t x = 1;  // dims x, x, 2x for a power of two: 8192 = 16x16x32
     while (2 * x * x * x < units) x *= 2;
@@ -25,9 +26,10 @@ nlohmann::json topology_for(const std::string& generator, int64_t units) {
   } else if (generator == "fat-tree") {
     j["units"] = units;
     int64_t pod = units < 4096 ? units : 4096;
-    j["levels"] = {{{"units_per_switch", 16}, {"link_model", "link"}},
-                   {{"units_per_switch", pod}, {"link_model", "link"}, {"oversubscription", pod == units ? 1 : 4}},
-                   {{"units_per_switch", units}, {"link_model", "link"}}};
+    j["levels"] = {
+        {{"units_per_switch", 16}, {"link_model", "link"}},
+        {{"units_per_switch", pod}, {"link_model", "link"}, {"oversubscription", pod == units ? 1 : 4}},
+        {{"units_per_switch", units}, {"link_model", "link"}}};
     if (pod == units) j["levels"][1].erase("oversubscription");
   } else if (generator == "dragonfly") {
     // g groups of a routers, h = g - 1 global links per router, p units per router.
@@ -44,10 +46,18 @@ nlohmann::json topology_for(const std::string& generator, int64_t units) {
 }
 
 nlohmann::json unit_json() {
-  nlohmann::json j = {{"kind", "compute-unit"},  {"name", "gpu"},          {"matrix_peak", {{"bf16", "1PFLOPS"}}},
-                      {"vector_peak", "50TFLOPS"}, {"matrix_efficiency", 0.7}, {"vector_efficiency", 0.5},
-                      {"hbm_capacity", "80GB"},   {"hbm_bandwidth", "3TB/s"},  {"hbm_efficiency", 0.9},
-                      {"kernel_launch_overhead", "4us"}, {"idle_power", "70W"}, {"load_power", "700W"}};
+  nlohmann::json j = {{"kind", "compute-unit"},
+                      {"name", "gpu"},
+                      {"matrix_peak", {{"bf16", "1PFLOPS"}}},
+                      {"vector_peak", "50TFLOPS"},
+                      {"matrix_efficiency", 0.7},
+                      {"vector_efficiency", 0.5},
+                      {"hbm_capacity", "80GB"},
+                      {"hbm_bandwidth", "3TB/s"},
+                      {"hbm_efficiency", 0.9},
+                      {"kernel_launch_overhead", "4us"},
+                      {"idle_power", "70W"},
+                      {"load_power", "700W"}};
   nlohmann::json sources = nlohmann::json::object();
   for (const auto& [k, v] : j.items())
     if (k != "kind" && k != "name" && k != "matrix_peak") sources[k] = "benchmark value";
@@ -73,7 +83,10 @@ int main(int argc, char** argv) {
   nlohmann::json unit = unit_json();
   core::JsonObject unit_obj(unit, "bench", "");
   models.units.emplace("gpu", hw::ComputeUnitModel::from_json(unit_obj));
-  nlohmann::json link = {{"kind", "link"}, {"name", "link"}, {"bandwidth", "50GB/s"}, {"latency", "1us"},
+  nlohmann::json link = {{"kind", "link"},
+                         {"name", "link"},
+                         {"bandwidth", "50GB/s"},
+                         {"latency", "1us"},
                          {"sources", {{"bandwidth", "benchmark value"}, {"latency", "benchmark value"}}}};
   core::JsonObject link_obj(link, "bench", "");
   models.links.emplace("link", hw::LinkModel::from_json(link_obj));
@@ -88,13 +101,15 @@ int main(int argc, char** argv) {
   double platform_s = seconds_since(t1);
   // One transfer between the first and the last unit: SimGrid computes the route on first use.
   auto t2 = std::chrono::steady_clock::now();
-  backend.start_transfer(machine.topology.units().front(), machine.topology.units().back(), core::Bytes(1e6), 0);
+  backend.start_transfer(machine.topology.units().front(), machine.topology.units().back(), core::Bytes(1e6),
+                         0);
   backend.run([](engine::SimgridBackend::Token) {});
   double transfer_s = seconds_since(t2);
   rusage usage{};
   getrusage(RUSAGE_SELF, &usage);
   std::printf("| %s | %lld | %zu | %zu | %.2f | %.2f | %.3f | %.2f |\n", generator.c_str(),
-              (long long)machine.unit_count(), machine.topology.nodes().size(), machine.topology.links().size(),
-              generate_s, platform_s, transfer_s, double(usage.ru_maxrss) / (1024.0 * 1024.0));
+              (long long)machine.unit_count(), machine.topology.nodes().size(),
+              machine.topology.links().size(), generate_s, platform_s, transfer_s,
+              double(usage.ru_maxrss) / (1024.0 * 1024.0));
   return 0;
 }

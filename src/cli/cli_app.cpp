@@ -47,8 +47,8 @@ int run_scenario(const RunOptions& opt, std::ostream& out) {
   std::string report = output::report_text(s, result);
   nlohmann::json config = s.resolved;
   config["zettasim_version"] = output::kVersion;
-  std::filesystem::path dir = opt.out_dir.empty() ? std::filesystem::path("results") / s.name
-                                                    : std::filesystem::path(opt.out_dir);
+  std::filesystem::path dir =
+      opt.out_dir.empty() ? std::filesystem::path("results") / s.name : std::filesystem::path(opt.out_dir);
   try {
     output::StagedDirectory stage(dir);
     stage.write("summary.json", output::summary_json(s, result).dump(2) + "\n");
@@ -105,7 +105,8 @@ int summarize_topology(const TopoOptions& opt, std::ostream& out) {
 
 void list_builtins(std::ostream& out) {
   out << "policies:\n";
-  for (const auto& p : policy::builtin_policies()) out << "  " << p.family << " " << p.name << ": " << p.description << "\n";
+  for (const auto& p : policy::builtin_policies())
+    out << "  " << p.family << " " << p.name << ": " << p.description << "\n";
   out << "topology generators:\n";
   for (const auto& g : topology::builtin_generators()) out << "  " << g.name << ": " << g.description << "\n";
 }
@@ -118,8 +119,10 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
   app.require_subcommand(1);
 
   RunOptions run_opt;
-  auto* run = app.add_subcommand("run", "Simulate one training iteration of a scenario and write its results");
-  run->add_option("scenario", run_opt.scenario, "Scenario file (default: the embedded scenarios/default.json)");
+  auto* run =
+      app.add_subcommand("run", "Simulate one training iteration of a scenario and write its results");
+  run->add_option("scenario", run_opt.scenario,
+                  "Scenario file (default: the embedded scenarios/default.json)");
   run->add_option("--out", run_opt.out_dir, "Output folder (default: results/<scenario name>)");
   run->add_flag("--quiet", run_opt.quiet, "Print only where the results went");
   TopoOptions topo_opt;

@@ -3,4 +3,6 @@
 
 #include "cli/cli_app.hpp"
 
-int main(int argc, char** argv) { return zs::cli::run_cli(argc, argv, std::cout, std::cerr); }
+int main(int argc, char** argv) {
+  return zs::cli::run_cli(argc, argv, std::cout, std::cerr);
+}

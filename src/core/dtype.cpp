@@ -47,7 +47,9 @@ double bytes_per_element(Dtype d) {
   return 0.0;
 }
 
-std::string_view to_string(WorkKind k) { return k == WorkKind::kMatrix ? "matrix" : "vector"; }
+std::string_view to_string(WorkKind k) {
+  return k == WorkKind::kMatrix ? "matrix" : "vector";
+}
 
 std::optional<WorkKind> parse_work_kind(std::string_view s) {
   if (s == "matrix") return WorkKind::kMatrix;

@@ -6,7 +6,9 @@
 namespace zs::core {
 namespace {
 
-std::string type_name(const nlohmann::json& j) { return j.type_name(); }
+std::string type_name(const nlohmann::json& j) {
+  return j.type_name();
+}
 
 std::string shown(const nlohmann::json& j) {
   std::string s = j.dump();
@@ -32,8 +34,9 @@ nlohmann::json parse_json(const std::string& text, const std::string& file) {
     std::string what = e.what();
     auto pos = what.find("syntax error");
     std::string reason = pos == std::string::npos ? what : what.substr(pos);
-    throw InputError(file, "", "malformed JSON at line " + std::to_string(line) + ", column " +
-                                   std::to_string(column) + ": " + reason);
+    throw InputError(file, "",
+                     "malformed JSON at line " + std::to_string(line) + ", column " + std::to_string(column) +
+                         ": " + reason);
   }
 }
 
@@ -57,9 +60,13 @@ JsonObject::JsonObject(const nlohmann::json& value, std::string file, std::strin
                      "expected a JSON object, got " + type_name(value) + " " + shown(value));
 }
 
-bool JsonObject::has(std::string_view key) const { return value_->contains(key); }
+bool JsonObject::has(std::string_view key) const {
+  return value_->contains(key);
+}
 
-void JsonObject::mark(std::string_view key) { asked_.emplace(key); }
+void JsonObject::mark(std::string_view key) {
+  asked_.emplace(key);
+}
 
 const nlohmann::json& JsonObject::required(std::string_view key) {
   mark(key);
@@ -93,8 +100,8 @@ double JsonObject::number(std::string_view key, double min, double max) {
   if (!v.is_number()) throw error(key, "expected a number, got " + type_name(v) + " " + shown(v));
   double x = v.get<double>();
   if (!(x >= min && x <= max))
-    throw error(key, "expected a number in [" + nlohmann::json(min).dump() + ", " + nlohmann::json(max).dump() +
-                         "], got " + shown(v));
+    throw error(key, "expected a number in [" + nlohmann::json(min).dump() + ", " +
+                         nlohmann::json(max).dump() + "], got " + shown(v));
   return x;
 }
 
@@ -108,11 +115,13 @@ double JsonObject::number_or(std::string_view key, double fallback, double min, 
 
 int64_t JsonObject::integer(std::string_view key, int64_t min, int64_t max) {
   const auto& v = required(key);
-  if (!v.is_number_integer()) throw error(key, "expected a whole number, got " + type_name(v) + " " + shown(v));
-  int64_t x = v.is_number_unsigned() && v.get<uint64_t>() > uint64_t(INT64_MAX) ? INT64_MAX : v.get<int64_t>();
+  if (!v.is_number_integer())
+    throw error(key, "expected a whole number, got " + type_name(v) + " " + shown(v));
+  int64_t x =
+      v.is_number_unsigned() && v.get<uint64_t>() > uint64_t(INT64_MAX) ? INT64_MAX : v.get<int64_t>();
   if (x < min || x > max)
-    throw error(key, "expected a whole number in [" + std::to_string(min) + ", " + std::to_string(max) + "], got " +
-                         shown(v));
+    throw error(key, "expected a whole number in [" + std::to_string(min) + ", " + std::to_string(max) +
+                         "], got " + shown(v));
   return x;
 }
 
@@ -143,15 +152,22 @@ Q JsonObject::quantity(std::string_view key, Bound bound, Parse parse) {
   } catch (const UnitError& e) {
     throw error(key, e.what());
   }
-  if (bound == Bound::kPositive && !(q.value() > 0.0)) throw error(key, "expected a value > 0, got " + shown(v));
+  if (bound == Bound::kPositive && !(q.value() > 0.0))
+    throw error(key, "expected a value > 0, got " + shown(v));
   if (bound == Bound::kNonNegative && !(q.value() >= 0.0))
     throw error(key, "expected a value >= 0, got " + shown(v));
   return q;
 }
 
-Bytes JsonObject::bytes(std::string_view key, Bound b) { return quantity<Bytes>(key, b, parse_bytes); }
-Seconds JsonObject::seconds(std::string_view key, Bound b) { return quantity<Seconds>(key, b, parse_seconds); }
-Flops JsonObject::flops(std::string_view key, Bound b) { return quantity<Flops>(key, b, parse_flops); }
+Bytes JsonObject::bytes(std::string_view key, Bound b) {
+  return quantity<Bytes>(key, b, parse_bytes);
+}
+Seconds JsonObject::seconds(std::string_view key, Bound b) {
+  return quantity<Seconds>(key, b, parse_seconds);
+}
+Flops JsonObject::flops(std::string_view key, Bound b) {
+  return quantity<Flops>(key, b, parse_flops);
+}
 FlopRate JsonObject::flop_rate(std::string_view key, Bound b) {
   return quantity<FlopRate>(key, b, parse_flop_rate);
 }
@@ -159,7 +175,9 @@ ByteRate JsonObject::byte_rate(std::string_view key, Bound b) {
   return quantity<ByteRate>(key, b, parse_byte_rate);
 }
 
-Watts JsonObject::watts(std::string_view key, Bound b) { return quantity<Watts>(key, b, parse_watts); }
+Watts JsonObject::watts(std::string_view key, Bound b) {
+  return quantity<Watts>(key, b, parse_watts);
+}
 
 JsonObject JsonObject::object(std::string_view key) {
   return JsonObject(required(key), file_, json_pointer_append(pointer_, key));

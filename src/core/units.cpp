@@ -43,7 +43,9 @@ struct SplitText {
   std::string_view unit;
 };
 
-std::string quoted(std::string_view s) { return "\"" + std::string(s) + "\""; }
+std::string quoted(std::string_view s) {
+  return "\"" + std::string(s) + "\"";
+}
 
 std::optional<SplitText> split_number(std::string_view text) {
   size_t i = 0;
@@ -58,9 +60,9 @@ std::optional<SplitText> split_number(std::string_view text) {
   if (digits_seen == 0) return std::nullopt;
   SplitText out;
   out.digits = text.substr(0, i);
-  if (i < text.size() && (text[i] == 'e' || text[i] == 'E') && (digit(i + 1) || ((i + 2) < text.size() &&
-                                                                                (text[i + 1] == '-' || text[i + 1] == '+') &&
-                                                                                digit(i + 2)))) {
+  if (i < text.size() && (text[i] == 'e' || text[i] == 'E') &&
+      (digit(i + 1) ||
+       ((i + 2) < text.size() && (text[i + 1] == '-' || text[i + 1] == '+') && digit(i + 2)))) {
     size_t start = i + 1;
     i = start + 1;
     while (digit(i)) ++i;
@@ -99,10 +101,12 @@ using UnitMatcher = std::function<std::optional<Scale>(std::string_view unit)>;
 double parse_with(std::string_view text, std::string_view what, std::string_view examples,
                   const UnitMatcher& match) {
   auto split = split_number(text);
-  if (!split) throw UnitError(quoted(text) + " is not " + std::string(what) + ": expected a number then a unit, " +
-                              std::string(examples));
+  if (!split)
+    throw UnitError(quoted(text) + " is not " + std::string(what) + ": expected a number then a unit, " +
+                    std::string(examples));
   if (split->unit.empty())
-    throw UnitError(quoted(text) + " has no unit: expected " + std::string(what) + ", " + std::string(examples));
+    throw UnitError(quoted(text) + " has no unit: expected " + std::string(what) + ", " +
+                    std::string(examples));
   std::optional<Scale> scale;
   try {
     scale = match(split->unit);
@@ -110,8 +114,8 @@ double parse_with(std::string_view text, std::string_view what, std::string_view
     throw UnitError(quoted(text) + ": " + e.what());
   }
   if (!scale)
-    throw UnitError(quoted(text) + ": unknown unit " + quoted(split->unit) + " for " + std::string(what) + ", " +
-                    std::string(examples));
+    throw UnitError(quoted(text) + ": unknown unit " + quoted(split->unit) + " for " + std::string(what) +
+                    ", " + std::string(examples));
   double v = apply_scale(*split, *scale);
   if (!std::isfinite(v)) throw UnitError(quoted(text) + " is out of range for " + std::string(what));
   return v;
@@ -119,8 +123,7 @@ double parse_with(std::string_view text, std::string_view what, std::string_view
 
 std::optional<Scale> match_bytes(std::string_view unit) {
   if (unit == "KB" || unit == "Kb")
-    throw UnitError(
-        "\"K\" is ambiguous (JEDEC 1024 or SI 1000): write \"k\" for 1000 or \"Ki\" for 1024");
+    throw UnitError("\"K\" is ambiguous (JEDEC 1024 or SI 1000): write \"k\" for 1000 or \"Ki\" for 1024");
   if (auto s = match_prefixed(unit, "B", true)) return s;
   if (auto s = match_prefixed(unit, "b", true)) return Scale{s->pow10, s->pow2 - 3};  // a bit is 2^-3 bytes
   return std::nullopt;
@@ -205,7 +208,8 @@ std::string format_exact(double v, const std::vector<std::pair<std::string, doub
 /// Units with SI (and optionally binary) prefixes of a base unit, smallest first.
 std::vector<std::pair<std::string, double>> prefixed_units(std::string_view base, bool allow_binary) {
   std::vector<std::pair<std::string, double>> out;
-  for (const auto& p : kSiPrefixes) out.emplace_back(std::string(p.symbol) + std::string(base), std::pow(10.0, p.scale.pow10));
+  for (const auto& p : kSiPrefixes)
+    out.emplace_back(std::string(p.symbol) + std::string(base), std::pow(10.0, p.scale.pow10));
   if (allow_binary)
     for (const auto& p : kBinaryPrefixes)
       out.emplace_back(std::string(p.symbol) + std::string(base), std::ldexp(1.0, p.scale.pow2));
@@ -222,11 +226,13 @@ std::string display_si(double v, std::string_view base_unit) {
   const Prefix* chosen = &kSiPrefixes[0];
   for (const auto& p : kSiPrefixes)
     if (std::fabs(v) >= std::pow(10.0, p.scale.pow10)) chosen = &p;
-  return four_digits(v / std::pow(10.0, chosen->scale.pow10), std::string(chosen->symbol) + std::string(base_unit));
+  return four_digits(v / std::pow(10.0, chosen->scale.pow10),
+                     std::string(chosen->symbol) + std::string(base_unit));
 }
 
 constexpr std::string_view kSizeExamples =
-    "such as \"80GiB\", \"1.5TB\" or \"512B\" (k M G T P E: powers of 1000; Ki Mi Gi Ti Pi Ei: powers of 1024; "
+    "such as \"80GiB\", \"1.5TB\" or \"512B\" (k M G T P E: powers of 1000; Ki Mi Gi Ti Pi Ei: powers of "
+    "1024; "
     "b: bit)";
 constexpr std::string_view kRateExamples = "such as \"3.35TB/s\", \"400Gb/s\" or \"64GiB/s\"";
 constexpr std::string_view kTimeExamples = "such as \"1.5us\", \"10ms\" or \"3h\" (ps ns us ms s min h d)";
@@ -236,7 +242,9 @@ constexpr std::string_view kFlopRateExamples = "such as \"989TFLOPS\" or \"1.2PF
 
 }  // namespace
 
-Bytes parse_bytes(std::string_view t) { return Bytes(parse_with(t, "a size", kSizeExamples, match_bytes)); }
+Bytes parse_bytes(std::string_view t) {
+  return Bytes(parse_with(t, "a size", kSizeExamples, match_bytes));
+}
 Seconds parse_seconds(std::string_view t) {
   return Seconds(parse_with(t, "a time", kTimeExamples, match_seconds));
 }
@@ -249,10 +257,13 @@ FlopRate parse_flop_rate(std::string_view t) {
 ByteRate parse_byte_rate(std::string_view t) {
   return ByteRate(parse_with(t, "a bandwidth", kRateExamples, match_byte_rate));
 }
-Watts parse_watts(std::string_view t) { return Watts(parse_with(t, "a power", kPowerExamples, match_watts)); }
+Watts parse_watts(std::string_view t) {
+  return Watts(parse_with(t, "a power", kPowerExamples, match_watts));
+}
 
 std::string to_string(Bytes q) {
-  return format_exact(q.value(), prefixed_units("B", true), [](std::string_view s) { return parse_bytes(s).value(); });
+  return format_exact(q.value(), prefixed_units("B", true),
+                      [](std::string_view s) { return parse_bytes(s).value(); });
 }
 std::string to_string(Seconds q) {
   // min, h and d are accepted on input only.
@@ -273,7 +284,8 @@ std::string to_string(ByteRate q) {
 }
 
 std::string to_string(Watts q) {
-  return format_exact(q.value(), prefixed_units("W", false), [](std::string_view s) { return parse_watts(s).value(); });
+  return format_exact(q.value(), prefixed_units("W", false),
+                      [](std::string_view s) { return parse_watts(s).value(); });
 }
 
 std::string display(Bytes q) {
@@ -296,10 +308,20 @@ std::string display(Seconds q) {
   if (a < 2 * 86400.0) return four_digits(v / 3600.0, "h");
   return four_digits(v / 86400.0, "d");
 }
-std::string display(Flops q) { return display_si(q.value(), "FLOP"); }
-std::string display(FlopRate q) { return display_si(q.value(), "FLOP/s"); }
-std::string display(ByteRate q) { return display_si(q.value(), "B/s"); }
-std::string display(Watts q) { return display_si(q.value(), "W"); }
-std::string display(Joules q) { return display_si(q.value(), "J"); }
+std::string display(Flops q) {
+  return display_si(q.value(), "FLOP");
+}
+std::string display(FlopRate q) {
+  return display_si(q.value(), "FLOP/s");
+}
+std::string display(ByteRate q) {
+  return display_si(q.value(), "B/s");
+}
+std::string display(Watts q) {
+  return display_si(q.value(), "W");
+}
+std::string display(Joules q) {
+  return display_si(q.value(), "J");
+}
 
 }  // namespace zs::core

@@ -50,12 +50,24 @@ using ByteRate = Quantity<ByteRateTag>;  ///< bytes per second (B/s)
 using Watts = Quantity<WattsTag>;        ///< power (W)
 using Joules = Quantity<JoulesTag>;      ///< energy (J)
 
-constexpr Seconds operator/(Bytes b, ByteRate r) { return Seconds(b.value() / r.value()); }
-constexpr Seconds operator/(Flops f, FlopRate r) { return Seconds(f.value() / r.value()); }
-constexpr ByteRate operator/(Bytes b, Seconds t) { return ByteRate(b.value() / t.value()); }
-constexpr FlopRate operator/(Flops f, Seconds t) { return FlopRate(f.value() / t.value()); }
-constexpr Bytes operator*(ByteRate r, Seconds t) { return Bytes(r.value() * t.value()); }
-constexpr Joules operator*(Watts p, Seconds t) { return Joules(p.value() * t.value()); }
+constexpr Seconds operator/(Bytes b, ByteRate r) {
+  return Seconds(b.value() / r.value());
+}
+constexpr Seconds operator/(Flops f, FlopRate r) {
+  return Seconds(f.value() / r.value());
+}
+constexpr ByteRate operator/(Bytes b, Seconds t) {
+  return ByteRate(b.value() / t.value());
+}
+constexpr FlopRate operator/(Flops f, Seconds t) {
+  return FlopRate(f.value() / t.value());
+}
+constexpr Bytes operator*(ByteRate r, Seconds t) {
+  return Bytes(r.value() * t.value());
+}
+constexpr Joules operator*(Watts p, Seconds t) {
+  return Joules(p.value() * t.value());
+}
 
 /// A text that is not a valid quantity of the expected dimension; what() says what was expected.
 class UnitError : public std::runtime_error {

@@ -136,7 +136,8 @@ struct Replayer::State {
       auto unit = placement.unit_of_rank[rank], pool = placement.pool_of_rank.at(rank);
       bool read = m->direction == workload::MemoryDirection::kRead;
       ++result.memory_activities;
-      backend.start_transfer(read ? pool : unit, read ? unit : pool, m->bytes, new_token({false, rank, op, 0, 0}));
+      backend.start_transfer(read ? pool : unit, read ? unit : pool, m->bytes,
+                             new_token({false, rank, op, 0, 0}));
     } else {
       join(rank, op, std::get<workload::CollectiveOp>(o.body));
     }
@@ -163,11 +164,12 @@ struct Replayer::State {
     uint32_t id = found != instance_by_key.end() ? found->second : create_instance(key, rank, axis, c);
     Instance& inst = instances.at(id);
     if (inst.kind != c.kind || inst.bytes != c.bytes)
-      throw core::InputError(trace.name, "/roles/" + std::to_string(role_of_rank[rank]) + "/ops/" + std::to_string(op),
-                             "rank " + std::to_string(rank) + " issues " + std::string(workload::to_string(c.kind)) +
-                                 " of " + core::to_string(c.bytes) + " as call " + std::to_string(seq) + " on \"" +
-                                 c.communicator + "\", but its group issued " +
-                                 std::string(workload::to_string(inst.kind)) + " of " + core::to_string(inst.bytes));
+      throw core::InputError(
+          trace.name, "/roles/" + std::to_string(role_of_rank[rank]) + "/ops/" + std::to_string(op),
+          "rank " + std::to_string(rank) + " issues " + std::string(workload::to_string(c.kind)) + " of " +
+              core::to_string(c.bytes) + " as call " + std::to_string(seq) + " on \"" + c.communicator +
+              "\", but its group issued " + std::string(workload::to_string(inst.kind)) + " of " +
+              core::to_string(inst.bytes));
     const uint32_t m = trace.mesh.coordinate(rank, axis);
     inst.op_of_member[m] = op;
     inst.arrived[m] = true;
@@ -215,11 +217,13 @@ struct Replayer::State {
   void try_start(uint32_t id, uint32_t t) {
     Instance& inst = instances.at(id);
     const auto& tr = inst.schedule.transfers[t];
-    if (inst.started[t] || inst.pending_after[t] != 0 || !inst.arrived[tr.src] || !inst.arrived[tr.dst]) return;
+    if (inst.started[t] || inst.pending_after[t] != 0 || !inst.arrived[tr.src] || !inst.arrived[tr.dst])
+      return;
     inst.started[t] = true;
     ++result.transfer_activities;
-    backend.start_transfer(placement.unit_of_rank[inst.members[tr.src]], placement.unit_of_rank[inst.members[tr.dst]],
-                           tr.bytes, new_token({true, 0, 0, id, t}));
+    backend.start_transfer(placement.unit_of_rank[inst.members[tr.src]],
+                           placement.unit_of_rank[inst.members[tr.dst]], tr.bytes,
+                           new_token({true, 0, 0, id, t}));
   }
 
   void transfer_done(uint32_t id, uint32_t t) {
@@ -251,8 +255,8 @@ struct Replayer::State {
   }
 };
 
-Replayer::Replayer(const topology::Machine& machine, const workload::Trace& trace, const policy::Placement& placement,
-                   const policy::CollectivePolicy& collective)
+Replayer::Replayer(const topology::Machine& machine, const workload::Trace& trace,
+                   const policy::Placement& placement, const policy::CollectivePolicy& collective)
     : machine_(machine), trace_(trace), placement_(placement), collective_(collective) {}
 
 Replayer::~Replayer() = default;
@@ -267,18 +271,21 @@ ReplayResult Replayer::run() {
     for (size_t i = 0; i < trace_.program_of(r).ops.size(); ++i)
       if (std::holds_alternative<workload::MemoryOp>(trace_.program_of(r).ops[i].body) &&
           placement_.pool_of_rank.size() != ranks)
-        throw core::InputError(trace_.name, "/roles/" + std::to_string(&trace_.program_of(r) - &trace_.roles[0]) +
-                                                "/ops/" + std::to_string(i),
+        throw core::InputError(trace_.name,
+                               "/roles/" + std::to_string(&trace_.program_of(r) - &trace_.roles[0]) +
+                                   "/ops/" + std::to_string(i),
                                "a memory move, but machine \"" + machine_.name + "\" has no memory pool");
     const auto& model = machine_.unit_model(placement_.unit_of_rank[r]);
     const auto& ops = trace_.program_of(r).ops;
     for (size_t i = 0; i < ops.size(); ++i)
       if (const auto* c = std::get_if<workload::ComputeOp>(&ops[i].body))
         if (c->kind == core::WorkKind::kMatrix && !model.supports(c->dtype))
-          throw core::InputError(trace_.name, "/roles/" + std::to_string(&trace_.program_of(r) - &trace_.roles[0]) +
-                                                  "/ops/" + std::to_string(i) + "/dtype",
+          throw core::InputError(trace_.name,
+                                 "/roles/" + std::to_string(&trace_.program_of(r) - &trace_.roles[0]) +
+                                     "/ops/" + std::to_string(i) + "/dtype",
                                  "rank " + std::to_string(r) + " runs on a \"" + model.name() +
-                                     "\", which has no matrix peak for " + std::string(core::to_string(c->dtype)));
+                                     "\", which has no matrix peak for " +
+                                     std::string(core::to_string(c->dtype)));
   }
 
   State s(machine_, trace_, placement_, collective_);
@@ -305,10 +312,10 @@ ReplayResult Replayer::run() {
 
   for (uint64_t r = 0; r < ranks; ++r)
     if (s.ops_done[r] != s.program(r).ops.size())
-      throw core::InputError(trace_.name, "/roles/" + std::to_string(s.role_of_rank[r]),
-                             "deadlock: rank " + std::to_string(r) + " completed " + std::to_string(s.ops_done[r]) +
-                                 " of " + std::to_string(s.program(r).ops.size()) +
-                                 " ops (a collective its group never issued?)");
+      throw core::InputError(
+          trace_.name, "/roles/" + std::to_string(s.role_of_rank[r]),
+          "deadlock: rank " + std::to_string(r) + " completed " + std::to_string(s.ops_done[r]) + " of " +
+              std::to_string(s.program(r).ops.size()) + " ops (a collective its group never issued?)");
 
   ReplayResult& out = s.result;
   double t_end = 0;

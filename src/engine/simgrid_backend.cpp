@@ -9,9 +9,9 @@
 #include <unordered_map>
 #include <vector>
 
+#include <xbt/log.h>
 #include <simgrid/s4u.hpp>
 #include <xbt/config.hpp>
-#include <xbt/log.h>
 
 namespace zs::engine {
 namespace sg4 = simgrid::s4u;
@@ -128,7 +128,9 @@ SimgridBackend::SimgridBackend(const topology::Machine& machine) {
 
 SimgridBackend::~SimgridBackend() = default;
 
-core::Seconds SimgridBackend::now() const { return core::Seconds(sg4::Engine::get_clock() - impl_->start_clock); }
+core::Seconds SimgridBackend::now() const {
+  return core::Seconds(sg4::Engine::get_clock() - impl_->start_clock);
+}
 
 void SimgridBackend::start_compute(topology::NodeId unit, core::Seconds duration, Token token) {
   auto exec = sg4::Exec::init();
@@ -137,7 +139,8 @@ void SimgridBackend::start_compute(topology::NodeId unit, core::Seconds duration
   impl_->start(exec, token);
 }
 
-void SimgridBackend::start_transfer(topology::NodeId src, topology::NodeId dst, core::Bytes bytes, Token token) {
+void SimgridBackend::start_transfer(topology::NodeId src, topology::NodeId dst, core::Bytes bytes,
+                                    Token token) {
   if (src == dst) {
     start_compute(src, core::Seconds(0.0), token);
     return;

@@ -11,8 +11,8 @@
 namespace zs::engine {
 
 /// Owns a SimGrid engine whose platform mirrors the machine's topology: one host per unit and per
-/// memory pool, one router per switch, two one-way links per full-duplex link, routes by fewest hops (Dijkstra).
-/// Network model CM02 (max-min sharing, no TCP correction factors, no cross-traffic), so an
+/// memory pool, one router per switch, two one-way links per full-duplex link, routes by fewest hops
+/// (Dijkstra). Network model CM02 (max-min sharing, no TCP correction factors, no cross-traffic), so an
 /// uncontended transfer of S bytes takes exactly route latency + S / narrowest bandwidth.
 /// Only one backend may exist at a time in a process (SimGrid keeps one engine per process).
 class SimgridBackend {

@@ -6,7 +6,8 @@
 namespace zs::engine {
 
 SimulationResult simulate(const topology::Machine& machine, const workload::Trace& trace,
-                          const policy::PlacementPolicy& placement, const policy::CollectivePolicy& collective) {
+                          const policy::PlacementPolicy& placement,
+                          const policy::CollectivePolicy& collective) {
   SimulationResult out;
   out.placement_policy = std::string(placement.name());
   out.collective_policy = std::string(collective.name());
@@ -21,7 +22,8 @@ SimulationResult simulate(const topology::Machine& machine, const workload::Trac
   if (t > 0 && out.peak.value() > 0) out.mfu = trace.model_flops.value() / (t * out.peak.value());
   if (t > 0) out.tokens_per_second = trace.tokens_per_iteration / t;
   for (size_t r = 0; r < where.unit_of_rank.size(); ++r)
-    out.energy += machine.unit_model(where.unit_of_rank[r]).energy(out.replay.iteration_time, out.replay.ranks[r].compute);
+    out.energy += machine.unit_model(where.unit_of_rank[r])
+                      .energy(out.replay.iteration_time, out.replay.ranks[r].compute);
   if (t > 0) out.average_power = core::Watts(out.energy.value() / t);
   return out;
 }

@@ -14,22 +14,23 @@ namespace zs::engine {
 
 struct SimulationResult {
   ReplayResult replay;
-  std::string fidelity = "exact";   ///< every rank and flow simulated
+  std::string fidelity = "exact";  ///< every rank and flow simulated
   std::string placement_policy;
   std::string collective_policy;
-  core::FlopRate peak;               ///< sum of the placed units' dense peaks in the model's dtype, FLOP/s
-  core::Flops model_flops;           ///< per iteration, whole job
-  double mfu = 0;                    ///< model FLOPs / (iteration time x peak)
-  double tokens_per_second = 0;      ///< tokens per iteration / iteration time
+  core::FlopRate peak;           ///< sum of the placed units' dense peaks in the model's dtype, FLOP/s
+  core::Flops model_flops;       ///< per iteration, whole job
+  double mfu = 0;                ///< model FLOPs / (iteration time x peak)
+  double tokens_per_second = 0;  ///< tokens per iteration / iteration time
   /// Energy of the placed units over the iteration: idle power x iteration time + (load - idle)
   /// x each unit's compute time. Links, switches and memory pools are not counted.
   core::Joules energy;
-  core::Watts average_power;         ///< energy / iteration time, W
+  core::Watts average_power;  ///< energy / iteration time, W
 };
 
 /// Places the mesh with the placement policy, then replays the trace once.
 /// Throws core::InputError when the trace does not fit the machine.
 SimulationResult simulate(const topology::Machine& machine, const workload::Trace& trace,
-                          const policy::PlacementPolicy& placement, const policy::CollectivePolicy& collective);
+                          const policy::PlacementPolicy& placement,
+                          const policy::CollectivePolicy& collective);
 
 }  // namespace zs::engine

@@ -37,8 +37,9 @@ ComputeUnitModel ComputeUnitModel::from_json(core::JsonObject& json) {
   m.idle_power_ = json.watts("idle_power");
   m.load_power_ = json.watts("load_power");
   if (m.load_power_ < m.idle_power_) throw json.error("load_power", "must be at least idle_power");
-  for (const char* p : {"vector_peak", "matrix_efficiency", "vector_efficiency", "hbm_capacity", "hbm_bandwidth",
-                        "hbm_efficiency", "kernel_launch_overhead", "idle_power", "load_power"})
+  for (const char* p :
+       {"vector_peak", "matrix_efficiency", "vector_efficiency", "hbm_capacity", "hbm_bandwidth",
+        "hbm_efficiency", "kernel_launch_overhead", "idle_power", "load_power"})
     params.emplace_back(p);
   m.sources_ = read_parameter_sources(json, params);
   json.finish();
@@ -78,8 +79,8 @@ core::Joules ComputeUnitModel::energy(core::Seconds elapsed, core::Seconds busy)
 }
 
 core::Seconds ComputeUnitModel::compute_time(const ComputeWork& work) const {
-  core::Seconds flop_time = work.flops.value() > 0 ? work.flops / achieved_rate(work.dtype, work.kind)
-                                                   : core::Seconds(0.0);
+  core::Seconds flop_time =
+      work.flops.value() > 0 ? work.flops / achieved_rate(work.dtype, work.kind) : core::Seconds(0.0);
   core::Seconds hbm_time = work.bytes / (hbm_bandwidth_ * hbm_efficiency_);
   return kernel_launch_overhead_ * double(work.kernels) + std::max(flop_time, hbm_time);
 }

@@ -15,11 +15,11 @@ namespace zs::hw {
 
 /// One piece of compute work, as the cost function sees it.
 struct ComputeWork {
-  core::Flops flops;                          ///< arithmetic, FLOP
-  core::Bytes bytes;                          ///< HBM traffic (reads + writes), B
-  core::Dtype dtype = core::Dtype::kBf16;     ///< numeric format of the arithmetic
+  core::Flops flops;                       ///< arithmetic, FLOP
+  core::Bytes bytes;                       ///< HBM traffic (reads + writes), B
+  core::Dtype dtype = core::Dtype::kBf16;  ///< numeric format of the arithmetic
   core::WorkKind kind = core::WorkKind::kMatrix;
-  uint32_t kernels = 1;                       ///< kernel launches the work takes
+  uint32_t kernels = 1;  ///< kernel launches the work takes
 };
 
 /// A compute unit type. Time of work = kernels x launch overhead + max(FLOP time, HBM time), where
@@ -37,14 +37,14 @@ class ComputeUnitModel {
   bool supports(core::Dtype d) const { return matrix_peak_.count(d) != 0; }
   /// Dense matrix-engine peak for a dtype, FLOP/s. Precondition: supports(d).
   core::FlopRate matrix_peak(core::Dtype d) const { return matrix_peak_.at(d); }
-  core::FlopRate vector_peak() const { return vector_peak_; }     ///< FLOP/s
+  core::FlopRate vector_peak() const { return vector_peak_; }      ///< FLOP/s
   double matrix_efficiency() const { return matrix_efficiency_; }  ///< achieved fraction of matrix peak
   double vector_efficiency() const { return vector_efficiency_; }  ///< achieved fraction of vector peak
   core::Bytes hbm_capacity() const { return hbm_capacity_; }       ///< B
   core::ByteRate hbm_bandwidth() const { return hbm_bandwidth_; }  ///< B/s
   double hbm_efficiency() const { return hbm_efficiency_; }        ///< achieved fraction of HBM bandwidth
   core::Seconds kernel_launch_overhead() const { return kernel_launch_overhead_; }  ///< s per kernel
-  core::Watts idle_power() const { return idle_power_; }  ///< W drawn when idle
+  core::Watts idle_power() const { return idle_power_; }                            ///< W drawn when idle
   core::Watts load_power() const { return load_power_; }  ///< W drawn while computing
   /// Energy of a unit over `elapsed` of which `busy` computing: idle x elapsed + (load - idle) x busy.
   core::Joules energy(core::Seconds elapsed, core::Seconds busy) const;

@@ -17,7 +17,8 @@ LinkModel LinkModel::from_json(core::JsonObject& json) {
   return m;
 }
 
-LinkModel LinkModel::derived(std::string name, core::ByteRate bandwidth, core::Seconds latency, std::string origin) {
+LinkModel LinkModel::derived(std::string name, core::ByteRate bandwidth, core::Seconds latency,
+                             std::string origin) {
   LinkModel m;
   m.name_ = std::move(name);
   m.description_ = "derived: " + origin;

@@ -17,7 +17,8 @@ class LinkModel {
   /// Reads a model file ("kind": "link"); every parameter needs a cited source.
   static LinkModel from_json(core::JsonObject& json);
   /// A link derived from other parameters (e.g. a memory pool's ports); `origin` says from what.
-  static LinkModel derived(std::string name, core::ByteRate bandwidth, core::Seconds latency, std::string origin);
+  static LinkModel derived(std::string name, core::ByteRate bandwidth, core::Seconds latency,
+                           std::string origin);
   nlohmann::json to_json() const;
 
   const std::string& name() const { return name_; }

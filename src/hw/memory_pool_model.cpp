@@ -6,7 +6,8 @@
 namespace zs::hw {
 
 MemoryPoolModel MemoryPoolModel::from_json(core::JsonObject& json) {
-  if (json.string("kind") != "memory-pool") throw json.error("kind", "expected \"memory-pool\" for a memory pool model");
+  if (json.string("kind") != "memory-pool")
+    throw json.error("kind", "expected \"memory-pool\" for a memory pool model");
   MemoryPoolModel m;
   m.name_ = json.string("name");
   m.description_ = json.optional_string("description").value_or("");

@@ -21,10 +21,10 @@ class MemoryPoolModel {
   nlohmann::json to_json() const;
 
   const std::string& name() const { return name_; }
-  core::Bytes capacity() const { return capacity_; }              ///< B
-  uint32_t ports() const { return ports_; }                       ///< links into the fabric
+  core::Bytes capacity() const { return capacity_; }                 ///< B
+  uint32_t ports() const { return ports_; }                          ///< links into the fabric
   core::ByteRate port_bandwidth() const { return port_bandwidth_; }  ///< B/s per port per direction
-  core::Seconds load_latency() const { return load_latency_; }    ///< s per access
+  core::Seconds load_latency() const { return load_latency_; }       ///< s per access
   core::ByteRate bandwidth() const { return port_bandwidth_ * double(ports_); }  ///< all ports, B/s
 
  private:

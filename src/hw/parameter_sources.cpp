@@ -14,7 +14,8 @@ std::map<std::string, std::string> read_parameter_sources(core::JsonObject& mode
       throw sources.error(key, "cites a source for a parameter this model does not set");
   }
   for (const auto& p : parameters) {
-    if (!sources.has(p)) throw sources.error("missing the source of parameter \"" + p + "\" (every value needs one)");
+    if (!sources.has(p))
+      throw sources.error("missing the source of parameter \"" + p + "\" (every value needs one)");
     std::string cite = sources.string(p);
     if (cite.empty()) throw sources.error(p, "empty source citation");
     out.emplace(p, cite);

@@ -10,11 +10,20 @@ std::string xml_escape(const std::string& s) {
   std::string out;
   for (char c : s) {
     switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      default: out += c;
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      default:
+        out += c;
     }
   }
   return out;
@@ -22,17 +31,23 @@ std::string xml_escape(const std::string& s) {
 
 std::string model_of(const topology::Machine& m, topology::NodeId n) {
   switch (m.topology.node(n).kind) {
-    case topology::NodeKind::kUnit: return m.unit_model(n).name();
-    case topology::NodeKind::kMemory: return m.memory_model(n).name();
-    default: return "";
+    case topology::NodeKind::kUnit:
+      return m.unit_model(n).name();
+    case topology::NodeKind::kMemory:
+      return m.memory_model(n).name();
+    default:
+      return "";
   }
 }
 
 const char* kind_of(const topology::Machine& m, topology::NodeId n) {
   switch (m.topology.node(n).kind) {
-    case topology::NodeKind::kUnit: return "unit";
-    case topology::NodeKind::kMemory: return "memory";
-    default: return "switch";
+    case topology::NodeKind::kUnit:
+      return "unit";
+    case topology::NodeKind::kMemory:
+      return "memory";
+    default:
+      return "switch";
   }
 }
 
@@ -45,15 +60,17 @@ std::string to_dot(const topology::Machine& m) {
   for (topology::NodeId n = 0; n < topo.nodes().size(); ++n) {
     std::string kind = kind_of(m, n);
     out << "  n" << n << " [label=\"" << topo.node(n).name << "\", shape="
-        << (kind == "unit" ? "box" : kind == "memory" ? "cylinder" : "ellipse");
+        << (kind == "unit"     ? "box"
+            : kind == "memory" ? "cylinder"
+                               : "ellipse");
     if (kind != "switch") out << ", model=\"" << model_of(m, n) << "\"";
     out << "];\n";
   }
   for (topology::LinkId l = 0; l < topo.links().size(); ++l) {
     const auto& link = topo.link(l);
     out << "  n" << link.a << " -- n" << link.b << " [bandwidth=" << m.link_bandwidth(l).value()
-        << ", latency=" << m.link_model(l).latency().value() << ", label=\"" << core::display(m.link_bandwidth(l))
-        << "\"];\n";
+        << ", latency=" << m.link_model(l).latency().value() << ", label=\""
+        << core::display(m.link_bandwidth(l)) << "\"];\n";
   }
   out << "}\n";
   return out.str();

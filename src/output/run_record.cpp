@@ -29,13 +29,14 @@ std::string line(const std::string& label, const std::string& value, const std::
 }  // namespace
 
 std::vector<std::string> approximations() {
-  return {"compute efficiency is a constant fraction of peak per work kind (matrix, vector); no shape dependence",
-          "kernel launch overhead is charged once per trace op",
-          "the arithmetic of collective reductions is not charged",
-          "network transfers use SimGrid's fluid max-min model (CM02), not packets",
-          "memory check covers model state (16 B/param) only, not activations",
-          "energy counts compute units only (idle power, plus the load increment while computing); links, "
-          "switches, memory pools and cooling are not counted"};
+  return {
+      "compute efficiency is a constant fraction of peak per work kind (matrix, vector); no shape dependence",
+      "kernel launch overhead is charged once per trace op",
+      "the arithmetic of collective reductions is not charged",
+      "network transfers use SimGrid's fluid max-min model (CM02), not packets",
+      "memory check covers model state (16 B/param) only, not activations",
+      "energy counts compute units only (idle power, plus the load increment while computing); links, "
+      "switches, memory pools and cooling are not counted"};
 }
 
 nlohmann::json summary_json(const scenario::Scenario& s, const engine::SimulationResult& r) {
@@ -77,8 +78,8 @@ std::string report_text(const scenario::Scenario& s, const engine::SimulationRes
   const auto& unit = s.machine.unit_model(s.machine.topology.units().front());
   std::ostringstream out;
   out << "zettasim " << kVersion << ": scenario \"" << s.name << "\" (" << s.file << ")\n";
-  out << line("machine", s.machine.name + ": " + std::to_string(s.machine.unit_count()) + " x " + unit.name() +
-                             ", generator " + s.machine.generator);
+  out << line("machine", s.machine.name + ": " + std::to_string(s.machine.unit_count()) + " x " +
+                             unit.name() + ", generator " + s.machine.generator);
   out << line("workload", s.workload_summary);
   out << line("policies", "placement " + r.placement_policy + ", collective " + r.collective_policy);
   out << line("fidelity", r.fidelity + " (every rank and transfer simulated)");
@@ -98,8 +99,9 @@ std::string report_text(const scenario::Scenario& s, const engine::SimulationRes
     std::snprintf(buf, sizeof buf, "%.4g", r.tokens_per_second);
     return std::string(buf);
   }());
-  out << line("energy per iteration", display(r.energy),
-              "average " + display(r.average_power) + " over " + std::to_string(s.trace.mesh.size()) + " units");
+  out << line(
+      "energy per iteration", display(r.energy),
+      "average " + display(r.average_power) + " over " + std::to_string(s.trace.mesh.size()) + " units");
   out << line("simulated", std::to_string(r.replay.compute_activities) + " compute activities, " +
                                std::to_string(r.replay.transfer_activities) + " transfers, " +
                                std::to_string(r.replay.collectives) + " collectives");

@@ -1,4 +1,5 @@
-// Writes a run's output folder atomically: files go to a hidden staging folder, renamed into place at the end.
+// Writes a run's output folder atomically: files go to a hidden staging folder, renamed into place at the
+// end.
 #pragma once
 
 #include <filesystem>

@@ -18,8 +18,8 @@ struct Transfer {
   uint32_t src = 0;
   uint32_t dst = 0;
   core::Bytes bytes;
-  uint32_t step = 0;           ///< algorithm step, for reports and for collapsing repeated steps
-  std::vector<uint32_t> after; ///< indices of earlier transfers of the same schedule
+  uint32_t step = 0;            ///< algorithm step, for reports and for collapsing repeated steps
+  std::vector<uint32_t> after;  ///< indices of earlier transfers of the same schedule
 };
 
 /// A collective as a DAG of transfers. The local reduction arithmetic is not charged (an

@@ -11,11 +11,11 @@ Placement LinearPlacement::place(const workload::Mesh& mesh, const topology::Mac
   if (mesh.size() > units.size())
     throw core::InputError("placement", "/policies/placement",
                            "the job's mesh has " + std::to_string(mesh.size()) + " ranks but machine \"" +
-                               machine.name + "\" has " + std::to_string(units.size()) +
-                               " units");
+                               machine.name + "\" has " + std::to_string(units.size()) + " units");
   Placement p{std::vector<topology::NodeId>(units.begin(), units.begin() + long(mesh.size())), {}};
   if (!machine.topology.memories().empty())
-    for (auto unit : p.unit_of_rank) p.pool_of_rank.push_back(*topology::nearest_memory_pool(machine.topology, unit));
+    for (auto unit : p.unit_of_rank)
+      p.pool_of_rank.push_back(*topology::nearest_memory_pool(machine.topology, unit));
   return p;
 }
 

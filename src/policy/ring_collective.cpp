@@ -11,9 +11,13 @@ CollectiveSchedule RingCollective::schedule(const CollectiveRequest& request) co
   CollectiveSchedule s;
   s.algorithm = "ring";
   switch (request.kind) {
-    case CollectiveKind::kAllReduce: s.steps = 2 * (n - 1); break;
+    case CollectiveKind::kAllReduce:
+      s.steps = 2 * (n - 1);
+      break;
     case CollectiveKind::kReduceScatter:
-    case CollectiveKind::kAllGather: s.steps = n - 1; break;
+    case CollectiveKind::kAllGather:
+      s.steps = n - 1;
+      break;
     default:
       throw std::invalid_argument("the ring policy does not implement " +
                                   std::string(workload::to_string(request.kind)));

@@ -1,4 +1,5 @@
-// A loaded, validated what-if scenario: the machine, the job's trace, the policy names and the resolved config.
+// A loaded, validated what-if scenario: the machine, the job's trace, the policy names and the resolved
+// config.
 #pragma once
 
 #include <cstdint>

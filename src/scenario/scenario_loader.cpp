@@ -39,7 +39,8 @@ LoadedMachine load_machine_object(const core::FileSource& files, core::JsonObjec
       resolved_models[name] = m.to_json();
       models.memories.emplace(name, std::move(m));
     } else {
-      throw model.error("kind", "unknown model kind \"" + kind + "\" (known: compute-unit, link, memory-pool)");
+      throw model.error("kind",
+                        "unknown model kind \"" + kind + "\" (known: compute-unit, link, memory-pool)");
     }
   }
   bindings.finish();
@@ -70,13 +71,13 @@ LoadedMachine load_machine_section(const core::FileSource& files, core::JsonObje
   std::string path = core::resolve_relative(scenario.file(), value.get<std::string>());
   nlohmann::json doc = files.read_json(path);
   core::JsonObject machine(doc, path, "");
-  if (machine.string("kind") != "machine") throw machine.error("kind", "expected \"machine\" for a machine file");
+  if (machine.string("kind") != "machine")
+    throw machine.error("kind", "expected \"machine\" for a machine file");
   machine.optional_string("description");
   return load_machine_object(files, machine);
 }
 
-std::string policy_name(core::JsonObject& policies, const char* key,
-                        void (*check)(const std::string&)) {
+std::string policy_name(core::JsonObject& policies, const char* key, void (*check)(const std::string&)) {
   std::string name = policies.string(key);
   try {
     check(name);
@@ -91,7 +92,8 @@ std::string policy_name(core::JsonObject& policies, const char* key,
 Scenario ScenarioLoader::load(const std::string& path) const {
   nlohmann::json doc = files_.read_json(path);
   core::JsonObject root(doc, path, "");
-  if (root.string("kind") != "scenario") throw root.error("kind", "expected \"scenario\" for a scenario file");
+  if (root.string("kind") != "scenario")
+    throw root.error("kind", "expected \"scenario\" for a scenario file");
   Scenario s;
   s.file = path;
   s.name = root.string("name");
@@ -112,9 +114,10 @@ Scenario ScenarioLoader::load(const std::string& path) const {
   auto plan = workload::DataParallelPlan::from_json(work);
   work.finish();
   if (plan.data_parallel > s.machine.unit_count())
-    throw root.error("workload", "the job needs " + std::to_string(plan.data_parallel) + " units (data_parallel) but "
-                                 "machine \"" + s.machine.name + "\" has " +
-                                 std::to_string(s.machine.unit_count()));
+    throw root.error("workload", "the job needs " + std::to_string(plan.data_parallel) +
+                                     " units (data_parallel) but "
+                                     "machine \"" +
+                                     s.machine.name + "\" has " + std::to_string(s.machine.unit_count()));
   const auto& first_unit = s.machine.unit_model(s.machine.topology.units().front());
   core::Bytes state = workload::model_state_bytes(model);
   if (state > first_unit.hbm_capacity())
@@ -123,15 +126,16 @@ Scenario ScenarioLoader::load(const std::string& path) const {
                                      " HBM of a \"" + first_unit.name() + "\" without sharding");
   s.trace = workload::generate_data_parallel_trace(model, plan);
   workload::validate(s.trace, model_path);
-  s.workload_summary = model.name + ", data parallel " + std::to_string(plan.data_parallel) + ", micro-batch " +
-                       std::to_string(plan.micro_batch) + ", global batch " + std::to_string(plan.global_batch) +
-                       " sequences of " + std::to_string(model.seq_len) + " tokens";
+  s.workload_summary = model.name + ", data parallel " + std::to_string(plan.data_parallel) +
+                       ", micro-batch " + std::to_string(plan.micro_batch) + ", global batch " +
+                       std::to_string(plan.global_batch) + " sequences of " + std::to_string(model.seq_len) +
+                       " tokens";
 
   core::JsonObject policies = root.object("policies");
-  s.placement_policy = policy_name(policies, "placement",
-                                   [](const std::string& n) { policy::make_placement_policy(n); });
-  s.collective_policy = policy_name(policies, "collective",
-                                    [](const std::string& n) { policy::make_collective_policy(n); });
+  s.placement_policy =
+      policy_name(policies, "placement", [](const std::string& n) { policy::make_placement_policy(n); });
+  s.collective_policy =
+      policy_name(policies, "collective", [](const std::string& n) { policy::make_collective_policy(n); });
   policies.finish();
   root.finish();
 

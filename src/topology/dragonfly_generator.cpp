@@ -11,9 +11,9 @@ void generate_dragonfly(core::JsonObject& params, ModelBinder& binder, Machine& 
   const int64_t p = params.integer("units_per_router", 1, 1 << 12);
   const int64_t h = params.integer("global_links_per_router", 1, 1 << 12);
   if ((a * h) % (g - 1) != 0)
-    throw params.error("global_links_per_router", "routers_per_group x global_links_per_router = " +
-                                                      std::to_string(a * h) + " must be a multiple of groups - 1 = " +
-                                                      std::to_string(g - 1));
+    throw params.error("global_links_per_router",
+                       "routers_per_group x global_links_per_router = " + std::to_string(a * h) +
+                           " must be a multiple of groups - 1 = " + std::to_string(g - 1));
   if (g * a * p > (int64_t(1) << 24)) throw params.error("groups", "more than 16,777,216 units");
   const uint32_t unit_model = binder.unit_model(params, "unit_model");
   const uint32_t unit_link = binder.link_model(params, "unit_link_model");
@@ -33,7 +33,8 @@ void generate_dragonfly(core::JsonObject& params, ModelBinder& binder, Machine& 
     }
   for (int64_t grp = 0; grp < g; ++grp)
     for (int64_t r1 = 0; r1 < a; ++r1)
-      for (int64_t r2 = r1 + 1; r2 < a; ++r2) topo.add_link(routers[grp * a + r1], routers[grp * a + r2], local_link);
+      for (int64_t r2 = r1 + 1; r2 < a; ++r2)
+        topo.add_link(routers[grp * a + r1], routers[grp * a + r2], local_link);
   // Global links: group i's k-th global port goes to the k-th group other than i (cyclically).
   const int64_t per_pair = a * h / (g - 1);
   std::vector<int64_t> next_port(g, 0);

@@ -19,20 +19,21 @@ void generate_fat_tree(core::JsonObject& params, ModelBinder& binder, Machine& m
   };
   std::vector<Level> levels;
   for (size_t i = 0; i < levels_json.size(); ++i) {
-    core::JsonObject level(levels_json[i], params.file(),
-                           core::json_pointer_append(core::json_pointer_append(params.pointer(), "levels"),
-                                                     std::to_string(i)));
+    core::JsonObject level(
+        levels_json[i], params.file(),
+        core::json_pointer_append(core::json_pointer_append(params.pointer(), "levels"), std::to_string(i)));
     Level l{level.integer("units_per_switch", 1, units), binder.link_model(level, "link_model"),
             level.number_or("oversubscription", 1.0, 1.0, 1e6)};
     if (units % l.group != 0)
-      throw level.error("units_per_switch", std::to_string(l.group) + " does not divide the " +
-                                                std::to_string(units) + " units");
+      throw level.error("units_per_switch",
+                        std::to_string(l.group) + " does not divide the " + std::to_string(units) + " units");
     if (!levels.empty() && l.group % levels.back().group != 0)
       throw level.error("units_per_switch", "must be a multiple of the level below's (" +
                                                 std::to_string(levels.back().group) + ")");
     if (i + 1 == levels_json.size()) {
-      if (l.group != units) throw level.error("units_per_switch", "the top level must serve all " +
-                                                                       std::to_string(units) + " units");
+      if (l.group != units)
+        throw level.error("units_per_switch",
+                          "the top level must serve all " + std::to_string(units) + " units");
       if (l.oversubscription != 1.0) throw level.error("oversubscription", "the top level has no uplinks");
     }
     level.finish();
@@ -40,7 +41,8 @@ void generate_fat_tree(core::JsonObject& params, ModelBinder& binder, Machine& m
   }
 
   std::vector<NodeId> below;  // nodes of the level below, in order
-  for (int64_t u = 0; u < units; ++u) below.push_back(machine.topology.add_unit("unit" + std::to_string(u), unit_model));
+  for (int64_t u = 0; u < units; ++u)
+    below.push_back(machine.topology.add_unit("unit" + std::to_string(u), unit_model));
   // Bandwidth that one node of the level below sends up, B/s (units: one link of level 1's model).
   double up_bandwidth = machine.link_models[levels[0].link_model].bandwidth().value();
   int64_t below_group = 1;
@@ -51,7 +53,8 @@ void generate_fat_tree(core::JsonObject& params, ModelBinder& binder, Machine& m
     std::vector<NodeId> current;
     for (int64_t s = 0; s < units / level.group; ++s) {
       NodeId sw = machine.topology.add_switch("l" + std::to_string(k + 1) + "s" + std::to_string(s));
-      for (int64_t c = 0; c < children; ++c) machine.topology.add_link(below[s * children + c], sw, level.link_model, width);
+      for (int64_t c = 0; c < children; ++c)
+        machine.topology.add_link(below[s * children + c], sw, level.link_model, width);
       current.push_back(sw);
     }
     up_bandwidth = up_bandwidth * double(children) / level.oversubscription;

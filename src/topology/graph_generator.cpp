@@ -16,8 +16,9 @@ const nlohmann::json& array_at(core::JsonObject& params, const char* key) {
 }
 
 core::JsonObject element(core::JsonObject& params, const char* key, const nlohmann::json& value, size_t i) {
-  return core::JsonObject(value, params.file(),
-                          core::json_pointer_append(core::json_pointer_append(params.pointer(), key), std::to_string(i)));
+  return core::JsonObject(
+      value, params.file(),
+      core::json_pointer_append(core::json_pointer_append(params.pointer(), key), std::to_string(i)));
 }
 
 }  // namespace

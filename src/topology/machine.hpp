@@ -17,11 +17,13 @@ struct Machine {
   std::string name;
   std::string generator;  ///< which generator built it, for reports
   Topology topology;
-  std::vector<hw::ComputeUnitModel> unit_models;  ///< indexed by Node::model
-  std::vector<hw::LinkModel> link_models;         ///< indexed by Link::model
-  std::vector<hw::MemoryPoolModel> memory_models; ///< indexed by Node::model of memory nodes
+  std::vector<hw::ComputeUnitModel> unit_models;   ///< indexed by Node::model
+  std::vector<hw::LinkModel> link_models;          ///< indexed by Link::model
+  std::vector<hw::MemoryPoolModel> memory_models;  ///< indexed by Node::model of memory nodes
 
-  const hw::ComputeUnitModel& unit_model(NodeId unit) const { return unit_models.at(topology.node(unit).model); }
+  const hw::ComputeUnitModel& unit_model(NodeId unit) const {
+    return unit_models.at(topology.node(unit).model);
+  }
   const hw::LinkModel& link_model(LinkId link) const { return link_models.at(topology.link(link).model); }
   size_t unit_count() const { return topology.units().size(); }
   const hw::MemoryPoolModel& memory_model(NodeId pool) const {

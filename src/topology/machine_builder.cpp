@@ -40,7 +40,8 @@ std::vector<GeneratorInfo> builtin_generators() {
 }
 
 Machine build_machine(core::JsonObject& json, const ModelSet& models) {
-  if (json.string("kind") != "topology") throw json.error("kind", "expected \"topology\" for a topology file");
+  if (json.string("kind") != "topology")
+    throw json.error("kind", "expected \"topology\" for a topology file");
   Machine machine;
   machine.name = json.string("name");
   json.optional_string("description");

@@ -10,7 +10,8 @@ NodeId add_memory_pool(Machine& machine, std::string name, uint32_t model, NodeI
   const auto& pool = machine.memory_models.at(model);
   std::string link_name = pool.name() + "-ports";
   uint32_t link_model = 0;
-  while (link_model < machine.link_models.size() && machine.link_models[link_model].name() != link_name) ++link_model;
+  while (link_model < machine.link_models.size() && machine.link_models[link_model].name() != link_name)
+    ++link_model;
   if (link_model == machine.link_models.size())
     machine.link_models.push_back(hw::LinkModel::derived(
         link_name, pool.port_bandwidth(), pool.load_latency(),

@@ -18,7 +18,9 @@ NodeId Topology::add_unit(std::string name, uint32_t model) {
   return id;
 }
 
-NodeId Topology::add_switch(std::string name) { return add_node(std::move(name), NodeKind::kSwitch, 0); }
+NodeId Topology::add_switch(std::string name) {
+  return add_node(std::move(name), NodeKind::kSwitch, 0);
+}
 
 NodeId Topology::add_memory(std::string name, uint32_t model) {
   NodeId id = add_node(std::move(name), NodeKind::kMemory, model);

@@ -11,9 +11,9 @@
 namespace zs::topology {
 
 struct Diameter {
-  uint32_t hops = 0;       ///< longest shortest path between two units, in links
-  bool exact = true;       ///< false when only some source units were searched (a lower bound)
-  uint64_t sources = 0;    ///< units a breadth-first search started from
+  uint32_t hops = 0;     ///< longest shortest path between two units, in links
+  bool exact = true;     ///< false when only some source units were searched (a lower bound)
+  uint64_t sources = 0;  ///< units a breadth-first search started from
 };
 
 /// Breadth-first search from every unit, or from `max_sources` units spread evenly over the

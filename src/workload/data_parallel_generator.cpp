@@ -43,9 +43,9 @@ DataParallelPlan DataParallelPlan::from_json(core::JsonObject& json) {
   p.global_batch = static_cast<uint32_t>(json.integer("global_batch", 1, 1 << 30));
   uint64_t per_step = uint64_t(p.data_parallel) * p.micro_batch;
   if (p.global_batch % per_step != 0)
-    throw json.error("global_batch", "global batch " + std::to_string(p.global_batch) +
-                                         " is not a multiple of data_parallel x micro_batch = " +
-                                         std::to_string(per_step));
+    throw json.error("global_batch",
+                     "global batch " + std::to_string(p.global_batch) +
+                         " is not a multiple of data_parallel x micro_batch = " + std::to_string(per_step));
   return p;
 }
 
@@ -56,7 +56,9 @@ nlohmann::json DataParallelPlan::to_json() const {
           {"accumulation_steps", accumulation_steps()}};
 }
 
-core::Bytes model_state_bytes(const TransformerSpec& model) { return core::Bytes(16.0 * model.total_params()); }
+core::Bytes model_state_bytes(const TransformerSpec& model) {
+  return core::Bytes(16.0 * model.total_params());
+}
 
 Trace generate_data_parallel_trace(const TransformerSpec& model, const DataParallelPlan& plan) {
   Trace trace;
@@ -96,10 +98,10 @@ Trace generate_data_parallel_trace(const TransformerSpec& model, const DataParal
     }
   }
   const double params = model.total_params();
-  uint32_t opt = b.compute("optimizer/adam", "optimizer",
-                           ComputeOp{core::Flops(kOptimizerFlopsPerParam * params),
-                                     core::Bytes(kOptimizerBytesPerParam * params), core::Dtype::kFp32,
-                                     core::WorkKind::kVector, 1});
+  uint32_t opt = b.compute(
+      "optimizer/adam", "optimizer",
+      ComputeOp{core::Flops(kOptimizerFlopsPerParam * params), core::Bytes(kOptimizerBytesPerParam * params),
+                core::Dtype::kFp32, core::WorkKind::kVector, 1});
   b.op(opt).deps = grad_syncs;
   return trace;
 }

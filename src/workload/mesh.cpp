@@ -10,7 +10,8 @@ Mesh::Mesh(std::vector<MeshAxis> axes) : axes_(std::move(axes)), strides_(axes_.
     if (axes_[i].name.empty()) throw std::invalid_argument("mesh axis with an empty name");
     if (axes_[i].size == 0) throw std::invalid_argument("mesh axis \"" + axes_[i].name + "\" has size 0");
     for (size_t j = 0; j < i; ++j)
-      if (axes_[j].name == axes_[i].name) throw std::invalid_argument("duplicate mesh axis \"" + axes_[i].name + "\"");
+      if (axes_[j].name == axes_[i].name)
+        throw std::invalid_argument("duplicate mesh axis \"" + axes_[i].name + "\"");
   }
   uint64_t stride = 1;
   for (size_t i = axes_.size(); i-- > 0;) {

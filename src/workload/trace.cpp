@@ -7,12 +7,18 @@ namespace zs::workload {
 
 std::string_view to_string(CollectiveKind k) {
   switch (k) {
-    case CollectiveKind::kAllReduce: return "all-reduce";
-    case CollectiveKind::kReduceScatter: return "reduce-scatter";
-    case CollectiveKind::kAllGather: return "all-gather";
-    case CollectiveKind::kAllToAll: return "all-to-all";
-    case CollectiveKind::kBroadcast: return "broadcast";
-    case CollectiveKind::kReduce: return "reduce";
+    case CollectiveKind::kAllReduce:
+      return "all-reduce";
+    case CollectiveKind::kReduceScatter:
+      return "reduce-scatter";
+    case CollectiveKind::kAllGather:
+      return "all-gather";
+    case CollectiveKind::kAllToAll:
+      return "all-to-all";
+    case CollectiveKind::kBroadcast:
+      return "broadcast";
+    case CollectiveKind::kReduce:
+      return "reduce";
   }
   return "?";
 }
@@ -23,11 +29,14 @@ const RoleProgram& Trace::program_of(uint64_t rank) const {
 }
 
 void validate(const Trace& trace, const std::string& file) {
-  auto fail = [&](const std::string& path, const std::string& msg) { throw core::InputError(file, path, msg); };
+  auto fail = [&](const std::string& path, const std::string& msg) {
+    throw core::InputError(file, path, msg);
+  };
   if (trace.roles.empty()) fail("/roles", "a trace needs at least one role program");
   if (trace.streams.empty()) fail("/streams", "a trace needs at least one stream");
   if (trace.role_axis.empty()) {
-    if (trace.roles.size() != 1) fail("/roles", "without a role_axis, a trace holds exactly one role program");
+    if (trace.roles.size() != 1)
+      fail("/roles", "without a role_axis, a trace holds exactly one role program");
   } else {
     auto axis = trace.mesh.axis_index(trace.role_axis);
     if (!axis) fail("/role_axis", "\"" + trace.role_axis + "\" is not a mesh axis");

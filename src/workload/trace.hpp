@@ -43,9 +43,9 @@ struct MemoryOp {
 /// previous op on the same stream is done (streams are in-order queues, as CUDA streams are).
 struct Op {
   std::string name;
-  std::string phase;            ///< "forward", "backward", "optimizer", ...
-  uint32_t stream = 0;          ///< index into Trace::streams
-  std::vector<uint32_t> deps;   ///< indices of earlier ops of the same program
+  std::string phase;           ///< "forward", "backward", "optimizer", ...
+  uint32_t stream = 0;         ///< index into Trace::streams
+  std::vector<uint32_t> deps;  ///< indices of earlier ops of the same program
   std::variant<ComputeOp, CollectiveOp, MemoryOp> body;
 };
 
@@ -65,9 +65,9 @@ struct Trace {
   std::vector<RoleProgram> roles;
   /// Empty: every rank runs roles[0]. Otherwise a mesh axis; rank r runs roles[coordinate(r, axis)].
   std::string role_axis;
-  core::Flops model_flops;                 ///< model FLOPs of one iteration, all ranks (for MFU)
+  core::Flops model_flops;                       ///< model FLOPs of one iteration, all ranks (for MFU)
   core::Dtype model_dtype = core::Dtype::kBf16;  ///< whose peak MFU is relative to
-  double tokens_per_iteration = 0;         ///< tokens the whole job trains on per iteration
+  double tokens_per_iteration = 0;               ///< tokens the whole job trains on per iteration
 
   const RoleProgram& program_of(uint64_t rank) const;
 };

@@ -4,7 +4,8 @@
 namespace zs::workload {
 
 TransformerSpec TransformerSpec::from_json(core::JsonObject& json) {
-  if (json.string("kind") != "transformer") throw json.error("kind", "expected \"transformer\" for a model spec");
+  if (json.string("kind") != "transformer")
+    throw json.error("kind", "expected \"transformer\" for a model spec");
   TransformerSpec m;
   m.name = json.string("name");
   json.optional_string("description");
@@ -28,9 +29,9 @@ TransformerSpec TransformerSpec::from_json(core::JsonObject& json) {
 }
 
 nlohmann::json TransformerSpec::to_json() const {
-  return {{"kind", "transformer"}, {"name", name},      {"layers", layers},   {"hidden", hidden},
-          {"heads", heads},        {"ffn_hidden", ffn_hidden}, {"vocab", vocab}, {"seq_len", seq_len},
-          {"dtype", std::string(core::to_string(dtype))}};
+  return {{"kind", "transformer"}, {"name", name},       {"layers", layers},
+          {"hidden", hidden},      {"heads", heads},     {"ffn_hidden", ffn_hidden},
+          {"vocab", vocab},        {"seq_len", seq_len}, {"dtype", std::string(core::to_string(dtype))}};
 }
 
 double TransformerSpec::params_per_layer() const {
@@ -43,7 +44,9 @@ double TransformerSpec::embedding_params() const {
   return double(vocab) * h + double(seq_len) * h + 2 * h;
 }
 
-double TransformerSpec::total_params() const { return layers * params_per_layer() + embedding_params(); }
+double TransformerSpec::total_params() const {
+  return layers * params_per_layer() + embedding_params();
+}
 
 core::Flops TransformerSpec::layer_forward_flops(uint64_t sequences) const {
   double b = double(sequences), s = seq_len, h = hidden, f = ffn_hidden;

@@ -17,7 +17,7 @@ namespace zs::workload {
 struct TransformerSpec {
   std::string name;
   uint32_t layers = 0;
-  uint32_t hidden = 0;      ///< h
+  uint32_t hidden = 0;  ///< h
   uint32_t heads = 0;
   uint32_t ffn_hidden = 0;  ///< f, usually 4h
   uint32_t vocab = 0;       ///< V

@@ -63,12 +63,14 @@ TEST_CASE("bad input exits 2 with one line naming the file, and writes no output
   std::string bad = dir.write("bad.json", "{\"kind\": \"scenario\", \"name\": }");
   auto r = test::run_cli({"run", bad, "--out", dir.file("out")});
   CHECK(r.code == 2);
-  CHECK(r.err == "zettasim: error: " + bad + ": malformed JSON at line 1, column 30: syntax error while parsing "
-                 "value - unexpected '}'; expected '[', '{', or a literal\n");
+  CHECK(r.err == "zettasim: error: " + bad +
+                     ": malformed JSON at line 1, column 30: syntax error while parsing "
+                     "value - unexpected '}'; expected '[', '{', or a literal\n");
   CHECK_FALSE(fs::exists(dir.file("out")));
   auto missing = test::run_cli({"run", dir.file("nope.json"), "--out", dir.file("out")});
   CHECK(missing.code == 2);
-  CHECK(missing.err == "zettasim: error: " + dir.file("nope.json") + ": cannot read file (missing or unreadable)\n");
+  CHECK(missing.err ==
+        "zettasim: error: " + dir.file("nope.json") + ": cannot read file (missing or unreadable)\n");
   CHECK_FALSE(fs::exists(dir.file("out")));
   size_t entries = 0;
   for ([[maybe_unused]] const auto& e : fs::directory_iterator(dir.path())) ++entries;
@@ -90,7 +92,8 @@ TEST_CASE("the embedded default scenario runs and matches its golden summary") {
                part["memory_stall"].get<double>() + part["idle"].get<double>();
   CHECK(summary["iteration_time_s"].get<double>() == doctest::Approx(sum).epsilon(1e-12));
   CHECK(part["idle"].get<double>() == doctest::Approx(0.0));
-  auto golden = nlohmann::json::parse(test::read_text(fs::path(ZS_SOURCE_DIR) / "tests/golden/default.summary.json"));
+  auto golden =
+      nlohmann::json::parse(test::read_text(fs::path(ZS_SOURCE_DIR) / "tests/golden/default.summary.json"));
   check_close(summary, golden, "");
 }
 

@@ -21,7 +21,8 @@ TEST_CASE("a small data-parallel scenario matches the hand calculation") {
   CHECK(part["compute"].get<double>() == doctest::Approx(hand.compute).epsilon(1e-9));
   CHECK(part["exposed_communication"].get<double>() == doctest::Approx(hand.exposed).epsilon(1e-9));
   CHECK(summary["mfu"].get<double>() == doctest::Approx(hand.mfu).epsilon(1e-9));
-  CHECK(summary["tokens_per_second"].get<double>() == doctest::Approx(4 * 1024 / hand.iteration).epsilon(1e-9));
+  CHECK(summary["tokens_per_second"].get<double>() ==
+        doctest::Approx(4 * 1024 / hand.iteration).epsilon(1e-9));
   // The printed report states the same breakdown.
   CHECK(r.out.find("iteration time") != std::string::npos);
   CHECK(r.out.find("exposed communication") != std::string::npos);

@@ -31,7 +31,7 @@ TEST_CASE("the Llama 3 network: 1:7 above 3072-GPU pods halves to n/2 x 50 GB/s 
   REQUIRE(r.code == 0);
   CHECK(r.out.find("units                 24576 (h100-sxm: 24576)") != std::string::npos);
   CHECK(r.out.find("switches              1545") != std::string::npos);  // 1536 ToRs, 8 pods, 1 top
-  CHECK(r.out.find("87.77 TB/s") != std::string::npos);                // 12288 x 50 GB/s / 7
+  CHECK(r.out.find("87.77 TB/s") != std::string::npos);                  // 12288 x 50 GB/s / 7
   CHECK(r.out.find("diameter              6 links") != std::string::npos);
 }
 
@@ -62,5 +62,6 @@ TEST_CASE("a broken topology file exits 2 with its file and JSON path") {
                           R"(h100-sxm.json", "nvlink": ")" + models + R"(nvlink4.json"}})");
   auto r = test::run_cli({"topo", dir.file("m.json")});
   CHECK(r.code == 2);
-  CHECK(r.err == "zettasim: error: " + dir.file("t.json") + ": /links/0/b: dangling link: no node named \"ghost\"\n");
+  CHECK(r.err ==
+        "zettasim: error: " + dir.file("t.json") + ": /links/0/b: dangling link: no node named \"ghost\"\n");
 }

@@ -35,7 +35,8 @@ TEST_CASE("errors name the file and the JSON path") {
   JsonObject root(j, "s.json", "");
   auto gpu = root.object("machine").object("models").object("gpu");
   CHECK(error_of([&] { gpu.bytes("hbm"); }) ==
-        "s.json: /machine/models/gpu/hbm: \"80G\": unknown unit \"G\" for a size, such as \"80GiB\", \"1.5TB\" or "
+        "s.json: /machine/models/gpu/hbm: \"80G\": unknown unit \"G\" for a size, such as \"80GiB\", "
+        "\"1.5TB\" or "
         "\"512B\" (k M G T P E: powers of 1000; Ki Mi Gi Ti Pi Ei: powers of 1024; b: bit)");
 }
 
@@ -50,10 +51,12 @@ TEST_CASE("unknown keys are rejected and the known ones listed") {
 TEST_CASE("wrong types, bare numbers, zero and negative sizes are errors") {
   json j = {{"a", 80}, {"b", "0B"}, {"c", "-1GB"}, {"d", "x"}, {"e", 2.5}, {"f", 99}, {"g", "-1s"}};
   JsonObject o(j, "f.json", "");
-  CHECK(error_of([&] { o.bytes("a"); }).find("/a: expected a string with a unit, got number 80") != std::string::npos);
+  CHECK(error_of([&] { o.bytes("a"); }).find("/a: expected a string with a unit, got number 80") !=
+        std::string::npos);
   CHECK(error_of([&] { o.bytes("b"); }).find("/b: expected a value > 0") != std::string::npos);
   CHECK(error_of([&] { o.bytes("c"); }).find("/c: expected a value > 0") != std::string::npos);
-  CHECK(error_of([&] { o.integer("d", 0, 9); }).find("/d: expected a whole number, got string") != std::string::npos);
+  CHECK(error_of([&] { o.integer("d", 0, 9); }).find("/d: expected a whole number, got string") !=
+        std::string::npos);
   CHECK(error_of([&] { o.integer("e", 0, 9); }).find("/e: expected a whole number") != std::string::npos);
   CHECK(error_of([&] { o.integer("f", 0, 9); }).find("/f: expected a whole number in [0, 9], got 99") !=
         std::string::npos);

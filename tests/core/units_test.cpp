@@ -43,7 +43,8 @@ TEST_CASE("rates, times and FLOPs parse to their base units") {
 }
 
 TEST_CASE("printing is exact: parse(to_string(x)) == x") {
-  for (double v : {1.0, 80.0 * (1 << 30), 80e9, 1536.0, 3.35e12, 1e-3, 0.1, 123456789.0, 1.0 / 3.0, 7e20, 0.0})
+  for (double v :
+       {1.0, 80.0 * (1 << 30), 80e9, 1536.0, 3.35e12, 1e-3, 0.1, 123456789.0, 1.0 / 3.0, 7e20, 0.0})
     CHECK(parse_bytes(to_string(Bytes(v))).value() == v);
   for (double v : {1.5e-6, 1e-9, 2.5, 1.0 / 3.0, 86400.0, 3.7e-12, 0.0})
     CHECK(parse_seconds(to_string(Seconds(v))).value() == v);

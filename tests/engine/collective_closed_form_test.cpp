@@ -22,7 +22,8 @@ Timing run_collective(CollectiveKind kind, uint32_t n, double bytes) {
   t.name = "collective";
   t.mesh = workload::Mesh({{"dp", n}});
   t.streams = {"comm"};
-  t.roles = {{"rank", {{"sync", "gradient-sync", 0, {}, workload::CollectiveOp{kind, "dp", core::Bytes(bytes)}}}}};
+  t.roles = {
+      {"rank", {{"sync", "gradient-sync", 0, {}, workload::CollectiveOp{kind, "dp", core::Bytes(bytes)}}}}};
   auto r = engine::simulate(machine, t, policy::LinearPlacement(), policy::RingCollective());
   Timing out{r.replay.iteration_time.value(), 0, 0};
   if (n > 1) {

@@ -45,7 +45,8 @@ TEST_CASE("each kernel adds the model's launch overhead") {
 TEST_CASE("MFU of a compute-only step equals the matrix efficiency") {
   auto unit = test::unit_model("1PFLOPS", 0.6, "0s");
   auto machine = test::single_switch_machine(1, unit, test::link_model("1GB/s", "1us"));
-  auto trace = one_op_trace({core::Flops(3e12), core::Bytes(0.0), core::Dtype::kBf16, core::WorkKind::kMatrix, 1});
+  auto trace =
+      one_op_trace({core::Flops(3e12), core::Bytes(0.0), core::Dtype::kBf16, core::WorkKind::kMatrix, 1});
   auto r = engine::simulate(machine, trace, policy::LinearPlacement(), policy::RingCollective());
   CHECK(r.mfu == doctest::Approx(0.6).epsilon(1e-12));
   CHECK(r.replay.ranks[0].compute.value() == doctest::Approx(r.replay.iteration_time.value()).epsilon(1e-12));
@@ -61,8 +62,12 @@ TEST_CASE("energy: idle power over the iteration plus the load increment while c
   t.streams = {"compute"};
   t.role_axis = "pp";
   auto op = [](double flops) {
-    return workload::Op{"gemm", "forward", 0, {}, workload::ComputeOp{core::Flops(flops), core::Bytes(0.0),
-                                                                     core::Dtype::kBf16, core::WorkKind::kMatrix, 1}};
+    return workload::Op{"gemm",
+                        "forward",
+                        0,
+                        {},
+                        workload::ComputeOp{core::Flops(flops), core::Bytes(0.0), core::Dtype::kBf16,
+                                            core::WorkKind::kMatrix, 1}};
   };
   t.roles = {{"first", {op(0.5e15)}}, {"second", {op(0.25e15)}}};
   auto r = engine::simulate(machine, t, policy::LinearPlacement(), policy::RingCollective());
@@ -74,7 +79,9 @@ TEST_CASE("energy: idle power over the iteration plus the load increment while c
 TEST_CASE("a dtype the unit lacks is an input error naming the op") {
   auto unit = test::unit_model("1PFLOPS", 0.5, "0s");  // bf16 only
   auto machine = test::single_switch_machine(1, unit, test::link_model("1GB/s", "1us"));
-  auto trace = one_op_trace({core::Flops(1e12), core::Bytes(0.0), core::Dtype::kFp8, core::WorkKind::kMatrix, 1});
-  CHECK_THROWS_WITH(engine::simulate(machine, trace, policy::LinearPlacement(), policy::RingCollective()),
-                    "one-op: /roles/0/ops/0/dtype: rank 0 runs on a \"test-gpu\", which has no matrix peak for fp8");
+  auto trace =
+      one_op_trace({core::Flops(1e12), core::Bytes(0.0), core::Dtype::kFp8, core::WorkKind::kMatrix, 1});
+  CHECK_THROWS_WITH(
+      engine::simulate(machine, trace, policy::LinearPlacement(), policy::RingCollective()),
+      "one-op: /roles/0/ops/0/dtype: rank 0 runs on a \"test-gpu\", which has no matrix peak for fp8");
 }

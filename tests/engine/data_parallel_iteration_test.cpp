@@ -34,8 +34,8 @@ TEST_CASE("every rank of a symmetric data-parallel job finishes at the same time
   auto machine = test::single_switch_machine(4, test::unit_model("100TFLOPS", 0.5, "0s"),
                                              test::link_model("100GB/s", "1us"));
   workload::TransformerSpec m{"hand", 2, 1024, 8, 4096, 1024, 1024, core::Dtype::kBf16};
-  auto r = engine::simulate(machine, workload::generate_data_parallel_trace(m, {4, 1, 8}), policy::LinearPlacement(),
-                            policy::RingCollective());
+  auto r = engine::simulate(machine, workload::generate_data_parallel_trace(m, {4, 1, 8}),
+                            policy::LinearPlacement(), policy::RingCollective());
   for (const auto& rank : r.replay.ranks)
     CHECK(rank.finish.value() == doctest::Approx(r.replay.iteration_time.value()).epsilon(1e-12));
 }

@@ -15,7 +15,7 @@ topology::Machine fat_tree(int units, nlohmann::json levels) {
   topology::ModelSet models;
   models.units.emplace("gpu", test::unit_model("1PFLOPS", 1, "0s"));
   models.links.emplace("nic", test::link_model("50GB/s", "1us"));
-  nlohmann::json j = {{"kind", "topology"}, {"name", "ft"}, {"generator", "fat-tree"},
+  nlohmann::json j = {{"kind", "topology"}, {"name", "ft"},        {"generator", "fat-tree"},
                       {"units", units},     {"unit_model", "gpu"}, {"levels", levels}};
   core::JsonObject o(j, "ft.json", "");
   return topology::build_machine(o, models);
@@ -29,8 +29,12 @@ workload::Trace all_reduce_pairs(uint32_t groups, double bytes, bool pair_outerm
   t.mesh = pair_outermost ? workload::Mesh({{"pair", 2}, {"group", groups}})
                           : workload::Mesh({{"group", groups}, {"pair", 2}});
   t.streams = {"comm"};
-  t.roles = {{"rank", {{"sync", "", 0, {}, workload::CollectiveOp{workload::CollectiveKind::kAllReduce, "pair",
-                                                                  core::Bytes(bytes)}}}}};
+  t.roles = {{"rank",
+              {{"sync",
+                "",
+                0,
+                {},
+                workload::CollectiveOp{workload::CollectiveKind::kAllReduce, "pair", core::Bytes(bytes)}}}}};
   return t;
 }
 }  // namespace
@@ -58,7 +62,7 @@ TEST_CASE("groups sharing an oversubscribed uplink split it; on separate switche
                            {{"units_per_switch", 8}, {"link_model", "nic"}}});
   auto full = fat_tree(8, {{{"units_per_switch", 4}, {"link_model", "nic"}},
                            {{"units_per_switch", 8}, {"link_model", "nic"}}});
-  const double S = 100e6;                // each pair all-reduces 100 MB: 2 steps of 50 MB each way
+  const double S = 100e6;                     // each pair all-reduces 100 MB: 2 steps of 50 MB each way
   const double across = 4e-6, within = 2e-6;  // unit-ToR-top-ToR-unit, unit-ToR-unit
   auto time = [&](const topology::Machine& m, bool pair_outermost) {
     return engine::simulate(m, all_reduce_pairs(4, S, pair_outermost), policy::LinearPlacement(),

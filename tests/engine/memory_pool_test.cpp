@@ -16,13 +16,18 @@ topology::Machine pooled_machine(bool with_pool) {
   topology::ModelSet models;
   models.units.emplace("gpu", test::unit_model("1PFLOPS", 1, "0s"));
   models.links.emplace("fast", test::link_model("450GB/s", "0.5us"));
-  nlohmann::json pool = {{"kind", "memory-pool"}, {"name", "cxl"}, {"capacity", "1TB"}, {"ports", 4},
-                         {"port_bandwidth", "16GB/s"}, {"load_latency", "250ns"},
-                         {"sources", {{"capacity", "t"}, {"ports", "t"}, {"port_bandwidth", "t"}, {"load_latency", "t"}}}};
+  nlohmann::json pool = {
+      {"kind", "memory-pool"},
+      {"name", "cxl"},
+      {"capacity", "1TB"},
+      {"ports", 4},
+      {"port_bandwidth", "16GB/s"},
+      {"load_latency", "250ns"},
+      {"sources", {{"capacity", "t"}, {"ports", "t"}, {"port_bandwidth", "t"}, {"load_latency", "t"}}}};
   core::JsonObject pool_obj(pool, "cxl.json", "");
   models.memories.emplace("cxl", hw::MemoryPoolModel::from_json(pool_obj));
-  nlohmann::json topo = {{"kind", "topology"}, {"name", "pooled"}, {"generator", "single-switch"}, {"units", 8},
-                         {"unit_model", "gpu"}, {"link_model", "fast"}};
+  nlohmann::json topo = {{"kind", "topology"}, {"name", "pooled"},    {"generator", "single-switch"},
+                         {"units", 8},         {"unit_model", "gpu"}, {"link_model", "fast"}};
   if (with_pool) topo["memory_pools"] = {{"model", "cxl"}, {"count", 1}};
   core::JsonObject o(topo, "t.json", "");
   return topology::build_machine(o, models);
@@ -59,7 +64,7 @@ TEST_CASE("n units reading one pool at once each get the pool bandwidth / n") {
 
 TEST_CASE("a memory move on a machine without pools is an input error") {
   auto m = pooled_machine(false);
-  CHECK_THROWS_WITH(engine::simulate(m, readers(2, workload::MemoryDirection::kRead, 1e6), policy::LinearPlacement(),
-                                     policy::RingCollective()),
+  CHECK_THROWS_WITH(engine::simulate(m, readers(2, workload::MemoryDirection::kRead, 1e6),
+                                     policy::LinearPlacement(), policy::RingCollective()),
                     "readers: /roles/0/ops/0: a memory move, but machine \"pooled\" has no memory pool");
 }

@@ -57,10 +57,12 @@ TEST_CASE("memory-bound work takes bytes / (bandwidth x efficiency)") {
 TEST_CASE("every parameter needs a source, and sources name only parameters") {
   auto j = test::unit_model_json("1PFLOPS", 0.5, "1us");
   j["sources"].erase("hbm_bandwidth");
-  CHECK(error_loading(j) == "gpu.json: /sources: missing the source of parameter \"hbm_bandwidth\" (every value needs one)");
+  CHECK(error_loading(j) ==
+        "gpu.json: /sources: missing the source of parameter \"hbm_bandwidth\" (every value needs one)");
   j = test::unit_model_json("1PFLOPS", 0.5, "1us");
   j["sources"]["matrix_peak.fp8"] = "made up";
-  CHECK(error_loading(j) == "gpu.json: /sources/matrix_peak.fp8: cites a source for a parameter this model does not set");
+  CHECK(error_loading(j) ==
+        "gpu.json: /sources/matrix_peak.fp8: cites a source for a parameter this model does not set");
 }
 
 TEST_CASE("bad model files name the JSON path") {

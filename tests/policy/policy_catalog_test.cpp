@@ -13,15 +13,18 @@ TEST_CASE("built-in policies are found by name") {
 }
 
 TEST_CASE("an unknown policy name lists the known ones") {
-  CHECK_THROWS_WITH(policy::make_collective_policy("tree"), "unknown collective policy \"tree\" (known: ring)");
-  CHECK_THROWS_WITH(policy::make_placement_policy("random"), "unknown placement policy \"random\" (known: linear)");
+  CHECK_THROWS_WITH(policy::make_collective_policy("tree"),
+                    "unknown collective policy \"tree\" (known: ring)");
+  CHECK_THROWS_WITH(policy::make_placement_policy("random"),
+                    "unknown placement policy \"random\" (known: linear)");
 }
 
 TEST_CASE("linear placement puts rank r on unit r and refuses a mesh larger than the machine") {
-  auto m = test::single_switch_machine(4, test::unit_model("1PFLOPS", 1, "0s"), test::link_model("1GB/s", "1us"));
+  auto m =
+      test::single_switch_machine(4, test::unit_model("1PFLOPS", 1, "0s"), test::link_model("1GB/s", "1us"));
   auto p = policy::make_placement_policy("linear");
   auto where = p->place(workload::Mesh({{"dp", 3}}), m);
-  CHECK(where.unit_of_rank == std::vector<topology::NodeId>{m.topology.units()[0], m.topology.units()[1],
-                                                            m.topology.units()[2]});
+  CHECK(where.unit_of_rank ==
+        std::vector<topology::NodeId>{m.topology.units()[0], m.topology.units()[1], m.topology.units()[2]});
   CHECK_THROWS_AS(p->place(workload::Mesh({{"dp", 5}}), m), core::InputError);
 }

@@ -13,8 +13,8 @@
 namespace zs::test {
 
 /// A compute-unit model file as JSON, with a source for every parameter.
-inline nlohmann::json unit_model_json(const std::string& bf16_peak, double matrix_eff, const std::string& launch,
-                                      const std::string& capacity = "80GB") {
+inline nlohmann::json unit_model_json(const std::string& bf16_peak, double matrix_eff,
+                                      const std::string& launch, const std::string& capacity = "80GB") {
   nlohmann::json j = {{"kind", "compute-unit"},
                       {"name", "test-gpu"},
                       {"matrix_peak", {{"bf16", bf16_peak}}},
@@ -28,14 +28,16 @@ inline nlohmann::json unit_model_json(const std::string& bf16_peak, double matri
                       {"idle_power", "100W"},
                       {"load_power", "500W"}};
   nlohmann::json sources = nlohmann::json::object();
-  for (const auto& key : {"matrix_peak.bf16", "vector_peak", "matrix_efficiency", "vector_efficiency",
-                          "hbm_capacity", "hbm_bandwidth", "hbm_efficiency", "kernel_launch_overhead", "idle_power", "load_power"})
+  for (const auto& key :
+       {"matrix_peak.bf16", "vector_peak", "matrix_efficiency", "vector_efficiency", "hbm_capacity",
+        "hbm_bandwidth", "hbm_efficiency", "kernel_launch_overhead", "idle_power", "load_power"})
     sources[key] = "test value";
   j["sources"] = sources;
   return j;
 }
 
-inline hw::ComputeUnitModel unit_model(const std::string& bf16_peak, double matrix_eff, const std::string& launch) {
+inline hw::ComputeUnitModel unit_model(const std::string& bf16_peak, double matrix_eff,
+                                       const std::string& launch) {
   nlohmann::json j = unit_model_json(bf16_peak, matrix_eff, launch);
   core::JsonObject o(j, "test-gpu.json", "");
   return hw::ComputeUnitModel::from_json(o);
@@ -52,7 +54,8 @@ inline hw::LinkModel link_model(const std::string& bandwidth, const std::string&
 }
 
 /// n units, each on its own link to one switch.
-inline topology::Machine single_switch_machine(int n, const hw::ComputeUnitModel& unit, const hw::LinkModel& link) {
+inline topology::Machine single_switch_machine(int n, const hw::ComputeUnitModel& unit,
+                                               const hw::LinkModel& link) {
   topology::Machine m;
   m.name = "test-switch-" + std::to_string(n);
   m.generator = "single-switch";

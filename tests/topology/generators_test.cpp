@@ -18,9 +18,14 @@ topology::Machine build(json params) {
   models.links.emplace("fast", test::link_model("100GB/s", "1us"));
   models.links.emplace("slow", test::link_model("25GB/s", "2us"));
   models.links.emplace("huge", test::link_model("10TB/s", "1us"));
-  json pool = {{"kind", "memory-pool"}, {"name", "cxl"}, {"capacity", "1TB"}, {"ports", 2}, {"port_bandwidth", "64GB/s"},
-               {"load_latency", "250ns"},
-               {"sources", {{"capacity", "t"}, {"ports", "t"}, {"port_bandwidth", "t"}, {"load_latency", "t"}}}};
+  json pool = {
+      {"kind", "memory-pool"},
+      {"name", "cxl"},
+      {"capacity", "1TB"},
+      {"ports", 2},
+      {"port_bandwidth", "64GB/s"},
+      {"load_latency", "250ns"},
+      {"sources", {{"capacity", "t"}, {"ports", "t"}, {"port_bandwidth", "t"}, {"load_latency", "t"}}}};
   core::JsonObject pool_obj(pool, "cxl.json", "");
   models.memories.emplace("cxl", hw::MemoryPoolModel::from_json(pool_obj));
   params["kind"] = "topology";
@@ -60,9 +65,10 @@ TEST_CASE("2-level fat-tree: counts, diameter 4, bisection n/2 x B / oversubscri
 
 TEST_CASE("3-level fat-tree with full pods and 1:7 above them (the Llama 3 shape, scaled down)") {
   for (int units : {1024, 4096}) {
-    auto m = build(fat_tree(units, {{{"units_per_switch", 16}, {"link_model", "fast"}},
-                                    {{"units_per_switch", 256}, {"link_model", "fast"}, {"oversubscription", 7}},
-                                    {{"units_per_switch", units}, {"link_model", "fast"}}}));
+    auto m =
+        build(fat_tree(units, {{{"units_per_switch", 16}, {"link_model", "fast"}},
+                               {{"units_per_switch", 256}, {"link_model", "fast"}, {"oversubscription", 7}},
+                               {{"units_per_switch", units}, {"link_model", "fast"}}}));
     auto s = topology::summarize(m);
     CHECK(s.switches == uint64_t(units / 16 + units / 256 + 1));
     CHECK(s.diameter.hops == 6);
@@ -86,7 +92,10 @@ TEST_CASE("3D torus: diameter sum of floor(k/2), bisection 2 x (N/k) x B across 
   };
   for (const auto& c : {Case{{4, 4, 8}, true, 2 + 2 + 4, 2 * 16}, Case{{8, 8, 8}, true, 12, 2 * 64},
                         Case{{4, 4, 4}, false, 9, 16}, Case{{4, 4, 2}, true, 5, 2 * 16}}) {
-    auto m = build({{"generator", "torus"}, {"dims", c.dims}, {"unit_model", "gpu"}, {"link_model", "fast"},
+    auto m = build({{"generator", "torus"},
+                    {"dims", c.dims},
+                    {"unit_model", "gpu"},
+                    {"link_model", "fast"},
                     {"wraparound", c.wrap}});
     auto s = topology::summarize(m);
     int n = c.dims[0] * c.dims[1] * c.dims[2];
@@ -120,11 +129,18 @@ TEST_CASE("dragonfly: diameter 5, bisection (g/2)^2 x links per group pair x glo
     CHECK(s.diameter.hops == 5);
     CHECK(s.bisection.value() == doctest::Approx((c.g / 2) * (c.g / 2) * per_pair * 25e9).epsilon(1e-9));
   }
-  CHECK(build_error({{"generator", "dragonfly"}, {"groups", 8}, {"routers_per_group", 4}, {"units_per_router", 1},
-                     {"global_links_per_router", 1}, {"unit_model", "gpu"}, {"unit_link_model", "fast"},
-                     {"local_link_model", "fast"}, {"global_link_model", "fast"}})
-            .find("t.json: /global_links_per_router: routers_per_group x global_links_per_router = 4 must be a "
-                  "multiple of groups - 1 = 7") == 0);
+  CHECK(
+      build_error({{"generator", "dragonfly"},
+                   {"groups", 8},
+                   {"routers_per_group", 4},
+                   {"units_per_router", 1},
+                   {"global_links_per_router", 1},
+                   {"unit_model", "gpu"},
+                   {"unit_link_model", "fast"},
+                   {"local_link_model", "fast"},
+                   {"global_link_model", "fast"}})
+          .find("t.json: /global_links_per_router: routers_per_group x global_links_per_router = 4 must be a "
+                "multiple of groups - 1 = 7") == 0);
 }
 
 TEST_CASE("fat-tree parameters are checked") {
@@ -133,17 +149,21 @@ TEST_CASE("fat-tree parameters are checked") {
             .find("t.json: /levels/0/units_per_switch: 10 does not divide the 64 units") == 0);
   CHECK(build_error(fat_tree(64, {{{"units_per_switch", 16}, {"link_model", "fast"}}}))
             .find("t.json: /levels/0/units_per_switch: the top level must serve all 64 units") == 0);
-  CHECK(build_error(fat_tree(64, {{{"units_per_switch", 16}, {"link_model", "fast"}, {"oversubscription", 0.5}},
-                                  {{"units_per_switch", 64}, {"link_model", "fast"}}}))
-            .find("t.json: /levels/0/oversubscription: expected a number in [1.0,") == 0);
+  CHECK(
+      build_error(fat_tree(64, {{{"units_per_switch", 16}, {"link_model", "fast"}, {"oversubscription", 0.5}},
+                                {{"units_per_switch", 64}, {"link_model", "fast"}}}))
+          .find("t.json: /levels/0/oversubscription: expected a number in [1.0,") == 0);
 }
 
 TEST_CASE("explicit graphs: links by node name, dangling links and duplicates rejected") {
   json g = {{"generator", "graph"},
-            {"nodes", {{{"name", "a"}, {"kind", "unit"}, {"model", "gpu"}},
-                       {{"name", "b"}, {"kind", "unit"}, {"model", "gpu"}},
-                       {{"name", "sw"}, {"kind", "switch"}}}},
-            {"links", {{{"a", "a"}, {"b", "sw"}, {"model", "fast"}}, {{"a", "b"}, {"b", "sw"}, {"model", "fast"}, {"width", 2}}}}};
+            {"nodes",
+             {{{"name", "a"}, {"kind", "unit"}, {"model", "gpu"}},
+              {{"name", "b"}, {"kind", "unit"}, {"model", "gpu"}},
+              {{"name", "sw"}, {"kind", "switch"}}}},
+            {"links",
+             {{{"a", "a"}, {"b", "sw"}, {"model", "fast"}},
+              {{"a", "b"}, {"b", "sw"}, {"model", "fast"}, {"width", 2}}}}};
   auto m = build(g);
   CHECK(m.unit_count() == 2);
   CHECK(m.link_bandwidth(1).value() == 2 * B);
@@ -163,9 +183,10 @@ TEST_CASE("explicit graphs: links by node name, dangling links and duplicates re
 
 TEST_CASE("memory pools in a graph attach to a node through ports x port bandwidth") {
   json g = {{"generator", "graph"},
-            {"nodes", {{{"name", "a"}, {"kind", "unit"}, {"model", "gpu"}},
-                       {{"name", "sw"}, {"kind", "switch"}},
-                       {{"name", "pool"}, {"kind", "memory"}, {"model", "cxl"}, {"attach", "sw"}}}},
+            {"nodes",
+             {{{"name", "a"}, {"kind", "unit"}, {"model", "gpu"}},
+              {{"name", "sw"}, {"kind", "switch"}},
+              {{"name", "pool"}, {"kind", "memory"}, {"model", "cxl"}, {"attach", "sw"}}}},
             {"links", {{{"a", "a"}, {"b", "sw"}, {"model", "fast"}}}}};
   auto m = build(g);
   REQUIRE(m.topology.memories().size() == 1);
@@ -177,14 +198,16 @@ TEST_CASE("memory pools in a graph attach to a node through ports x port bandwid
   CHECK(s.switches == 1);
   auto bad = g;
   bad["nodes"][2]["attach"] = "nowhere";
-  CHECK(build_error(bad) == "t.json: /nodes/2/attach: no unit or switch named \"nowhere\" to attach the pool to");
+  CHECK(build_error(bad) ==
+        "t.json: /nodes/2/attach: no unit or switch named \"nowhere\" to attach the pool to");
   bad = g;
   bad["links"].push_back({{"a", "a"}, {"b", "pool"}, {"model", "fast"}});
   CHECK(build_error(bad) == "t.json: /links/1/b: memory pools connect through \"attach\", not links");
 }
 
 TEST_CASE("diameter from sampled sources is labelled a lower bound") {
-  auto m = build({{"generator", "torus"}, {"dims", {8, 8, 8}}, {"unit_model", "gpu"}, {"link_model", "fast"}});
+  auto m =
+      build({{"generator", "torus"}, {"dims", {8, 8, 8}}, {"unit_model", "gpu"}, {"link_model", "fast"}});
   auto d = topology::unit_diameter(m.topology, 16);
   CHECK_FALSE(d.exact);
   CHECK(d.sources == 16);

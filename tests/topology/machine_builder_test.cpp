@@ -16,7 +16,7 @@ topology::ModelSet models() {
 }  // namespace
 
 TEST_CASE("a single-switch topology has n units, one switch and n links") {
-  nlohmann::json j = {{"kind", "topology"}, {"name", "hgx"}, {"generator", "single-switch"},
+  nlohmann::json j = {{"kind", "topology"}, {"name", "hgx"},       {"generator", "single-switch"},
                       {"units", 8},         {"unit_model", "gpu"}, {"link_model", "nvlink"}};
   core::JsonObject o(j, "t.json", "");
   auto m = topology::build_machine(o, models());
@@ -27,7 +27,7 @@ TEST_CASE("a single-switch topology has n units, one switch and n links") {
 }
 
 TEST_CASE("unbound models and unknown generators are errors with the JSON path") {
-  nlohmann::json j = {{"kind", "topology"}, {"name", "hgx"}, {"generator", "single-switch"},
+  nlohmann::json j = {{"kind", "topology"}, {"name", "hgx"},       {"generator", "single-switch"},
                       {"units", 8},         {"unit_model", "tpu"}, {"link_model", "nvlink"}};
   core::JsonObject o(j, "t.json", "");
   CHECK_THROWS_WITH(topology::build_machine(o, models()),
@@ -37,7 +37,8 @@ TEST_CASE("unbound models and unknown generators are errors with the JSON path")
   j["generator"] = "hypercube";
   core::JsonObject o2(j, "t.json", "");
   CHECK_THROWS_WITH(topology::build_machine(o2, models()),
-                    "t.json: /generator: unknown generator \"hypercube\" (known: single-switch, fat-tree, torus, dragonfly, graph)");
+                    "t.json: /generator: unknown generator \"hypercube\" (known: single-switch, fat-tree, "
+                    "torus, dragonfly, graph)");
   j["generator"] = "single-switch";
   j["units"] = 0;
   core::JsonObject o3(j, "t.json", "");

@@ -7,7 +7,8 @@
 using namespace zs;
 
 TEST_CASE("two units on one switch are two links apart") {
-  auto m = test::single_switch_machine(4, test::unit_model("1PFLOPS", 1, "0s"), test::link_model("100GB/s", "1us"));
+  auto m = test::single_switch_machine(4, test::unit_model("1PFLOPS", 1, "0s"),
+                                       test::link_model("100GB/s", "1us"));
   const auto& u = m.topology.units();
   auto r = topology::shortest_route(m.topology, u[0], u[3]);
   CHECK(r.links.size() == 2);

@@ -77,6 +77,7 @@ TEST_CASE("the shipped GPT-3 1.3B shape has 1.32 billion parameters") {
   m.ffn_hidden = 8192;
   m.vocab = 51200;
   m.seq_len = 2048;
-  CHECK(m.total_params() == 24 * (12.0 * 2048 * 2048 + 13 * 2048) + 51200.0 * 2048 + 2048.0 * 2048 + 2 * 2048);
+  CHECK(m.total_params() ==
+        24 * (12.0 * 2048 * 2048 + 13 * 2048) + 51200.0 * 2048 + 2048.0 * 2048 + 2 * 2048);
   CHECK(m.total_params() / 1e9 == doctest::Approx(1.3177).epsilon(1e-3));
 }
