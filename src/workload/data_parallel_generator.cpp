@@ -72,9 +72,7 @@ Trace generate_data_parallel_trace(const TransformerSpec& model, const DataParal
   ProgramBuilder b(trace.roles.back());
 
   const double elem = core::bytes_per_element(model.dtype);
-  const core::Bytes layer_weights(model.params_per_layer() * elem);
   const core::Bytes embedding_weights(double(model.vocab) * model.hidden * elem);
-  const core::Flops layer_fwd = model.layer_forward_flops(plan.micro_batch);
   const core::Flops logits_fwd = model.logits_forward_flops(plan.micro_batch);
   auto matrix = [&](core::Flops f, core::Bytes bytes) {
     return ComputeOp{f, bytes, model.dtype, core::WorkKind::kMatrix, 1};
@@ -85,14 +83,16 @@ Trace generate_data_parallel_trace(const TransformerSpec& model, const DataParal
   for (uint32_t m = 0; m < steps; ++m) {
     const std::string mb = "mb" + std::to_string(m) + "/";
     for (uint32_t l = 0; l < model.layers; ++l)
-      b.compute(mb + "layer" + std::to_string(l) + "/forward", "forward", matrix(layer_fwd, layer_weights));
+      b.compute(mb + "layer" + std::to_string(l) + "/forward", "forward",
+                matrix(model.layer_forward_flops(l, plan.micro_batch), core::Bytes(model.layer_params(l) * elem)));
     b.compute(mb + "logits/forward", "forward", matrix(logits_fwd, embedding_weights));
     b.compute(mb + "logits/backward", "backward", matrix(logits_fwd * 2.0, embedding_weights * 2.0));
     for (uint32_t l = model.layers; l-- > 0;) {
-      uint32_t bwd = b.compute(mb + "layer" + std::to_string(l) + "/backward", "backward",
-                               matrix(layer_fwd * 2.0, layer_weights * 2.0));
+      uint32_t bwd = b.compute(
+          mb + "layer" + std::to_string(l) + "/backward", "backward",
+          matrix(model.layer_forward_flops(l, plan.micro_batch) * 2.0, core::Bytes(2 * model.layer_params(l) * elem)));
       if (m + 1 != steps) continue;
-      double params = model.params_per_layer() + (l == 0 ? model.embedding_params() : 0.0);
+      double params = model.layer_params(l) + (l == 0 ? model.embedding_params() : 0.0);
       CollectiveOp sync{CollectiveKind::kAllReduce, "dp", core::Bytes(params * elem)};
       grad_syncs.push_back(b.collective("layer" + std::to_string(l) + "/grad-all-reduce", sync, bwd));
     }

@@ -1,7 +1,8 @@
-// A dense decoder-only transformer (GPT-style): its shape, parameter count and FLOP accounting.
+// A decoder-only transformer (dense or Mixture-of-Experts): its shape, parameter count and FLOP accounting.
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -12,35 +13,82 @@
 
 namespace zs::workload {
 
-/// Shapes follow Megatron-LM: per layer, attention (QKV and output projections) and a two-matrix
-/// FFN; learned position embeddings; the output layer shares the input embedding's weights.
+enum class FfnActivation { kGelu, kSwiglu };  ///< gelu: two matrices (h x f, f x h); swiglu: three
+enum class NormKind { kLayerNorm, kRmsNorm };  ///< layernorm: gain and bias (2h); rmsnorm: gain (h)
+
+/// Multi-head latent attention (DeepSeek-V2/V3): queries and keys/values through low-rank projections.
+struct MlaSpec {
+  uint32_t q_lora_rank = 0;
+  uint32_t kv_lora_rank = 0;
+  uint32_t qk_nope_head_dim = 0;
+  uint32_t qk_rope_head_dim = 0;
+  uint32_t v_head_dim = 0;
+};
+
+/// Mixture-of-Experts feed-forward: every token goes to `top_k` of `experts` routed experts plus the
+/// `shared_experts`; the first `dense_layers` layers keep a dense FFN of ffn_hidden.
+struct MoeSpec {
+  uint32_t experts = 0;
+  uint32_t top_k = 0;
+  uint32_t shared_experts = 0;
+  uint32_t expert_ffn_hidden = 0;
+  uint32_t dense_layers = 0;
+  double capacity_factor = 1.0;  ///< tokens an expert accepts, relative to a uniform share
+};
+
+/// Parameter accounting, per layer: attention projections (grouped-query when kv_heads < heads, or
+/// MLA), two norms, and a dense FFN or MoE experts with their router; plus token embeddings (a
+/// second matrix for the output layer when untied), learned position embeddings if any, and a final
+/// norm. With the defaults (GELU, biases, LayerNorm, learned positions, tied embeddings) a layer has
+/// 4h^2 + 2hf + 9h + f parameters: Megatron-LM's 12h^2 + 13h when f = 4h.
 struct TransformerSpec {
   std::string name;
   uint32_t layers = 0;
-  uint32_t hidden = 0;  ///< h
+  uint32_t hidden = 0;      ///< h
   uint32_t heads = 0;
-  uint32_t ffn_hidden = 0;  ///< f, usually 4h
+  uint32_t ffn_hidden = 0;  ///< f of dense layers, usually 4h (GELU) or about 8h/3 (SwiGLU)
   uint32_t vocab = 0;       ///< V
   uint32_t seq_len = 0;     ///< s
   core::Dtype dtype = core::Dtype::kBf16;
+  uint32_t kv_heads = 0;  ///< 0: as many as heads (multi-head attention)
+  FfnActivation ffn_activation = FfnActivation::kGelu;
+  bool biases = true;
+  NormKind norm = NormKind::kLayerNorm;
+  bool learned_positions = true;
+  bool tied_embeddings = true;
+  std::optional<MlaSpec> mla;
+  std::optional<MoeSpec> moe;
 
   /// Reads a model file ("kind": "transformer").
   static TransformerSpec from_json(core::JsonObject& json);
   nlohmann::json to_json() const;
 
-  /// 4h^2 + 2hf (weights) + 9h + f (biases, two layer norms): 12h^2 + 13h when f = 4h.
-  double params_per_layer() const;
-  /// V*h + s*h (token and position embeddings) + 2h (final layer norm).
+  bool is_moe_layer(uint32_t layer) const { return moe && layer >= moe->dense_layers; }
+  /// Parameters of layer `layer` (all experts counted).
+  double layer_params(uint32_t layer) const;
+  /// Token embeddings (twice when untied), learned position embeddings, final norm.
   double embedding_params() const;
   double total_params() const;
+  /// Parameters a token passes through: attention, the dense FFN or top-k + shared experts and the
+  /// router, per layer; plus the output layer.
+  double active_params() const;
 
-  /// Forward matmul FLOPs of one layer for `sequences` sequences: 2*b*s*(4h^2 + 2hf) + 4*b*s^2*h.
-  /// With f = 4h this is Megatron-LM's 24bsh^2 (1 + s/(6h)). Element-wise work is not counted.
-  core::Flops layer_forward_flops(uint64_t sequences) const;
+  /// Forward matmul FLOPs of layer `layer` for `sequences` sequences: 2 x tokens x active weights
+  /// + attention scores and values 2bs^2 x heads x (qk head dim + v head dim). For the defaults with
+  /// f = 4h this is Megatron-LM's 24bsh^2 (1 + s/(6h)). Element-wise work is not counted.
+  core::Flops layer_forward_flops(uint32_t layer, uint64_t sequences) const;
   /// Forward FLOPs of the output layer (logits): 2*b*s*h*V.
   core::Flops logits_forward_flops(uint64_t sequences) const;
   /// Model FLOPs of forward + backward (backward = 2x forward), no recomputation.
   core::Flops training_flops(uint64_t sequences) const;
+
+ private:
+  double norm_params() const;
+  double ffn_params(double width) const;          ///< with biases if any
+  double ffn_weights(double width) const;         ///< matmul weights only
+  double attention_weights() const;               ///< matmul weights only
+  double attention_params() const;                ///< with biases and MLA norms
+  double ffn_block_weights(uint32_t layer, bool all_experts) const;
 };
 
 }  // namespace zs::workload

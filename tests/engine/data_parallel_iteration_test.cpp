@@ -13,7 +13,7 @@ using namespace zs;
 TEST_CASE("iteration = compute + the last gradient all-reduce + optimizer, by hand") {
   auto machine = test::single_switch_machine(4, test::unit_model("100TFLOPS", 0.5, "0s"),
                                              test::link_model("100GB/s", "1us"));
-  workload::TransformerSpec m{"hand", 2, 1024, 8, 4096, 1024, 1024, core::Dtype::kBf16};
+  auto m = test::hand_model();
   auto trace = workload::generate_data_parallel_trace(m, {4, 1, 4});
   auto r = engine::simulate(machine, trace, policy::LinearPlacement(), policy::RingCollective());
 
@@ -33,7 +33,7 @@ TEST_CASE("iteration = compute + the last gradient all-reduce + optimizer, by ha
 TEST_CASE("every rank of a symmetric data-parallel job finishes at the same time") {
   auto machine = test::single_switch_machine(4, test::unit_model("100TFLOPS", 0.5, "0s"),
                                              test::link_model("100GB/s", "1us"));
-  workload::TransformerSpec m{"hand", 2, 1024, 8, 4096, 1024, 1024, core::Dtype::kBf16};
+  auto m = test::hand_model();
   auto r = engine::simulate(machine, workload::generate_data_parallel_trace(m, {4, 1, 8}),
                             policy::LinearPlacement(), policy::RingCollective());
   for (const auto& rank : r.replay.ranks)

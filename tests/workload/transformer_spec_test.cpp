@@ -64,7 +64,7 @@ TEST_CASE("training FLOPs without recomputation: 72 B s l h^2 (1 + s/(6h) + V/(1
     CHECK(m.training_flops(r.batch).value() == doctest::Approx(expected).epsilon(1e-12));
     // Megatron-LM's 96 B s l h^2 (...) adds one forward pass of the layers for full recomputation.
     double megatron = 96 * B * s * l * h * h * (1 + s / (6 * h) + V / (16 * l * h));
-    double recompute = double(m.layer_forward_flops(r.batch).value()) * l;
+    double recompute = double(m.layer_forward_flops(0, r.batch).value()) * l;
     CHECK(m.training_flops(r.batch).value() + recompute == doctest::Approx(megatron).epsilon(1e-12));
   }
 }
