@@ -14,7 +14,8 @@ struct RankBreakdown {
   core::Seconds finish;        ///< when the rank's last op completed, s
   core::Seconds compute;       ///< time with at least one compute op running, s
   core::Seconds exposed_comm;  ///< time with a collective in flight and no compute running, s
-  core::Seconds memory_stall;  ///< time with a memory move in flight and no compute or collective, s
+  core::Seconds pipeline_bubble;  ///< waiting on a point-to-point transfer, nothing above running, s
+  core::Seconds memory_stall;  ///< time with a memory move in flight and nothing above running, s
   core::Seconds idle;          ///< the rest of the iteration, s
 };
 
@@ -25,6 +26,7 @@ struct ReplayResult {
   uint64_t compute_activities = 0;   ///< compute activities simulated
   uint64_t transfer_activities = 0;  ///< network transfers simulated (collectives)
   uint64_t memory_activities = 0;    ///< moves between units and memory pools simulated
+  uint64_t p2p_activities = 0;       ///< point-to-point transfers simulated
   uint64_t collectives = 0;          ///< collective instances (one per communicator group and call)
   std::vector<std::string> collective_algorithms;  ///< distinct algorithms the policy chose
 };

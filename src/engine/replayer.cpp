@@ -59,12 +59,23 @@ double union_length(std::vector<Interval> intervals) {
 }  // namespace
 
 struct Replayer::State {
+  enum class Kind : uint8_t { kOp, kCollectiveTransfer, kP2P };
   struct Activity {
-    bool is_transfer = false;
-    uint64_t rank = 0;      ///< compute: the rank
-    uint32_t op = 0;        ///< compute: the op
-    uint32_t instance = 0;  ///< transfer: the collective instance
-    uint32_t transfer = 0;  ///< transfer: index in its schedule
+    Kind kind = Kind::kOp;
+    uint64_t rank = 0;       ///< op, p2p: the rank (the sender for p2p)
+    uint32_t op = 0;         ///< op, p2p: the op
+    uint32_t instance = 0;   ///< collective transfer: the collective instance
+    uint32_t transfer = 0;   ///< collective transfer: index in its schedule
+    uint64_t peer_rank = 0;  ///< p2p: the receiver
+    uint32_t peer_op = 0;    ///< p2p: the receiver's op
+  };
+  /// The two halves of a point-to-point transfer, keyed by (sender, receiver, sequence number).
+  struct P2PHalf {
+    uint64_t rank;
+    uint32_t op;
+  };
+  struct Channel {
+    std::optional<P2PHalf> send, recv;
   };
 
   struct Instance {
@@ -97,7 +108,9 @@ struct Replayer::State {
   std::vector<std::vector<uint32_t>> pending;   ///< per rank, per op: unfinished predecessors
   std::vector<std::vector<double>> op_start;    ///< per rank, per op, s
   std::vector<std::vector<uint32_t>> coll_seq;  ///< per rank, per mesh axis: collectives issued
-  std::vector<std::vector<Interval>> compute_busy, comm_busy, memory_busy;
+  std::vector<std::vector<Interval>> compute_busy, comm_busy, p2p_busy, memory_busy;
+  std::map<std::tuple<uint64_t, uint64_t, uint32_t>, Channel> channels;
+  std::map<std::pair<uint64_t, uint64_t>, uint32_t> sends_posted, recvs_posted;
   std::vector<double> finish;
   std::vector<uint64_t> ops_done;
 
@@ -131,13 +144,15 @@ struct Replayer::State {
       hw::ComputeWork work{c->flops, c->bytes, c->dtype, c->kind, c->kernels};
       auto duration = machine.unit_model(unit).compute_time(work);
       ++result.compute_activities;
-      backend.start_compute(unit, duration, new_token({false, rank, op, 0, 0}));
+      backend.start_compute(unit, duration, new_token({Kind::kOp, rank, op}));
+    } else if (const auto* p = std::get_if<workload::P2POp>(&o.body)) {
+      post_p2p(rank, op, *p);
     } else if (const auto* m = std::get_if<workload::MemoryOp>(&o.body)) {
       auto unit = placement.unit_of_rank[rank], pool = placement.pool_of_rank.at(rank);
       bool read = m->direction == workload::MemoryDirection::kRead;
       ++result.memory_activities;
       backend.start_transfer(read ? pool : unit, read ? unit : pool, m->bytes,
-                             new_token({false, rank, op, 0, 0}));
+                             new_token({Kind::kOp, rank, op}));
     } else {
       join(rank, op, std::get<workload::CollectiveOp>(o.body));
     }
@@ -148,12 +163,42 @@ struct Replayer::State {
     Interval span{op_start[rank][op], now()};
     auto& busy = std::holds_alternative<workload::ComputeOp>(o.body)  ? compute_busy
                  : std::holds_alternative<workload::MemoryOp>(o.body) ? memory_busy
+                 : std::holds_alternative<workload::P2POp>(o.body)    ? p2p_busy
                                                                       : comm_busy;
     busy[rank].push_back(span);
     finish[rank] = std::max(finish[rank], span.second);
     ++ops_done[rank];
     for (uint32_t s : graphs[role_of_rank[rank]].successors[op])
       if (--pending[rank][s] == 0) start_op(rank, s);
+  }
+
+  void post_p2p(uint64_t rank, uint32_t op, const workload::P2POp& p) {
+    const size_t axis = *trace.mesh.axis_index(p.axis);
+    auto peer = trace.mesh.neighbour(rank, axis, p.offset);
+    std::string where = "/roles/" + std::to_string(role_of_rank[rank]) + "/ops/" + std::to_string(op);
+    if (!peer)
+      throw core::InputError(trace.name, where,
+                             "rank " + std::to_string(rank) + " has no neighbour " +
+                                 std::to_string(p.offset) + " along \"" + p.axis + "\"");
+    const bool send = p.direction == workload::P2PDirection::kSend;
+    const uint64_t src = send ? rank : *peer, dst = send ? *peer : rank;
+    const uint32_t seq = (send ? sends_posted : recvs_posted)[{src, dst}]++;
+    auto key = std::make_tuple(src, dst, seq);
+    Channel& ch = channels[key];
+    (send ? ch.send : ch.recv) = P2PHalf{rank, op};
+    if (!ch.send || !ch.recv) return;
+    const auto& sent = std::get<workload::P2POp>(program(ch.send->rank).ops[ch.send->op].body);
+    const auto& expected = std::get<workload::P2POp>(program(ch.recv->rank).ops[ch.recv->op].body);
+    if (sent.bytes != expected.bytes)
+      throw core::InputError(trace.name, where,
+                             "rank " + std::to_string(src) + " sends " + core::to_string(sent.bytes) +
+                                 " but rank " + std::to_string(dst) + " expects " +
+                                 core::to_string(expected.bytes));
+    ++result.p2p_activities;
+    Activity a{Kind::kP2P, ch.send->rank, ch.send->op, 0, 0, ch.recv->rank, ch.recv->op};
+    channels.erase(key);
+    backend.start_transfer(placement.unit_of_rank[src], placement.unit_of_rank[dst], sent.bytes,
+                           new_token(a));
   }
 
   void join(uint64_t rank, uint32_t op, const workload::CollectiveOp& c) {
@@ -223,7 +268,7 @@ struct Replayer::State {
     ++result.transfer_activities;
     backend.start_transfer(placement.unit_of_rank[inst.members[tr.src]],
                            placement.unit_of_rank[inst.members[tr.dst]], tr.bytes,
-                           new_token({true, 0, 0, id, t}));
+                           new_token({Kind::kCollectiveTransfer, 0, 0, id, t}));
   }
 
   void transfer_done(uint32_t id, uint32_t t) {
@@ -248,10 +293,18 @@ struct Replayer::State {
   void on_complete(SimgridBackend::Token token) {
     Activity a = activities[token];
     free_tokens.push_back(token);
-    if (a.is_transfer)
-      transfer_done(a.instance, a.transfer);
-    else
-      op_done(a.rank, a.op);
+    switch (a.kind) {
+      case Kind::kCollectiveTransfer:
+        transfer_done(a.instance, a.transfer);
+        break;
+      case Kind::kP2P:
+        op_done(a.rank, a.op);
+        op_done(a.peer_rank, a.peer_op);
+        break;
+      case Kind::kOp:
+        op_done(a.rank, a.op);
+        break;
+    }
   }
 };
 
@@ -297,6 +350,7 @@ ReplayResult Replayer::run() {
   s.compute_busy.resize(ranks);
   s.comm_busy.resize(ranks);
   s.memory_busy.resize(ranks);
+  s.p2p_busy.resize(ranks);
   s.finish.assign(ranks, 0.0);
   s.ops_done.assign(ranks, 0);
   for (uint64_t r = 0; r < ranks; ++r) {
@@ -327,14 +381,21 @@ ReplayResult Replayer::run() {
   out.iteration_time = core::Seconds(t_end);
   out.ranks.resize(ranks);
   for (uint64_t r = 0; r < ranks; ++r) {
-    double compute = union_length(s.compute_busy[r]);
-    std::vector<Interval> all = s.compute_busy[r];
-    all.insert(all.end(), s.comm_busy[r].begin(), s.comm_busy[r].end());
-    double with_comm = union_length(all);
-    all.insert(all.end(), s.memory_busy[r].begin(), s.memory_busy[r].end());
-    double busy = union_length(std::move(all));
-    out.ranks[r] = {core::Seconds(s.finish[r]), core::Seconds(compute), core::Seconds(with_comm - compute),
-                    core::Seconds(busy - with_comm), core::Seconds(t_end - busy)};
+    // Each category counts the time it is active and no category before it is.
+    const std::vector<Interval>* categories[4] = {&s.compute_busy[r], &s.comm_busy[r], &s.p2p_busy[r],
+                                                  &s.memory_busy[r]};
+    std::vector<Interval> all;
+    double covered[4];
+    for (int c = 0; c < 4; ++c) {
+      all.insert(all.end(), categories[c]->begin(), categories[c]->end());
+      covered[c] = union_length(all);
+    }
+    out.ranks[r] = {core::Seconds(s.finish[r]),
+                    core::Seconds(covered[0]),
+                    core::Seconds(covered[1] - covered[0]),
+                    core::Seconds(covered[2] - covered[1]),
+                    core::Seconds(covered[3] - covered[2]),
+                    core::Seconds(t_end - covered[3])};
   }
   out.collective_algorithms.assign(s.algorithms.begin(), s.algorithms.end());
   return out;

@@ -49,6 +49,7 @@ nlohmann::json summary_json(const scenario::Scenario& s, const engine::Simulatio
           {"critical_rank_breakdown_s",
            {{"compute", crit.compute.value()},
             {"exposed_communication", crit.exposed_comm.value()},
+            {"pipeline_bubble", crit.pipeline_bubble.value()},
             {"memory_stall", crit.memory_stall.value()},
             {"idle", crit.idle.value()}}},
           {"model_flops_per_iteration_flop", r.model_flops.value()},
@@ -63,6 +64,7 @@ nlohmann::json summary_json(const scenario::Scenario& s, const engine::Simulatio
            {{"compute_activities", r.replay.compute_activities},
             {"transfers", r.replay.transfer_activities},
             {"memory_moves", r.replay.memory_activities},
+            {"point_to_point", r.replay.p2p_activities},
             {"collectives", r.replay.collectives}}},
           {"policies",
            {{"placement", r.placement_policy},
@@ -90,6 +92,7 @@ std::string report_text(const scenario::Scenario& s, const engine::SimulationRes
   };
   part("compute", crit.compute);
   part("exposed communication", crit.exposed_comm);
+  part("pipeline bubble", crit.pipeline_bubble);
   part("memory stalls", crit.memory_stall);
   part("idle", crit.idle);
   out << line("model FLOPs utilization", percent(r.mfu),

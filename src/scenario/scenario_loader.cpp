@@ -5,8 +5,8 @@
 
 #include "core/json_object.hpp"
 #include "policy/policy_catalog.hpp"
+#include "scenario/workload_builder.hpp"
 #include "topology/machine_builder.hpp"
-#include "workload/data_parallel_generator.hpp"
 #include "workload/transformer_spec.hpp"
 
 namespace zs::scenario {
@@ -105,31 +105,25 @@ Scenario ScenarioLoader::load(const std::string& path) const {
 
   core::JsonObject work = root.object("workload");
   std::string generator = work.string("generator");
-  if (generator != "data-parallel")
-    throw work.error("generator", "unknown workload generator \"" + generator + "\" (known: data-parallel)");
   std::string model_path = core::resolve_relative(path, work.string("model"));
   nlohmann::json model_doc = files_.read_json(model_path);
   core::JsonObject model_json(model_doc, model_path, "");
   auto model = workload::TransformerSpec::from_json(model_json);
-  auto plan = workload::DataParallelPlan::from_json(work);
+  BuiltWorkload built = build_workload(generator, work, model);
   work.finish();
-  if (plan.data_parallel > s.machine.unit_count())
-    throw root.error("workload", "the job needs " + std::to_string(plan.data_parallel) +
-                                     " units (data_parallel) but "
-                                     "machine \"" +
+  const uint64_t ranks = built.trace.mesh.size();
+  if (ranks > s.machine.unit_count())
+    throw root.error("workload", "the job needs " + std::to_string(ranks) + " units but machine \"" +
                                      s.machine.name + "\" has " + std::to_string(s.machine.unit_count()));
   const auto& first_unit = s.machine.unit_model(s.machine.topology.units().front());
-  core::Bytes state = workload::model_state_bytes(model);
-  if (state > first_unit.hbm_capacity())
-    throw root.error("workload", "model state of " + model.name + " (16 B/param: " + core::display(state) +
-                                     ") does not fit in the " + core::display(first_unit.hbm_capacity()) +
-                                     " HBM of a \"" + first_unit.name() + "\" without sharding");
-  s.trace = workload::generate_data_parallel_trace(model, plan);
+  if (built.state_per_rank > first_unit.hbm_capacity())
+    throw root.error(
+        "workload", "model state of " + model.name + " (16 B/param: " + core::display(built.state_per_rank) +
+                        " on the most loaded rank) does not fit in the " +
+                        core::display(first_unit.hbm_capacity()) + " HBM of a \"" + first_unit.name() + "\"");
+  s.trace = std::move(built.trace);
   workload::validate(s.trace, model_path);
-  s.workload_summary = model.name + ", data parallel " + std::to_string(plan.data_parallel) +
-                       ", micro-batch " + std::to_string(plan.micro_batch) + ", global batch " +
-                       std::to_string(plan.global_batch) + " sequences of " + std::to_string(model.seq_len) +
-                       " tokens";
+  s.workload_summary = built.summary;
 
   core::JsonObject policies = root.object("policies");
   s.placement_policy =
@@ -146,9 +140,9 @@ Scenario ScenarioLoader::load(const std::string& path) const {
        {{"generator", generator},
         {"model", model.to_json()},
         {"model_file", model_path},
-        {"plan", plan.to_json()},
+        {"plan", built.plan},
         {"params", model.total_params()},
-        {"model_state_per_rank", core::to_string(state)},
+        {"model_state_per_rank", core::to_string(built.state_per_rank)},
         {"model_flops_per_iteration", core::to_string(s.trace.model_flops)},
         {"tokens_per_iteration", s.trace.tokens_per_iteration}}},
       {"policies", {{"placement", s.placement_policy}, {"collective", s.collective_policy}}}};

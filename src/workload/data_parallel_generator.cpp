@@ -3,16 +3,13 @@
 
 #include <string>
 
+#include "workload/adam_step.hpp"
+
 namespace zs::workload {
 namespace {
 
 constexpr uint32_t kComputeStream = 0;
 constexpr uint32_t kCommStream = 1;
-/// Adam step traffic per parameter: read bf16 grad (2), fp32 master (4), moments (8); write master
-/// (4), moments (8), bf16 weights (2).
-constexpr double kOptimizerBytesPerParam = 28.0;
-/// Adam arithmetic per parameter (moment updates, bias correction, update), FLOP.
-constexpr double kOptimizerFlopsPerParam = 12.0;
 
 class ProgramBuilder {
  public:
@@ -83,14 +80,15 @@ Trace generate_data_parallel_trace(const TransformerSpec& model, const DataParal
   for (uint32_t m = 0; m < steps; ++m) {
     const std::string mb = "mb" + std::to_string(m) + "/";
     for (uint32_t l = 0; l < model.layers; ++l)
-      b.compute(mb + "layer" + std::to_string(l) + "/forward", "forward",
-                matrix(model.layer_forward_flops(l, plan.micro_batch), core::Bytes(model.layer_params(l) * elem)));
+      b.compute(
+          mb + "layer" + std::to_string(l) + "/forward", "forward",
+          matrix(model.layer_forward_flops(l, plan.micro_batch), core::Bytes(model.layer_params(l) * elem)));
     b.compute(mb + "logits/forward", "forward", matrix(logits_fwd, embedding_weights));
     b.compute(mb + "logits/backward", "backward", matrix(logits_fwd * 2.0, embedding_weights * 2.0));
     for (uint32_t l = model.layers; l-- > 0;) {
-      uint32_t bwd = b.compute(
-          mb + "layer" + std::to_string(l) + "/backward", "backward",
-          matrix(model.layer_forward_flops(l, plan.micro_batch) * 2.0, core::Bytes(2 * model.layer_params(l) * elem)));
+      uint32_t bwd = b.compute(mb + "layer" + std::to_string(l) + "/backward", "backward",
+                               matrix(model.layer_forward_flops(l, plan.micro_batch) * 2.0,
+                                      core::Bytes(2 * model.layer_params(l) * elem)));
       if (m + 1 != steps) continue;
       double params = model.layer_params(l) + (l == 0 ? model.embedding_params() : 0.0);
       CollectiveOp sync{CollectiveKind::kAllReduce, "dp", core::Bytes(params * elem)};
@@ -98,10 +96,7 @@ Trace generate_data_parallel_trace(const TransformerSpec& model, const DataParal
     }
   }
   const double params = model.total_params();
-  uint32_t opt = b.compute(
-      "optimizer/adam", "optimizer",
-      ComputeOp{core::Flops(kOptimizerFlopsPerParam * params), core::Bytes(kOptimizerBytesPerParam * params),
-                core::Dtype::kFp32, core::WorkKind::kVector, 1});
+  uint32_t opt = b.compute("optimizer/adam", "optimizer", adam_step(params));
   b.op(opt).deps = grad_syncs;
   return trace;
 }

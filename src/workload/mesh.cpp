@@ -37,6 +37,12 @@ uint64_t Mesh::group_index(uint64_t rank, size_t axis) const {
   return outer * strides_[axis] + inner;
 }
 
+std::optional<uint64_t> Mesh::neighbour(uint64_t rank, size_t axis, int64_t offset) const {
+  int64_t c = int64_t(coordinate(rank, axis)) + offset;
+  if (c < 0 || c >= int64_t(axes_[axis].size)) return std::nullopt;
+  return uint64_t(int64_t(rank) + offset * int64_t(strides_[axis]));
+}
+
 std::vector<uint64_t> Mesh::group_members(uint64_t rank, size_t axis) const {
   uint64_t base = rank - uint64_t(coordinate(rank, axis)) * strides_[axis];
   std::vector<uint64_t> out(axes_[axis].size);

@@ -32,6 +32,8 @@ class Mesh {
   uint64_t group_index(uint64_t rank, size_t axis) const;
   /// The ranks of the group of `rank` along `axis`, ordered by their coordinate on that axis.
   std::vector<uint64_t> group_members(uint64_t rank, size_t axis) const;
+  /// The rank `offset` steps along `axis` from `rank`, or nullopt past the end of the axis.
+  std::optional<uint64_t> neighbour(uint64_t rank, size_t axis, int64_t offset) const;
 
  private:
   std::vector<MeshAxis> axes_;

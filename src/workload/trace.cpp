@@ -59,6 +59,11 @@ void validate(const Trace& trace, const std::string& file) {
           fail(at + "/communicator", "\"" + c->communicator + "\" is not a mesh axis");
         if (!(c->bytes.value() >= 0)) fail(at + "/bytes", "a collective's size must be >= 0");
       }
+      if (const auto* p = std::get_if<P2POp>(&ops[i].body)) {
+        if (!trace.mesh.axis_index(p->axis)) fail(at + "/axis", "\"" + p->axis + "\" is not a mesh axis");
+        if (p->offset == 0) fail(at + "/offset", "a point-to-point peer must be another rank (offset != 0)");
+        if (!(p->bytes.value() >= 0)) fail(at + "/bytes", "a transfer's size must be >= 0");
+      }
       if (const auto* m = std::get_if<MemoryOp>(&ops[i].body))
         if (!(m->bytes.value() >= 0)) fail(at + "/bytes", "a memory move's size must be >= 0");
     }

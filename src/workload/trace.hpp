@@ -39,6 +39,18 @@ struct MemoryOp {
   core::Bytes bytes;  ///< B
 };
 
+/// Half of a point-to-point transfer with the mesh neighbour `offset` steps along `axis` (pipeline
+/// activations and gradients). A send and the matching receive (the peer's op with the opposite
+/// offset, in the same order on both sides) start one transfer once both are ready; both complete
+/// with it.
+enum class P2PDirection { kSend, kRecv };
+struct P2POp {
+  P2PDirection direction = P2PDirection::kSend;
+  std::string axis;    ///< a mesh axis name, e.g. "pp"
+  int32_t offset = 1;  ///< +1: the next rank along the axis; -1: the previous one
+  core::Bytes bytes;   ///< B
+};
+
 /// One operation of a role program. An op starts when its explicit dependencies are done and the
 /// previous op on the same stream is done (streams are in-order queues, as CUDA streams are).
 struct Op {
@@ -46,7 +58,7 @@ struct Op {
   std::string phase;           ///< "forward", "backward", "optimizer", ...
   uint32_t stream = 0;         ///< index into Trace::streams
   std::vector<uint32_t> deps;  ///< indices of earlier ops of the same program
-  std::variant<ComputeOp, CollectiveOp, MemoryOp> body;
+  std::variant<ComputeOp, CollectiveOp, MemoryOp, P2POp> body;
 };
 
 struct RoleProgram {

@@ -9,7 +9,8 @@ uint32_t count(core::JsonObject& json, const char* key, int64_t min = 1) {
 }
 
 template <class Enum>
-Enum choice(core::JsonObject& json, const char* key, Enum fallback, std::initializer_list<std::pair<const char*, Enum>> options) {
+Enum choice(core::JsonObject& json, const char* key, Enum fallback,
+            std::initializer_list<std::pair<const char*, Enum>> options) {
   auto text = json.optional_string(key);
   if (!text) return fallback;
   std::string known;
@@ -23,7 +24,8 @@ Enum choice(core::JsonObject& json, const char* key, Enum fallback, std::initial
 }  // namespace
 
 TransformerSpec TransformerSpec::from_json(core::JsonObject& json) {
-  if (json.string("kind") != "transformer") throw json.error("kind", "expected \"transformer\" for a model spec");
+  if (json.string("kind") != "transformer")
+    throw json.error("kind", "expected \"transformer\" for a model spec");
   TransformerSpec m;
   m.name = json.string("name");
   json.optional_string("description");
@@ -32,7 +34,8 @@ TransformerSpec TransformerSpec::from_json(core::JsonObject& json) {
   m.hidden = count(json, "hidden");
   m.heads = count(json, "heads");
   m.kv_heads = static_cast<uint32_t>(json.integer_or("kv_heads", m.heads, 1, m.heads));
-  m.ffn_hidden = static_cast<uint32_t>(json.integer_or("ffn_hidden", 4 * int64_t(m.hidden), 1, int64_t(1) << 24));
+  m.ffn_hidden =
+      static_cast<uint32_t>(json.integer_or("ffn_hidden", 4 * int64_t(m.hidden), 1, int64_t(1) << 24));
   m.vocab = count(json, "vocab");
   m.seq_len = count(json, "seq_len");
   std::string dtype = json.string("dtype");
@@ -42,12 +45,14 @@ TransformerSpec TransformerSpec::from_json(core::JsonObject& json) {
   m.ffn_activation = choice(json, "ffn_activation", FfnActivation::kGelu,
                             {{"gelu", FfnActivation::kGelu}, {"swiglu", FfnActivation::kSwiglu}});
   m.biases = json.boolean_or("biases", true);
-  m.norm = choice(json, "norm", NormKind::kLayerNorm, {{"layernorm", NormKind::kLayerNorm}, {"rmsnorm", NormKind::kRmsNorm}});
+  m.norm = choice(json, "norm", NormKind::kLayerNorm,
+                  {{"layernorm", NormKind::kLayerNorm}, {"rmsnorm", NormKind::kRmsNorm}});
   m.learned_positions = choice(json, "position_embedding", true, {{"learned", true}, {"rotary", false}});
   m.tied_embeddings = json.boolean_or("tied_embeddings", true);
   if (json.has("attention")) {
     core::JsonObject a = json.object("attention");
-    if (a.string("type") != "mla") throw a.error("type", "expected \"mla\" (omit \"attention\" for multi-head attention)");
+    if (a.string("type") != "mla")
+      throw a.error("type", "expected \"mla\" (omit \"attention\" for multi-head attention)");
     m.mla = MlaSpec{count(a, "q_lora_rank"), count(a, "kv_lora_rank"), count(a, "qk_nope_head_dim"),
                     count(a, "qk_rope_head_dim"), count(a, "v_head_dim")};
     a.finish();
@@ -111,7 +116,9 @@ nlohmann::json TransformerSpec::to_json() const {
   return j;
 }
 
-double TransformerSpec::norm_params() const { return norm == NormKind::kLayerNorm ? 2.0 * hidden : double(hidden); }
+double TransformerSpec::norm_params() const {
+  return norm == NormKind::kLayerNorm ? 2.0 * hidden : double(hidden);
+}
 
 double TransformerSpec::ffn_weights(double width) const {
   return (ffn_activation == FfnActivation::kGelu ? 2.0 : 3.0) * hidden * width;
@@ -126,12 +133,14 @@ double TransformerSpec::attention_weights() const {
   const double h = hidden;
   if (mla) {
     const double n = heads;
-    return h * mla->q_lora_rank + double(mla->q_lora_rank) * n * (mla->qk_nope_head_dim + mla->qk_rope_head_dim) +
+    return h * mla->q_lora_rank +
+           double(mla->q_lora_rank) * n * (mla->qk_nope_head_dim + mla->qk_rope_head_dim) +
            h * (mla->kv_lora_rank + mla->qk_rope_head_dim) +
-           double(mla->kv_lora_rank) * n * (mla->qk_nope_head_dim + mla->v_head_dim) + n * mla->v_head_dim * h;
+           double(mla->kv_lora_rank) * n * (mla->qk_nope_head_dim + mla->v_head_dim) +
+           n * mla->v_head_dim * h;
   }
   const double kv = double(kv_heads == 0 ? heads : kv_heads) * (h / heads);  // key and value width
-  return 2 * h * h + 2 * h * kv;                      // query and output h x h, key and value h x kv
+  return 2 * h * h + 2 * h * kv;  // query and output h x h, key and value h x kv
 }
 
 double TransformerSpec::attention_params() const {
@@ -172,13 +181,20 @@ double TransformerSpec::active_params() const {
   return total;
 }
 
-core::Flops TransformerSpec::layer_forward_flops(uint32_t layer, uint64_t sequences) const {
-  const double b = double(sequences), s = seq_len, tokens = b * s;
+core::Flops TransformerSpec::attention_forward_flops(uint64_t sequences) const {
+  const double b = double(sequences), s = seq_len;
   const double head_dim = double(hidden) / heads;
   const double qk = mla ? mla->qk_nope_head_dim + mla->qk_rope_head_dim : head_dim;
   const double v = mla ? mla->v_head_dim : head_dim;
-  return core::Flops(2 * tokens * (attention_weights() + ffn_block_weights(layer, false)) +
-                     2 * b * s * s * heads * (qk + v));
+  return core::Flops(2 * b * s * attention_weights() + 2 * b * s * s * heads * (qk + v));
+}
+
+core::Flops TransformerSpec::ffn_forward_flops(uint32_t layer, uint64_t sequences) const {
+  return core::Flops(2 * double(sequences) * seq_len * ffn_block_weights(layer, false));
+}
+
+core::Flops TransformerSpec::layer_forward_flops(uint32_t layer, uint64_t sequences) const {
+  return attention_forward_flops(sequences) + ffn_forward_flops(layer, sequences);
 }
 
 core::Flops TransformerSpec::logits_forward_flops(uint64_t sequences) const {

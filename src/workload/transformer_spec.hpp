@@ -13,7 +13,7 @@
 
 namespace zs::workload {
 
-enum class FfnActivation { kGelu, kSwiglu };  ///< gelu: two matrices (h x f, f x h); swiglu: three
+enum class FfnActivation { kGelu, kSwiglu };   ///< gelu: two matrices (h x f, f x h); swiglu: three
 enum class NormKind { kLayerNorm, kRmsNorm };  ///< layernorm: gain and bias (2h); rmsnorm: gain (h)
 
 /// Multi-head latent attention (DeepSeek-V2/V3): queries and keys/values through low-rank projections.
@@ -44,7 +44,7 @@ struct MoeSpec {
 struct TransformerSpec {
   std::string name;
   uint32_t layers = 0;
-  uint32_t hidden = 0;      ///< h
+  uint32_t hidden = 0;  ///< h
   uint32_t heads = 0;
   uint32_t ffn_hidden = 0;  ///< f of dense layers, usually 4h (GELU) or about 8h/3 (SwiGLU)
   uint32_t vocab = 0;       ///< V
@@ -77,6 +77,12 @@ struct TransformerSpec {
   /// + attention scores and values 2bs^2 x heads x (qk head dim + v head dim). For the defaults with
   /// f = 4h this is Megatron-LM's 24bsh^2 (1 + s/(6h)). Element-wise work is not counted.
   core::Flops layer_forward_flops(uint32_t layer, uint64_t sequences) const;
+  /// The attention part of layer_forward_flops (projections, scores and values).
+  core::Flops attention_forward_flops(uint64_t sequences) const;
+  /// The feed-forward part of layer_forward_flops (dense FFN or active experts and router).
+  core::Flops ffn_forward_flops(uint32_t layer, uint64_t sequences) const;
+  /// Attention parameters of one layer (projections, biases, MLA norms).
+  double attention_params() const;
   /// Forward FLOPs of the output layer (logits): 2*b*s*h*V.
   core::Flops logits_forward_flops(uint64_t sequences) const;
   /// Model FLOPs of forward + backward (backward = 2x forward), no recomputation.
@@ -84,10 +90,9 @@ struct TransformerSpec {
 
  private:
   double norm_params() const;
-  double ffn_params(double width) const;          ///< with biases if any
-  double ffn_weights(double width) const;         ///< matmul weights only
-  double attention_weights() const;               ///< matmul weights only
-  double attention_params() const;                ///< with biases and MLA norms
+  double ffn_params(double width) const;   ///< with biases if any
+  double ffn_weights(double width) const;  ///< matmul weights only
+  double attention_weights() const;        ///< matmul weights only
   double ffn_block_weights(uint32_t layer, bool all_experts) const;
 };
 

@@ -115,3 +115,17 @@ TEST_CASE("the shipped scenarios/default.json is the embedded one") {
   CHECK(test::read_text(dir.path() / "disk" / "summary.json") ==
         test::read_text(dir.path() / "embedded" / "summary.json"));
 }
+
+TEST_CASE("every shipped scenario runs") {
+  test::TempDir dir;
+  int seen = 0;
+  for (const auto& entry : fs::directory_iterator(fs::path(ZS_SOURCE_DIR) / "scenarios")) {
+    std::string name = entry.path().stem().string();
+    CAPTURE(name);
+    auto r = test::run_cli({"run", entry.path().string(), "--out", dir.file(name), "--quiet"});
+    CHECK(r.code == 0);
+    CHECK(r.err.empty());
+    ++seen;
+  }
+  CHECK(seen >= 2);
+}

@@ -58,8 +58,9 @@ TEST_CASE("bad model files name the JSON path") {
     }
     return std::string("(no error)");
   };
-  nlohmann::json base = {{"kind", "transformer"}, {"name", "x"}, {"layers", 2}, {"hidden", 64}, {"heads", 8},
-                         {"vocab", 100}, {"seq_len", 16}, {"dtype", "bf16"}};
+  nlohmann::json base = {{"kind", "transformer"}, {"name", "x"},    {"layers", 2},
+                         {"hidden", 64},          {"heads", 8},     {"vocab", 100},
+                         {"seq_len", 16},         {"dtype", "bf16"}};
   auto j = base;
   j["kv_heads"] = 3;
   CHECK(error_of(j) == "m.json: /kv_heads: 3 key/value heads do not divide 8 heads");

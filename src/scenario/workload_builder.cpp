@@ -1,0 +1,40 @@
+// Workload generator dispatch.
+#include "scenario/workload_builder.hpp"
+
+#include "workload/data_parallel_generator.hpp"
+#include "workload/megatron_generator.hpp"
+
+namespace zs::scenario {
+namespace {
+
+std::string tokens(const workload::TransformerSpec& model, uint32_t global_batch) {
+  return "global batch " + std::to_string(global_batch) + " sequences of " + std::to_string(model.seq_len) +
+         " tokens";
+}
+
+}  // namespace
+
+BuiltWorkload build_workload(const std::string& generator, core::JsonObject& work,
+                             const workload::TransformerSpec& model) {
+  if (generator == "data-parallel") {
+    auto plan = workload::DataParallelPlan::from_json(work);
+    return {workload::generate_data_parallel_trace(model, plan), plan.to_json(),
+            workload::model_state_bytes(model),
+            model.name + ", data parallel " + std::to_string(plan.data_parallel) + ", micro-batch " +
+                std::to_string(plan.micro_batch) + ", " + tokens(model, plan.global_batch)};
+  }
+  if (generator == "megatron") {
+    auto plan = workload::MegatronPlan::from_json(work, model);
+    return {workload::generate_megatron_trace(model, plan), plan.to_json(),
+            workload::megatron_model_state_bytes(model, plan),
+            model.name + ", dp " + std::to_string(plan.data_parallel) + " x pp " +
+                std::to_string(plan.pipeline_parallel) + " x tp " + std::to_string(plan.tensor_parallel) +
+                " (" + (plan.schedule == workload::PipelineSchedule::kGpipe ? "GPipe" : "1F1B") +
+                "), micro-batch " + std::to_string(plan.micro_batch) + ", " +
+                tokens(model, plan.global_batch)};
+  }
+  throw work.error("generator",
+                   "unknown workload generator \"" + generator + "\" (known: data-parallel, megatron)");
+}
+
+}  // namespace zs::scenario
