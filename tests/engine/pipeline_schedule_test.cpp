@@ -5,6 +5,7 @@
 #include "policy/linear_placement.hpp"
 #include "policy/ring_collective.hpp"
 #include "support/test_machines.hpp"
+#include "support/test_models.hpp"
 #include "workload/megatron_generator.hpp"
 
 using namespace zs;
@@ -12,14 +13,7 @@ using namespace zs;
 TEST_CASE("replayed bubble fraction (p-1)/(m+p-1) with equal stage times") {
   // 8 equal layers, a negligible output layer (V = 8) and fast links: stage times are equal and
   // point-to-point transfers take about 1 us against about 900 us of work per micro-batch.
-  workload::TransformerSpec m;
-  m.name = "equal";
-  m.layers = 8;
-  m.hidden = 256;
-  m.heads = 4;
-  m.ffn_hidden = 1024;
-  m.vocab = 8;
-  m.seq_len = 2048;
+  auto m = test::gpt("equal", 8, 256, 4, 1024, 8, 2048);
   struct Case {
     uint32_t p, m;
   };

@@ -1,21 +1,13 @@
 // The hand calculation of the small data-parallel iteration of support/scenario_files.hpp.
 #pragma once
 
-#include "workload/transformer_spec.hpp"
+#include "support/test_models.hpp"
 
 namespace zs::test {
 
 /// The model of the hand calculation: 2 layers, h 1024, 8 heads, f 4096, V 1024, s 1024, bf16.
 inline workload::TransformerSpec hand_model() {
-  workload::TransformerSpec m;
-  m.name = "hand";
-  m.layers = 2;
-  m.hidden = 1024;
-  m.heads = 8;
-  m.ffn_hidden = 4096;
-  m.vocab = 1024;
-  m.seq_len = 1024;
-  return m;
+  return gpt("hand", 2, 1024, 8, 4096, 1024, 1024);
 }
 
 /// 4 units at 100 TFLOP/s x 0.5 = 50 TFLOP/s, HBM 2 TB/s, no launch overhead, 100 GB/s links of

@@ -1,6 +1,8 @@
 // The data-parallel generator: op structure, FLOP and byte totals, gradient sync placement.
 #include <doctest/doctest.h>
 
+#include "support/test_models.hpp"
+
 #include "core/input_error.hpp"
 #include "workload/data_parallel_generator.hpp"
 
@@ -10,15 +12,7 @@ using workload::ComputeOp;
 
 namespace {
 workload::TransformerSpec small_model() {
-  workload::TransformerSpec m;
-  m.name = "small";
-  m.layers = 3;
-  m.hidden = 512;
-  m.heads = 8;
-  m.ffn_hidden = 2048;
-  m.vocab = 1000;
-  m.seq_len = 256;
-  return m;
+  return test::gpt("small", 3, 512, 8, 2048, 1000, 256);
 }
 }  // namespace
 

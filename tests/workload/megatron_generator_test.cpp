@@ -1,6 +1,8 @@
 // The Megatron-style generator: FLOPs and parameters add up across ranks; plans are checked.
 #include <doctest/doctest.h>
 
+#include "support/test_models.hpp"
+
 #include "core/input_error.hpp"
 #include "workload/megatron_generator.hpp"
 
@@ -10,15 +12,7 @@ using workload::ComputeOp;
 
 namespace {
 workload::TransformerSpec model() {
-  workload::TransformerSpec m;
-  m.name = "m";
-  m.layers = 8;
-  m.hidden = 512;
-  m.heads = 8;
-  m.ffn_hidden = 2048;
-  m.vocab = 1000;
-  m.seq_len = 256;
-  return m;
+  return test::gpt("m", 8, 512, 8, 2048, 1000, 256);
 }
 
 workload::MegatronPlan plan(uint32_t dp, uint32_t tp, uint32_t pp, uint32_t mb, uint32_t gb,

@@ -4,6 +4,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "support/test_models.hpp"
 #include "workload/transformer_spec.hpp"
 
 using zs::workload::TransformerSpec;
@@ -31,15 +32,7 @@ std::vector<Row> megatron_table1() {
 }
 
 TransformerSpec spec(const Row& r) {
-  TransformerSpec m;
-  m.name = "row";
-  m.layers = r.layers;
-  m.hidden = r.hidden;
-  m.heads = r.heads;
-  m.ffn_hidden = 4 * r.hidden;
-  m.vocab = 51200;
-  m.seq_len = 2048;
-  return m;
+  return zs::test::gpt("row", r.layers, r.hidden, r.heads, 4 * r.hidden, 51200, 2048);
 }
 }  // namespace
 
@@ -70,13 +63,7 @@ TEST_CASE("training FLOPs without recomputation: 72 B s l h^2 (1 + s/(6h) + V/(1
 }
 
 TEST_CASE("the shipped GPT-3 1.3B shape has 1.32 billion parameters") {
-  TransformerSpec m;
-  m.layers = 24;
-  m.hidden = 2048;
-  m.heads = 16;
-  m.ffn_hidden = 8192;
-  m.vocab = 51200;
-  m.seq_len = 2048;
+  auto m = zs::test::gpt("gpt3-1.3b", 24, 2048, 16, 8192, 51200, 2048);
   CHECK(m.total_params() ==
         24 * (12.0 * 2048 * 2048 + 13 * 2048) + 51200.0 * 2048 + 2048.0 * 2048 + 2 * 2048);
   CHECK(m.total_params() / 1e9 == doctest::Approx(1.3177).epsilon(1e-3));
