@@ -6,6 +6,7 @@
 #include "topology/dragonfly_generator.hpp"
 #include "topology/fat_tree_generator.hpp"
 #include "topology/graph_generator.hpp"
+#include "topology/rail_optimized_generator.hpp"
 #include "topology/single_switch_generator.hpp"
 #include "topology/torus_generator.hpp"
 
@@ -27,6 +28,8 @@ std::vector<GeneratorEntry> generator_table() {
       {{"fat-tree", "folded Clos of 1-3 switch levels with oversubscription per level"}, generate_fat_tree},
       {{"torus", "1-3 dimensional torus of directly linked units (TPU-style)"}, generate_torus},
       {{"dragonfly", "fully connected router groups joined pairwise by global links"}, generate_dragonfly},
+      {{"rail-optimized", "servers with a scale-up switch each; unit i of every server on rail switch i"},
+       generate_rail_optimized},
       {{"graph", "explicit nodes and links"}, generate_graph},
   };
 }

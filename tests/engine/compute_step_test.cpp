@@ -85,3 +85,32 @@ TEST_CASE("a dtype the unit lacks is an input error naming the op") {
       engine::simulate(machine, trace, policy::LinearPlacement(), policy::RingCollective()),
       "one-op: /roles/0/ops/0/dtype: rank 0 runs on a \"test-gpu\", which has no matrix peak for fp8");
 }
+
+TEST_CASE("on a mixed machine each rank computes at its own unit's speed") {
+  topology::Machine m;
+  m.name = "mixed";
+  m.unit_models.push_back(test::unit_model("1PFLOPS", 0.5, "0s"));
+  auto npu_json = test::unit_model_json("250TFLOPS", 0.5, "0s");
+  npu_json["name"] = "test-npu";
+  core::JsonObject npu_obj(npu_json, "npu.json", "");
+  m.unit_models.push_back(hw::ComputeUnitModel::from_json(npu_obj));
+  m.link_models.push_back(test::link_model("100GB/s", "1us"));
+  auto sw = m.topology.add_switch("sw");
+  m.topology.add_link(m.topology.add_unit("gpu", 0), sw, 0);
+  m.topology.add_link(m.topology.add_unit("npu", 1), sw, 0);
+  workload::Trace t;
+  t.name = "same-work";
+  t.mesh = workload::Mesh({{"dp", 2}});
+  t.streams = {"compute"};
+  t.roles = {{"rank",
+              {{"gemm",
+                "forward",
+                0,
+                {},
+                workload::ComputeOp{core::Flops(1e12), core::Bytes(0.0), core::Dtype::kBf16,
+                                    core::WorkKind::kMatrix, 1}}}}};
+  auto r = engine::simulate(m, t, policy::LinearPlacement(), policy::RingCollective());
+  CHECK(r.replay.ranks[0].compute.value() == doctest::Approx(1e12 / 0.5e15).epsilon(1e-12));
+  CHECK(r.replay.ranks[1].compute.value() == doctest::Approx(1e12 / 125e12).epsilon(1e-12));
+  CHECK(r.peak.value() == 1e15 + 250e12);
+}
