@@ -325,20 +325,18 @@ ReplayResult Replayer::run() {
       if (std::holds_alternative<workload::MemoryOp>(trace_.program_of(r).ops[i].body) &&
           placement_.pool_of_rank.size() != ranks)
         throw core::InputError(trace_.name,
-                               "/roles/" + std::to_string(&trace_.program_of(r) - &trace_.roles[0]) +
-                                   "/ops/" + std::to_string(i),
+                               "/roles/" + std::to_string(trace_.role_of(r)) + "/ops/" + std::to_string(i),
                                "a memory move, but machine \"" + machine_.name + "\" has no memory pool");
     const auto& model = machine_.unit_model(placement_.unit_of_rank[r]);
     const auto& ops = trace_.program_of(r).ops;
     for (size_t i = 0; i < ops.size(); ++i)
       if (const auto* c = std::get_if<workload::ComputeOp>(&ops[i].body))
         if (c->kind == core::WorkKind::kMatrix && !model.supports(c->dtype))
-          throw core::InputError(trace_.name,
-                                 "/roles/" + std::to_string(&trace_.program_of(r) - &trace_.roles[0]) +
-                                     "/ops/" + std::to_string(i) + "/dtype",
-                                 "rank " + std::to_string(r) + " runs on a \"" + model.name() +
-                                     "\", which has no matrix peak for " +
-                                     std::string(core::to_string(c->dtype)));
+          throw core::InputError(
+              trace_.name,
+              "/roles/" + std::to_string(trace_.role_of(r)) + "/ops/" + std::to_string(i) + "/dtype",
+              "rank " + std::to_string(r) + " runs on a \"" + model.name() +
+                  "\", which has no matrix peak for " + std::string(core::to_string(c->dtype)));
   }
 
   State s(machine_, trace_, placement_, collective_);
@@ -354,7 +352,7 @@ ReplayResult Replayer::run() {
   s.finish.assign(ranks, 0.0);
   s.ops_done.assign(ranks, 0);
   for (uint64_t r = 0; r < ranks; ++r) {
-    s.role_of_rank[r] = static_cast<uint32_t>(&trace_.program_of(r) - &trace_.roles[0]);
+    s.role_of_rank[r] = trace_.role_of(r);
     s.pending[r] = s.graphs[s.role_of_rank[r]].initial_pending;
     s.op_start[r].assign(s.pending[r].size(), 0.0);
   }

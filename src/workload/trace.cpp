@@ -23,9 +23,9 @@ std::string_view to_string(CollectiveKind k) {
   return "?";
 }
 
-const RoleProgram& Trace::program_of(uint64_t rank) const {
-  if (role_axis.empty()) return roles.front();
-  return roles[mesh.coordinate(rank, *mesh.axis_index(role_axis))];
+uint32_t Trace::role_of(uint64_t rank) const {
+  if (role_axis.empty()) return 0;
+  return mesh.coordinate(rank, *mesh.axis_index(role_axis));
 }
 
 void validate(const Trace& trace, const std::string& file) {

@@ -81,7 +81,9 @@ struct Trace {
   core::Dtype model_dtype = core::Dtype::kBf16;  ///< whose peak MFU is relative to
   double tokens_per_iteration = 0;               ///< tokens the whole job trains on per iteration
 
-  const RoleProgram& program_of(uint64_t rank) const;
+  /// Index in `roles` of the program rank `rank` runs.
+  uint32_t role_of(uint64_t rank) const;
+  const RoleProgram& program_of(uint64_t rank) const { return roles[role_of(rank)]; }
 };
 
 /// Checks the structure: role count matches role_axis, streams and communicators exist, dependencies

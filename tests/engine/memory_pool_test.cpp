@@ -16,16 +16,7 @@ topology::Machine pooled_machine(bool with_pool) {
   topology::ModelSet models;
   models.units.emplace("gpu", test::unit_model("1PFLOPS", 1, "0s"));
   models.links.emplace("fast", test::link_model("450GB/s", "0.5us"));
-  nlohmann::json pool = {
-      {"kind", "memory-pool"},
-      {"name", "cxl"},
-      {"capacity", "1TB"},
-      {"ports", 4},
-      {"port_bandwidth", "16GB/s"},
-      {"load_latency", "250ns"},
-      {"sources", {{"capacity", "t"}, {"ports", "t"}, {"port_bandwidth", "t"}, {"load_latency", "t"}}}};
-  core::JsonObject pool_obj(pool, "cxl.json", "");
-  models.memories.emplace("cxl", hw::MemoryPoolModel::from_json(pool_obj));
+  models.memories.emplace("cxl", test::memory_pool_model(4, "16GB/s", "250ns"));
   nlohmann::json topo = {{"kind", "topology"}, {"name", "pooled"},    {"generator", "single-switch"},
                          {"units", 8},         {"unit_model", "gpu"}, {"link_model", "fast"}};
   if (with_pool) topo["memory_pools"] = {{"model", "cxl"}, {"count", 1}};

@@ -8,6 +8,7 @@
 #include "core/json_object.hpp"
 #include "hw/compute_unit_model.hpp"
 #include "hw/link_model.hpp"
+#include "hw/memory_pool_model.hpp"
 #include "topology/machine.hpp"
 
 namespace zs::test {
@@ -51,6 +52,21 @@ inline hw::LinkModel link_model(const std::string& bandwidth, const std::string&
                       {"sources", {{"bandwidth", "test value"}, {"latency", "test value"}}}};
   core::JsonObject o(j, "test-link.json", "");
   return hw::LinkModel::from_json(o);
+}
+
+/// A memory pool model named "cxl" from plain values, with a source for every parameter.
+inline hw::MemoryPoolModel memory_pool_model(int ports, const std::string& port_bandwidth,
+                                             const std::string& load_latency) {
+  nlohmann::json j = {
+      {"kind", "memory-pool"},
+      {"name", "cxl"},
+      {"capacity", "1TB"},
+      {"ports", ports},
+      {"port_bandwidth", port_bandwidth},
+      {"load_latency", load_latency},
+      {"sources", {{"capacity", "t"}, {"ports", "t"}, {"port_bandwidth", "t"}, {"load_latency", "t"}}}};
+  core::JsonObject o(j, "cxl.json", "");
+  return hw::MemoryPoolModel::from_json(o);
 }
 
 /// n units, each on its own link to one switch.

@@ -18,16 +18,7 @@ topology::Machine build(json params) {
   models.links.emplace("fast", test::link_model("100GB/s", "1us"));
   models.links.emplace("slow", test::link_model("25GB/s", "2us"));
   models.links.emplace("huge", test::link_model("10TB/s", "1us"));
-  json pool = {
-      {"kind", "memory-pool"},
-      {"name", "cxl"},
-      {"capacity", "1TB"},
-      {"ports", 2},
-      {"port_bandwidth", "64GB/s"},
-      {"load_latency", "250ns"},
-      {"sources", {{"capacity", "t"}, {"ports", "t"}, {"port_bandwidth", "t"}, {"load_latency", "t"}}}};
-  core::JsonObject pool_obj(pool, "cxl.json", "");
-  models.memories.emplace("cxl", hw::MemoryPoolModel::from_json(pool_obj));
+  models.memories.emplace("cxl", test::memory_pool_model(2, "64GB/s", "250ns"));
   params["kind"] = "topology";
   params["name"] = "t";
   core::JsonObject o(params, "t.json", "");
