@@ -1,6 +1,7 @@
 // SimGrid 3.32 behind the backend interface (the only file of zettasim that includes SimGrid).
 #include "engine/simgrid_backend.hpp"
 
+#include <array>
 #include <cmath>
 #include <exception>
 #include <mutex>
@@ -10,6 +11,8 @@
 #include <vector>
 
 #include <xbt/log.h>
+#include <simgrid/kernel/routing/NetPoint.hpp>
+#include <simgrid/kernel/routing/NetZoneImpl.hpp>
 #include <simgrid/s4u.hpp>
 #include <xbt/config.hpp>
 
@@ -42,6 +45,31 @@ void configure_simgrid_once() {
   sg4::Engine::set_config("network/TCP-gamma:0");
 }
 
+/// Enough cores on the timer host that concurrent timers never share it.
+constexpr int kTimerCores = 1 << 30;
+
+/// A SimGrid zone that routes by asking its owner: the caller's explicit route for the transfer
+/// being started, or the fewest-hop route over the links enabled now. SimGrid's own routed zones
+/// either store a table per pair (Full, Floyd: quadratic) or cache shortest-path trees that ignore
+/// link state (Dijkstra); this one stores nothing and follows optical circuits as they change.
+class ExplicitRouteZone final : public simgrid::kernel::routing::NetZoneImpl {
+ public:
+  using Resolver =
+      std::function<void(topology::NodeId src, simgrid::kernel::routing::Route* into, double* latency)>;
+  ExplicitRouteZone(const std::string& name, Resolver resolver)
+      : NetZoneImpl(name), resolver_(std::move(resolver)) {}
+
+  void get_local_route(const simgrid::kernel::routing::NetPoint* src,
+                       const simgrid::kernel::routing::NetPoint* dst, simgrid::kernel::routing::Route* into,
+                       double* latency) override {
+    (void)dst;  // the route being started already ends there (checked before the start)
+    resolver_(static_cast<topology::NodeId>(src->id()), into, latency);
+  }
+
+ private:
+  Resolver resolver_;
+};
+
 }  // namespace
 
 struct SimgridBackend::Impl {
@@ -51,8 +79,17 @@ struct SimgridBackend::Impl {
     sg4::ActivityPtr activity;
   };
 
+  explicit Impl(const topology::Machine& m) : machine(m), router(m.topology) {}
+
+  const topology::Machine& machine;
+  topology::Router router;
   sg4::Engine engine{"zettasim"};
   std::vector<sg4::Host*> hosts;  ///< by node id; nullptr for switches
+  sg4::Host* timer_host = nullptr;
+  /// One-way SimGrid links per topology link: [0] carries a -> b, [1] carries b -> a.
+  std::vector<std::array<simgrid::kernel::resource::StandardLinkImpl*, 2>> links;
+  std::vector<double> link_latency;                           ///< per topology link, s
+  const std::vector<topology::LinkId>* next_route = nullptr;  ///< set while a transfer starts
   double start_clock = 0;
   std::unordered_map<Token, Pending> pending;
   std::vector<sg4::ActivityPtr> finished;  ///< kept alive until SimGrid's completion callback returns
@@ -66,6 +103,32 @@ struct SimgridBackend::Impl {
     it->second = {this, token, activity};
     activity->set_data(&it->second);
     activity->start();
+  }
+
+  /// Throws unless `route` is a path of enabled links from src to dst.
+  void check_route(topology::NodeId src, topology::NodeId dst,
+                   const std::vector<topology::LinkId>& route) const {
+    topology::NodeId at = src;
+    for (topology::LinkId l : route) {
+      const auto& link = machine.topology.link(l);
+      if (!router.link_enabled(l)) throw std::logic_error("transfer routed over a disabled link");
+      if (link.a != at && link.b != at) throw std::logic_error("route is not a path from its source");
+      at = link.a == at ? link.b : link.a;
+    }
+    if (at != dst) throw std::logic_error("route does not end at its destination");
+  }
+
+  /// Fills a SimGrid route with the one-way links of the checked route being started.
+  void resolve(topology::NodeId src, simgrid::kernel::routing::Route* into, double* latency) const {
+    if (next_route == nullptr) throw std::logic_error("SimGrid asked for a route outside a transfer start");
+    topology::NodeId at = src;
+    for (topology::LinkId l : *next_route) {
+      const auto& link = machine.topology.link(l);
+      int direction = link.a == at ? 0 : 1;
+      into->link_list_.push_back(links[l][direction]);
+      if (latency != nullptr) *latency += link_latency[l];
+      at = direction == 0 ? link.b : link.a;
+    }
   }
 
   void complete(Pending* p) {
@@ -93,35 +156,42 @@ SimgridBackend::SimgridBackend(const topology::Machine& machine) {
     });
   });
   reset_simgrid_clock();
-  impl_ = std::make_unique<Impl>();
+  impl_ = std::make_unique<Impl>(machine);
   configure_simgrid_once();  // after the engine exists (it declares the keys), before the platform
   impl_->start_clock = sg4::Engine::get_clock();
 
   const auto& topo = machine.topology;
-  auto* zone = sg4::create_dijkstra_zone("machine", true);
-  std::vector<simgrid::kernel::routing::NetPoint*> points(topo.nodes().size());
+  Impl* impl = impl_.get();
+  // The engine owns and deletes its root zone.
+  auto* zone_impl =
+      new ExplicitRouteZone("machine", [impl](topology::NodeId src, simgrid::kernel::routing::Route* into,
+                                              double* latency) { impl->resolve(src, into, latency); });
+  auto* zone = zone_impl->get_iface();
   impl_->hosts.assign(topo.nodes().size(), nullptr);
   for (topology::NodeId n = 0; n < topo.nodes().size(); ++n) {
     std::string name = "n" + std::to_string(n);
+    simgrid::kernel::routing::NetPoint* point = nullptr;
     if (topo.node(n).kind != topology::NodeKind::kSwitch) {  // units and memory pools are endpoints
       impl_->hosts[n] = zone->create_host(name, kHostSpeed);
-      points[n] = impl_->hosts[n]->get_netpoint();
+      point = impl_->hosts[n]->get_netpoint();
     } else {
-      points[n] = zone->create_router(name);
+      point = zone->create_router(name);
     }
+    if (point->id() != n) throw std::logic_error("SimGrid numbered the platform's points out of order");
   }
+  impl_->timer_host = zone->create_host("timer", kHostSpeed)->set_core_count(kTimerCores);
+  impl_->links.resize(topo.links().size());
+  impl_->link_latency.resize(topo.links().size());
   for (topology::LinkId l = 0; l < topo.links().size(); ++l) {
-    const auto& link = topo.link(l);
-    const auto& model = machine.link_model(l);
+    double latency = machine.link_model(l).latency().value();
     auto make = [&](const char* dir) {
       return zone->create_link("l" + std::to_string(l) + dir, machine.link_bandwidth(l).value())
-          ->set_latency(model.latency().value())
-          ->seal();
+          ->set_latency(latency)
+          ->seal()
+          ->get_impl();
     };
-    auto* forward = make("f");
-    auto* backward = make("b");
-    zone->add_route(points[link.a], points[link.b], nullptr, nullptr, {sg4::LinkInRoute(forward)}, false);
-    zone->add_route(points[link.b], points[link.a], nullptr, nullptr, {sg4::LinkInRoute(backward)}, false);
+    impl_->links[l] = {make("f"), make("b")};
+    impl_->link_latency[l] = latency;
   }
   zone->seal();
 }
@@ -145,9 +215,37 @@ void SimgridBackend::start_transfer(topology::NodeId src, topology::NodeId dst, 
     start_compute(src, core::Seconds(0.0), token);
     return;
   }
+  start_transfer(src, dst, bytes, token, impl_->router.route(src, dst));
+}
+
+void SimgridBackend::start_transfer(topology::NodeId src, topology::NodeId dst, core::Bytes bytes,
+                                    Token token, const std::vector<topology::LinkId>& route) {
+  if (src == dst) {
+    start_compute(src, core::Seconds(0.0), token);
+    return;
+  }
+  impl_->check_route(src, dst, route);
   auto comm = sg4::Comm::sendto_init(impl_->hosts.at(src), impl_->hosts.at(dst));
   comm->set_payload_size(static_cast<uint64_t>(std::llround(bytes.value())));
-  impl_->start(comm, token);
+  impl_->next_route = &route;  // SimGrid resolves the route synchronously inside start()
+  try {
+    impl_->start(comm, token);
+  } catch (...) {
+    impl_->next_route = nullptr;
+    throw;
+  }
+  impl_->next_route = nullptr;
+}
+
+void SimgridBackend::start_timer(core::Seconds delay, Token token) {
+  auto exec = sg4::Exec::init();
+  exec->set_host(impl_->timer_host);
+  exec->set_flops_amount(delay.value() * kHostSpeed);
+  impl_->start(exec, token);
+}
+
+topology::Router& SimgridBackend::router() {
+  return impl_->router;
 }
 
 void SimgridBackend::run(const std::function<void(Token)>& on_done) {

@@ -7,13 +7,17 @@
 
 #include "core/units.hpp"
 #include "topology/machine.hpp"
+#include "topology/router.hpp"
 
 namespace zs::engine {
 
 /// Owns a SimGrid engine whose platform mirrors the machine's topology: one host per unit and per
-/// memory pool, one router per switch, two one-way links per full-duplex link, routes by fewest hops
-/// (Dijkstra). Network model CM02 (max-min sharing, no TCP correction factors, no cross-traffic), so an
-/// uncontended transfer of S bytes takes exactly route latency + S / narrowest bandwidth.
+/// memory pool, one router per switch, two one-way links per full-duplex link. Routes are explicit:
+/// SimGrid asks our own zone, which answers with the route the caller chose or, by default, the
+/// fewest-hop route of router() over the links enabled at that moment (so optical circuits can change
+/// during a run, and no SimGrid shortest-path table is ever built). Network model CM02 (max-min
+/// sharing, no TCP correction factors, no cross-traffic), so an uncontended transfer of S bytes takes
+/// exactly route latency + S / narrowest bandwidth.
 /// Only one backend may exist at a time in a process (SimGrid keeps one engine per process).
 class SimgridBackend {
  public:
@@ -31,6 +35,13 @@ class SimgridBackend {
   /// Moves `bytes` (rounded to whole bytes) from one unit to another over the route.
   /// A transfer from a unit to itself completes at once.
   void start_transfer(topology::NodeId src, topology::NodeId dst, core::Bytes bytes, Token token);
+  /// The same over a given route: its links in order from src to dst (each must be enabled).
+  void start_transfer(topology::NodeId src, topology::NodeId dst, core::Bytes bytes, Token token,
+                      const std::vector<topology::LinkId>& route);
+  /// Completes after `delay` of simulated time and loads nothing; any number may run at once.
+  void start_timer(core::Seconds delay, Token token);
+  /// The router the default transfers use; switch links on and off through it.
+  topology::Router& router();
   /// Runs until no activity is left, calling on_done(token) at each completion; on_done may start
   /// more activities. An exception thrown by on_done stops the run and is rethrown here.
   void run(const std::function<void(Token)>& on_done);

@@ -1,0 +1,78 @@
+// The engine's router: same routes as shortest_route, detours around disabled links, bounded cache.
+#include <doctest/doctest.h>
+
+#include "support/test_machines.hpp"
+#include "topology/router.hpp"
+#include "topology/routing.hpp"
+
+using namespace zs;
+
+namespace {
+/// a - s1 - b and a - s2 - s3 - b: two routes of different length between a and b.
+topology::Topology two_paths() {
+  topology::Topology t;
+  auto a = t.add_unit("a", 0);
+  auto b = t.add_unit("b", 0);
+  auto s1 = t.add_switch("s1");
+  auto s2 = t.add_switch("s2");
+  auto s3 = t.add_switch("s3");
+  t.add_link(a, s1, 0);   // 0
+  t.add_link(s1, b, 0);   // 1
+  t.add_link(a, s2, 0);   // 2
+  t.add_link(s2, s3, 0);  // 3
+  t.add_link(s3, b, 0);   // 4
+  return t;
+}
+}  // namespace
+
+TEST_CASE("the router picks the same routes as shortest_route on a single switch") {
+  auto m =
+      test::single_switch_machine(6, test::unit_model("1PFLOPS", 1, "0s"), test::link_model("1GB/s", "1us"));
+  topology::Router router(m.topology);
+  for (auto s : m.topology.units())
+    for (auto d : m.topology.units()) {
+      auto expected =
+          s == d ? std::vector<topology::LinkId>{} : topology::shortest_route(m.topology, s, d).links;
+      CHECK(router.route(s, d) == expected);
+    }
+  CHECK(router.trees_computed() == 6);  // one tree per source, reused for every destination
+}
+
+TEST_CASE("a disabled link is routed around, and enabling it again restores the short route") {
+  auto t = two_paths();
+  topology::Router router(t);
+  CHECK(router.route(0, 1) == std::vector<topology::LinkId>{0, 1});
+  router.set_link_enabled(1, false);
+  CHECK(router.route(0, 1) == std::vector<topology::LinkId>{2, 3, 4});
+  CHECK(router.route(1, 0) == std::vector<topology::LinkId>{4, 3, 2});
+  router.set_link_enabled(4, false);
+  CHECK_THROWS_WITH_AS(router.route(0, 1), "no route from a to b", std::invalid_argument);
+  router.set_link_enabled(1, true);
+  CHECK(router.route(0, 1) == std::vector<topology::LinkId>{0, 1});
+}
+
+TEST_CASE("no route passes through a memory pool") {
+  topology::Topology t;
+  auto a = t.add_unit("a", 0);
+  auto b = t.add_unit("b", 0);
+  auto pool = t.add_memory("pool", 0);
+  auto sw = t.add_switch("s");
+  t.add_link(a, pool, 0);
+  t.add_link(pool, b, 0);
+  t.add_link(a, sw, 0);
+  t.add_link(sw, b, 0);
+  t.add_link(a, sw, 0);
+  topology::Router router(t);
+  CHECK(router.route(a, b) == std::vector<topology::LinkId>{2, 3});  // not the pool's 2 hops
+  CHECK(router.route(a, pool) == std::vector<topology::LinkId>{0});
+  CHECK(router.route(pool, b) == std::vector<topology::LinkId>{1});  // a pool may be a source
+}
+
+TEST_CASE("an evicted tree is rebuilt and gives the same routes") {
+  topology::Topology t = two_paths();
+  topology::Router router(t, 1);
+  auto first = router.route(0, 1);
+  CHECK(router.route(1, 0).size() == 2);
+  CHECK(router.route(0, 1) == first);
+  CHECK(router.trees_computed() == 3);
+}
