@@ -42,7 +42,8 @@ int run_scenario(const RunOptions& opt, std::ostream& out) {
   scenario::Scenario s = scenario::ScenarioLoader(*files).load(path);
   auto placement = policy::make_placement_policy(s.placement_policy);
   auto collective = policy::make_collective_policy(s.collective_policy);
-  engine::SimulationResult result = engine::simulate(s.machine, s.trace, *placement, *collective);
+  engine::SimulationResult result = engine::simulate(s.machine, s.trace, *placement, *collective,
+                                                     {s.circuit_reconfigurations});
 
   std::string report = output::report_text(s, result);
   nlohmann::json config = s.resolved;

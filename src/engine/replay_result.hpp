@@ -28,6 +28,7 @@ struct ReplayResult {
   uint64_t memory_activities = 0;    ///< moves between units and memory pools simulated
   uint64_t p2p_activities = 0;       ///< point-to-point transfers simulated
   uint64_t collectives = 0;          ///< collective instances (one per communicator group and call)
+  uint64_t circuit_waits = 0;        ///< transfers held until an optical circuit on their route was up
   std::vector<std::string> collective_algorithms;  ///< distinct algorithms the policy chose
 };
 

@@ -59,7 +59,7 @@ double union_length(std::vector<Interval> intervals) {
 }  // namespace
 
 struct Replayer::State {
-  enum class Kind : uint8_t { kOp, kCollectiveTransfer, kP2P };
+  enum class Kind : uint8_t { kOp, kCollectiveTransfer, kP2P, kCircuitWait };
   struct Activity {
     Kind kind = Kind::kOp;
     uint64_t rank = 0;       ///< op, p2p: the rank (the sender for p2p)
@@ -68,6 +68,13 @@ struct Replayer::State {
     uint32_t transfer = 0;   ///< collective transfer: index in its schedule
     uint64_t peer_rank = 0;  ///< p2p: the receiver
     uint32_t peer_op = 0;    ///< p2p: the receiver's op
+    uint32_t held = 0;       ///< circuit wait: index in held_transfers
+  };
+  /// A transfer waiting for an optical circuit on its route to come up.
+  struct HeldTransfer {
+    topology::NodeId src, dst;
+    core::Bytes bytes;
+    Activity activity;  ///< what completes when the transfer does
   };
   /// The two halves of a point-to-point transfer, keyed by (sender, receiver, sequence number).
   struct P2PHalf {
@@ -94,14 +101,17 @@ struct Replayer::State {
   };
 
   State(const topology::Machine& m, const workload::Trace& t, const policy::Placement& p,
-        const policy::CollectivePolicy& c)
-      : machine(m), trace(t), placement(p), collective(c), backend(m) {}
+        const policy::CollectivePolicy& c, std::vector<topology::CircuitReconfiguration> reconfigurations)
+      : machine(m), trace(t), placement(p), collective(c), backend(m), circuits(m, std::move(reconfigurations)) {}
 
   const topology::Machine& machine;
   const workload::Trace& trace;
   const policy::Placement& placement;
   const policy::CollectivePolicy& collective;
   SimgridBackend backend;
+  topology::CircuitTimeline circuits;
+  std::vector<HeldTransfer> held_transfers;
+  std::vector<uint32_t> free_held;
 
   std::vector<RoleGraph> graphs;
   std::vector<uint32_t> role_of_rank;
@@ -151,11 +161,43 @@ struct Replayer::State {
       auto unit = placement.unit_of_rank[rank], pool = placement.pool_of_rank.at(rank);
       bool read = m->direction == workload::MemoryDirection::kRead;
       ++result.memory_activities;
-      backend.start_transfer(read ? pool : unit, read ? unit : pool, m->bytes,
-                             new_token({Kind::kOp, rank, op}));
+      start_transfer(read ? pool : unit, read ? unit : pool, m->bytes, {Kind::kOp, rank, op});
     } else {
       join(rank, op, std::get<workload::CollectiveOp>(o.body));
     }
+  }
+
+  /// Starts a network transfer over the route the fabric offers now, or holds it until the optical
+  /// circuits on that route are up.
+  void start_transfer(topology::NodeId src, topology::NodeId dst, core::Bytes bytes, const Activity& a) {
+    if (!circuits.empty()) circuits.advance(backend.now(), backend.router());
+    std::vector<topology::LinkId> route;
+    try {
+      route = backend.router().route(src, dst);
+    } catch (const std::invalid_argument& e) {
+      throw core::InputError(machine.name, "",
+                             std::string(e.what()) + " at t = " + core::to_string(backend.now()) +
+                                 " (the links or optical circuits between them are down)");
+    }
+    const double ready = circuits.ready_at(route).value();
+    if (ready <= now()) {
+      backend.start_transfer(src, dst, bytes, new_token(a), route);
+      return;
+    }
+    ++result.circuit_waits;
+    uint32_t index;
+    if (!free_held.empty()) {
+      index = free_held.back();
+      free_held.pop_back();
+      held_transfers[index] = {src, dst, bytes, a};
+    } else {
+      index = static_cast<uint32_t>(held_transfers.size());
+      held_transfers.push_back({src, dst, bytes, a});
+    }
+    Activity wait;
+    wait.kind = Kind::kCircuitWait;
+    wait.held = index;
+    backend.start_timer(core::Seconds(ready - now()), new_token(wait));
   }
 
   void op_done(uint64_t rank, uint32_t op) {
@@ -195,10 +237,9 @@ struct Replayer::State {
                                  " but rank " + std::to_string(dst) + " expects " +
                                  core::to_string(expected.bytes));
     ++result.p2p_activities;
-    Activity a{Kind::kP2P, ch.send->rank, ch.send->op, 0, 0, ch.recv->rank, ch.recv->op};
+    Activity a{Kind::kP2P, ch.send->rank, ch.send->op, 0, 0, ch.recv->rank, ch.recv->op, 0};
     channels.erase(key);
-    backend.start_transfer(placement.unit_of_rank[src], placement.unit_of_rank[dst], sent.bytes,
-                           new_token(a));
+    start_transfer(placement.unit_of_rank[src], placement.unit_of_rank[dst], sent.bytes, a);
   }
 
   void join(uint64_t rank, uint32_t op, const workload::CollectiveOp& c) {
@@ -266,9 +307,8 @@ struct Replayer::State {
       return;
     inst.started[t] = true;
     ++result.transfer_activities;
-    backend.start_transfer(placement.unit_of_rank[inst.members[tr.src]],
-                           placement.unit_of_rank[inst.members[tr.dst]], tr.bytes,
-                           new_token({Kind::kCollectiveTransfer, 0, 0, id, t}));
+    start_transfer(placement.unit_of_rank[inst.members[tr.src]], placement.unit_of_rank[inst.members[tr.dst]],
+                   tr.bytes, {Kind::kCollectiveTransfer, 0, 0, id, t, 0, 0, 0});
   }
 
   void transfer_done(uint32_t id, uint32_t t) {
@@ -304,13 +344,24 @@ struct Replayer::State {
       case Kind::kOp:
         op_done(a.rank, a.op);
         break;
+      case Kind::kCircuitWait: {
+        HeldTransfer h = held_transfers[a.held];
+        free_held.push_back(a.held);
+        start_transfer(h.src, h.dst, h.bytes, h.activity);
+        break;
+      }
     }
   }
 };
 
 Replayer::Replayer(const topology::Machine& machine, const workload::Trace& trace,
-                   const policy::Placement& placement, const policy::CollectivePolicy& collective)
-    : machine_(machine), trace_(trace), placement_(placement), collective_(collective) {}
+                   const policy::Placement& placement, const policy::CollectivePolicy& collective,
+                   std::vector<topology::CircuitReconfiguration> reconfigurations)
+    : machine_(machine),
+      trace_(trace),
+      placement_(placement),
+      collective_(collective),
+      reconfigurations_(std::move(reconfigurations)) {}
 
 Replayer::~Replayer() = default;
 
@@ -339,7 +390,7 @@ ReplayResult Replayer::run() {
                   "\", which has no matrix peak for " + std::string(core::to_string(c->dtype)));
   }
 
-  State s(machine_, trace_, placement_, collective_);
+  State s(machine_, trace_, placement_, collective_, reconfigurations_);
   for (const auto& role : trace_.roles) s.graphs.push_back(compile(role, trace_.streams.size()));
   s.role_of_rank.resize(ranks);
   s.pending.resize(ranks);

@@ -5,6 +5,7 @@
 #include "policy/collective_policy.hpp"
 #include "policy/placement_policy.hpp"
 #include "topology/machine.hpp"
+#include "topology/optical_circuits.hpp"
 #include "workload/trace.hpp"
 
 namespace zs::engine {
@@ -13,8 +14,10 @@ namespace zs::engine {
 /// stays in our structures; SimGrid only sees activities whose dependencies are done.
 class Replayer {
  public:
+  /// `reconfigurations`: scripted optical circuit changes, sorted by time.
   Replayer(const topology::Machine& machine, const workload::Trace& trace, const policy::Placement& placement,
-           const policy::CollectivePolicy& collective);
+           const policy::CollectivePolicy& collective,
+           std::vector<topology::CircuitReconfiguration> reconfigurations = {});
   ~Replayer();
   Replayer(const Replayer&) = delete;
   Replayer& operator=(const Replayer&) = delete;
@@ -28,6 +31,7 @@ class Replayer {
   const workload::Trace& trace_;
   const policy::Placement& placement_;
   const policy::CollectivePolicy& collective_;
+  std::vector<topology::CircuitReconfiguration> reconfigurations_;
 };
 
 }  // namespace zs::engine

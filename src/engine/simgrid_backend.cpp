@@ -88,7 +88,8 @@ struct SimgridBackend::Impl {
   sg4::Host* timer_host = nullptr;
   /// One-way SimGrid links per topology link: [0] carries a -> b, [1] carries b -> a.
   std::vector<std::array<simgrid::kernel::resource::StandardLinkImpl*, 2>> links;
-  std::vector<double> link_latency;                           ///< per topology link, s
+  std::vector<double> link_latency;     ///< per topology link, s
+  std::vector<double> transit_latency;  ///< per node: its switch model latency, s
   const std::vector<topology::LinkId>* next_route = nullptr;  ///< set while a transfer starts
   double start_clock = 0;
   std::unordered_map<Token, Pending> pending;
@@ -126,7 +127,7 @@ struct SimgridBackend::Impl {
       const auto& link = machine.topology.link(l);
       int direction = link.a == at ? 0 : 1;
       into->link_list_.push_back(links[l][direction]);
-      if (latency != nullptr) *latency += link_latency[l];
+      if (latency != nullptr) *latency += link_latency[l] + (at == src ? 0.0 : transit_latency[at]);
       at = direction == 0 ? link.b : link.a;
     }
   }
@@ -180,6 +181,8 @@ SimgridBackend::SimgridBackend(const topology::Machine& machine) {
     if (point->id() != n) throw std::logic_error("SimGrid numbered the platform's points out of order");
   }
   impl_->timer_host = zone->create_host("timer", kHostSpeed)->set_core_count(kTimerCores);
+  for (topology::NodeId n = 0; n < topo.nodes().size(); ++n)
+    impl_->transit_latency.push_back(machine.transit_latency(n).value());
   impl_->links.resize(topo.links().size());
   impl_->link_latency.resize(topo.links().size());
   for (topology::LinkId l = 0; l < topo.links().size(); ++l) {
@@ -194,6 +197,8 @@ SimgridBackend::SimgridBackend(const topology::Machine& machine) {
     impl_->link_latency[l] = latency;
   }
   zone->seal();
+  for (topology::LinkId l = 0; l < topo.links().size(); ++l)
+    if (!topo.active_at_start(l)) impl_->router.set_link_enabled(l, false);
 }
 
 SimgridBackend::~SimgridBackend() = default;

@@ -6,13 +6,13 @@
 namespace zs::engine {
 
 SimulationResult simulate(const topology::Machine& machine, const workload::Trace& trace,
-                          const policy::PlacementPolicy& placement,
-                          const policy::CollectivePolicy& collective) {
+                          const policy::PlacementPolicy& placement, const policy::CollectivePolicy& collective,
+                          const SimulationEvents& events) {
   SimulationResult out;
   out.placement_policy = std::string(placement.name());
   out.collective_policy = std::string(collective.name());
   policy::Placement where = placement.place(trace.mesh, machine);
-  out.replay = Replayer(machine, trace, where, collective).run();
+  out.replay = Replayer(machine, trace, where, collective, events.circuit_reconfigurations).run();
   for (auto unit : where.unit_of_rank) {
     const auto& model = machine.unit_model(unit);
     if (model.supports(trace.model_dtype)) out.peak += model.matrix_peak(trace.model_dtype);

@@ -8,6 +8,7 @@
 #include "policy/collective_policy.hpp"
 #include "policy/placement_policy.hpp"
 #include "topology/machine.hpp"
+#include "topology/optical_circuits.hpp"
 #include "workload/trace.hpp"
 
 namespace zs::engine {
@@ -27,10 +28,15 @@ struct SimulationResult {
   core::Watts average_power;  ///< energy / iteration time, W
 };
 
+/// What may change during the run besides the trace's own work.
+struct SimulationEvents {
+  std::vector<topology::CircuitReconfiguration> circuit_reconfigurations;  ///< sorted by time
+};
+
 /// Places the mesh with the placement policy, then replays the trace once.
 /// Throws core::InputError when the trace does not fit the machine.
 SimulationResult simulate(const topology::Machine& machine, const workload::Trace& trace,
-                          const policy::PlacementPolicy& placement,
-                          const policy::CollectivePolicy& collective);
+                          const policy::PlacementPolicy& placement, const policy::CollectivePolicy& collective,
+                          const SimulationEvents& events = {});
 
 }  // namespace zs::engine

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "topology/machine.hpp"
+#include "topology/optical_circuits.hpp"
 #include "workload/trace.hpp"
 
 namespace zs::scenario {
@@ -18,6 +19,8 @@ struct Scenario {
   std::string file;  ///< where it was read from
   uint64_t seed = 0;
   topology::Machine machine;
+  /// Scripted optical circuit changes, sorted by time.
+  std::vector<topology::CircuitReconfiguration> circuit_reconfigurations;
   workload::Trace trace;
   std::string workload_summary;  ///< one line for reports, e.g. "gpt3-1.3b, data parallel 8, ..."
   std::string placement_policy;

@@ -7,6 +7,7 @@
 #include "policy/policy_catalog.hpp"
 #include "scenario/workload_builder.hpp"
 #include "topology/machine_builder.hpp"
+#include "topology/optical_circuits.hpp"
 #include "workload/transformer_spec.hpp"
 
 namespace zs::scenario {
@@ -38,9 +39,17 @@ LoadedMachine load_machine_object(const core::FileSource& files, core::JsonObjec
       auto m = hw::MemoryPoolModel::from_json(model);
       resolved_models[name] = m.to_json();
       models.memories.emplace(name, std::move(m));
+    } else if (kind == "switch") {
+      auto m = hw::SwitchModel::from_json(model);
+      resolved_models[name] = m.to_json();
+      models.switches.emplace(name, std::move(m));
+    } else if (kind == "optical-circuit-switch") {
+      auto m = hw::OpticalSwitchModel::from_json(model);
+      resolved_models[name] = m.to_json();
+      models.optical_switches.emplace(name, std::move(m));
     } else {
-      throw model.error("kind",
-                        "unknown model kind \"" + kind + "\" (known: compute-unit, link, memory-pool)");
+      throw model.error("kind", "unknown model kind \"" + kind +
+                                    "\" (known: compute-unit, link, memory-pool, switch, optical-circuit-switch)");
     }
   }
   bindings.finish();
@@ -57,7 +66,8 @@ LoadedMachine load_machine_object(const core::FileSource& files, core::JsonObjec
                   {"memory_pools", out.machine.topology.memories().size()},
                   {"switches", out.machine.topology.nodes().size() - out.machine.unit_count() -
                                    out.machine.topology.memories().size()},
-                  {"links", out.machine.topology.links().size()}};
+                  {"links", out.machine.topology.links().size()},
+                  {"optical_switches", out.machine.topology.optical_switches().size()}};
   return out;
 }
 
@@ -102,6 +112,8 @@ Scenario ScenarioLoader::load(const std::string& path) const {
 
   LoadedMachine machine = load_machine_section(files_, root);
   s.machine = std::move(machine.machine);
+  s.circuit_reconfigurations =
+      topology::read_circuit_reconfigurations(root, "circuit_reconfigurations", s.machine);
 
   core::JsonObject work = root.object("workload");
   std::string generator = work.string("generator");
@@ -146,6 +158,14 @@ Scenario ScenarioLoader::load(const std::string& path) const {
         {"model_flops_per_iteration", core::to_string(s.trace.model_flops)},
         {"tokens_per_iteration", s.trace.tokens_per_iteration}}},
       {"policies", {{"placement", s.placement_policy}, {"collective", s.collective_policy}}}};
+  if (!s.circuit_reconfigurations.empty()) {
+    nlohmann::json events = nlohmann::json::array();
+    for (const auto& r : s.circuit_reconfigurations)
+      events.push_back({{"at", core::to_string(r.at)},
+                        {"optical_switch", s.machine.topology.optical_switches()[r.optical_switch].name},
+                        {"circuits", r.circuits}});
+    s.resolved["circuit_reconfigurations"] = events;
+  }
   return s;
 }
 

@@ -5,6 +5,8 @@
 #include <map>
 
 #include "topology/memory_pools.hpp"
+#include "topology/optical_circuits.hpp"
+#include "topology/switch_radix.hpp"
 
 namespace zs::topology {
 namespace {
@@ -42,7 +44,7 @@ void generate_graph(core::JsonObject& params, ModelBinder& binder, Machine& mach
     if (kind == "unit")
       id = machine.topology.add_unit(name, binder.unit_model(n, "model"));
     else if (kind == "switch")
-      id = machine.topology.add_switch(name);
+      id = machine.topology.add_switch(name, binder.optional_switch_model(n, "model"));
     else if (kind == "memory") {
       pools.push_back({i, name, binder.memory_model(n, "model"), n.string("attach")});
       n.finish();
@@ -80,6 +82,8 @@ void generate_graph(core::JsonObject& params, ModelBinder& binder, Machine& mach
     machine.topology.add_link(a, b, model, width);
   }
   if (machine.topology.units().empty()) throw params.error("nodes", "a machine needs at least one unit");
+  read_optical_switches(params, "optical_switches", binder, machine, by_name);
+  check_switch_radix(machine, params, "links");
 }
 
 }  // namespace zs::topology

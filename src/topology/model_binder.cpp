@@ -41,4 +41,30 @@ uint32_t ModelBinder::memory_model(core::JsonObject& json, std::string_view key)
   return bind(json, key, models_.memories, memory_index_, machine_.memory_models, "memory-pool");
 }
 
+uint32_t ModelBinder::switch_model(core::JsonObject& json, std::string_view key) {
+  return bind(json, key, models_.switches, switch_index_, machine_.switch_models, "switch");
+}
+
+uint32_t ModelBinder::optional_switch_model(core::JsonObject& json, std::string_view key) {
+  if (!json.has(key)) {
+    json.optional(key);
+    return kNoModel;
+  }
+  return switch_model(json, key);
+}
+
+uint32_t ModelBinder::optical_switch_model(core::JsonObject& json, std::string_view key) {
+  return bind(json, key, models_.optical_switches, optical_index_, machine_.optical_switch_models,
+              "optical-circuit-switch");
+}
+
+uint32_t ModelBinder::circuit_link_model(uint32_t optical_switch_model) {
+  if (auto it = circuit_link_index_.find(optical_switch_model); it != circuit_link_index_.end())
+    return it->second;
+  auto id = static_cast<uint32_t>(machine_.link_models.size());
+  machine_.link_models.push_back(machine_.optical_switch_models.at(optical_switch_model).circuit_link());
+  circuit_link_index_.emplace(optical_switch_model, id);
+  return id;
+}
+
 }  // namespace zs::topology

@@ -15,6 +15,8 @@ struct ModelSet {
   std::map<std::string, hw::ComputeUnitModel> units;
   std::map<std::string, hw::LinkModel> links;
   std::map<std::string, hw::MemoryPoolModel> memories;
+  std::map<std::string, hw::SwitchModel> switches;
+  std::map<std::string, hw::OpticalSwitchModel> optical_switches;
 };
 
 /// Adds bound models to a Machine on first use and returns their index there.
@@ -28,6 +30,14 @@ class ModelBinder {
   uint32_t link_model(core::JsonObject& json, std::string_view key);
   /// Reads the model name at `key` of `json` and returns its memory-pool-model index in the machine.
   uint32_t memory_model(core::JsonObject& json, std::string_view key);
+  /// Reads the model name at `key` of `json` and returns its switch-model index in the machine.
+  uint32_t switch_model(core::JsonObject& json, std::string_view key);
+  /// The switch-model index for an optional `key`, or kNoModel when the key is absent.
+  uint32_t optional_switch_model(core::JsonObject& json, std::string_view key);
+  /// Reads the model name at `key` of `json` and returns its optical-switch-model index.
+  uint32_t optical_switch_model(core::JsonObject& json, std::string_view key);
+  /// The link-model index of one circuit of the given optical switch model (added on first use).
+  uint32_t circuit_link_model(uint32_t optical_switch_model);
 
  private:
   const ModelSet& models_;
@@ -35,6 +45,9 @@ class ModelBinder {
   std::map<std::string, uint32_t> unit_index_;
   std::map<std::string, uint32_t> link_index_;
   std::map<std::string, uint32_t> memory_index_;
+  std::map<std::string, uint32_t> switch_index_;
+  std::map<std::string, uint32_t> optical_index_;
+  std::map<uint32_t, uint32_t> circuit_link_index_;
 };
 
 }  // namespace zs::topology

@@ -38,6 +38,13 @@ Route shortest_route(const Topology& topo, NodeId src, NodeId dst) {
 core::Seconds route_latency(const Machine& machine, const Route& route) {
   core::Seconds total(0.0);
   for (LinkId l : route.links) total += machine.link_model(l).latency();
+  // Every node between two consecutive links is crossed; a switch adds its model's latency.
+  for (size_t i = 0; i + 1 < route.links.size(); ++i) {
+    const auto& x = machine.topology.link(route.links[i]);
+    const auto& y = machine.topology.link(route.links[i + 1]);
+    NodeId shared = (x.a == y.a || x.a == y.b) ? x.a : x.b;
+    total += machine.transit_latency(shared);
+  }
   return total;
 }
 

@@ -17,7 +17,7 @@ struct Route {
 /// Throws std::invalid_argument when dst is unreachable.
 Route shortest_route(const Topology& topo, NodeId src, NodeId dst);
 
-/// Sum of link latencies along the route, s.
+/// Sum of link latencies along the route plus the latency of every switch it crosses, s.
 core::Seconds route_latency(const Machine& machine, const Route& route);
 /// Bandwidth of the route's narrowest link, B/s per direction.
 core::ByteRate route_bandwidth(const Machine& machine, const Route& route);

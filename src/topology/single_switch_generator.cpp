@@ -2,6 +2,7 @@
 #include "topology/single_switch_generator.hpp"
 
 #include "topology/memory_pools.hpp"
+#include "topology/switch_radix.hpp"
 
 namespace zs::topology {
 
@@ -9,7 +10,7 @@ void generate_single_switch(core::JsonObject& params, ModelBinder& binder, Machi
   auto units = params.integer("units", 1, 1 << 20);
   uint32_t unit_model = binder.unit_model(params, "unit_model");
   uint32_t link_model = binder.link_model(params, "link_model");
-  NodeId sw = machine.topology.add_switch("switch");
+  NodeId sw = machine.topology.add_switch("switch", binder.optional_switch_model(params, "switch_model"));
   for (int64_t i = 0; i < units; ++i) {
     NodeId u = machine.topology.add_unit("unit" + std::to_string(i), unit_model);
     machine.topology.add_link(u, sw, link_model);
@@ -23,6 +24,7 @@ void generate_single_switch(core::JsonObject& params, ModelBinder& binder, Machi
   } else {
     params.optional("memory_pools");
   }
+  check_switch_radix(machine, params, "units");
 }
 
 }  // namespace zs::topology

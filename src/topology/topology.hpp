@@ -11,12 +11,17 @@ namespace zs::topology {
 using NodeId = uint32_t;
 using LinkId = uint32_t;
 
+/// Node::model of a switch that has no switch model (its hops cost only the links' latency).
+inline constexpr uint32_t kNoModel = 0xffffffffu;
+/// Link::circuit of a link that is not an optical circuit.
+inline constexpr uint32_t kNoCircuit = 0xffffffffu;
+
 enum class NodeKind : uint8_t { kUnit, kSwitch, kMemory };
 
 struct Node {
   std::string name;
   NodeKind kind = NodeKind::kUnit;
-  uint32_t model = 0;  ///< index of the unit or memory-pool model in the Machine (not for switches)
+  uint32_t model = 0;  ///< index of the unit, memory-pool or switch model in the Machine (kNoModel: none)
 };
 
 /// A full-duplex link between nodes a and b. Its bandwidth in each direction is the model's times
@@ -27,6 +32,23 @@ struct Link {
   NodeId b = 0;
   uint32_t model = 0;  ///< index of the link model in the Machine
   double width = 1.0;  ///< bandwidth multiplier, > 0
+  uint32_t circuit = kNoCircuit;  ///< index in Topology::circuits() when the link is an optical circuit
+};
+
+/// An optical circuit switch: port p is cabled to node port_nodes[p]. It forwards nothing itself;
+/// its circuits are links between the nodes on their two ports.
+struct OpticalSwitch {
+  std::string name;
+  uint32_t model = 0;  ///< index of the optical switch model in the Machine
+  std::vector<NodeId> port_nodes;
+};
+
+/// A circuit that an optical switch can set up between two of its ports, realised as one link.
+struct Circuit {
+  uint32_t optical_switch = 0;
+  uint32_t port_a = 0, port_b = 0;
+  LinkId link = 0;
+  bool active_at_start = true;  ///< set up when the run starts (else only after a reconfiguration)
 };
 
 /// An undirected multigraph of units and switches. Units keep their creation order, which is the
@@ -34,10 +56,20 @@ struct Link {
 class Topology {
  public:
   NodeId add_unit(std::string name, uint32_t model);
-  NodeId add_switch(std::string name);
+  NodeId add_switch(std::string name, uint32_t model = kNoModel);
   /// A memory pool node; connect it to the fabric with attach_memory_pool (topology/memory_pools.hpp).
   NodeId add_memory(std::string name, uint32_t model);
   LinkId add_link(NodeId a, NodeId b, uint32_t model, double width = 1.0);
+  uint32_t add_optical_switch(std::string name, uint32_t model, std::vector<NodeId> port_nodes);
+  /// A circuit between two ports of an optical switch, as a link of the given model between the
+  /// nodes on those ports. Throws std::invalid_argument for a port out of range or a port joined to
+  /// itself.
+  LinkId add_circuit(uint32_t optical_switch, uint32_t port_a, uint32_t port_b, uint32_t link_model,
+                     bool active_at_start);
+  /// Whether the link carries traffic when a run starts (every link but circuits not yet set up).
+  bool active_at_start(LinkId l) const {
+    return links_.at(l).circuit == kNoCircuit || circuits_[links_[l].circuit].active_at_start;
+  }
 
   const std::vector<Node>& nodes() const { return nodes_; }
   const std::vector<Link>& links() const { return links_; }
@@ -47,6 +79,8 @@ class Topology {
   const std::vector<NodeId>& units() const { return units_; }
   /// Memory pool node ids in creation order.
   const std::vector<NodeId>& memories() const { return memories_; }
+  const std::vector<OpticalSwitch>& optical_switches() const { return optical_switches_; }
+  const std::vector<Circuit>& circuits() const { return circuits_; }
   /// (neighbour, link) pairs of a node, in the order the links were added.
   const std::vector<std::pair<NodeId, LinkId>>& neighbours(NodeId n) const { return adjacency_.at(n); }
 
@@ -57,6 +91,8 @@ class Topology {
   std::vector<Link> links_;
   std::vector<NodeId> units_;
   std::vector<NodeId> memories_;
+  std::vector<OpticalSwitch> optical_switches_;
+  std::vector<Circuit> circuits_;
   std::vector<std::vector<std::pair<NodeId, LinkId>>> adjacency_;
 };
 

@@ -93,7 +93,7 @@ Diameter unit_diameter(const Topology& topo, uint64_t max_sources) {
       q.pop();
       if (topo.node(n).kind == NodeKind::kUnit) d.hops = std::max(d.hops, dist[n]);
       for (auto [m, link] : topo.neighbours(n))
-        if (dist[m] == std::numeric_limits<uint32_t>::max()) {
+        if (dist[m] == std::numeric_limits<uint32_t>::max() && topo.active_at_start(link)) {
           dist[m] = dist[n] + 1;
           q.push(m);
         }
@@ -109,6 +109,7 @@ core::ByteRate half_split_bandwidth(const Machine& machine) {
   const size_t source = topo.nodes().size(), sink = source + 1;
   MaxFlow flow(topo.nodes().size() + 2);
   for (LinkId l = 0; l < topo.links().size(); ++l) {
+    if (!topo.active_at_start(l)) continue;  // an optical circuit not set up yet
     const double bw = machine.link_bandwidth(l).value();
     flow.add_arc(topo.link(l).a, topo.link(l).b, bw);
     flow.add_arc(topo.link(l).b, topo.link(l).a, bw);

@@ -1,0 +1,40 @@
+// Parameter set of an electrical packet switch (NVSwitch, InfiniBand, Ethernet).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "core/json_object.hpp"
+#include "core/units.hpp"
+
+namespace zs::hw {
+
+/// A store-and-forward packet switch: every route through it pays `latency` once; a topology may
+/// attach at most `radix` ports' worth of links to it. A switch with in-network reduction (SHARP,
+/// NVLS) can reduce data flowing through it, which in-network collective algorithms use.
+class SwitchModel {
+ public:
+  /// Reads a model file ("kind": "switch"); every parameter needs a cited source.
+  static SwitchModel from_json(core::JsonObject& json);
+  nlohmann::json to_json() const;
+
+  const std::string& name() const { return name_; }
+  uint32_t radix() const { return radix_; }                          ///< ports
+  core::ByteRate port_bandwidth() const { return port_bandwidth_; }  ///< B/s per port per direction
+  core::Seconds latency() const { return latency_; }                 ///< s, port to port
+  bool in_network_reduction() const { return in_network_reduction_; }
+
+ private:
+  std::string name_;
+  std::string description_;
+  uint32_t radix_ = 0;
+  core::ByteRate port_bandwidth_;
+  core::Seconds latency_;
+  bool in_network_reduction_ = false;
+  std::map<std::string, std::string> sources_;
+};
+
+}  // namespace zs::hw
