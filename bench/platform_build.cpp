@@ -1,7 +1,8 @@
 // Benchmark: time and peak memory to generate a machine and build its SimGrid platform.
-// Usage: zs_bench_platform GENERATOR UNITS   (GENERATOR: torus, fat-tree, dragonfly)
+// Usage: zs_bench_platform GENERATOR UNITS   (GENERATOR: torus, fat-tree, dragonfly, disaggregated)
 #include <sys/resource.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -39,6 +40,19 @@ nlohmann::json topology_for(const std::string& generator, int64_t units) {
     j["global_links_per_router"] = g - 1;
     j["units_per_router"] = units / (g * a);
     j["unit_link_model"] = j["local_link_model"] = j["global_link_model"] = "link";
+  } else if (generator == "disaggregated") {
+    // Racks of 64 units with a CXL pool each, 128 racks per pod (fewer when small), pods joined by
+    // pods - 1 optical switches.
+    int64_t racks = std::min<int64_t>(128, units / 64 / 2), pods = units / 64 / racks;
+    j["pods"] = pods;
+    j["racks_per_pod"] = racks;
+    j["rack"] = {{"units", 64},
+                 {"unit_model", "gpu"},
+                 {"scale_up_link", "link"},
+                 {"memory_pools", {{"model", "cxl"}, {"count", 1}}}};
+    j["scale_out"] = {{"nic_link", "link"}};
+    j["optical_core"] = {{"model", "ocs"}, {"switches", pods - 1}, {"ports_per_pod", 2}};
+    j.erase("unit_model");
   } else {
     throw std::invalid_argument("unknown generator " + generator);
   }
@@ -74,7 +88,7 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
 
 int main(int argc, char** argv) {
   if (argc != 3) {
-    std::fprintf(stderr, "usage: zs_bench_platform torus|fat-tree|dragonfly UNITS\n");
+    std::fprintf(stderr, "usage: zs_bench_platform torus|fat-tree|dragonfly|disaggregated UNITS\n");
     return 2;
   }
   const std::string generator = argv[1];
@@ -90,6 +104,27 @@ int main(int argc, char** argv) {
                          {"sources", {{"bandwidth", "benchmark value"}, {"latency", "benchmark value"}}}};
   core::JsonObject link_obj(link, "bench", "");
   models.links.emplace("link", hw::LinkModel::from_json(link_obj));
+  nlohmann::json cxl = {
+      {"kind", "memory-pool"},
+      {"name", "cxl"},
+      {"capacity", "2TB"},
+      {"ports", 8},
+      {"port_bandwidth", "64GB/s"},
+      {"load_latency", "250ns"},
+      {"sources", {{"capacity", "b"}, {"ports", "b"}, {"port_bandwidth", "b"}, {"load_latency", "b"}}}};
+  core::JsonObject cxl_obj(cxl, "bench", "");
+  models.memories.emplace("cxl", hw::MemoryPoolModel::from_json(cxl_obj));
+  nlohmann::json ocs = {
+      {"kind", "optical-circuit-switch"},
+      {"name", "ocs"},
+      {"ports", 136},
+      {"reconfiguration_time", "10ms"},
+      {"circuit_bandwidth", "100GB/s"},
+      {"latency", "150ns"},
+      {"sources",
+       {{"ports", "b"}, {"reconfiguration_time", "b"}, {"circuit_bandwidth", "b"}, {"latency", "b"}}}};
+  core::JsonObject ocs_obj(ocs, "bench", "");
+  models.optical_switches.emplace("ocs", hw::OpticalSwitchModel::from_json(ocs_obj));
 
   auto t0 = std::chrono::steady_clock::now();
   nlohmann::json topo = topology_for(generator, units);

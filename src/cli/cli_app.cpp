@@ -42,8 +42,8 @@ int run_scenario(const RunOptions& opt, std::ostream& out) {
   scenario::Scenario s = scenario::ScenarioLoader(*files).load(path);
   auto placement = policy::make_placement_policy(s.placement_policy);
   auto collective = policy::make_collective_policy(s.collective_policy);
-  engine::SimulationResult result = engine::simulate(s.machine, s.trace, *placement, *collective,
-                                                     {s.circuit_reconfigurations});
+  engine::SimulationResult result =
+      engine::simulate(s.machine, s.trace, *placement, *collective, {s.circuit_reconfigurations});
 
   std::string report = output::report_text(s, result);
   nlohmann::json config = s.resolved;
@@ -81,6 +81,12 @@ int summarize_topology(const TopoOptions& opt, std::ostream& out) {
   out << "  units                 " << s.units << " (" << models << ")\n";
   out << "  switches              " << s.switches << "\n";
   if (s.memory_pools > 0) out << "  memory pools          " << s.memory_pools << "\n";
+  if (!m.topology.optical_switches().empty()) {
+    size_t active = 0;
+    for (const auto& c : m.topology.circuits()) active += c.active_at_start ? 1 : 0;
+    out << "  optical switches      " << m.topology.optical_switches().size() << " (" << active
+        << " circuits set up at the start)\n";
+  }
   out << "  links                 " << s.links << "\n";
   out << "  injection per unit    " << core::display(s.min_injection);
   if (s.max_injection != s.min_injection) out << " to " << core::display(s.max_injection);

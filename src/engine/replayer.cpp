@@ -102,7 +102,12 @@ struct Replayer::State {
 
   State(const topology::Machine& m, const workload::Trace& t, const policy::Placement& p,
         const policy::CollectivePolicy& c, std::vector<topology::CircuitReconfiguration> reconfigurations)
-      : machine(m), trace(t), placement(p), collective(c), backend(m), circuits(m, std::move(reconfigurations)) {}
+      : machine(m),
+        trace(t),
+        placement(p),
+        collective(c),
+        backend(m),
+        circuits(m, std::move(reconfigurations)) {}
 
   const topology::Machine& machine;
   const workload::Trace& trace;
@@ -380,14 +385,21 @@ ReplayResult Replayer::run() {
                                "a memory move, but machine \"" + machine_.name + "\" has no memory pool");
     const auto& model = machine_.unit_model(placement_.unit_of_rank[r]);
     const auto& ops = trace_.program_of(r).ops;
-    for (size_t i = 0; i < ops.size(); ++i)
-      if (const auto* c = std::get_if<workload::ComputeOp>(&ops[i].body))
-        if (c->kind == core::WorkKind::kMatrix && !model.supports(c->dtype))
-          throw core::InputError(
-              trace_.name,
-              "/roles/" + std::to_string(trace_.role_of(r)) + "/ops/" + std::to_string(i) + "/dtype",
-              "rank " + std::to_string(r) + " runs on a \"" + model.name() +
-                  "\", which has no matrix peak for " + std::string(core::to_string(c->dtype)));
+    for (size_t i = 0; i < ops.size(); ++i) {
+      const auto* c = std::get_if<workload::ComputeOp>(&ops[i].body);
+      if (c == nullptr) continue;
+      const std::string where = "/roles/" + std::to_string(trace_.role_of(r)) + "/ops/" + std::to_string(i);
+      if (c->kind == core::WorkKind::kMatrix && !model.supports(c->dtype))
+        throw core::InputError(trace_.name, where + "/dtype",
+                               "rank " + std::to_string(r) + " runs on a \"" + model.name() +
+                                   "\", which has no matrix peak for " +
+                                   std::string(core::to_string(c->dtype)));
+      if (c->memory > model.hbm_capacity())
+        throw core::InputError(trace_.name, where + "/memory",
+                               "capacity: op \"" + ops[i].name + "\" needs " + core::to_string(c->memory) +
+                                   " of HBM, but a \"" + model.name() + "\" (rank " + std::to_string(r) +
+                                   ") has " + core::to_string(model.hbm_capacity()));
+    }
   }
 
   State s(machine_, trace_, placement_, collective_, reconfigurations_);

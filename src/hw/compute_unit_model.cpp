@@ -29,6 +29,12 @@ ComputeUnitModel ComputeUnitModel::from_json(core::JsonObject& json) {
 
   m.vector_peak_ = json.flop_rate("vector_peak");
   m.matrix_efficiency_ = json.number("matrix_efficiency", 1e-6, 1.0);
+  if (json.has("matrix_half_efficiency_work")) {
+    m.matrix_half_efficiency_work_ = json.flops("matrix_half_efficiency_work");
+    params.emplace_back("matrix_half_efficiency_work");
+  } else {
+    json.optional("matrix_half_efficiency_work");
+  }
   m.vector_efficiency_ = json.number("vector_efficiency", 1e-6, 1.0);
   m.hbm_capacity_ = json.bytes("hbm_capacity");
   m.hbm_bandwidth_ = json.byte_rate("hbm_bandwidth");
@@ -49,20 +55,23 @@ ComputeUnitModel ComputeUnitModel::from_json(core::JsonObject& json) {
 nlohmann::json ComputeUnitModel::to_json() const {
   nlohmann::json peaks = nlohmann::json::object();
   for (const auto& [d, rate] : matrix_peak_) peaks[std::string(core::to_string(d))] = core::to_string(rate);
-  return {{"kind", "compute-unit"},
-          {"name", name_},
-          {"description", description_},
-          {"matrix_peak", peaks},
-          {"vector_peak", core::to_string(vector_peak_)},
-          {"matrix_efficiency", matrix_efficiency_},
-          {"vector_efficiency", vector_efficiency_},
-          {"hbm_capacity", core::to_string(hbm_capacity_)},
-          {"hbm_bandwidth", core::to_string(hbm_bandwidth_)},
-          {"hbm_efficiency", hbm_efficiency_},
-          {"kernel_launch_overhead", core::to_string(kernel_launch_overhead_)},
-          {"idle_power", core::to_string(idle_power_)},
-          {"load_power", core::to_string(load_power_)},
-          {"sources", sources_}};
+  nlohmann::json j = {{"kind", "compute-unit"},
+                      {"name", name_},
+                      {"description", description_},
+                      {"matrix_peak", peaks},
+                      {"vector_peak", core::to_string(vector_peak_)},
+                      {"matrix_efficiency", matrix_efficiency_},
+                      {"vector_efficiency", vector_efficiency_},
+                      {"hbm_capacity", core::to_string(hbm_capacity_)},
+                      {"hbm_bandwidth", core::to_string(hbm_bandwidth_)},
+                      {"hbm_efficiency", hbm_efficiency_},
+                      {"kernel_launch_overhead", core::to_string(kernel_launch_overhead_)},
+                      {"idle_power", core::to_string(idle_power_)},
+                      {"load_power", core::to_string(load_power_)},
+                      {"sources", sources_}};
+  if (matrix_half_efficiency_work_.value() > 0)
+    j["matrix_half_efficiency_work"] = core::to_string(matrix_half_efficiency_work_);
+  return j;
 }
 
 core::FlopRate ComputeUnitModel::achieved_rate(core::Dtype d, core::WorkKind k) const {
@@ -74,13 +83,26 @@ core::FlopRate ComputeUnitModel::achieved_rate(core::Dtype d, core::WorkKind k) 
   return it->second * matrix_efficiency_;
 }
 
+double ComputeUnitModel::matrix_efficiency_at(core::Flops flops_per_kernel) const {
+  const double half = matrix_half_efficiency_work_.value();
+  if (half <= 0) return matrix_efficiency_;
+  const double w = flops_per_kernel.value();
+  return matrix_efficiency_ * w / (w + half);
+}
+
 core::Joules ComputeUnitModel::energy(core::Seconds elapsed, core::Seconds busy) const {
   return idle_power_ * elapsed + (load_power_ - idle_power_) * busy;
 }
 
 core::Seconds ComputeUnitModel::compute_time(const ComputeWork& work) const {
-  core::Seconds flop_time =
-      work.flops.value() > 0 ? work.flops / achieved_rate(work.dtype, work.kind) : core::Seconds(0.0);
+  core::Seconds flop_time(0.0);
+  if (work.flops.value() > 0) {
+    core::FlopRate rate = achieved_rate(work.dtype, work.kind);
+    if (work.kind == core::WorkKind::kMatrix && matrix_half_efficiency_work_.value() > 0)
+      rate = matrix_peak_.at(work.dtype) *
+             matrix_efficiency_at(work.flops / double(std::max<uint32_t>(1, work.kernels)));
+    flop_time = work.flops / rate;
+  }
   core::Seconds hbm_time = work.bytes / (hbm_bandwidth_ * hbm_efficiency_);
   return kernel_launch_overhead_ * double(work.kernels) + std::max(flop_time, hbm_time);
 }

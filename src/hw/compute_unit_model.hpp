@@ -24,8 +24,10 @@ struct ComputeWork {
 
 /// A compute unit type. Time of work = kernels x launch overhead + max(FLOP time, HBM time), where
 /// FLOP time = flops / (peak x efficiency of the work kind) and HBM time = bytes / (bandwidth x
-/// HBM efficiency): a roofline with constant efficiencies. Shape-dependent efficiency is not
-/// modelled yet; the report says so. Power is two-level: idle, and load while computing.
+/// HBM efficiency): a roofline. The matrix efficiency depends on the size of each kernel when the
+/// model gives `matrix_half_efficiency_work` (w½): efficiency(w) = matrix_efficiency x w / (w + w½)
+/// for w = FLOPs per kernel, so small matrix products run at a fraction of the large-GEMM rate;
+/// without it the efficiency is constant. Power is two-level: idle, and load while computing.
 class ComputeUnitModel {
  public:
   /// Reads a model file ("kind": "compute-unit"); every parameter needs a cited source.
@@ -38,7 +40,11 @@ class ComputeUnitModel {
   /// Dense matrix-engine peak for a dtype, FLOP/s. Precondition: supports(d).
   core::FlopRate matrix_peak(core::Dtype d) const { return matrix_peak_.at(d); }
   core::FlopRate vector_peak() const { return vector_peak_; }      ///< FLOP/s
-  double matrix_efficiency() const { return matrix_efficiency_; }  ///< achieved fraction of matrix peak
+  double matrix_efficiency() const { return matrix_efficiency_; }  ///< fraction of matrix peak, large work
+  /// FLOPs per kernel at which matrix work reaches half of matrix_efficiency (0: size-independent).
+  core::Flops matrix_half_efficiency_work() const { return matrix_half_efficiency_work_; }
+  /// Achieved fraction of matrix peak for kernels of `flops_per_kernel` FLOP.
+  double matrix_efficiency_at(core::Flops flops_per_kernel) const;
   double vector_efficiency() const { return vector_efficiency_; }  ///< achieved fraction of vector peak
   core::Bytes hbm_capacity() const { return hbm_capacity_; }       ///< B
   core::ByteRate hbm_bandwidth() const { return hbm_bandwidth_; }  ///< B/s
@@ -49,7 +55,7 @@ class ComputeUnitModel {
   /// Energy of a unit over `elapsed` of which `busy` computing: idle x elapsed + (load - idle) x busy.
   core::Joules energy(core::Seconds elapsed, core::Seconds busy) const;
 
-  /// Achieved FLOP rate for work of this dtype and kind, FLOP/s.
+  /// Achieved FLOP rate for large work of this dtype and kind, FLOP/s.
   core::FlopRate achieved_rate(core::Dtype d, core::WorkKind k) const;
   /// Time the work takes on an otherwise idle unit. Throws std::invalid_argument for an unsupported dtype.
   core::Seconds compute_time(const ComputeWork& work) const;
@@ -60,6 +66,7 @@ class ComputeUnitModel {
   std::map<core::Dtype, core::FlopRate> matrix_peak_;
   core::FlopRate vector_peak_;
   double matrix_efficiency_ = 1.0;
+  core::Flops matrix_half_efficiency_work_{0.0};
   double vector_efficiency_ = 1.0;
   core::Bytes hbm_capacity_;
   core::ByteRate hbm_bandwidth_;

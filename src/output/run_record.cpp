@@ -30,10 +30,17 @@ std::string line(const std::string& label, const std::string& value, const std::
 
 std::vector<std::string> approximations() {
   return {
-      "compute efficiency is a constant fraction of peak per work kind (matrix, vector); no shape dependence",
+      "compute efficiency is a fraction of peak per work kind (matrix, vector); matrix work depends on the "
+      "FLOPs per kernel only for unit models that give matrix_half_efficiency_work; operand shapes (tile "
+      "quantization) are not modelled",
       "kernel launch overhead is charged once per trace op",
       "the arithmetic of collective reductions is not charged",
-      "network transfers use SimGrid's fluid max-min model (CM02), not packets",
+      "network transfers use SimGrid's fluid max-min model (CM02), not packets; one route per transfer "
+      "(fewest "
+      "hops, no ECMP spreading); switches without a switch model add no latency beyond their links'",
+      "an optical circuit reconfiguration affects transfers that start after it; a transfer already in "
+      "flight "
+      "on a circuit being torn down finishes on it",
       "memory check covers model state (16 B/param) only, not activations",
       "energy counts compute units only (idle power, plus the load increment while computing); links, "
       "switches, memory pools and cooling are not counted"};
@@ -65,7 +72,8 @@ nlohmann::json summary_json(const scenario::Scenario& s, const engine::Simulatio
             {"transfers", r.replay.transfer_activities},
             {"memory_moves", r.replay.memory_activities},
             {"point_to_point", r.replay.p2p_activities},
-            {"collectives", r.replay.collectives}}},
+            {"collectives", r.replay.collectives},
+            {"optical_circuit_waits", r.replay.circuit_waits}}},
           {"policies",
            {{"placement", r.placement_policy},
             {"collective", r.collective_policy},
@@ -107,7 +115,10 @@ std::string report_text(const scenario::Scenario& s, const engine::SimulationRes
       "average " + display(r.average_power) + " over " + std::to_string(s.trace.mesh.size()) + " units");
   out << line("simulated", std::to_string(r.replay.compute_activities) + " compute activities, " +
                                std::to_string(r.replay.transfer_activities) + " transfers, " +
-                               std::to_string(r.replay.collectives) + " collectives");
+                               std::to_string(r.replay.collectives) + " collectives" +
+                               (r.replay.circuit_waits > 0 ? ", " + std::to_string(r.replay.circuit_waits) +
+                                                                 " transfers held for optical circuits"
+                                                           : ""));
   out << "  (breakdown of rank " << r.replay.critical_rank << ", the last to finish)\n";
   out << "\napproximations:\n";
   for (const auto& a : approximations()) out << "  - " << a << "\n";

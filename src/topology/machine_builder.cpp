@@ -3,6 +3,7 @@
 
 #include <functional>
 
+#include "topology/disaggregated_generator.hpp"
 #include "topology/dragonfly_generator.hpp"
 #include "topology/fat_tree_generator.hpp"
 #include "topology/graph_generator.hpp"
@@ -31,6 +32,9 @@ std::vector<GeneratorEntry> generator_table() {
       {{"rail-optimized", "servers with a scale-up switch each; unit i of every server on rail switch i"},
        generate_rail_optimized},
       {{"graph", "explicit nodes and links"}, generate_graph},
+      {{"disaggregated",
+        "racks of units and CXL pools, pods on a fat-tree, pods joined by optical circuit switches"},
+       generate_disaggregated},
   };
 }
 

@@ -46,12 +46,12 @@ uint32_t Topology::add_optical_switch(std::string name, uint32_t model, std::vec
 }
 
 LinkId Topology::add_circuit(uint32_t optical_switch, uint32_t port_a, uint32_t port_b, uint32_t link_model,
-                             bool active_at_start) {
+                             bool active_at_start, double width) {
   const auto& ocs = optical_switches_.at(optical_switch);
   if (port_a >= ocs.port_nodes.size() || port_b >= ocs.port_nodes.size())
     throw std::invalid_argument("circuit port out of range");
   if (port_a == port_b) throw std::invalid_argument("a circuit joins two different ports");
-  LinkId id = add_link(ocs.port_nodes[port_a], ocs.port_nodes[port_b], link_model);
+  LinkId id = add_link(ocs.port_nodes[port_a], ocs.port_nodes[port_b], link_model, width);
   links_[id].circuit = static_cast<uint32_t>(circuits_.size());
   circuits_.push_back({optical_switch, port_a, port_b, id, active_at_start});
   return id;

@@ -30,8 +30,8 @@ struct Node {
 struct Link {
   NodeId a = 0;
   NodeId b = 0;
-  uint32_t model = 0;  ///< index of the link model in the Machine
-  double width = 1.0;  ///< bandwidth multiplier, > 0
+  uint32_t model = 0;             ///< index of the link model in the Machine
+  double width = 1.0;             ///< bandwidth multiplier, > 0
   uint32_t circuit = kNoCircuit;  ///< index in Topology::circuits() when the link is an optical circuit
 };
 
@@ -64,8 +64,9 @@ class Topology {
   /// A circuit between two ports of an optical switch, as a link of the given model between the
   /// nodes on those ports. Throws std::invalid_argument for a port out of range or a port joined to
   /// itself.
+  /// `width` > 1 stands for a bundle of that many parallel circuits on consecutive ports.
   LinkId add_circuit(uint32_t optical_switch, uint32_t port_a, uint32_t port_b, uint32_t link_model,
-                     bool active_at_start);
+                     bool active_at_start, double width = 1.0);
   /// Whether the link carries traffic when a run starts (every link but circuits not yet set up).
   bool active_at_start(LinkId l) const {
     return links_.at(l).circuit == kNoCircuit || circuits_[links_[l].circuit].active_at_start;

@@ -23,6 +23,9 @@ struct ComputeOp {
   core::Dtype dtype = core::Dtype::kBf16;
   core::WorkKind kind = core::WorkKind::kMatrix;
   uint32_t kernels = 1;  ///< kernel launches
+  /// HBM the op needs resident while it runs (weights, activations, workspace), B; 0: not stated.
+  /// More than the unit's HBM capacity is a capacity error before the run.
+  core::Bytes memory{0.0};
 };
 
 /// A collective over the communicator named by a mesh axis.

@@ -129,3 +129,15 @@ TEST_CASE("every shipped scenario runs") {
   }
   CHECK(seen >= 2);
 }
+
+TEST_CASE("the optical reconfiguration scenario holds transfers for its circuits and records the event") {
+  test::TempDir dir;
+  std::string shipped = std::string(ZS_SOURCE_DIR) + "/scenarios/disaggregated-ocs.json";
+  REQUIRE(test::run_cli({"run", shipped, "--out", dir.file("ocs"), "--quiet"}).code == 0);
+  auto summary = nlohmann::json::parse(test::read_text(dir.path() / "ocs" / "summary.json"));
+  auto config = nlohmann::json::parse(test::read_text(dir.path() / "ocs" / "config.json"));
+  CHECK(summary["simulated"]["optical_circuit_waits"].get<int>() > 0);
+  CHECK(config["circuit_reconfigurations"][0]["at"] == "0.1s");
+  CHECK(config["circuit_reconfigurations"][0]["optical_switch"] == "ocs0");
+  CHECK(config["machine"]["optical_switches"] == 2);
+}

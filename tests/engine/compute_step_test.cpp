@@ -114,3 +114,24 @@ TEST_CASE("on a mixed machine each rank computes at its own unit's speed") {
   CHECK(r.replay.ranks[1].compute.value() == doctest::Approx(1e12 / 125e12).epsilon(1e-12));
   CHECK(r.peak.value() == 1e15 + 250e12);
 }
+
+TEST_CASE(
+    "an op that needs more HBM than the unit has is a capacity error naming the need and the capacity") {
+  auto m =
+      test::single_switch_machine(2, test::unit_model("1PFLOPS", 1, "0s"), test::link_model("1GB/s", "1us"));
+  workload::Trace t;
+  t.name = "big.json";
+  t.mesh = workload::Mesh({{"dp", 2}});
+  t.streams = {"compute"};
+  workload::ComputeOp op{core::Flops(1e12), core::Bytes(0.0), core::Dtype::kBf16, core::WorkKind::kMatrix, 1};
+  op.memory = core::Bytes(96e9);
+  t.roles = {{"rank", {{"huge-layer", "forward", 0, {}, op}}}};
+  CHECK_THROWS_WITH_AS(
+      engine::simulate(m, t, policy::LinearPlacement(), policy::RingCollective()),
+      "big.json: /roles/0/ops/0/memory: capacity: op \"huge-layer\" needs 96GB of HBM, but a "
+      "\"test-gpu\" (rank 0) has 80GB",
+      core::InputError);
+  std::get<workload::ComputeOp>(t.roles[0].ops[0].body).memory = core::Bytes(80e9);  // exactly fits
+  CHECK(engine::simulate(m, t, policy::LinearPlacement(), policy::RingCollective())
+            .replay.iteration_time.value() == doctest::Approx(1e-3));
+}

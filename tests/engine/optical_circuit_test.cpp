@@ -13,39 +13,14 @@ using namespace zs;
 
 namespace {
 
-hw::OpticalSwitchModel ocs_model(const std::string& reconfiguration, const std::string& bandwidth) {
-  nlohmann::json j = {{"kind", "optical-circuit-switch"},
-                      {"name", "test-ocs"},
-                      {"ports", 8},
-                      {"reconfiguration_time", reconfiguration},
-                      {"circuit_bandwidth", bandwidth},
-                      {"latency", "100ns"},
-                      {"sources",
-                       {{"ports", "t"}, {"reconfiguration_time", "t"}, {"circuit_bandwidth", "t"}, {"latency", "t"}}}};
-  core::JsonObject o(j, "ocs.json", "");
-  return hw::OpticalSwitchModel::from_json(o);
-}
-
-hw::SwitchModel switch_model(int radix, const std::string& latency) {
-  nlohmann::json j = {{"kind", "switch"},
-                      {"name", "test-switch"},
-                      {"radix", radix},
-                      {"port_bandwidth", "50GB/s"},
-                      {"latency", latency},
-                      {"in_network_reduction", true},
-                      {"sources",
-                       {{"radix", "t"}, {"port_bandwidth", "t"}, {"latency", "t"}, {"in_network_reduction", "t"}}}};
-  core::JsonObject o(j, "switch.json", "");
-  return hw::SwitchModel::from_json(o);
-}
-
 /// Four units on one optical switch (ports 0-3 on units u0-u3), starting with circuits `initial`.
 topology::Machine optical_machine(const nlohmann::json& initial) {
   topology::ModelSet models;
   models.units.emplace("gpu", test::unit_model("1PFLOPS", 1, "0s"));
-  models.optical_switches.emplace("ocs", ocs_model("10ms", "100GB/s"));
+  models.optical_switches.emplace("ocs", test::optical_switch_model(8, "10ms", "100GB/s"));
   nlohmann::json nodes = nlohmann::json::array();
-  for (int i = 0; i < 4; ++i) nodes.push_back({{"name", "u" + std::to_string(i)}, {"kind", "unit"}, {"model", "gpu"}});
+  for (int i = 0; i < 4; ++i)
+    nodes.push_back({{"name", "u" + std::to_string(i)}, {"kind", "unit"}, {"model", "gpu"}});
   nlohmann::json topo = {
       {"kind", "topology"},
       {"name", "optical-4"},
@@ -114,17 +89,19 @@ TEST_CASE("optical switches reject bad circuits and reconfigurations name what i
   CHECK_THROWS_WITH_AS(optical_machine({{0, 1}, {1, 2}}),
                        "optical-4.json: /optical_switches/0/circuits/1: port 1 already carries a circuit",
                        core::InputError);
-  CHECK_THROWS_WITH_AS(optical_machine({{0, 7}}),
-                       "optical-4.json: /optical_switches/0/circuits/0: port out of range: the switch has ports 0..3",
-                       core::InputError);
+  CHECK_THROWS_WITH_AS(
+      optical_machine({{0, 7}}),
+      "optical-4.json: /optical_switches/0/circuits/0: port out of range: the switch has ports 0..3",
+      core::InputError);
   auto m = optical_machine({{0, 1}});
   nlohmann::json scenario = {
       {"circuit_reconfigurations", {{{"at", "1ms"}, {"optical_switch", "ocs9"}, {"circuits", {{0, 1}}}}}}};
   core::JsonObject o(scenario, "scenario.json", "");
-  CHECK_THROWS_WITH_AS(topology::read_circuit_reconfigurations(o, "circuit_reconfigurations", m),
-                       "scenario.json: /circuit_reconfigurations/0/optical_switch: machine \"optical-4\" has no "
-                       "optical switch \"ocs9\" (it has: ocs0)",
-                       core::InputError);
+  CHECK_THROWS_WITH_AS(
+      topology::read_circuit_reconfigurations(o, "circuit_reconfigurations", m),
+      "scenario.json: /circuit_reconfigurations/0/optical_switch: machine \"optical-4\" has no "
+      "optical switch \"ocs9\" (it has: ocs0)",
+      core::InputError);
 }
 
 TEST_CASE("a switch model adds its latency to every route through the switch") {
@@ -132,10 +109,10 @@ TEST_CASE("a switch model adds its latency to every route through the switch") {
   topology::ModelSet models;
   models.units.emplace("gpu", test::unit_model("1PFLOPS", 1, "0s"));
   models.links.emplace("nvlink", test::link_model("450GB/s", "0.5us"));
-  models.switches.emplace("nvswitch", switch_model(64, "300ns"));
-  nlohmann::json topo = {{"kind", "topology"},  {"name", "hgx"},           {"generator", "single-switch"},
-                         {"units", 2},          {"unit_model", "gpu"},     {"link_model", "nvlink"},
-                         {"switch_model", "nvswitch"}};
+  models.switches.emplace("nvswitch", test::switch_model(64, "300ns"));
+  nlohmann::json topo = {
+      {"kind", "topology"},  {"name", "hgx"},          {"generator", "single-switch"}, {"units", 2},
+      {"unit_model", "gpu"}, {"link_model", "nvlink"}, {"switch_model", "nvswitch"}};
   core::JsonObject o(topo, "hgx.json", "");
   auto m = topology::build_machine(o, models);
   auto t = send_pairs(S);
@@ -148,15 +125,16 @@ TEST_CASE("a switch with more links than its radix is an input error") {
   topology::ModelSet models;
   models.units.emplace("gpu", test::unit_model("1PFLOPS", 1, "0s"));
   models.links.emplace("nvlink", test::link_model("450GB/s", "0.5us"));
-  models.switches.emplace("small", switch_model(4, "300ns"));
-  nlohmann::json topo = {{"kind", "topology"},  {"name", "too-many"},      {"generator", "single-switch"},
-                         {"units", 5},          {"unit_model", "gpu"},     {"link_model", "nvlink"},
-                         {"switch_model", "small"}};
+  models.switches.emplace("small", test::switch_model(4, "300ns"));
+  nlohmann::json topo = {
+      {"kind", "topology"},  {"name", "too-many"},     {"generator", "single-switch"}, {"units", 5},
+      {"unit_model", "gpu"}, {"link_model", "nvlink"}, {"switch_model", "small"}};
   core::JsonObject o(topo, "too-many.json", "");
-  CHECK_THROWS_WITH_AS(topology::build_machine(o, models),
-                       "too-many.json: /units: switch \"switch\" needs 5 ports, but its model \"test-switch\" has a "
-                       "radix of 4",
-                       core::InputError);
+  CHECK_THROWS_WITH_AS(
+      topology::build_machine(o, models),
+      "too-many.json: /units: switch \"switch\" needs 5 ports, but its model \"test-switch\" has a "
+      "radix of 4",
+      core::InputError);
 }
 
 TEST_CASE("traffic between ports that no circuit joins is an input error, not a hang") {

@@ -9,6 +9,8 @@
 #include "hw/compute_unit_model.hpp"
 #include "hw/link_model.hpp"
 #include "hw/memory_pool_model.hpp"
+#include "hw/optical_switch_model.hpp"
+#include "hw/switch_model.hpp"
 #include "topology/machine.hpp"
 
 namespace zs::test {
@@ -67,6 +69,37 @@ inline hw::MemoryPoolModel memory_pool_model(int ports, const std::string& port_
       {"sources", {{"capacity", "t"}, {"ports", "t"}, {"port_bandwidth", "t"}, {"load_latency", "t"}}}};
   core::JsonObject o(j, "cxl.json", "");
   return hw::MemoryPoolModel::from_json(o);
+}
+
+/// An optical circuit switch model named "test-ocs" from plain values (latency 100 ns).
+inline hw::OpticalSwitchModel optical_switch_model(int ports, const std::string& reconfiguration,
+                                                   const std::string& circuit_bandwidth) {
+  nlohmann::json j = {
+      {"kind", "optical-circuit-switch"},
+      {"name", "test-ocs"},
+      {"ports", ports},
+      {"reconfiguration_time", reconfiguration},
+      {"circuit_bandwidth", circuit_bandwidth},
+      {"latency", "100ns"},
+      {"sources",
+       {{"ports", "t"}, {"reconfiguration_time", "t"}, {"circuit_bandwidth", "t"}, {"latency", "t"}}}};
+  core::JsonObject o(j, "ocs.json", "");
+  return hw::OpticalSwitchModel::from_json(o);
+}
+
+/// A packet switch model named "test-switch" (50 GB/s ports, in-network reduction).
+inline hw::SwitchModel switch_model(int radix, const std::string& latency) {
+  nlohmann::json j = {
+      {"kind", "switch"},
+      {"name", "test-switch"},
+      {"radix", radix},
+      {"port_bandwidth", "50GB/s"},
+      {"latency", latency},
+      {"in_network_reduction", true},
+      {"sources",
+       {{"radix", "t"}, {"port_bandwidth", "t"}, {"latency", "t"}, {"in_network_reduction", "t"}}}};
+  core::JsonObject o(j, "switch.json", "");
+  return hw::SwitchModel::from_json(o);
 }
 
 /// n units, each on its own link to one switch.

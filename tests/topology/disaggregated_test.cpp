@@ -1,0 +1,85 @@
+// The disaggregated generator against closed forms: counts, diameter, bisection, bad plans.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+
+#include "support/test_machines.hpp"
+#include "topology/machine_builder.hpp"
+#include "topology/topology_metrics.hpp"
+
+using namespace zs;
+using nlohmann::json;
+
+namespace {
+constexpr double kNic = 50e9, kCircuit = 100e9;
+
+topology::Machine build(uint32_t pods, uint32_t racks, uint32_t units, int switches, int ports_per_pod,
+                        double oversubscription = 1.0) {
+  topology::ModelSet models;
+  models.units.emplace("gpu", test::unit_model("1PFLOPS", 0.5, "0s"));
+  models.links.emplace("nvlink", test::link_model("450GB/s", "0.5us"));
+  models.links.emplace("nic", test::link_model("50GB/s", "1us"));
+  models.memories.emplace("cxl", test::memory_pool_model(2, "64GB/s", "250ns"));
+  models.optical_switches.emplace("ocs", test::optical_switch_model(64, "10ms", "100GB/s"));
+  json params = {{"kind", "topology"},
+                 {"name", "d"},
+                 {"generator", "disaggregated"},
+                 {"pods", pods},
+                 {"racks_per_pod", racks},
+                 {"rack",
+                  {{"units", units},
+                   {"unit_model", "gpu"},
+                   {"scale_up_link", "nvlink"},
+                   {"memory_pools", {{"model", "cxl"}, {"count", 1}}}}},
+                 {"scale_out", {{"nic_link", "nic"}, {"oversubscription", oversubscription}}}};
+  if (switches > 0)
+    params["optical_core"] = {{"model", "ocs"}, {"switches", switches}, {"ports_per_pod", ports_per_pod}};
+  core::JsonObject o(params, "d.json", "");
+  return topology::build_machine(o, models);
+}
+}  // namespace
+
+TEST_CASE("disaggregated: part counts and the diameter of a full optical mesh") {
+  auto m = build(4, 2, 4, 3, 1);
+  auto s = topology::summarize(m, 4096);
+  CHECK(s.units == 4 * 2 * 4);
+  CHECK(s.memory_pools == 4 * 2);
+  CHECK(s.switches == 4 * (1 + 2 * 2));  // a spine per pod; a scale-up switch and a ToR per rack
+  CHECK(m.topology.optical_switches().size() == 3);
+  CHECK(m.topology.circuits().size() == 3 * 2);  // each switch: one round of 4/2 pairs
+  // unit - ToR - spine = circuit = spine - ToR - unit: five links
+  CHECK(s.diameter.hops == 5);
+}
+
+TEST_CASE("disaggregated: bisection is the smaller of the optical cut and the pods' uplinks") {
+  struct Case {
+    uint32_t pods, racks, units;
+    int ports_per_pod;
+    double oversubscription;
+  };
+  for (const auto& c :
+       {Case{4, 2, 4, 1, 1.0}, Case{8, 2, 4, 2, 1.0}, Case{8, 4, 8, 1, 2.0}, Case{6, 1, 16, 3, 1.0}}) {
+    CAPTURE(c.pods);
+    CAPTURE(c.units);
+    auto m = build(c.pods, c.racks, c.units, int(c.pods) - 1, c.ports_per_pod, c.oversubscription);
+    const double half = c.pods / 2.0;
+    const double optical = half * half * c.ports_per_pod * kCircuit;  // every pod pair across the cut
+    const double uplinks = half * c.racks * c.units * kNic / c.oversubscription;
+    CHECK(topology::half_split_bandwidth(m).value() == doctest::Approx(std::min(optical, uplinks)));
+  }
+}
+
+TEST_CASE("disaggregated: impossible optical cores are input errors") {
+  CHECK_THROWS_WITH(
+      build(4, 1, 2, 1, 1),
+      "d.json: /optical_core: the initial circuits of 1 optical switch(es) leave pod 1 unreachable "
+      "from pod 0; give more switches (pods - 1 = 3 join every pair directly)");
+  CHECK_THROWS_WITH(
+      build(40, 1, 2, 39, 2),
+      "d.json: /optical_core: 40 pods x 2 ports need more than the 64 ports of optical switch model "
+      "\"test-ocs\"");
+  CHECK_THROWS_WITH(build(3, 1, 2, 2, 1),
+                    "d.json: /pods: an optical core joins an even number of pods (at least 2), got 3");
+  CHECK_THROWS_WITH(build(2, 1, 2, 0, 1),
+                    "d.json: /pods: several pods need an \"optical_core\" to join them");
+}
