@@ -1,9 +1,24 @@
-// Torus generator.
+// Torus generator, with optional optical circuit switches between blocks (TPU v4 style).
 #include "topology/torus_generator.hpp"
 
+#include <optional>
+#include <string>
 #include <vector>
 
 namespace zs::topology {
+namespace {
+
+/// The optical part of a blocked torus: per dimension that has several blocks, one optical switch per
+/// position on a block face; on it, block b's "+d" face chip is port 2b and its "-d" face chip 2b+1.
+struct OpticalBlocks {
+  std::vector<int64_t> block;                    ///< block size per dimension
+  std::vector<int64_t> blocks;                   ///< blocks per dimension
+  uint32_t model = 0;                            ///< optical switch model
+  uint32_t circuit_link = 0;                     ///< link model of one circuit
+  std::vector<std::vector<uint32_t>> switch_of;  ///< per dimension, per face position: optical switch
+};
+
+}  // namespace
 
 void generate_torus(core::JsonObject& params, ModelBinder& binder, Machine& machine) {
   const auto& dims_json = params.required("dims");
@@ -21,18 +36,116 @@ void generate_torus(core::JsonObject& params, ModelBinder& binder, Machine& mach
   const uint32_t unit_model = binder.unit_model(params, "unit_model");
   const uint32_t link_model = binder.link_model(params, "link_model");
   const bool wrap = params.boolean_or("wraparound", true);
+  const size_t nd = dims.size();
+
+  std::optional<OpticalBlocks> optical;
+  if (params.has("optical_blocks")) {
+    core::JsonObject o = params.object("optical_blocks");
+    const auto& block_json = o.required("block");
+    if (!block_json.is_array() || block_json.size() != nd)
+      throw o.error("block", "expected one block size per torus dimension (" + std::to_string(nd) + ")");
+    OpticalBlocks ob;
+    for (size_t d = 0; d < nd; ++d) {
+      const auto& b = block_json[d];
+      if (!b.is_number_integer() || b.get<int64_t>() < 1 || dims[d] % b.get<int64_t>() != 0)
+        throw o.error("block", "block size " + b.dump() + " must divide dimension " + std::to_string(d) +
+                                   " of size " + std::to_string(dims[d]));
+      ob.block.push_back(b.get<int64_t>());
+      ob.blocks.push_back(dims[d] / ob.block.back());
+    }
+    ob.model = binder.optical_switch_model(o, "model");
+    o.finish();
+    int64_t block_count = 1;
+    for (int64_t b : ob.blocks) block_count *= b;
+    const uint32_t ports = machine.optical_switch_models[ob.model].ports();
+    if (2 * block_count > ports)
+      throw params.error("optical_blocks", std::to_string(block_count) + " blocks need " +
+                                               std::to_string(2 * block_count) +
+                                               " ports per optical switch, but \"" +
+                                               machine.optical_switch_models[ob.model].name() + "\" has " +
+                                               std::to_string(ports));
+    ob.circuit_link = binder.circuit_link_model(ob.model);
+    optical = std::move(ob);
+  } else {
+    params.optional("optical_blocks");
+  }
 
   for (int64_t i = 0; i < total; ++i) machine.topology.add_unit("unit" + std::to_string(i), unit_model);
   const auto& units = machine.topology.units();
-  int64_t stride = 1;
-  for (int64_t k : dims) {
-    for (int64_t i = 0; i < total; ++i) {
-      const int64_t coord = (i / stride) % k;
-      if (k == 1 || (coord == k - 1 && !wrap)) continue;
-      const int64_t next = coord == k - 1 ? i - coord * stride : i + stride;
-      machine.topology.add_link(units[i], units[next], link_model);
+  std::vector<int64_t> strides(nd, 1);
+  for (size_t d = 1; d < nd; ++d) strides[d] = strides[d - 1] * dims[d - 1];
+  auto coord = [&](int64_t i, size_t d) { return (i / strides[d]) % dims[d]; };
+
+  if (optical) {
+    // One optical switch per (dimension with several blocks, position on the face across it).
+    auto& ob = *optical;
+    int64_t block_count = 1;
+    for (int64_t b : ob.blocks) block_count *= b;
+    ob.switch_of.resize(nd);
+    for (size_t d = 0; d < nd; ++d) {
+      if (ob.blocks[d] < 2) continue;
+      int64_t face = 1;
+      for (size_t e = 0; e < nd; ++e)
+        if (e != d) face *= ob.block[e];
+      for (int64_t f = 0; f < face; ++f) {
+        // Ports: for each block in block-grid order, its chip at (+d face, f) then at (-d face, f).
+        std::vector<NodeId> port_nodes;
+        for (int64_t blk = 0; blk < block_count; ++blk) {
+          int64_t rest = blk, inner = f, base = 0;
+          std::vector<int64_t> c(nd);
+          for (size_t e = 0; e < nd; ++e) {
+            const int64_t bc = rest % ob.blocks[e];
+            rest /= ob.blocks[e];
+            if (e == d) {
+              c[e] = bc * ob.block[e];
+            } else {
+              c[e] = bc * ob.block[e] + inner % ob.block[e];
+              inner /= ob.block[e];
+            }
+          }
+          for (size_t e = 0; e < nd; ++e) base += c[e] * strides[e];
+          port_nodes.push_back(units[base + (ob.block[d] - 1) * strides[d]]);  // + face
+          port_nodes.push_back(units[base]);                                   // - face
+        }
+        ob.switch_of[d].push_back(machine.topology.add_optical_switch(
+            "ocs-d" + std::to_string(d) + "-f" + std::to_string(f), ob.model, std::move(port_nodes)));
+      }
     }
-    stride *= k;
+  }
+
+  for (size_t d = 0; d < nd; ++d) {
+    const int64_t k = dims[d];
+    for (int64_t i = 0; i < total; ++i) {
+      const int64_t c = coord(i, d);
+      if (k == 1 || (c == k - 1 && !wrap)) continue;
+      const int64_t next = c == k - 1 ? i - c * strides[d] : i + strides[d];
+      const bool crosses_blocks =
+          optical && optical->blocks[d] > 1 && c % optical->block[d] == optical->block[d] - 1;
+      if (!crosses_blocks) {
+        machine.topology.add_link(units[i], units[next], link_model);
+        continue;
+      }
+      // The circuit from this block's + face to the next block's - face, on the switch of this
+      // face position.
+      const auto& ob = *optical;
+      int64_t blk = 0, scale = 1, f = 0, fscale = 1;
+      for (size_t e = 0; e < nd; ++e) {
+        const int64_t ce = coord(i, e);
+        blk += (ce / ob.block[e]) * scale;
+        scale *= ob.blocks[e];
+        if (e != d) {
+          f += (ce % ob.block[e]) * fscale;
+          fscale *= ob.block[e];
+        }
+      }
+      const int64_t next_blk = blk + (((c / ob.block[d]) + 1) % ob.blocks[d] - c / ob.block[d]) * [&] {
+        int64_t s = 1;
+        for (size_t e = 0; e < d; ++e) s *= ob.blocks[e];
+        return s;
+      }();
+      machine.topology.add_circuit(ob.switch_of[d][f], static_cast<uint32_t>(2 * blk),
+                                   static_cast<uint32_t>(2 * next_blk + 1), ob.circuit_link, true);
+    }
   }
 }
 

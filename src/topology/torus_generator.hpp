@@ -10,6 +10,11 @@ namespace zs::topology {
 /// Parameters: "dims" (1 to 3 sizes, the first varying fastest), "unit_model", "link_model",
 /// "wraparound" (default true). Unit i links to its +1 neighbour in every dimension of size > 1
 /// (and the last to the first when wrapping, so a dimension of size 2 has two parallel links).
+/// Optional "optical_blocks" ({"block": [bx, by, bz], "model": OCS}) builds the machine of TPU v4:
+/// blocks of bx x by x bz units wired electrically inside, and every link that leaves a block an
+/// optical circuit. Per dimension with several blocks there is one optical switch per position on a
+/// block face (3 x 16 = 48 for 4x4x4 blocks); on it, block b's chip on the + face is port 2b and the
+/// chip on the - face port 2b+1, and the circuits start as the torus (b+ to the next block's -).
 void generate_torus(core::JsonObject& params, ModelBinder& binder, Machine& machine);
 
 }  // namespace zs::topology

@@ -19,6 +19,7 @@ topology::Machine build(json params) {
   models.links.emplace("slow", test::link_model("25GB/s", "2us"));
   models.links.emplace("huge", test::link_model("10TB/s", "1us"));
   models.memories.emplace("cxl", test::memory_pool_model(2, "64GB/s", "250ns"));
+  models.optical_switches.emplace("ocs", test::optical_switch_model(136, "10ms", "100GB/s"));
   params["kind"] = "topology";
   params["name"] = "t";
   core::JsonObject o(params, "t.json", "");
@@ -72,6 +73,60 @@ TEST_CASE("3-level fat-tree with full pods and 1:7 above them (the Llama 3 shape
     CHECK(topology::route_latency(m, route).value() == doctest::Approx(6e-6).epsilon(1e-12));
     CHECK(topology::route_bandwidth(m, route).value() == B);
   }
+}
+
+TEST_CASE("TPU v4-style torus: blocks joined by optical circuits that start as the torus") {
+  for (std::vector<int> dims :
+       {std::vector<int>{8, 8, 8}, std::vector<int>{16, 16, 16}, std::vector<int>{8, 4, 12}}) {
+    CAPTURE(dims[2]);
+    json params = {{"generator", "torus"}, {"dims", dims}, {"unit_model", "gpu"}, {"link_model", "fast"}};
+    auto plain = build(params);
+    params["optical_blocks"] = {{"block", {4, 4, 4}}, {"model", "ocs"}};
+    auto blocked = build(params);
+    const auto& topo = blocked.topology;
+    // One switch per face position of every dimension with several blocks; every link that leaves a block
+    // is a circuit, and there are as many links as in the plain torus.
+    int dims_with_blocks = 0, crossing = 0, n = dims[0] * dims[1] * dims[2];
+    for (int k : dims)
+      if (k > 4) {
+        ++dims_with_blocks;
+        crossing += n / 4;  // units on the + face of their block in that dimension
+      }
+    CHECK(topo.optical_switches().size() == size_t(16 * dims_with_blocks));
+    CHECK(topo.circuits().size() == size_t(crossing));
+    CHECK(topo.links().size() == plain.topology.links().size());
+    // Every circuit joins torus neighbours: coordinates differ by one (mod k) in exactly one dimension.
+    for (const auto& c : topo.circuits()) {
+      const auto& l = topo.link(c.link);
+      int a = int(l.a), b = int(l.b), stride = 1, differing = 0;
+      for (int k : dims) {
+        int ca = (a / stride) % k, cb = (b / stride) % k;
+        if (ca != cb) {
+          ++differing;
+          CHECK(((cb - ca + k) % k == 1 || (ca - cb + k) % k == 1));
+        }
+        stride *= k;
+      }
+      CHECK(differing == 1);
+    }
+    auto s = topology::summarize(blocked), p = topology::summarize(plain);
+    CHECK(s.diameter.hops == p.diameter.hops);
+    CHECK(s.bisection.value() == doctest::Approx(p.bisection.value()));  // circuits as fast as the links
+  }
+  json too_many = {{"generator", "torus"},
+                   {"dims", {32, 32, 16}},
+                   {"unit_model", "gpu"},
+                   {"link_model", "fast"},
+                   {"optical_blocks", {{"block", {4, 4, 4}}, {"model", "ocs"}}}};
+  CHECK(build_error(too_many) ==
+        "t.json: /optical_blocks: 256 blocks need 512 ports per optical switch, but \"test-ocs\" has 136");
+  json uneven = {{"generator", "torus"},
+                 {"dims", {8, 8, 6}},
+                 {"unit_model", "gpu"},
+                 {"link_model", "fast"},
+                 {"optical_blocks", {{"block", {4, 4, 4}}, {"model", "ocs"}}}};
+  CHECK(build_error(uneven) ==
+        "t.json: /optical_blocks/block: block size 4 must divide dimension 2 of size 6");
 }
 
 TEST_CASE("3D torus: diameter sum of floor(k/2), bisection 2 x (N/k) x B across the slowest dimension") {
