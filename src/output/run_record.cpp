@@ -35,12 +35,11 @@ std::vector<std::string> approximations() {
       "quantization) are not modelled",
       "kernel launch overhead is charged once per trace op",
       "the arithmetic of collective reductions is not charged",
-      "network transfers use SimGrid's fluid max-min model (CM02), not packets; one route per transfer "
-      "(fewest "
-      "hops, no ECMP spreading); switches without a switch model add no latency beyond their links'",
+      "network transfers use SimGrid's fluid max-min model (CM02), not packets; each connection (source, "
+      "destination) takes one fewest-hop route, chosen among equal ones by hash (ECMP per connection, not "
+      "per packet); switches without a switch model add no latency beyond their links'",
       "an optical circuit reconfiguration affects transfers that start after it; a transfer already in "
-      "flight "
-      "on a circuit being torn down finishes on it",
+      "flight on a circuit being torn down finishes on it",
       "memory check covers model state (16 B/param) only, not activations",
       "energy counts compute units only (idle power, plus the load increment while computing); links, "
       "switches, memory pools and cooling are not counted"};

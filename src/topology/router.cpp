@@ -1,4 +1,4 @@
-// Breadth-first route trees, cached per source.
+// Breadth-first distance maps cached per destination; routes walk down them.
 #include "topology/router.hpp"
 
 #include <algorithm>
@@ -8,11 +8,22 @@
 namespace zs::topology {
 
 namespace {
-constexpr LinkId kNoLink = std::numeric_limits<LinkId>::max();
-}
+constexpr uint32_t kUnreached = std::numeric_limits<uint32_t>::max();
 
-Router::Router(const Topology& topo, size_t max_cached_sources)
-    : topo_(topo), max_cached_(std::max<size_t>(1, max_cached_sources)), enabled_(topo.links().size(), 1) {
+/// SplitMix64 finalizer: a well-mixed, platform-independent hash.
+uint64_t mix(uint64_t x) {
+  x += 0x9e3779b97f4a7c15ull;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+  return x ^ (x >> 31);
+}
+}  // namespace
+
+Router::Router(const Topology& topo, PathSelection selection, size_t max_cached)
+    : topo_(topo),
+      selection_(selection),
+      max_cached_(std::max<size_t>(1, max_cached)),
+      enabled_(topo.links().size(), 1) {
   offsets_.reserve(topo.nodes().size() + 1);
   offsets_.push_back(0);
   for (NodeId n = 0; n < topo.nodes().size(); ++n) {
@@ -31,45 +42,53 @@ void Router::set_link_enabled(LinkId link, bool enabled) {
   tree_order_.clear();
 }
 
-const std::vector<LinkId>& Router::tree_from(NodeId src) {
-  if (auto it = trees_.find(src); it != trees_.end()) return it->second;
+const std::vector<uint32_t>& Router::distances_to(NodeId dst) {
+  if (auto it = trees_.find(dst); it != trees_.end()) return it->second;
   if (trees_.size() >= max_cached_) {
     trees_.erase(tree_order_.front());
     tree_order_.pop_front();
   }
-  std::vector<LinkId> via(topo_.nodes().size(), kNoLink);
-  std::vector<NodeId> frontier{src};
-  std::vector<char> seen(topo_.nodes().size(), 0);
-  seen[src] = 1;
+  std::vector<uint32_t> dist(topo_.nodes().size(), kUnreached);
+  std::vector<NodeId> frontier{dst};
+  dist[dst] = 0;
   for (size_t head = 0; head < frontier.size(); ++head) {
     NodeId n = frontier[head];
-    if (n != src && topo_.node(n).kind == NodeKind::kMemory) continue;  // pools do not forward
+    if (n != dst && topo_.node(n).kind == NodeKind::kMemory) continue;  // pools do not forward
     for (size_t i = offsets_[n]; i < offsets_[n + 1]; ++i) {
       auto [m, link] = neighbours_[i];
-      if (seen[m] || !enabled_[link]) continue;
-      seen[m] = 1;
-      via[m] = link;
+      if (dist[m] != kUnreached || !enabled_[link]) continue;
+      dist[m] = dist[n] + 1;
       frontier.push_back(m);
     }
   }
   ++trees_computed_;
-  tree_order_.push_back(src);
-  return trees_.emplace(src, std::move(via)).first->second;
+  tree_order_.push_back(dst);
+  return trees_.emplace(dst, std::move(dist)).first->second;
 }
 
 std::vector<LinkId> Router::route(NodeId src, NodeId dst) {
   std::vector<LinkId> links;
   if (src == dst) return links;
-  const auto& via = tree_from(src);
-  for (NodeId n = dst; n != src;) {
-    LinkId l = via.at(n);
-    if (l == kNoLink)
-      throw std::invalid_argument("no route from " + topo_.node(src).name + " to " + topo_.node(dst).name);
-    links.push_back(l);
-    const auto& link = topo_.link(l);
-    n = link.a == n ? link.b : link.a;
+  const auto& dist = distances_to(dst);
+  if (dist.at(src) == kUnreached)
+    throw std::invalid_argument("no route from " + topo_.node(src).name + " to " + topo_.node(dst).name);
+  const uint64_t connection = mix((uint64_t(src) << 32) ^ dst);
+  std::vector<std::pair<NodeId, LinkId>> candidates;
+  for (NodeId n = src; n != dst;) {
+    candidates.clear();
+    for (size_t i = offsets_[n]; i < offsets_[n + 1]; ++i) {
+      auto [m, link] = neighbours_[i];
+      if (!enabled_[link] || dist[m] + 1 != dist[n]) continue;
+      if (m != dst && topo_.node(m).kind == NodeKind::kMemory) continue;
+      candidates.emplace_back(m, link);
+    }
+    // A node on a fewest-hop route always has a next hop one step closer.
+    size_t pick = 0;
+    if (selection_ == PathSelection::kEcmpHash && candidates.size() > 1)
+      pick = mix(connection ^ n) % candidates.size();
+    links.push_back(candidates[pick].second);
+    n = candidates[pick].first;
   }
-  std::reverse(links.begin(), links.end());
   return links;
 }
 

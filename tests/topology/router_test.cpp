@@ -68,9 +68,39 @@ TEST_CASE("no route passes through a memory pool") {
   CHECK(router.route(pool, b) == std::vector<topology::LinkId>{1});  // a pool may be a source
 }
 
+TEST_CASE("ECMP spreads connections over equal routes; lowest-id keeps one; a pair keeps its route") {
+  // 8 units on 4 leaves (2 each), every leaf linked to both of 2 spines: 2 fewest-hop routes between leaves.
+  topology::Topology t;
+  std::vector<topology::NodeId> units, leaves, spines;
+  for (int i = 0; i < 8; ++i) units.push_back(t.add_unit("u" + std::to_string(i), 0));
+  for (int i = 0; i < 4; ++i) leaves.push_back(t.add_switch("leaf" + std::to_string(i)));
+  for (int i = 0; i < 2; ++i) spines.push_back(t.add_switch("spine" + std::to_string(i)));
+  for (int i = 0; i < 8; ++i) t.add_link(units[i], leaves[i / 2], 0);
+  for (auto l : leaves)
+    for (auto s : spines) t.add_link(l, s, 0);
+  auto spine_of = [&](const std::vector<topology::LinkId>& r) {
+    REQUIRE(r.size() == 4);
+    const auto& up = t.link(r[1]);
+    return up.a == spines[0] || up.b == spines[0] ? 0 : 1;
+  };
+  topology::Router ecmp(t), lowest(t, topology::PathSelection::kLowestId);
+  int through[2] = {0, 0};
+  for (int a = 0; a < 8; ++a)
+    for (int b = 0; b < 8; ++b) {
+      if (a / 2 == b / 2) continue;
+      auto r = ecmp.route(units[a], units[b]);
+      ++through[spine_of(r)];
+      CHECK(ecmp.route(units[a], units[b]) == r);  // per-connection: stable
+      CHECK(spine_of(lowest.route(units[a], units[b])) == 0);
+    }
+  CHECK(through[0] + through[1] == 48);
+  CHECK(through[0] >= 12);  // both spines carry a fair part (a hash, so not exactly half)
+  CHECK(through[1] >= 12);
+}
+
 TEST_CASE("an evicted tree is rebuilt and gives the same routes") {
   topology::Topology t = two_paths();
-  topology::Router router(t, 1);
+  topology::Router router(t, topology::PathSelection::kLowestId, 1);
   auto first = router.route(0, 1);
   CHECK(router.route(1, 0).size() == 2);
   CHECK(router.route(0, 1) == first);
