@@ -1,0 +1,120 @@
+// Token routing to experts: sampling, capacity, all-to-all-v sizes.
+#include "workload/expert_routing.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <stdexcept>
+
+namespace zs::workload {
+namespace {
+
+/// SplitMix64: small, fast, and the same on every platform.
+class SplitMix64 {
+ public:
+  explicit SplitMix64(uint64_t seed) : state_(seed) {}
+  uint64_t next() {
+    uint64_t z = (state_ += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+  }
+  /// Uniform in [0, 1) with 53 random bits.
+  double uniform() { return double(next() >> 11) * 0x1.0p-53; }
+
+ private:
+  uint64_t state_;
+};
+
+}  // namespace
+
+std::vector<double> ExpertRoutingModel::weights(uint32_t experts) const {
+  std::vector<double> w(experts, 1.0);
+  if (distribution == Distribution::kZipf) {
+    for (uint32_t i = 0; i < experts; ++i) w[i] = 1.0 / std::pow(double(i + 1), zipf_exponent);
+  } else if (distribution == Distribution::kHistogram) {
+    if (histogram.size() != experts)
+      throw std::invalid_argument("the routing histogram has " + std::to_string(histogram.size()) +
+                                  " weights for " + std::to_string(experts) + " experts");
+    w = histogram;
+  }
+  double total = 0;
+  for (double x : w) {
+    if (!(x >= 0) || !std::isfinite(x))
+      throw std::invalid_argument("routing weights must be finite and >= 0");
+    total += x;
+  }
+  if (!(total > 0)) throw std::invalid_argument("routing weights must not all be zero");
+  for (double& x : w) x /= total;
+  return w;
+}
+
+ExpertAssignment route_tokens(uint64_t tokens, uint32_t experts, uint32_t top_k,
+                              const ExpertRoutingModel& model, uint64_t seed) {
+  if (experts == 0 || top_k == 0 || top_k > experts)
+    throw std::invalid_argument("top_k must be in [1, experts]");
+  const std::vector<double> p = model.weights(experts);
+  uint32_t positive = 0;
+  for (double x : p) positive += x > 0 ? 1 : 0;
+  if (positive < top_k) throw std::invalid_argument("fewer experts with positive weight than top_k");
+  std::vector<double> cumulative(experts);
+  std::partial_sum(p.begin(), p.end(), cumulative.begin());
+  SplitMix64 rng(seed);
+  ExpertAssignment out;
+  out.tokens_per_expert.assign(experts, 0);
+  std::vector<uint32_t> chosen;
+  for (uint64_t t = 0; t < tokens; ++t) {
+    chosen.clear();
+    while (chosen.size() < top_k) {  // without replacement: redraw an expert already chosen
+      const double u = rng.uniform() * cumulative.back();
+      auto e = static_cast<uint32_t>(std::upper_bound(cumulative.begin(), cumulative.end(), u) -
+                                     cumulative.begin());
+      e = std::min(e, experts - 1);
+      if (p[e] <= 0 || std::find(chosen.begin(), chosen.end(), e) != chosen.end()) continue;
+      chosen.push_back(e);
+    }
+    for (uint32_t e : chosen) ++out.tokens_per_expert[e];
+  }
+  if (model.capacity_factor > 0) {
+    const auto capacity =
+        static_cast<uint64_t>(std::ceil(model.capacity_factor * double(tokens) * top_k / double(experts)));
+    uint64_t overflow = 0;
+    for (auto& n : out.tokens_per_expert)
+      if (n > capacity) {
+        overflow += n - capacity;
+        n = capacity;
+      }
+    if (model.reroute_overflow) {
+      // Fill the least-loaded experts first (lowest index on ties), up to capacity.
+      while (overflow > 0) {
+        auto least = std::min_element(out.tokens_per_expert.begin(), out.tokens_per_expert.end());
+        if (*least >= capacity) break;
+        const uint64_t room = capacity - *least;
+        // Level the least-loaded expert with the next level, or fill it, one step at a time.
+        const uint64_t moved = std::min<uint64_t>(overflow, std::max<uint64_t>(1, room));
+        *least += moved;
+        overflow -= moved;
+        out.rerouted += moved;
+      }
+    }
+    out.dropped = overflow;
+  }
+  return out;
+}
+
+std::vector<std::vector<uint64_t>> dispatch_matrix(uint32_t ranks, uint64_t tokens_per_rank, uint32_t experts,
+                                                   uint32_t top_k, const ExpertRoutingModel& model,
+                                                   uint64_t seed) {
+  if (ranks == 0 || experts % ranks != 0)
+    throw std::invalid_argument("experts (" + std::to_string(experts) + ") are not divisible by the " +
+                                std::to_string(ranks) + " expert-parallel ranks");
+  const uint32_t per_rank = experts / ranks;
+  std::vector<std::vector<uint64_t>> m(ranks, std::vector<uint64_t>(ranks, 0));
+  for (uint32_t s = 0; s < ranks; ++s) {
+    auto a = route_tokens(tokens_per_rank, experts, top_k, model, seed * 0x100000001b3ull + s);
+    for (uint32_t e = 0; e < experts; ++e) m[s][e / per_rank] += a.tokens_per_expert[e];
+  }
+  return m;
+}
+
+}  // namespace zs::workload

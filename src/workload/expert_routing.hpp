@@ -1,0 +1,46 @@
+// Mixture-of-Experts token routing with imbalance: which experts (and so which ranks) tokens go to.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace zs::workload {
+
+/// How a router's choices are spread over the experts.
+struct ExpertRoutingModel {
+  enum class Distribution : uint8_t { kUniform, kZipf, kHistogram };
+  Distribution distribution = Distribution::kUniform;
+  double zipf_exponent = 1.0;     ///< s: expert i (0-based) is chosen with weight 1 / (i + 1)^s
+  std::vector<double> histogram;  ///< kHistogram: one non-negative weight per expert
+  /// Capacity of each expert per source rank: ceil(capacity_factor x tokens x top_k / experts); 0: none.
+  double capacity_factor = 0;
+  bool reroute_overflow = false;  ///< tokens over capacity go to the least-loaded expert with room
+                                  ///< (else they are dropped)
+
+  /// Normalized choice probabilities of the experts. Throws std::invalid_argument for a histogram
+  /// of the wrong length or with no positive weight.
+  std::vector<double> weights(uint32_t experts) const;
+};
+
+/// Where the tokens of one source rank went.
+struct ExpertAssignment {
+  std::vector<uint64_t> tokens_per_expert;  ///< token-expert pairs each expert processes
+  uint64_t dropped = 0;                     ///< pairs over capacity that were dropped
+  uint64_t rerouted = 0;                    ///< pairs over capacity sent to another expert
+};
+
+/// Routes `tokens` tokens, each to `top_k` distinct experts drawn from the model's distribution
+/// (weighted sampling without replacement), then applies the capacity. Deterministic for a seed on
+/// every platform (its own SplitMix64 generator, no std:: distributions).
+ExpertAssignment route_tokens(uint64_t tokens, uint32_t experts, uint32_t top_k,
+                              const ExpertRoutingModel& model, uint64_t seed);
+
+/// The all-to-all-v dispatch sizes in tokens: entry [s][d] is what source rank s sends to rank d, which
+/// hosts experts d x experts/ranks .. (d+1) x experts/ranks - 1. Each source routes its own tokens
+/// with seed (seed, s). Its row sums to the token-expert pairs it kept.
+std::vector<std::vector<uint64_t>> dispatch_matrix(uint32_t ranks, uint64_t tokens_per_rank, uint32_t experts,
+                                                   uint32_t top_k, const ExpertRoutingModel& model,
+                                                   uint64_t seed);
+
+}  // namespace zs::workload
