@@ -1,6 +1,8 @@
 // Linear placement.
 #include "policy/linear_placement.hpp"
 
+#include <limits>
+
 #include "core/input_error.hpp"
 #include "topology/memory_pools.hpp"
 
@@ -13,9 +15,15 @@ Placement LinearPlacement::place(const workload::Mesh& mesh, const topology::Mac
                            "the job's mesh has " + std::to_string(mesh.size()) + " ranks but machine \"" +
                                machine.name + "\" has " + std::to_string(units.size()) + " units");
   Placement p{std::vector<topology::NodeId>(units.begin(), units.begin() + long(mesh.size())), {}};
-  if (!machine.topology.memories().empty())
-    for (auto unit : p.unit_of_rank)
-      p.pool_of_rank.push_back(*topology::nearest_memory_pool(machine.topology, unit));
+  if (!machine.topology.memories().empty()) {
+    const auto nearest = topology::nearest_memory_pools(machine.topology);
+    for (auto unit : p.unit_of_rank) {
+      if (nearest[unit] == std::numeric_limits<topology::NodeId>::max())
+        throw core::InputError(machine.name, "",
+                               "unit " + machine.topology.node(unit).name + " reaches no memory pool");
+      p.pool_of_rank.push_back(nearest[unit]);
+    }
+  }
   return p;
 }
 

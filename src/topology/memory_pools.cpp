@@ -42,4 +42,33 @@ std::optional<NodeId> nearest_memory_pool(const Topology& topo, NodeId unit) {
   return best;
 }
 
+std::vector<NodeId> nearest_memory_pools(const Topology& topo) {
+  if (topo.memories().empty()) return {};
+  constexpr uint32_t kFar = std::numeric_limits<uint32_t>::max();
+  std::vector<uint32_t> dist(topo.nodes().size(), kFar);
+  std::vector<NodeId> nearest(topo.nodes().size(), std::numeric_limits<NodeId>::max());
+  std::vector<NodeId> frontier;
+  for (NodeId pool : topo.memories()) {  // in creation order, which is ascending node id
+    dist[pool] = 0;
+    nearest[pool] = pool;
+    frontier.push_back(pool);
+  }
+  // Layer by layer: a node's nearest pool is the lowest among those of its neighbours one layer closer,
+  // and that layer is finished before the node is expanded.
+  for (size_t head = 0; head < frontier.size(); ++head) {
+    NodeId n = frontier[head];
+    for (auto [m, link] : topo.neighbours(n)) {
+      if (topo.node(m).kind == NodeKind::kMemory) continue;
+      if (dist[m] == kFar) {
+        dist[m] = dist[n] + 1;
+        nearest[m] = nearest[n];
+        frontier.push_back(m);
+      } else if (dist[m] == dist[n] + 1 && nearest[n] < nearest[m]) {
+        nearest[m] = nearest[n];
+      }
+    }
+  }
+  return nearest;
+}
+
 }  // namespace zs::topology

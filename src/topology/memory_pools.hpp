@@ -3,6 +3,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "topology/machine.hpp"
 
@@ -14,6 +15,12 @@ namespace zs::topology {
 NodeId add_memory_pool(Machine& machine, std::string name, uint32_t model, NodeId attach_to);
 
 /// The pool with the fewest hops from `unit` (lowest node id on ties), or nullopt without pools.
+/// Costs one breadth-first search: for many units use nearest_memory_pools.
 std::optional<NodeId> nearest_memory_pool(const Topology& topo, NodeId unit);
+
+/// For every node, the pool with the fewest hops from it (lowest node id on ties), from one
+/// breadth-first search started at all pools at once (linear in the machine's size); empty without
+/// pools. Routes do not pass through other pools.
+std::vector<NodeId> nearest_memory_pools(const Topology& topo);
 
 }  // namespace zs::topology

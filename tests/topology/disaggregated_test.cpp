@@ -5,6 +5,7 @@
 
 #include "support/test_machines.hpp"
 #include "topology/machine_builder.hpp"
+#include "topology/memory_pools.hpp"
 #include "topology/topology_metrics.hpp"
 
 using namespace zs;
@@ -82,4 +83,14 @@ TEST_CASE("disaggregated: impossible optical cores are input errors") {
                     "d.json: /pods: an optical core joins an even number of pods (at least 2), got 3");
   CHECK_THROWS_WITH(build(2, 1, 2, 0, 1),
                     "d.json: /pods: several pods need an \"optical_core\" to join them");
+}
+
+TEST_CASE("disaggregated: every unit's nearest pool is its rack's, found by one search for all units") {
+  auto m = build(4, 2, 4, 3, 1);
+  auto nearest = topology::nearest_memory_pools(m.topology);
+  const auto& units = m.topology.units();
+  for (size_t i = 0; i < units.size(); ++i) {
+    CHECK(nearest[units[i]] == *topology::nearest_memory_pool(m.topology, units[i]));
+    CHECK(nearest[units[i]] == m.topology.memories()[i / 4]);  // 4 units and one pool per rack
+  }
 }
