@@ -15,7 +15,8 @@ core::JsonObject element(const core::JsonObject& parent, const char* key, const 
 }
 
 /// Reads [[a, b], ...] port pairs at `key`, each port below `ports` and used at most once.
-std::vector<std::pair<uint32_t, uint32_t>> read_port_pairs(core::JsonObject& o, const char* key, uint32_t ports) {
+std::vector<std::pair<uint32_t, uint32_t>> read_port_pairs(core::JsonObject& o, const char* key,
+                                                           uint32_t ports) {
   const auto& a = o.required(key);
   std::string where = core::json_pointer_append(o.pointer(), key);
   auto fail = [&](size_t i, const std::string& msg) {
@@ -63,7 +64,8 @@ void read_optical_switches(core::JsonObject& params, const char* key, ModelBinde
       if (other.name == name) throw o.error("name", "duplicate optical switch name \"" + name + "\"");
     uint32_t model = binder.optical_switch_model(o, "model");
     const auto& ports = o.required("ports");
-    if (!ports.is_array() || ports.empty()) throw o.error("ports", "expected an array of node names, one per port");
+    if (!ports.is_array() || ports.empty())
+      throw o.error("ports", "expected an array of node names, one per port");
     const uint32_t capacity = machine.optical_switch_models[model].ports();
     if (ports.size() > capacity)
       throw o.error("ports", std::to_string(ports.size()) + " ports cabled, but model \"" +
@@ -71,7 +73,8 @@ void read_optical_switches(core::JsonObject& params, const char* key, ModelBinde
                                  std::to_string(capacity));
     std::vector<NodeId> port_nodes;
     for (size_t p = 0; p < ports.size(); ++p) {
-      std::string where = core::json_pointer_append(core::json_pointer_append(o.pointer(), "ports"), std::to_string(p));
+      std::string where =
+          core::json_pointer_append(core::json_pointer_append(o.pointer(), "ports"), std::to_string(p));
       if (!ports[p].is_string()) throw core::InputError(o.file(), where, "expected a node name");
       auto it = node_by_name.find(ports[p].get<std::string>());
       if (it == node_by_name.end())
@@ -116,14 +119,18 @@ std::vector<CircuitReconfiguration> read_circuit_reconfigurations(core::JsonObje
       if (find_circuit(topo, r.optical_switch, ports)) continue;
       // The circuit link model of this optical switch model: the one its existing circuits use,
       // else a new one.
+      // A switch whose circuits are bundles (the disaggregated core) gets bundles of the same width.
       uint32_t link_model = kNoModel;
-      for (const auto& c : topo.circuits())
+      double width = 1.0;
+      for (const auto& c : topo.circuits()) {
         if (topo.optical_switches()[c.optical_switch].model == model) link_model = topo.link(c.link).model;
+        if (c.optical_switch == r.optical_switch) width = topo.link(c.link).width;
+      }
       if (link_model == kNoModel) {
         link_model = static_cast<uint32_t>(machine.link_models.size());
         machine.link_models.push_back(machine.optical_switch_models.at(model).circuit_link());
       }
-      topo.add_circuit(r.optical_switch, ports.first, ports.second, link_model, false);
+      topo.add_circuit(r.optical_switch, ports.first, ports.second, link_model, false, width);
     }
     out.push_back(std::move(r));
   }
@@ -145,7 +152,8 @@ CircuitTimeline::CircuitTimeline(const Machine& machine, std::vector<CircuitReco
     circuit_on_port_[circuit.optical_switch][circuit.port_b] = c;
   }
   for (const auto& r : reconfigurations_) {
-    if (r.optical_switch >= circuit_on_port_.size()) throw std::invalid_argument("reconfiguration of no switch");
+    if (r.optical_switch >= circuit_on_port_.size())
+      throw std::invalid_argument("reconfiguration of no switch");
     for (auto ports : r.circuits)
       if (!find_circuit(topo, r.optical_switch, ports))
         throw std::invalid_argument("reconfiguration to a circuit the machine does not declare");
@@ -163,7 +171,8 @@ void CircuitTimeline::advance(core::Seconds now, Router& router) {
     const auto& r = reconfigurations_[next_];
     auto& on_port = circuit_on_port_[r.optical_switch];
     std::vector<uint32_t> wanted;
-    for (auto ports : r.circuits) wanted.push_back(topo.link(*find_circuit(topo, r.optical_switch, ports)).circuit);
+    for (auto ports : r.circuits)
+      wanted.push_back(topo.link(*find_circuit(topo, r.optical_switch, ports)).circuit);
     // Tear down every circuit that is not wanted any more.
     for (uint32_t& c : on_port) {
       if (c == kNoCircuit || std::find(wanted.begin(), wanted.end(), c) != wanted.end()) continue;

@@ -6,6 +6,7 @@
 #include "support/test_machines.hpp"
 #include "topology/machine_builder.hpp"
 #include "topology/memory_pools.hpp"
+#include "topology/optical_circuits.hpp"
 #include "topology/topology_metrics.hpp"
 
 using namespace zs;
@@ -93,4 +94,17 @@ TEST_CASE("disaggregated: every unit's nearest pool is its rack's, found by one 
     CHECK(nearest[units[i]] == *topology::nearest_memory_pool(m.topology, units[i]));
     CHECK(nearest[units[i]] == m.topology.memories()[i / 4]);  // 4 units and one pool per rack
   }
+}
+
+TEST_CASE("disaggregated: a reconfiguration of the optical core sets up bundles as wide as the core's") {
+  auto m = build(4, 1, 2, 2, 2);  // ocs0 starts with pods (0,3)(1,2); bundles of 2 circuits on ports 2p, 2p+1
+  json scenario = {{"circuit_reconfigurations",
+                    {{{"at", "1ms"}, {"optical_switch", "ocs0"}, {"circuits", {{0, 2}, {4, 6}}}}}}};
+  core::JsonObject o(scenario, "s.json", "");
+  auto events = topology::read_circuit_reconfigurations(o, "circuit_reconfigurations", m);
+  REQUIRE(events.size() == 1);
+  const auto& added = m.topology.circuits().back();
+  CHECK_FALSE(added.active_at_start);
+  CHECK(m.topology.link(added.link).width == 2.0);
+  CHECK(m.topology.link(added.link).a == m.topology.optical_switches()[0].port_nodes[4]);
 }
