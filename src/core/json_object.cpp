@@ -183,6 +183,14 @@ JsonObject JsonObject::object(std::string_view key) {
   return JsonObject(required(key), file_, json_pointer_append(pointer_, key));
 }
 
+JsonObject JsonObject::element(std::string_view key, const nlohmann::json& value, size_t index) const {
+  return JsonObject(value, file_, element_pointer(key, index));
+}
+
+std::string JsonObject::element_pointer(std::string_view key, size_t index) const {
+  return json_pointer_append(json_pointer_append(pointer_, key), std::to_string(index));
+}
+
 std::vector<std::string> JsonObject::keys() const {
   std::vector<std::string> out;
   for (const auto& [k, v] : value_->items()) out.push_back(k);

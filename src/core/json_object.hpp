@@ -57,6 +57,10 @@ class JsonObject {
   Watts watts(std::string_view key, Bound bound = Bound::kPositive);
 
   JsonObject object(std::string_view key);
+  /// A view of `value`, element `index` of the array at `key` (its path is key/index).
+  JsonObject element(std::string_view key, const nlohmann::json& value, size_t index) const;
+  /// The JSON path of element `index` of the array at `key`.
+  std::string element_pointer(std::string_view key, size_t index) const;
   /// The keys of this object, in sorted order.
   std::vector<std::string> keys() const;
 

@@ -19,9 +19,7 @@ void generate_fat_tree(core::JsonObject& params, ModelBinder& binder, Machine& m
   };
   std::vector<Level> levels;
   for (size_t i = 0; i < levels_json.size(); ++i) {
-    core::JsonObject level(
-        levels_json[i], params.file(),
-        core::json_pointer_append(core::json_pointer_append(params.pointer(), "levels"), std::to_string(i)));
+    core::JsonObject level = params.element("levels", levels_json[i], i);
     Level l{level.integer("units_per_switch", 1, units), binder.link_model(level, "link_model"),
             level.number_or("oversubscription", 1.0, 1.0, 1e6)};
     if (units % l.group != 0)

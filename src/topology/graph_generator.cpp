@@ -17,12 +17,6 @@ const nlohmann::json& array_at(core::JsonObject& params, const char* key) {
   return a;
 }
 
-core::JsonObject element(core::JsonObject& params, const char* key, const nlohmann::json& value, size_t i) {
-  return core::JsonObject(
-      value, params.file(),
-      core::json_pointer_append(core::json_pointer_append(params.pointer(), key), std::to_string(i)));
-}
-
 }  // namespace
 
 void generate_graph(core::JsonObject& params, ModelBinder& binder, Machine& machine) {
@@ -36,7 +30,7 @@ void generate_graph(core::JsonObject& params, ModelBinder& binder, Machine& mach
   };
   std::vector<PendingPool> pools;  // attached once every node exists
   for (size_t i = 0; i < nodes.size(); ++i) {
-    core::JsonObject n = element(params, "nodes", nodes[i], i);
+    core::JsonObject n = params.element("nodes", nodes[i], i);
     std::string name = n.string("name");
     if (by_name.count(name)) throw n.error("name", "duplicate node name \"" + name + "\"");
     std::string kind = n.string("kind");
@@ -58,14 +52,14 @@ void generate_graph(core::JsonObject& params, ModelBinder& binder, Machine& mach
   for (const auto& p : pools) {
     auto it = by_name.find(p.attach);
     if (it == by_name.end() || it->second == std::numeric_limits<NodeId>::max()) {
-      core::JsonObject n = element(params, "nodes", nodes[p.index], p.index);
+      core::JsonObject n = params.element("nodes", nodes[p.index], p.index);
       throw n.error("attach", "no unit or switch named \"" + p.attach + "\" to attach the pool to");
     }
     by_name[p.name] = add_memory_pool(machine, p.name, p.model, it->second);
   }
   const auto& links = array_at(params, "links");
   for (size_t i = 0; i < links.size(); ++i) {
-    core::JsonObject l = element(params, "links", links[i], i);
+    core::JsonObject l = params.element("links", links[i], i);
     auto endpoint = [&](const char* key) {
       std::string name = l.string(key);
       auto it = by_name.find(name);

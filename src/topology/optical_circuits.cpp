@@ -7,20 +7,12 @@
 namespace zs::topology {
 namespace {
 
-core::JsonObject element(const core::JsonObject& parent, const char* key, const nlohmann::json& value,
-                         size_t i) {
-  return core::JsonObject(
-      value, parent.file(),
-      core::json_pointer_append(core::json_pointer_append(parent.pointer(), key), std::to_string(i)));
-}
-
 /// Reads [[a, b], ...] port pairs at `key`, each port below `ports` and used at most once.
 std::vector<std::pair<uint32_t, uint32_t>> read_port_pairs(core::JsonObject& o, const char* key,
                                                            uint32_t ports) {
   const auto& a = o.required(key);
-  std::string where = core::json_pointer_append(o.pointer(), key);
   auto fail = [&](size_t i, const std::string& msg) {
-    return core::InputError(o.file(), core::json_pointer_append(where, std::to_string(i)), msg);
+    return core::InputError(o.file(), o.element_pointer(key, i), msg);
   };
   if (!a.is_array()) throw o.error(key, "expected an array of [port, port] pairs");
   std::vector<char> used(ports, 0);
@@ -58,7 +50,7 @@ void read_optical_switches(core::JsonObject& params, const char* key, ModelBinde
   if (list == nullptr) return;
   if (!list->is_array()) throw params.error(key, "expected an array of optical switches");
   for (size_t i = 0; i < list->size(); ++i) {
-    core::JsonObject o = element(params, key, (*list)[i], i);
+    core::JsonObject o = params.element(key, (*list)[i], i);
     std::string name = o.string("name");
     for (const auto& other : machine.topology.optical_switches())
       if (other.name == name) throw o.error("name", "duplicate optical switch name \"" + name + "\"");
@@ -73,8 +65,7 @@ void read_optical_switches(core::JsonObject& params, const char* key, ModelBinde
                                  std::to_string(capacity));
     std::vector<NodeId> port_nodes;
     for (size_t p = 0; p < ports.size(); ++p) {
-      std::string where =
-          core::json_pointer_append(core::json_pointer_append(o.pointer(), "ports"), std::to_string(p));
+      std::string where = o.element_pointer("ports", p);
       if (!ports[p].is_string()) throw core::InputError(o.file(), where, "expected a node name");
       auto it = node_by_name.find(ports[p].get<std::string>());
       if (it == node_by_name.end())
@@ -99,7 +90,7 @@ std::vector<CircuitReconfiguration> read_circuit_reconfigurations(core::JsonObje
   if (!list->is_array()) throw scenario.error(key, "expected an array of reconfigurations");
   auto& topo = machine.topology;
   for (size_t i = 0; i < list->size(); ++i) {
-    core::JsonObject o = element(scenario, key, (*list)[i], i);
+    core::JsonObject o = scenario.element(key, (*list)[i], i);
     CircuitReconfiguration r;
     r.at = o.seconds("at");
     std::string name = o.string("optical_switch");

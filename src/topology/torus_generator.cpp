@@ -128,21 +128,21 @@ void generate_torus(core::JsonObject& params, ModelBinder& binder, Machine& mach
       // The circuit from this block's + face to the next block's - face, on the switch of this
       // face position.
       const auto& ob = *optical;
-      int64_t blk = 0, scale = 1, f = 0, fscale = 1;
-      for (size_t e = 0; e < nd; ++e) {
-        const int64_t ce = coord(i, e);
-        blk += (ce / ob.block[e]) * scale;
-        scale *= ob.blocks[e];
+      auto block_of = [&](int64_t unit) {  // index in the block grid, first dimension fastest
+        int64_t blk = 0, scale = 1;
+        for (size_t e = 0; e < nd; ++e) {
+          blk += (coord(unit, e) / ob.block[e]) * scale;
+          scale *= ob.blocks[e];
+        }
+        return blk;
+      };
+      int64_t f = 0, fscale = 1;  // position on the face across dimension d
+      for (size_t e = 0; e < nd; ++e)
         if (e != d) {
-          f += (ce % ob.block[e]) * fscale;
+          f += (coord(i, e) % ob.block[e]) * fscale;
           fscale *= ob.block[e];
         }
-      }
-      const int64_t next_blk = blk + (((c / ob.block[d]) + 1) % ob.blocks[d] - c / ob.block[d]) * [&] {
-        int64_t s = 1;
-        for (size_t e = 0; e < d; ++e) s *= ob.blocks[e];
-        return s;
-      }();
+      const int64_t blk = block_of(i), next_blk = block_of(next);
       machine.topology.add_circuit(ob.switch_of[d][f], static_cast<uint32_t>(2 * blk),
                                    static_cast<uint32_t>(2 * next_blk + 1), ob.circuit_link, true);
     }
