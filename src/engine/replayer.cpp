@@ -98,6 +98,7 @@ struct Replayer::State {
     std::vector<std::vector<uint32_t>> successors;
     std::vector<bool> started;
     uint32_t done_members = 0;
+    std::vector<double> load_of_member;  ///< expert dispatch: tokens received / nominal
   };
 
   State(const topology::Machine& m, const workload::Trace& t, const policy::Placement& p,
@@ -134,8 +135,13 @@ struct Replayer::State {
   std::unordered_map<uint32_t, Instance> instances;  ///< node-based: references survive inserts
   std::map<std::tuple<size_t, uint64_t, uint32_t>, uint32_t> instance_by_key;
   uint32_t next_instance = 0;
+  uint32_t pending_op_of_join = 0;  ///< the op being joined, for error paths
   std::set<std::string> algorithms;
+  /// Expert load of (rank, dispatch op): tokens the rank received / nominal, for ops scaled by it.
+  std::unordered_map<uint64_t, double> expert_load;
   ReplayResult result;
+
+  uint64_t load_key(uint64_t rank, uint32_t op) const { return rank * 0x100000000ull + op; }
 
   double now() const { return backend.now().value(); }
   const workload::RoleProgram& program(uint64_t rank) const { return trace.roles[role_of_rank[rank]]; }
@@ -157,6 +163,17 @@ struct Replayer::State {
     if (const auto* c = std::get_if<workload::ComputeOp>(&o.body)) {
       auto unit = placement.unit_of_rank[rank];
       hw::ComputeWork work{c->flops, c->bytes, c->dtype, c->kind, c->kernels};
+      if (c->scaled_by) {
+        auto load = expert_load.find(load_key(rank, *c->scaled_by));
+        if (load == expert_load.end())
+          throw core::InputError(
+              trace.name,
+              "/roles/" + std::to_string(role_of_rank[rank]) + "/ops/" + std::to_string(op) + "/scaled_by",
+              "op \"" + o.name + "\" started before the dispatch it is scaled by completed " +
+                  "(add a dependency on it)");
+        work.flops = work.flops * load->second;
+        work.bytes = work.bytes * load->second;
+      }
       auto duration = machine.unit_model(unit).compute_time(work);
       ++result.compute_activities;
       backend.start_compute(unit, duration, new_token({Kind::kOp, rank, op}));
@@ -248,6 +265,7 @@ struct Replayer::State {
   }
 
   void join(uint64_t rank, uint32_t op, const workload::CollectiveOp& c) {
+    pending_op_of_join = op;
     const size_t axis = *trace.mesh.axis_index(c.communicator);
     const uint32_t seq = coll_seq[rank][axis]++;
     const auto key = std::make_tuple(axis, trace.mesh.group_index(rank, axis), seq);
@@ -277,9 +295,35 @@ struct Replayer::State {
     inst.kind = c.kind;
     inst.bytes = c.bytes;
     inst.members = trace.mesh.group_members(rank, axis);
-    policy::CollectiveRequest request{c.kind, c.bytes, {}, &machine};
+    policy::CollectiveRequest request{c.kind, c.bytes, {}, &machine, {}};
     for (uint64_t r : inst.members) request.member_units.push_back(placement.unit_of_rank[r]);
-    inst.schedule = collective.schedule(request);
+    if (c.dispatch) {
+      const auto& d = *c.dispatch;
+      const auto n = static_cast<uint32_t>(inst.members.size());
+      const uint64_t group = trace.mesh.group_index(rank, axis);
+      auto tokens = workload::dispatch_matrix(n, d.tokens, d.experts, d.top_k, d.routing,
+                                              d.seed * 0x9E3779B97F4A7C15ull + group);
+      request.peer_bytes.assign(n, std::vector<double>(n, 0.0));
+      inst.load_of_member.assign(n, 0.0);
+      const double nominal = double(d.tokens) * d.top_k;
+      for (uint32_t a = 0; a < n; ++a)
+        for (uint32_t b = 0; b < n; ++b) {
+          const double t = double(tokens[a][b]);
+          if (d.combine)
+            request.peer_bytes[b][a] = t * d.bytes_per_token.value();
+          else
+            request.peer_bytes[a][b] = t * d.bytes_per_token.value();
+          inst.load_of_member[b] += nominal > 0 ? t / nominal : 0.0;
+        }
+    }
+    try {
+      inst.schedule = collective.schedule(request);
+    } catch (const std::invalid_argument& e) {
+      throw core::InputError(
+          trace.name,
+          "/roles/" + std::to_string(role_of_rank[rank]) + "/ops/" + std::to_string(pending_op_of_join),
+          "collective policy \"" + std::string(collective.name()) + "\": " + e.what());
+    }
     algorithms.insert(inst.schedule.algorithm);
     const size_t n = inst.members.size(), nt = inst.schedule.transfers.size();
     inst.op_of_member.assign(n, 0);
@@ -331,6 +375,7 @@ struct Replayer::State {
     Instance& inst = instances.at(id);
     const uint64_t rank = inst.members[m];
     const uint32_t op = inst.op_of_member[m];
+    if (!inst.load_of_member.empty()) expert_load[load_key(rank, op)] = inst.load_of_member[m];
     if (++inst.done_members == inst.members.size()) instances.erase(id);
     op_done(rank, op);
   }

@@ -35,6 +35,8 @@ struct CollectiveRequest {
   core::Bytes bytes;                           ///< full buffer per rank (S), B
   std::vector<topology::NodeId> member_units;  ///< where each member runs, in communicator order
   const topology::Machine* machine = nullptr;
+  /// All-to-all-v: peer_bytes[s][d] is what member s sends to member d, B. Empty: S/n to each peer.
+  std::vector<std::vector<double>> peer_bytes = {};
 };
 
 /// A pure function of a collective request to a schedule: no clock, no globals, no simulator types.

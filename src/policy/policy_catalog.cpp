@@ -22,7 +22,8 @@ std::vector<Entry<PlacementPolicy>> placement_table() {
 }
 
 std::vector<Entry<CollectivePolicy>> collective_table() {
-  return {{{"collective", "ring", "ring all-reduce, reduce-scatter and all-gather (bandwidth-optimal)"},
+  return {{{"collective", "ring",
+            "ring all-reduce, reduce-scatter and all-gather (bandwidth-optimal); direct all-to-all"},
            [] { return std::make_unique<RingCollective>(); }}};
 }
 

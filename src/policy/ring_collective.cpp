@@ -3,6 +3,8 @@
 
 #include <stdexcept>
 
+#include "policy/all_to_all.hpp"
+
 namespace zs::policy {
 
 CollectiveSchedule RingCollective::schedule(const CollectiveRequest& request) const {
@@ -18,6 +20,8 @@ CollectiveSchedule RingCollective::schedule(const CollectiveRequest& request) co
     case CollectiveKind::kAllGather:
       s.steps = n - 1;
       break;
+    case CollectiveKind::kAllToAll:
+      return direct_all_to_all(request);
     default:
       throw std::invalid_argument("the ring policy does not implement " +
                                   std::string(workload::to_string(request.kind)));

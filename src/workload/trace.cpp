@@ -58,6 +58,26 @@ void validate(const Trace& trace, const std::string& file) {
         if (!trace.mesh.axis_index(c->communicator))
           fail(at + "/communicator", "\"" + c->communicator + "\" is not a mesh axis");
         if (!(c->bytes.value() >= 0)) fail(at + "/bytes", "a collective's size must be >= 0");
+        if (c->dispatch) {
+          if (c->kind != CollectiveKind::kAllToAll)
+            fail(at + "/dispatch",
+                 "expert dispatch sizes belong to an all-to-all, not a " + std::string(to_string(c->kind)));
+          if (auto axis = trace.mesh.axis_index(c->communicator)) {
+            const uint32_t n = trace.mesh.axes()[*axis].size;
+            if (c->dispatch->experts == 0 || c->dispatch->experts % n != 0)
+              fail(at + "/dispatch/experts",
+                   std::to_string(c->dispatch->experts) + " experts do not spread evenly over the " +
+                       std::to_string(n) + " members of \"" + c->communicator + "\"");
+          }
+          if (c->dispatch->top_k == 0 || c->dispatch->top_k > c->dispatch->experts)
+            fail(at + "/dispatch/top_k", "top_k must be in [1, experts]");
+        }
+      }
+      if (const auto* c = std::get_if<ComputeOp>(&ops[i].body); c && c->scaled_by) {
+        const uint32_t d = *c->scaled_by;
+        const auto* by = d < i ? std::get_if<CollectiveOp>(&ops[d].body) : nullptr;
+        if (by == nullptr || !by->dispatch || by->dispatch->combine)
+          fail(at + "/scaled_by", "must name an earlier expert-dispatch all-to-all of the same program");
       }
       if (const auto* p = std::get_if<P2POp>(&ops[i].body)) {
         if (!trace.mesh.axis_index(p->axis)) fail(at + "/axis", "\"" + p->axis + "\" is not a mesh axis");

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <variant>
@@ -9,6 +10,7 @@
 
 #include "core/dtype.hpp"
 #include "core/units.hpp"
+#include "workload/expert_routing.hpp"
 #include "workload/mesh.hpp"
 
 namespace zs::workload {
@@ -26,6 +28,25 @@ struct ComputeOp {
   /// HBM the op needs resident while it runs (weights, activations, workspace), B; 0: not stated.
   /// More than the unit's HBM capacity is a capacity error before the run.
   core::Bytes memory{0.0};
+  /// Expert computation: the index of an earlier expert-dispatch all-to-all of the same program. The
+  /// FLOPs and bytes above are for the nominal load (tokens x top_k / ranks); the engine scales them
+  /// by the tokens this rank actually received in that all-to-all (routing imbalance).
+  std::optional<uint32_t> scaled_by = std::nullopt;
+};
+
+/// The per-peer sizes of an all-to-all-v that dispatches tokens to experts (or combines them back):
+/// every member routes `tokens` tokens to `top_k` of `experts` experts, spread evenly over the
+/// members in communicator order, with the routing model's imbalance and capacity. The engine draws
+/// each group's sizes from `seed` mixed with the group index, so the dispatch and the combine of one
+/// layer and micro-batch (same seed) move the same tokens.
+struct ExpertDispatch {
+  ExpertRoutingModel routing;
+  uint64_t tokens = 0;          ///< tokens each member routes
+  uint32_t experts = 0;         ///< routed experts over the whole communicator
+  uint32_t top_k = 1;           ///< experts per token
+  core::Bytes bytes_per_token;  ///< B per token-expert pair
+  uint64_t seed = 0;
+  bool combine = false;  ///< the way back: member d returns to s what s sent to d
 };
 
 /// A collective over the communicator named by a mesh axis.
@@ -33,6 +54,9 @@ struct CollectiveOp {
   CollectiveKind kind = CollectiveKind::kAllReduce;
   std::string communicator;  ///< a mesh axis name, e.g. "dp"
   core::Bytes bytes;         ///< the full buffer per rank (S in the closed forms), B
+  /// All-to-all only: per-peer sizes from expert routing (all-to-all-v). Absent: S/n to every peer.
+  /// With it, `bytes` is the nominal S = tokens x top_k x bytes_per_token.
+  std::optional<ExpertDispatch> dispatch = std::nullopt;
 };
 
 /// A move between the rank's unit and a memory pool (offload, prefetch), over the fabric.
