@@ -123,7 +123,9 @@ struct Replayer::State {
   std::vector<uint32_t> role_of_rank;
   std::vector<std::vector<uint32_t>> pending;   ///< per rank, per op: unfinished predecessors
   std::vector<std::vector<double>> op_start;    ///< per rank, per op, s
-  std::vector<std::vector<uint32_t>> coll_seq;  ///< per rank, per mesh axis: collectives issued
+  std::vector<std::vector<uint32_t>> coll_seq;  ///< per rank, per communicator: collectives issued
+  std::vector<std::vector<size_t>> communicator_axes;
+  std::map<std::string, size_t> communicator_index;
   std::vector<std::vector<Interval>> compute_busy, comm_busy, p2p_busy, memory_busy;
   std::map<std::tuple<uint64_t, uint64_t, uint32_t>, Channel> channels;
   std::map<std::pair<uint64_t, uint64_t>, uint32_t> sends_posted, recvs_posted;
@@ -238,7 +240,8 @@ struct Replayer::State {
 
   void post_p2p(uint64_t rank, uint32_t op, const workload::P2POp& p) {
     const size_t axis = *trace.mesh.axis_index(p.axis);
-    auto peer = trace.mesh.neighbour(rank, axis, p.offset);
+    auto peer = p.wrap ? std::optional<uint64_t>(trace.mesh.neighbour_wrapped(rank, axis, p.offset))
+                       : trace.mesh.neighbour(rank, axis, p.offset);
     std::string where = "/roles/" + std::to_string(role_of_rank[rank]) + "/ops/" + std::to_string(op);
     if (!peer)
       throw core::InputError(trace.name, where,
@@ -264,13 +267,23 @@ struct Replayer::State {
     start_transfer(placement.unit_of_rank[src], placement.unit_of_rank[dst], sent.bytes, a);
   }
 
+  /// Index of a communicator in `communicator_axes`, resolved once per name.
+  size_t communicator_of(const std::string& name) {
+    auto found = communicator_index.find(name);
+    if (found != communicator_index.end()) return found->second;
+    communicator_axes.push_back(*trace.communicator_axes(name));
+    return communicator_index[name] = communicator_axes.size() - 1;
+  }
+
   void join(uint64_t rank, uint32_t op, const workload::CollectiveOp& c) {
     pending_op_of_join = op;
-    const size_t axis = *trace.mesh.axis_index(c.communicator);
-    const uint32_t seq = coll_seq[rank][axis]++;
-    const auto key = std::make_tuple(axis, trace.mesh.group_index(rank, axis), seq);
+    const size_t comm = communicator_of(c.communicator);
+    const auto& axes = communicator_axes[comm];
+    if (coll_seq[rank].size() <= comm) coll_seq[rank].resize(comm + 1, 0);
+    const uint32_t seq = coll_seq[rank][comm]++;
+    const auto key = std::make_tuple(comm, trace.mesh.group_index(rank, axes), seq);
     auto found = instance_by_key.find(key);
-    uint32_t id = found != instance_by_key.end() ? found->second : create_instance(key, rank, axis, c);
+    uint32_t id = found != instance_by_key.end() ? found->second : create_instance(key, rank, axes, c);
     Instance& inst = instances.at(id);
     if (inst.kind != c.kind || inst.bytes != c.bytes)
       throw core::InputError(
@@ -279,7 +292,7 @@ struct Replayer::State {
               core::to_string(c.bytes) + " as call " + std::to_string(seq) + " on \"" + c.communicator +
               "\", but its group issued " + std::string(workload::to_string(inst.kind)) + " of " +
               core::to_string(inst.bytes));
-    const uint32_t m = trace.mesh.coordinate(rank, axis);
+    const uint32_t m = trace.mesh.position(rank, axes);
     inst.op_of_member[m] = op;
     inst.arrived[m] = true;
     if (inst.remaining_of_member[m] == 0) {
@@ -289,18 +302,18 @@ struct Replayer::State {
     for (uint32_t t : inst.transfers_of_member[m]) try_start(id, t);
   }
 
-  uint32_t create_instance(const std::tuple<size_t, uint64_t, uint32_t>& key, uint64_t rank, size_t axis,
-                           const workload::CollectiveOp& c) {
+  uint32_t create_instance(const std::tuple<size_t, uint64_t, uint32_t>& key, uint64_t rank,
+                           const std::vector<size_t>& axes, const workload::CollectiveOp& c) {
     Instance inst;
     inst.kind = c.kind;
     inst.bytes = c.bytes;
-    inst.members = trace.mesh.group_members(rank, axis);
+    inst.members = trace.mesh.group_members(rank, axes);
     policy::CollectiveRequest request{c.kind, c.bytes, {}, &machine, {}};
     for (uint64_t r : inst.members) request.member_units.push_back(placement.unit_of_rank[r]);
     if (c.dispatch) {
       const auto& d = *c.dispatch;
       const auto n = static_cast<uint32_t>(inst.members.size());
-      const uint64_t group = trace.mesh.group_index(rank, axis);
+      const uint64_t group = trace.mesh.group_index(rank, axes);
       auto tokens = workload::dispatch_matrix(n, d.tokens, d.experts, d.top_k, d.routing,
                                               d.seed * 0x9E3779B97F4A7C15ull + group);
       request.peer_bytes.assign(n, std::vector<double>(n, 0.0));
@@ -452,7 +465,7 @@ ReplayResult Replayer::run() {
   s.role_of_rank.resize(ranks);
   s.pending.resize(ranks);
   s.op_start.resize(ranks);
-  s.coll_seq.assign(ranks, std::vector<uint32_t>(trace_.mesh.axes().size(), 0));
+  s.coll_seq.assign(ranks, {});
   s.compute_busy.resize(ranks);
   s.comm_busy.resize(ranks);
   s.memory_busy.resize(ranks);

@@ -43,6 +43,50 @@ std::optional<uint64_t> Mesh::neighbour(uint64_t rank, size_t axis, int64_t offs
   return uint64_t(int64_t(rank) + offset * int64_t(strides_[axis]));
 }
 
+uint64_t Mesh::neighbour_wrapped(uint64_t rank, size_t axis, int64_t offset) const {
+  const int64_t n = axes_[axis].size;
+  const int64_t c = ((int64_t(coordinate(rank, axis)) + offset) % n + n) % n;
+  return rank - uint64_t(coordinate(rank, axis)) * strides_[axis] + uint64_t(c) * strides_[axis];
+}
+
+uint64_t Mesh::group_size(const std::vector<size_t>& axes) const {
+  uint64_t n = 1;
+  for (size_t a : axes) n *= axes_[a].size;
+  return n;
+}
+
+uint64_t Mesh::group_index(uint64_t rank, const std::vector<size_t>& axes) const {
+  uint64_t index = 0;
+  for (size_t a = 0, k = 0; a < axes_.size(); ++a) {
+    if (k < axes.size() && axes[k] == a) {
+      ++k;
+      continue;
+    }
+    index = index * axes_[a].size + coordinate(rank, a);
+  }
+  return index;
+}
+
+uint32_t Mesh::position(uint64_t rank, const std::vector<size_t>& axes) const {
+  uint64_t p = 0;
+  for (size_t a : axes) p = p * axes_[a].size + coordinate(rank, a);
+  return static_cast<uint32_t>(p);
+}
+
+std::vector<uint64_t> Mesh::group_members(uint64_t rank, const std::vector<size_t>& axes) const {
+  uint64_t base = rank;
+  for (size_t a : axes) base -= uint64_t(coordinate(rank, a)) * strides_[a];
+  std::vector<uint64_t> out{base};
+  for (size_t a : axes) {  // row-major: expand the slowest axis first, the fastest last
+    std::vector<uint64_t> next;
+    next.reserve(out.size() * axes_[a].size);
+    for (uint64_t r : out)
+      for (uint32_t c = 0; c < axes_[a].size; ++c) next.push_back(r + uint64_t(c) * strides_[a]);
+    out = std::move(next);
+  }
+  return out;
+}
+
 std::vector<uint64_t> Mesh::group_members(uint64_t rank, size_t axis) const {
   uint64_t base = rank - uint64_t(coordinate(rank, axis)) * strides_[axis];
   std::vector<uint64_t> out(axes_[axis].size);

@@ -34,6 +34,17 @@ class Mesh {
   std::vector<uint64_t> group_members(uint64_t rank, size_t axis) const;
   /// The rank `offset` steps along `axis` from `rank`, or nullopt past the end of the axis.
   std::optional<uint64_t> neighbour(uint64_t rank, size_t axis, int64_t offset) const;
+  /// The same, wrapping around the end of the axis (a ring along it).
+  uint64_t neighbour_wrapped(uint64_t rank, size_t axis, int64_t offset) const;
+
+  /// Groups over several axes (indices in ascending order): the ranks that differ only in those
+  /// axes' coordinates, ordered row-major over them (the last axis fastest).
+  uint64_t group_size(const std::vector<size_t>& axes) const;
+  /// Index of the group of `rank`, in [0, size / group_size).
+  uint64_t group_index(uint64_t rank, const std::vector<size_t>& axes) const;
+  /// Position of `rank` within its group.
+  uint32_t position(uint64_t rank, const std::vector<size_t>& axes) const;
+  std::vector<uint64_t> group_members(uint64_t rank, const std::vector<size_t>& axes) const;
 
  private:
   std::vector<MeshAxis> axes_;

@@ -1,6 +1,8 @@
 // Trace helpers and structural validation.
 #include "workload/trace.hpp"
 
+#include <algorithm>
+
 #include "core/input_error.hpp"
 
 namespace zs::workload {
@@ -28,11 +30,43 @@ uint32_t Trace::role_of(uint64_t rank) const {
   return mesh.coordinate(rank, *mesh.axis_index(role_axis));
 }
 
+std::optional<std::vector<size_t>> Trace::communicator_axes(std::string_view name) const {
+  for (const auto& c : communicators) {
+    if (c.name != name) continue;
+    std::vector<size_t> axes;
+    for (const auto& a : c.axes) {
+      auto i = mesh.axis_index(a);
+      if (!i) return std::nullopt;
+      axes.push_back(*i);
+    }
+    std::sort(axes.begin(), axes.end());
+    return axes;
+  }
+  if (auto i = mesh.axis_index(name)) return std::vector<size_t>{*i};
+  return std::nullopt;
+}
+
 void validate(const Trace& trace, const std::string& file) {
   auto fail = [&](const std::string& path, const std::string& msg) {
     throw core::InputError(file, path, msg);
   };
   if (trace.roles.empty()) fail("/roles", "a trace needs at least one role program");
+  for (size_t c = 0; c < trace.communicators.size(); ++c) {
+    const auto& comm = trace.communicators[c];
+    const std::string at = "/communicators/" + std::to_string(c);
+    if (comm.name.empty()) fail(at + "/name", "a communicator needs a name");
+    if (comm.axes.empty()) fail(at + "/axes", "a communicator spans at least one mesh axis");
+    for (size_t a = 0; a < comm.axes.size(); ++a) {
+      if (!trace.mesh.axis_index(comm.axes[a]))
+        fail(at + "/axes/" + std::to_string(a), "\"" + comm.axes[a] + "\" is not a mesh axis");
+      for (size_t b = 0; b < a; ++b)
+        if (comm.axes[a] == comm.axes[b])
+          fail(at + "/axes/" + std::to_string(a), "axis \"" + comm.axes[a] + "\" listed twice");
+    }
+    for (size_t d = 0; d < c; ++d)
+      if (trace.communicators[d].name == comm.name)
+        fail(at + "/name", "communicator \"" + comm.name + "\" defined twice");
+  }
   if (trace.streams.empty()) fail("/streams", "a trace needs at least one stream");
   if (trace.role_axis.empty()) {
     if (trace.roles.size() != 1)
@@ -55,15 +89,16 @@ void validate(const Trace& trace, const std::string& file) {
         if (ops[i].deps[d] >= i)
           fail(at + "/deps/" + std::to_string(d), "a dependency must name an earlier op of the same program");
       if (const auto* c = std::get_if<CollectiveOp>(&ops[i].body)) {
-        if (!trace.mesh.axis_index(c->communicator))
-          fail(at + "/communicator", "\"" + c->communicator + "\" is not a mesh axis");
+        const auto axes = trace.communicator_axes(c->communicator);
+        if (!axes)
+          fail(at + "/communicator", "\"" + c->communicator + "\" is neither a communicator nor a mesh axis");
         if (!(c->bytes.value() >= 0)) fail(at + "/bytes", "a collective's size must be >= 0");
         if (c->dispatch) {
           if (c->kind != CollectiveKind::kAllToAll)
             fail(at + "/dispatch",
                  "expert dispatch sizes belong to an all-to-all, not a " + std::string(to_string(c->kind)));
-          if (auto axis = trace.mesh.axis_index(c->communicator)) {
-            const uint32_t n = trace.mesh.axes()[*axis].size;
+          {
+            const uint64_t n = trace.mesh.group_size(*axes);
             if (c->dispatch->experts == 0 || c->dispatch->experts % n != 0)
               fail(at + "/dispatch/experts",
                    std::to_string(c->dispatch->experts) + " experts do not spread evenly over the " +

@@ -76,6 +76,7 @@ struct P2POp {
   std::string axis;    ///< a mesh axis name, e.g. "pp"
   int32_t offset = 1;  ///< +1: the next rank along the axis; -1: the previous one
   core::Bytes bytes;   ///< B
+  bool wrap = false;   ///< the axis is a ring: past its end is its start (interleaved pipelines)
 };
 
 /// One operation of a role program. An op starts when its explicit dependencies are done and the
@@ -88,9 +89,28 @@ struct Op {
   std::variant<ComputeOp, CollectiveOp, MemoryOp, P2POp> body;
 };
 
+/// What a rank of a role keeps in its unit's HBM at the peak of the iteration, B.
+struct MemoryFootprint {
+  core::Bytes weights{0.0};      ///< parameters (the share this rank holds), B
+  core::Bytes gradients{0.0};    ///< B
+  core::Bytes optimizer{0.0};    ///< optimizer state kept in HBM (0 when offloaded), B
+  core::Bytes activations{0.0};  ///< activations held for backward at the peak, B
+  core::Bytes buffers{0.0};      ///< communication and gathered-parameter buffers, B
+  core::Bytes total() const { return weights + gradients + optimizer + activations + buffers; }
+};
+
 struct RoleProgram {
   std::string name;
   std::vector<Op> ops;
+  /// Stated by the generator; nullopt when the trace does not say (imported traces).
+  std::optional<MemoryFootprint> memory = std::nullopt;
+};
+
+/// A communicator spanning several mesh axes, e.g. "dp" over {"edp", "ep", "cp"}: its groups are the
+/// ranks that differ only in those coordinates.
+struct Communicator {
+  std::string name;
+  std::vector<std::string> axes;
 };
 
 /// A whole iteration of a job. Every rank of the mesh runs the program of its role; a 524,288-rank
@@ -102,6 +122,8 @@ struct Trace {
   Mesh mesh;
   std::vector<std::string> streams;  ///< e.g. {"compute", "comm"}
   std::vector<RoleProgram> roles;
+  /// Communicators over several axes. A name not listed here is the mesh axis of that name.
+  std::vector<Communicator> communicators;
   /// Empty: every rank runs roles[0]. Otherwise a mesh axis; rank r runs roles[coordinate(r, axis)].
   std::string role_axis;
   core::Flops model_flops;                       ///< model FLOPs of one iteration, all ranks (for MFU)
@@ -111,6 +133,9 @@ struct Trace {
   /// Index in `roles` of the program rank `rank` runs.
   uint32_t role_of(uint64_t rank) const;
   const RoleProgram& program_of(uint64_t rank) const { return roles[role_of(rank)]; }
+  /// The mesh axes (ascending) of communicator `name`, or nullopt if it names neither a listed
+  /// communicator nor an axis.
+  std::optional<std::vector<size_t>> communicator_axes(std::string_view name) const;
 };
 
 /// Checks the structure: role count matches role_axis, streams and communicators exist, dependencies
