@@ -76,7 +76,7 @@ struct Replayer::State {
     core::Bytes bytes;
     Activity activity;  ///< what completes when the transfer does
   };
-  /// The two halves of a point-to-point transfer, keyed by (sender, receiver, sequence number).
+  /// The two halves of a point-to-point transfer, keyed by (sender, receiver, direction, sequence number).
   struct P2PHalf {
     uint64_t rank;
     uint32_t op;
@@ -127,8 +127,8 @@ struct Replayer::State {
   std::vector<std::vector<size_t>> communicator_axes;
   std::map<std::string, size_t> communicator_index;
   std::vector<std::vector<Interval>> compute_busy, comm_busy, p2p_busy, memory_busy;
-  std::map<std::tuple<uint64_t, uint64_t, uint32_t>, Channel> channels;
-  std::map<std::pair<uint64_t, uint64_t>, uint32_t> sends_posted, recvs_posted;
+  std::map<std::tuple<uint64_t, uint64_t, int32_t, uint32_t>, Channel> channels;
+  std::map<std::tuple<uint64_t, uint64_t, int32_t>, uint32_t> sends_posted, recvs_posted;
   std::vector<double> finish;
   std::vector<uint64_t> ops_done;
 
@@ -249,8 +249,11 @@ struct Replayer::State {
                                  std::to_string(p.offset) + " along \"" + p.axis + "\"");
     const bool send = p.direction == workload::P2PDirection::kSend;
     const uint64_t src = send ? rank : *peer, dst = send ? *peer : rank;
-    const uint32_t seq = (send ? sends_posted : recvs_posted)[{src, dst}]++;
-    auto key = std::make_tuple(src, dst, seq);
+    // Sends and receives pair up in posting order per (sender, receiver, direction along the axis):
+    // with a wrapped axis of two ranks, activations and gradients travel between the same pair.
+    const int32_t tag = send ? p.offset : -p.offset;
+    const uint32_t seq = (send ? sends_posted : recvs_posted)[{src, dst, tag}]++;
+    auto key = std::make_tuple(src, dst, tag, seq);
     Channel& ch = channels[key];
     (send ? ch.send : ch.recv) = P2PHalf{rank, op};
     if (!ch.send || !ch.recv) return;

@@ -1,6 +1,8 @@
 // Workload generator dispatch.
 #include "scenario/workload_builder.hpp"
 
+#include <algorithm>
+
 #include "workload/data_parallel_generator.hpp"
 #include "workload/megatron_generator.hpp"
 
@@ -24,13 +26,13 @@ BuiltWorkload build_workload(const std::string& generator, core::JsonObject& wor
                 std::to_string(plan.micro_batch) + ", " + tokens(model, plan.global_batch)};
   }
   if (generator == "megatron") {
-    auto plan = workload::MegatronPlan::from_json(work, model);
-    return {workload::generate_megatron_trace(model, plan), plan.to_json(),
-            workload::megatron_model_state_bytes(model, plan),
-            model.name + ", dp " + std::to_string(plan.data_parallel) + " x pp " +
-                std::to_string(plan.pipeline_parallel) + " x tp " + std::to_string(plan.tensor_parallel) +
-                " (" + (plan.schedule == workload::PipelineSchedule::kGpipe ? "GPipe" : "1F1B") +
-                "), micro-batch " + std::to_string(plan.micro_batch) + ", " +
+    auto plan = workload::ParallelPlan::from_json(work, model);
+    auto trace = workload::generate_megatron_trace(model, plan);
+    core::Bytes state(0.0);
+    for (const auto& role : trace.roles)
+      state = std::max(state, role.memory->weights + role.memory->gradients + role.memory->optimizer);
+    return {std::move(trace), plan.to_json(), state,
+            model.name + ", " + plan.describe() + ", micro-batch " + std::to_string(plan.micro_batch) + ", " +
                 tokens(model, plan.global_batch)};
   }
   throw work.error("generator",

@@ -1,219 +1,348 @@
-// Megatron-style 3D-parallel trace generation with GPipe and 1F1B pipeline schedules.
+// Megatron-Core-style trace generation: 5D parallelism, pipeline schedules, ZeRO, recomputation.
 #include "workload/megatron_generator.hpp"
 
-#include <algorithm>
 #include <utility>
 #include <vector>
 
 #include "workload/adam_step.hpp"
+#include "workload/memory_accounting.hpp"
 
 namespace zs::workload {
 namespace {
 
 constexpr uint32_t kCompute = 0, kSendNext = 1, kSendPrev = 2, kDataParallel = 3;
+using Body = std::variant<ComputeOp, CollectiveOp, MemoryOp, P2POp>;
 
-/// The order in which a stage runs forward (true) and backward (false) passes of micro-batches.
-std::vector<std::pair<bool, uint32_t>> schedule_of(PipelineSchedule schedule, uint32_t stage, uint32_t stages,
-                                                   uint32_t micro_batches) {
-  std::vector<std::pair<bool, uint32_t>> order;
-  if (schedule == PipelineSchedule::kGpipe) {
-    for (uint32_t i = 0; i < micro_batches; ++i) order.emplace_back(true, i);
-    for (uint32_t i = 0; i < micro_batches; ++i) order.emplace_back(false, i);
-    return order;
-  }
-  const uint32_t warmup = std::min(stages - stage - 1, micro_batches);
-  for (uint32_t i = 0; i < warmup; ++i) order.emplace_back(true, i);
-  for (uint32_t i = 0; i + warmup < micro_batches; ++i) {
-    order.emplace_back(true, warmup + i);
-    order.emplace_back(false, i);
-  }
-  for (uint32_t i = micro_batches - warmup; i < micro_batches; ++i) order.emplace_back(false, i);
-  return order;
-}
+/// The communicators a plan needs beyond single axes, and the mesh.
+struct Layout {
+  Mesh mesh;
+  std::vector<Communicator> communicators;
+  bool expert_sync = false;  ///< experts have replicas to synchronize with
+};
 
-/// Parameters a pipeline stage holds (all of its tensor-parallel shards): its layers, the token (and
-/// learned position) embeddings on the first stage, the output layer and final norm on the last
-/// (a copy of the embedding when tied and the stages differ, as Megatron-LM keeps).
-double stage_params(const TransformerSpec& model, const MegatronPlan& plan, uint32_t stage) {
-  const uint32_t per_stage = model.layers / plan.pipeline_parallel;
-  const bool first = stage == 0, last = stage + 1 == plan.pipeline_parallel;
-  const double vh = double(model.vocab) * model.hidden;
-  const double positions = model.learned_positions ? double(model.seq_len) * model.hidden : 0.0;
-  const double final_norm = model.embedding_params() - vh * (model.tied_embeddings ? 1 : 2) - positions;
-  double p = 0;
-  for (uint32_t l = stage * per_stage; l < (stage + 1) * per_stage; ++l) p += model.layer_params(l);
-  if (first) p += vh + positions;
-  if (last) p += final_norm + (first && model.tied_embeddings ? 0.0 : vh);
-  return p;
+Layout layout_of(const TransformerSpec& model, const ParallelPlan& plan) {
+  std::vector<MeshAxis> axes{{"pp", plan.pipeline_parallel}};
+  std::vector<std::string> dense, experts;
+  const uint32_t edp = plan.data_parallel / plan.expert_parallel;
+  if (plan.expert_parallel > 1) {
+    if (edp > 1) {
+      axes.push_back({"edp", edp});
+      dense.push_back("edp");
+      experts.push_back("edp");
+    }
+    axes.push_back({"ep", plan.expert_parallel});
+    dense.push_back("ep");
+  } else {
+    axes.push_back({"dp", plan.data_parallel});
+    dense.push_back("dp");
+    experts.push_back("dp");
+  }
+  if (plan.context_parallel > 1) {
+    axes.push_back({"cp", plan.context_parallel});
+    dense.push_back("cp");
+    experts.push_back("cp");
+  }
+  axes.push_back({"tp", plan.tensor_parallel});
+  experts.push_back("tp");
+  Layout l{Mesh(std::move(axes)), {}, false};
+  if (dense != std::vector<std::string>{"dp"}) l.communicators.push_back({"dp", dense});
+  if (model.moe && plan.expert_replicas() > 1) {
+    l.communicators.push_back({"expert-dp", experts});
+    l.expert_sync = true;
+  }
+  return l;
 }
 
 /// Builds one stage's program.
 class StageBuilder {
  public:
-  StageBuilder(const TransformerSpec& model, const MegatronPlan& plan, uint32_t stage, RoleProgram& program)
-      : model_(model), plan_(plan), stage_(stage), program_(program) {}
+  StageBuilder(const TransformerSpec& model, const ParallelPlan& plan, const Layout& layout, uint32_t stage,
+               RoleProgram& program)
+      : model_(model), plan_(plan), layout_(layout), stage_(stage), program_(program) {}
 
   void build() {
-    const uint32_t per_stage = model_.layers / plan_.pipeline_parallel;
-    first_layer_ = stage_ * per_stage;
-    last_layer_ = first_layer_ + per_stage;
-    for (auto [forward, mb] :
-         schedule_of(plan_.schedule, stage_, plan_.pipeline_parallel, plan_.micro_batches()))
-      forward ? forward_pass(mb) : backward_pass(mb);
-    const double params = stage_params(model_, plan_, stage_) / plan_.tensor_parallel;
-    uint32_t sync = add("grad-all-reduce", "gradient-sync", kDataParallel, {last_compute_},
-                        CollectiveOp{CollectiveKind::kAllReduce, "dp", core::Bytes(params * elem())});
-    add("optimizer/adam", "optimizer", kCompute, {sync}, adam_step(params));
+    params_ = stage_parameters(model_, plan_, stage_);
+    for (const auto& step : pipeline_order(plan_.schedule, stage_, plan_.pipeline_parallel,
+                                           plan_.micro_batches(), plan_.chunks()))
+      step.forward ? forward_step(step.micro_batch, step.chunk) : backward_step(step.micro_batch, step.chunk);
+    optimizer();
+    program_.memory = stage_footprint(model_, plan_, stage_);
   }
 
  private:
   double elem() const { return core::bytes_per_element(model_.dtype); }
-  bool first() const { return stage_ == 0; }
-  bool last() const { return stage_ + 1 == plan_.pipeline_parallel; }
-  /// Activations of one micro-batch, elements: b*s*h.
-  double activation() const { return double(plan_.micro_batch) * model_.seq_len * model_.hidden; }
+  double tp() const { return plan_.tensor_parallel; }
+  double cp() const { return plan_.context_parallel; }
+  bool sp() const { return plan_.sequence_parallel && plan_.tensor_parallel > 1; }
+  uint32_t virtual_stage(uint32_t chunk) const { return chunk * plan_.pipeline_parallel + stage_; }
+  uint32_t virtual_stages() const { return plan_.pipeline_parallel * plan_.chunks(); }
+  /// Tokens of one micro-batch on one tensor-parallel group: b s / cp.
+  double tokens() const { return double(plan_.micro_batch) * model_.seq_len / cp(); }
+  /// Tokens a rank routes to experts: its sequence-parallel shard.
+  uint64_t rank_tokens() const { return static_cast<uint64_t>(tokens() / (sp() ? tp() : 1.0)); }
+  core::Bytes activations() const { return core::Bytes(tokens() * model_.hidden * elem()); }
 
-  uint32_t add(std::string name, std::string phase, uint32_t stream, std::vector<uint32_t> deps,
-               std::variant<ComputeOp, CollectiveOp, MemoryOp, P2POp> body) {
+  uint32_t add(std::string name, std::string phase, uint32_t stream, std::vector<uint32_t> deps, Body body) {
     program_.ops.push_back({std::move(name), std::move(phase), stream, std::move(deps), std::move(body)});
     auto id = static_cast<uint32_t>(program_.ops.size() - 1);
     if (stream == kCompute) last_compute_ = id;
     return id;
   }
 
-  uint32_t compute(const std::string& name, const std::string& phase, core::Flops flops, double params) {
-    const double tp = plan_.tensor_parallel;
-    return add(
-        name, phase, kCompute, {},
-        ComputeOp{flops / tp, core::Bytes(params * elem() / tp), model_.dtype, core::WorkKind::kMatrix, 1});
+  /// A matrix op: FLOPs already per rank; `params` read once per rank (HBM traffic).
+  uint32_t compute(const std::string& name, const std::string& phase, core::Flops flops, double params,
+                   std::vector<uint32_t> deps = {}) {
+    return add(name, phase, kCompute, std::move(deps),
+               ComputeOp{flops, core::Bytes(params * elem()), model_.dtype, core::WorkKind::kMatrix, 1});
   }
 
-  void tensor_all_reduce(const std::string& name, const std::string& phase) {
+  void collective(const std::string& name, const std::string& phase, CollectiveKind kind, const char* comm,
+                  core::Bytes bytes) {
+    add(name, phase, kCompute, {}, CollectiveOp{kind, comm, bytes});
+  }
+
+  /// Tensor-parallel exchange of activations at the start (`entering`) or end of a block.
+  void tensor_exchange(const std::string& at, const std::string& phase, bool entering) {
     if (plan_.tensor_parallel == 1) return;
-    add(name, phase, kCompute, {},
-        CollectiveOp{CollectiveKind::kAllReduce, "tp", core::Bytes(activation() * elem())});
+    if (sp())
+      collective(at + (entering ? "tp-all-gather" : "tp-reduce-scatter"), phase,
+                 entering ? CollectiveKind::kAllGather : CollectiveKind::kReduceScatter, "tp", activations());
+    else if (!entering)
+      collective(at + "tp-all-reduce", phase, CollectiveKind::kAllReduce, "tp", activations());
   }
 
   void p2p(const std::string& name, const std::string& phase, P2PDirection dir, int32_t offset) {
-    core::Bytes bytes(activation() * elem() / plan_.tensor_parallel);
-    uint32_t stream = dir == P2PDirection::kRecv ? kCompute : offset > 0 ? kSendNext : kSendPrev;
+    core::Bytes bytes(tokens() * model_.hidden * elem() / tp());
+    const uint32_t stream = dir == P2PDirection::kRecv ? kCompute : offset > 0 ? kSendNext : kSendPrev;
     std::vector<uint32_t> deps;
     if (dir == P2PDirection::kSend) deps.push_back(last_compute_);
-    add(name, phase, stream, deps, P2POp{dir, "pp", offset, bytes});
+    add(name, phase, stream, deps, P2POp{dir, "pp", offset, bytes, plan_.chunks() > 1});
   }
 
-  void forward_pass(uint32_t mb) {
-    const std::string at = "mb" + std::to_string(mb) + "/";
-    const uint64_t b = plan_.micro_batch;
-    if (!first()) p2p(at + "recv-activations", "forward", P2PDirection::kRecv, -1);
-    for (uint32_t l = first_layer_; l < last_layer_; ++l) {
-      const std::string layer = at + "layer" + std::to_string(l) + "/";
-      compute(layer + "attention/forward", "forward", model_.attention_forward_flops(b),
-              model_.attention_params());
-      tensor_all_reduce(layer + "attention/tp-all-reduce", "forward");
-      compute(layer + "ffn/forward", "forward", model_.ffn_forward_flops(l, b),
-              model_.layer_params(l) - model_.attention_params());
-      tensor_all_reduce(layer + "ffn/tp-all-reduce", "forward");
+  /// Dense parameters of one layer on this rank, and its routed experts here.
+  double layer_dense(uint32_t l) const {
+    const double routed = model_.is_moe_layer(l) ? double(model_.moe->experts) * model_.expert_params() : 0.0;
+    return (model_.layer_params(l) - routed) / tp();
+  }
+  double layer_experts(uint32_t l) const {
+    return model_.is_moe_layer(l)
+               ? double(model_.moe->experts) / plan_.expert_parallel * model_.expert_params()
+               : 0.0;
+  }
+
+  /// ZeRO-3: gather a layer's weights on the data-parallel stream; returns the ops compute waits on.
+  /// Issued once the compute two layers back is done (a prefetch depth of one layer).
+  std::vector<uint32_t> gather_weights(const std::string& at, const std::string& phase, uint32_t l) {
+    if (plan_.zero_stage < 3) return {};
+    std::vector<uint32_t> deps;
+    if (compute_history_.size() >= 2) deps.push_back(compute_history_[compute_history_.size() - 2]);
+    std::vector<uint32_t> out;
+    out.push_back(add(at + "dp-all-gather-weights", phase, kDataParallel, deps,
+                      CollectiveOp{CollectiveKind::kAllGather, "dp", core::Bytes(layer_dense(l) * elem())}));
+    if (layout_.expert_sync && layer_experts(l) > 0)
+      out.push_back(
+          add(at + "expert-dp-all-gather-weights", phase, kDataParallel, deps,
+              CollectiveOp{CollectiveKind::kAllGather, "expert-dp", core::Bytes(layer_experts(l) * elem())}));
+    return out;
+  }
+
+  void reduce_gradients(const std::string& at, const std::string& phase, double dense, double experts) {
+    const auto kind = plan_.zero_stage == 0 ? CollectiveKind::kAllReduce : CollectiveKind::kReduceScatter;
+    const std::string verb = plan_.zero_stage == 0 ? "all-reduce" : "reduce-scatter";
+    if (plan_.dense_replicas() > 1 && dense > 0)
+      add(at + "dp-" + verb + "-gradients", phase, kDataParallel, {last_compute_},
+          CollectiveOp{kind, "dp", core::Bytes(dense * elem())});
+    if (layout_.expert_sync && experts > 0)
+      add(at + "expert-dp-" + verb + "-gradients", phase, kDataParallel, {last_compute_},
+          CollectiveOp{kind, "expert-dp", core::Bytes(experts * elem())});
+  }
+
+  uint64_t routing_seed(uint32_t l, uint32_t mb) const {
+    return plan_.seed * 0x100000001B3ull + (uint64_t(l) << 32) + mb;
+  }
+
+  ExpertDispatch dispatch(uint32_t l, uint32_t mb, bool combine) const {
+    return {plan_.routing,
+            rank_tokens(),
+            model_.moe->experts,
+            model_.moe->top_k,
+            core::Bytes(double(model_.hidden) * elem()),
+            routing_seed(l, mb),
+            combine};
+  }
+
+  core::Bytes dispatch_bytes() const {
+    return core::Bytes(double(rank_tokens()) * model_.moe->top_k * model_.hidden * elem());
+  }
+
+  void layer_forward(uint32_t l, uint32_t mb, const std::string& at, const std::string& phase) {
+    auto deps = gather_weights(at, phase, l);
+    tensor_exchange(at + "attention/", phase, true);
+    if (plan_.context_parallel > 1)
+      collective(at + "attention/cp-all-gather-kv", phase, CollectiveKind::kAllGather, "cp",
+                 core::Bytes(tokens() * cp() * model_.kv_width() * elem() / tp()));
+    compute(at + "attention/forward", phase,
+            model_.attention_forward_flops(plan_.micro_batch) / (tp() * cp()),
+            model_.attention_params() / tp(), deps);
+    tensor_exchange(at + "attention/", phase, false);
+    if (!model_.is_moe_layer(l)) {
+      tensor_exchange(at + "ffn/", phase, true);
+      compute(at + "ffn/forward", phase, model_.ffn_forward_flops(l, plan_.micro_batch) / (tp() * cp()),
+              layer_dense(l) - model_.attention_params() / tp());
+      tensor_exchange(at + "ffn/", phase, false);
+    } else {
+      moe_forward(l, mb, at, phase, 1.0);
     }
-    if (last())
-      compute(at + "logits/forward", "forward", model_.logits_forward_flops(b),
-              double(model_.vocab) * model_.hidden);
+    compute_history_.push_back(last_compute_);
+  }
+
+  /// Router and shared experts, dispatch, routed experts, combine; `factor` 2 for backward.
+  void moe_forward(uint32_t l, uint32_t mb, const std::string& at, const std::string& phase, double factor) {
+    const auto& moe = *model_.moe;
+    const double t = double(rank_tokens());
+    const double local =
+        double(moe.shared_experts) * model_.expert_weights() + double(model_.hidden) * moe.experts;
+    const bool backward = factor > 1;
+    auto local_compute = [&] {
+      compute(at + "moe/router-shared/" + (backward ? "backward" : "forward"), phase,
+              core::Flops(factor * 2.0 * t * local), local);
+    };
+    if (!backward) local_compute();
+    std::optional<uint32_t> sent;
+    if (plan_.expert_parallel > 1)
+      sent = add(at + "moe/ep-dispatch", phase, kCompute, {},
+                 CollectiveOp{CollectiveKind::kAllToAll, "ep", dispatch_bytes(), dispatch(l, mb, false)});
+    ComputeOp experts{core::Flops(factor * 2.0 * t * moe.top_k * model_.expert_weights()),
+                      core::Bytes(layer_experts(l) * elem()), model_.dtype, core::WorkKind::kMatrix, 1};
+    experts.scaled_by = sent;
+    add(at + "moe/experts/" + (backward ? "backward" : "forward"), phase, kCompute, {}, experts);
+    if (plan_.expert_parallel > 1)
+      add(at + "moe/ep-combine", phase, kCompute, {},
+          CollectiveOp{CollectiveKind::kAllToAll, "ep", dispatch_bytes(), dispatch(l, mb, true)});
+    if (backward) local_compute();
+  }
+
+  void layer_backward(uint32_t l, uint32_t mb, const std::string& at) {
+    if (plan_.recompute == Recompute::kFull) layer_forward(l, mb, at + "recompute/", "recompute");
+    auto deps = gather_weights(at, "backward", l);
+    const std::string phase = "backward";
+    if (!model_.is_moe_layer(l)) {
+      tensor_exchange(at + "ffn/", phase, true);
+      compute(at + "ffn/backward", phase,
+              model_.ffn_forward_flops(l, plan_.micro_batch) * 2.0 / (tp() * cp()),
+              2 * (layer_dense(l) - model_.attention_params() / tp()), deps);
+      tensor_exchange(at + "ffn/", phase, false);
+    } else {
+      moe_forward(l, mb, at, phase, 2.0);
+    }
+    tensor_exchange(at + "attention/", phase, true);
+    if (plan_.context_parallel > 1)
+      collective(at + "attention/cp-all-gather-kv", phase, CollectiveKind::kAllGather, "cp",
+                 core::Bytes(tokens() * cp() * model_.kv_width() * elem() / tp()));
+    core::Flops flops = model_.attention_forward_flops(plan_.micro_batch) * 2.0;
+    if (plan_.recompute == Recompute::kSelective) flops += model_.attention_score_flops(plan_.micro_batch);
+    compute(at + "attention/backward", phase, flops / (tp() * cp()), 2 * model_.attention_params() / tp());
+    if (plan_.context_parallel > 1)
+      collective(at + "attention/cp-reduce-scatter-kv-gradients", phase, CollectiveKind::kReduceScatter, "cp",
+                 core::Bytes(tokens() * cp() * model_.kv_width() * elem() / tp()));
+    tensor_exchange(at + "attention/", phase, false);
+    compute_history_.push_back(last_compute_);
+    if (plan_.zero_stage == 3) reduce_gradients(at, phase, layer_dense(l), layer_experts(l));
+  }
+
+  void forward_step(uint32_t mb, uint32_t chunk) {
+    const std::string at =
+        "mb" + std::to_string(mb) + "/" + (plan_.chunks() > 1 ? "chunk" + std::to_string(chunk) + "/" : "");
+    const uint32_t vs = virtual_stage(chunk);
+    if (vs > 0) p2p(at + "recv-activations", "forward", P2PDirection::kRecv, -1);
+    for (uint32_t l : chunk_layers(model_, plan_, stage_, chunk))
+      layer_forward(l, mb, at + "layer" + std::to_string(l) + "/", "forward");
+    if (vs + 1 == virtual_stages())
+      compute(at + "logits/forward", "forward",
+              model_.logits_forward_flops(plan_.micro_batch) / (tp() * cp()),
+              double(model_.vocab) * model_.hidden / tp());
     else
       p2p(at + "send-activations", "forward", P2PDirection::kSend, +1);
   }
 
-  void backward_pass(uint32_t mb) {
-    const std::string at = "mb" + std::to_string(mb) + "/";
-    const uint64_t b = plan_.micro_batch;
-    if (last())
-      compute(at + "logits/backward", "backward", model_.logits_forward_flops(b) * 2.0,
-              2.0 * model_.vocab * model_.hidden);
+  void backward_step(uint32_t mb, uint32_t chunk) {
+    const std::string at =
+        "mb" + std::to_string(mb) + "/" + (plan_.chunks() > 1 ? "chunk" + std::to_string(chunk) + "/" : "");
+    const uint32_t vs = virtual_stage(chunk);
+    if (vs + 1 == virtual_stages())
+      compute(at + "logits/backward", "backward",
+              model_.logits_forward_flops(plan_.micro_batch) * 2.0 / (tp() * cp()),
+              2.0 * model_.vocab * model_.hidden / tp());
     else
       p2p(at + "recv-gradients", "backward", P2PDirection::kRecv, +1);
-    for (uint32_t l = last_layer_; l-- > first_layer_;) {
-      const std::string layer = at + "layer" + std::to_string(l) + "/";
-      compute(layer + "ffn/backward", "backward", model_.ffn_forward_flops(l, b) * 2.0,
-              2 * (model_.layer_params(l) - model_.attention_params()));
-      tensor_all_reduce(layer + "ffn/tp-all-reduce", "backward");
-      compute(layer + "attention/backward", "backward", model_.attention_forward_flops(b) * 2.0,
-              2 * model_.attention_params());
-      tensor_all_reduce(layer + "attention/tp-all-reduce", "backward");
+    auto layers = chunk_layers(model_, plan_, stage_, chunk);
+    for (auto l = layers.rbegin(); l != layers.rend(); ++l)
+      layer_backward(*l, mb, at + "layer" + std::to_string(*l) + "/");
+    if (vs > 0) p2p(at + "send-gradients", "backward", P2PDirection::kSend, -1);
+    if (plan_.zero_stage == 2) {
+      double dense = 0, experts = 0;
+      for (uint32_t l : layers) {
+        dense += layer_dense(l);
+        experts += layer_experts(l);
+      }
+      // Embeddings, output layer and final norm go with the last chunk on the last stage, else chunk 0.
+      const uint32_t extras_chunk = stage_ + 1 == plan_.pipeline_parallel ? plan_.chunks() - 1 : 0;
+      if (chunk == extras_chunk) {
+        double layers_dense = 0;
+        for (uint32_t c = 0; c < plan_.chunks(); ++c)
+          for (uint32_t l : chunk_layers(model_, plan_, stage_, c)) layers_dense += layer_dense(l);
+        dense += params_.dense - layers_dense;
+      }
+      reduce_gradients(at, "gradient-sync", dense, experts);
     }
-    if (!first()) p2p(at + "send-gradients", "backward", P2PDirection::kSend, -1);
+  }
+
+  void optimizer() {
+    if (plan_.zero_stage <= 1) reduce_gradients("", "gradient-sync", params_.dense, params_.experts);
+    const double dense_shard = plan_.zero_stage >= 1 ? params_.dense / plan_.dense_replicas() : params_.dense;
+    const double expert_shard =
+        plan_.zero_stage >= 1 ? params_.experts / plan_.expert_replicas() : params_.experts;
+    const double shard = dense_shard + expert_shard;
+    std::vector<uint32_t> after_sync;
+    if (!program_.ops.empty()) after_sync.push_back(static_cast<uint32_t>(program_.ops.size() - 1));
+    if (plan_.offload_optimizer)
+      add("optimizer/load-state", "optimizer", kCompute, after_sync,
+          MemoryOp{MemoryDirection::kRead, core::Bytes(12.0 * shard)});
+    add("optimizer/adam", "optimizer", kCompute, after_sync, adam_step(shard));
+    if (plan_.offload_optimizer)
+      add("optimizer/store-state", "optimizer", kCompute, {},
+          MemoryOp{MemoryDirection::kWrite, core::Bytes(12.0 * shard)});
+    if (plan_.zero_stage == 1 || plan_.zero_stage == 2) {
+      if (plan_.dense_replicas() > 1)
+        add("optimizer/dp-all-gather-weights", "optimizer", kDataParallel, {last_compute_},
+            CollectiveOp{CollectiveKind::kAllGather, "dp", core::Bytes(params_.dense * elem())});
+      if (layout_.expert_sync && params_.experts > 0)
+        add("optimizer/expert-dp-all-gather-weights", "optimizer", kDataParallel, {last_compute_},
+            CollectiveOp{CollectiveKind::kAllGather, "expert-dp", core::Bytes(params_.experts * elem())});
+    }
   }
 
   const TransformerSpec& model_;
-  const MegatronPlan& plan_;
+  const ParallelPlan& plan_;
+  const Layout& layout_;
   uint32_t stage_;
   RoleProgram& program_;
-  uint32_t first_layer_ = 0, last_layer_ = 0;
+  StageParameters params_;
   uint32_t last_compute_ = 0;
+  std::vector<uint32_t> compute_history_;  ///< the last compute op of each layer pass, in order
 };
-
-uint32_t parallel_degree(core::JsonObject& json, const char* key) {
-  return static_cast<uint32_t>(json.integer_or(key, 1, 1, 1 << 20));
-}
-
-void require_divides(core::JsonObject& json, const char* key, uint32_t degree, uint64_t value,
-                     const std::string& what) {
-  if (value % degree != 0)
-    throw json.error(key, std::string(key) + " " + std::to_string(degree) + " does not divide " + what +
-                              " (" + std::to_string(value) + ")");
-}
 
 }  // namespace
 
-MegatronPlan MegatronPlan::from_json(core::JsonObject& json, const TransformerSpec& model) {
-  MegatronPlan p;
-  p.data_parallel = parallel_degree(json, "data_parallel");
-  p.tensor_parallel = parallel_degree(json, "tensor_parallel");
-  p.pipeline_parallel = parallel_degree(json, "pipeline_parallel");
-  p.micro_batch = static_cast<uint32_t>(json.integer("micro_batch", 1, 1 << 20));
-  p.global_batch = static_cast<uint32_t>(json.integer("global_batch", 1, 1 << 30));
-  std::string schedule = json.optional_string("schedule").value_or("1f1b");
-  if (schedule == "gpipe")
-    p.schedule = PipelineSchedule::kGpipe;
-  else if (schedule != "1f1b")
-    throw json.error("schedule", "unknown schedule \"" + schedule + "\" (known: gpipe, 1f1b)");
-  if (model.moe)
-    throw json.error(
-        "tensor_parallel",
-        "model \"" + model.name + "\" is a Mixture-of-Experts; expert parallelism is not implemented yet");
-  require_divides(json, "pipeline_parallel", p.pipeline_parallel, model.layers, "the layers");
-  require_divides(json, "tensor_parallel", p.tensor_parallel, model.heads, "the attention heads");
-  require_divides(json, "tensor_parallel", p.tensor_parallel,
-                  model.kv_heads == 0 ? model.heads : model.kv_heads, "the key/value heads");
-  require_divides(json, "tensor_parallel", p.tensor_parallel, model.ffn_hidden, "the FFN width");
-  const uint64_t per_step = uint64_t(p.data_parallel) * p.micro_batch;
-  if (p.global_batch % per_step != 0)
-    throw json.error("global_batch",
-                     "global batch " + std::to_string(p.global_batch) +
-                         " is not a multiple of data_parallel x micro_batch = " + std::to_string(per_step));
-  return p;
-}
-
-nlohmann::json MegatronPlan::to_json() const {
-  return {{"data_parallel", data_parallel},
-          {"tensor_parallel", tensor_parallel},
-          {"pipeline_parallel", pipeline_parallel},
-          {"micro_batch", micro_batch},
-          {"global_batch", global_batch},
-          {"micro_batches", micro_batches()},
-          {"schedule", schedule == PipelineSchedule::kGpipe ? "gpipe" : "1f1b"}};
-}
-
-core::Bytes megatron_model_state_bytes(const TransformerSpec& model, const MegatronPlan& plan) {
-  double worst = 0;
-  for (uint32_t s = 0; s < plan.pipeline_parallel; ++s) worst = std::max(worst, stage_params(model, plan, s));
-  return core::Bytes(16.0 * worst / plan.tensor_parallel);
-}
-
-Trace generate_megatron_trace(const TransformerSpec& model, const MegatronPlan& plan) {
+Trace generate_megatron_trace(const TransformerSpec& model, const ParallelPlan& plan) {
+  const Layout layout = layout_of(model, plan);
   Trace trace;
   trace.name = model.name + "-dp" + std::to_string(plan.data_parallel) + "-pp" +
                std::to_string(plan.pipeline_parallel) + "-tp" + std::to_string(plan.tensor_parallel);
-  trace.mesh =
-      Mesh({{"pp", plan.pipeline_parallel}, {"dp", plan.data_parallel}, {"tp", plan.tensor_parallel}});
+  if (plan.context_parallel > 1) trace.name += "-cp" + std::to_string(plan.context_parallel);
+  if (plan.expert_parallel > 1) trace.name += "-ep" + std::to_string(plan.expert_parallel);
+  trace.mesh = layout.mesh;
+  trace.communicators = layout.communicators;
   trace.streams = {"compute", "send-next", "send-previous", "data-parallel"};
   trace.role_axis = "pp";
   trace.model_dtype = model.dtype;
@@ -221,7 +350,7 @@ Trace generate_megatron_trace(const TransformerSpec& model, const MegatronPlan& 
   trace.tokens_per_iteration = double(plan.global_batch) * model.seq_len;
   for (uint32_t s = 0; s < plan.pipeline_parallel; ++s) {
     trace.roles.push_back({"stage" + std::to_string(s), {}});
-    StageBuilder(model, plan, s, trace.roles.back()).build();
+    StageBuilder(model, plan, layout, s, trace.roles.back()).build();
   }
   return trace;
 }

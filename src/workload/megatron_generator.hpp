@@ -1,53 +1,32 @@
-// Generates the trace of one iteration under Megatron-LM's 3D parallelism: data x pipeline x tensor.
+// Generates the trace of one training iteration of a transformer under a Megatron-Core-style plan.
 #pragma once
 
-#include <cstdint>
-#include <string>
-
-#include <nlohmann/json.hpp>
-
-#include "core/json_object.hpp"
-#include "core/units.hpp"
+#include "workload/parallel_plan.hpp"
 #include "workload/trace.hpp"
 #include "workload/transformer_spec.hpp"
 
 namespace zs::workload {
 
-enum class PipelineSchedule { kGpipe, k1F1B };
-
-/// Data parallelism (no sharding) x pipeline parallelism x tensor parallelism (Megatron-style, no
-/// sequence parallelism). Mesh axes [pp, dp, tp]: tensor-parallel groups are consecutive ranks.
-struct MegatronPlan {
-  uint32_t data_parallel = 1;
-  uint32_t tensor_parallel = 1;
-  uint32_t pipeline_parallel = 1;
-  uint32_t micro_batch = 1;   ///< sequences per micro-batch
-  uint32_t global_batch = 1;  ///< sequences per iteration, whole job
-  PipelineSchedule schedule = PipelineSchedule::k1F1B;
-
-  /// Reads the plan and checks it against the model: layers divisible by pipeline_parallel; heads,
-  /// key/value heads and FFN width divisible by tensor_parallel; global_batch a multiple of
-  /// data_parallel x micro_batch. Each failed constraint is an InputError at its key.
-  static MegatronPlan from_json(core::JsonObject& json, const TransformerSpec& model);
-  nlohmann::json to_json() const;
-  uint32_t micro_batches() const { return global_batch / (data_parallel * micro_batch); }
-  uint64_t ranks() const { return uint64_t(data_parallel) * tensor_parallel * pipeline_parallel; }
-};
-
-/// Model state per rank of the most loaded stage: 16 B per parameter it holds (a 1/tp share of its
-/// layers, plus the embedding on the first stage and the output layer on the last).
-core::Bytes megatron_model_state_bytes(const TransformerSpec& model, const MegatronPlan& plan);
-
-/// One role per pipeline stage. Per micro-batch, forward: receive activations from the previous
-/// stage (b*s*h/tp elements, Megatron's scatter/gather optimization), per layer the attention and
-/// FFN computations (1/tp of the FLOPs) each followed by a tensor-parallel all-reduce of the
-/// activations (b*s*h elements), the logits on the last stage, and a send to the next stage;
-/// backward mirrors it at twice the FLOPs. Schedules: GPipe (all forwards, then all backwards) or
-/// 1F1B (pp - stage - 1 warm-up forwards, then one forward one backward, then the rest). After the
-/// last backward, the stage's gradients are all-reduced over dp, then Adam runs (memory-bound).
-/// Recvs and tensor-parallel all-reduces block the compute stream; sends use one stream per
-/// direction. Not modelled: embedding gradient sync between first and last stage, vocabulary-parallel
-/// loss all-reduces, activation recomputation.
-Trace generate_megatron_trace(const TransformerSpec& model, const MegatronPlan& plan);
+/// One role per pipeline stage, run by its dp x cp x tp ranks. Per micro-batch and model chunk, in
+/// the schedule's order (pipeline_order): forward: receive activations from the previous virtual
+/// stage (b s' h / tp elements, Megatron's scatter/gather), per layer attention then FFN, the logits on
+/// the last virtual stage, send to the next; backward mirrors it at twice the FLOPs, after
+/// recomputing the layer's forward under full recomputation (or the attention scores under selective).
+/// Per layer, with tensor parallelism: an all-reduce of the activations (b s' h elements) after
+/// attention and after a dense FFN, or with sequence parallelism an all-gather before and a
+/// reduce-scatter after each. With context parallelism, keys and values are all-gathered over cp before
+/// attention (again in backward), and their gradients reduce-scattered. An MoE layer runs the router
+/// and shared experts on the rank's tokens, dispatches them to the experts' ranks over ep
+/// (all-to-all-v drawn from the plan's routing model), runs its experts on what it received, and
+/// combines the results back. Gradients: all-reduced over dp (dense) and over the expert replicas
+/// (experts) after the last backward, or reduce-scattered with ZeRO (stage 2: every micro-batch;
+/// stage 3: every layer, whose weights are all-gathered before its forward and backward); then Adam
+/// (memory-bound) on the rank's shard, the optimizer state moved from and to the memory pool when
+/// offloaded, and the updated weights all-gathered under ZeRO 1-2. Point-to-point receives, tensor-,
+/// context- and expert-parallel collectives block the compute stream; sends use one stream per
+/// direction; data-parallel collectives their own. Each role states its memory footprint
+/// (stage_footprint). Not modelled: embedding gradient sync between first and last stage,
+/// vocabulary-parallel loss all-reduces, element-wise FLOPs.
+Trace generate_megatron_trace(const TransformerSpec& model, const ParallelPlan& plan);
 
 }  // namespace zs::workload

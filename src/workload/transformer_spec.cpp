@@ -189,6 +189,25 @@ core::Flops TransformerSpec::attention_forward_flops(uint64_t sequences) const {
   return core::Flops(2 * b * s * attention_weights() + 2 * b * s * s * heads * (qk + v));
 }
 
+core::Flops TransformerSpec::attention_score_flops(uint64_t sequences) const {
+  const double b = double(sequences), s = seq_len;
+  const double head_dim = double(hidden) / heads;
+  const double qk = mla ? mla->qk_nope_head_dim + mla->qk_rope_head_dim : head_dim;
+  const double v = mla ? mla->v_head_dim : head_dim;
+  return core::Flops(2 * b * s * s * heads * (qk + v));
+}
+
+double TransformerSpec::kv_width() const {
+  if (mla) return double(heads) * (mla->qk_nope_head_dim + mla->qk_rope_head_dim + mla->v_head_dim);
+  return 2.0 * (kv_heads == 0 ? heads : kv_heads) * (double(hidden) / heads);
+}
+
+double TransformerSpec::ffn_activation_width(uint32_t layer) const {
+  const double tensors = ffn_activation == FfnActivation::kGelu ? 2.0 : 3.0;
+  if (!is_moe_layer(layer)) return tensors * ffn_hidden;
+  return tensors * double(moe->top_k + moe->shared_experts) * moe->expert_ffn_hidden;
+}
+
 core::Flops TransformerSpec::ffn_forward_flops(uint32_t layer, uint64_t sequences) const {
   return core::Flops(2 * double(sequences) * seq_len * ffn_block_weights(layer, false));
 }

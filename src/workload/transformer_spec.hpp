@@ -83,6 +83,16 @@ struct TransformerSpec {
   core::Flops ffn_forward_flops(uint32_t layer, uint64_t sequences) const;
   /// Attention parameters of one layer (projections, biases, MLA norms).
   double attention_params() const;
+  /// The score and value products of attention_forward_flops: 2bs^2 x heads x (qk + v head dims).
+  core::Flops attention_score_flops(uint64_t sequences) const;
+  /// Width of the keys plus values of one token (what context parallelism exchanges), elements.
+  double kv_width() const;
+  /// Parameters of one routed (or shared) expert, and its matmul weights; 0 for a dense model.
+  double expert_params() const { return moe ? ffn_params(moe->expert_ffn_hidden) : 0.0; }
+  double expert_weights() const { return moe ? ffn_weights(moe->expert_ffn_hidden) : 0.0; }
+  /// Activation elements an FFN keeps per token for backward, beyond its input: two f-wide tensors
+  /// for GELU, three for SwiGLU; for an MoE layer those of the top-k and shared experts.
+  double ffn_activation_width(uint32_t layer) const;
   /// Forward FLOPs of the output layer (logits): 2*b*s*h*V.
   core::Flops logits_forward_flops(uint64_t sequences) const;
   /// Model FLOPs of forward + backward (backward = 2x forward), no recomputation.

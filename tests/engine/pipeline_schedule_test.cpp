@@ -22,7 +22,7 @@ TEST_CASE("replayed bubble fraction (p-1)/(m+p-1) with equal stage times") {
       CAPTURE(c.p);
       CAPTURE(c.m);
       CAPTURE(int(schedule));
-      workload::MegatronPlan plan;
+      workload::ParallelPlan plan;
       plan.pipeline_parallel = c.p;
       plan.global_batch = c.m;
       plan.schedule = schedule;
@@ -38,4 +38,34 @@ TEST_CASE("replayed bubble fraction (p-1)/(m+p-1) with equal stage times") {
       }
       CHECK(r.replay.ranks[0].pipeline_bubble.value() > 0);
     }
+}
+
+TEST_CASE("interleaved 1F1B: replayed bubble fraction (p-1)/(v m + p-1) with equal chunk times") {
+  // Narayanan et al. (SC'21, section 2.2.2): the bubble shrinks by the number of chunks v, to
+  // (p-1)/(v m) of the ideal time, i.e. a fraction (p-1)/(v m + p-1) of the iteration.
+  auto m = test::gpt("equal", 16, 256, 4, 1024, 8, 2048);
+  struct Case {
+    uint32_t p, m, v;
+  };
+  for (const auto& c : {Case{4, 8, 2}, Case{4, 16, 4}, Case{2, 4, 2}, Case{8, 8, 2}, Case{4, 4, 2}}) {
+    CAPTURE(c.p);
+    CAPTURE(c.m);
+    CAPTURE(c.v);
+    workload::ParallelPlan plan;
+    plan.pipeline_parallel = c.p;
+    plan.global_batch = c.m;
+    plan.schedule = workload::PipelineSchedule::kInterleaved1F1B;
+    plan.virtual_stages = c.v;
+    auto machine = test::single_switch_machine(int(c.p), test::unit_model("100TFLOPS", 0.5, "0s"),
+                                               test::link_model("1TB/s", "10ns"));
+    auto trace = workload::generate_megatron_trace(m, plan);
+    workload::validate(trace, "interleaved");
+    auto r = engine::simulate(machine, trace, policy::LinearPlacement(), policy::RingCollective());
+    const double T = r.replay.iteration_time.value();
+    const double expected = double(c.p - 1) / (c.v * c.m + c.p - 1);
+    for (const auto& rank : r.replay.ranks) {
+      double bubble = (T - rank.compute.value()) / T;
+      CHECK(bubble == doctest::Approx(expected).epsilon(0.02));
+    }
+  }
 }

@@ -15,9 +15,9 @@ workload::TransformerSpec model() {
   return test::gpt("m", 8, 512, 8, 2048, 1000, 256);
 }
 
-workload::MegatronPlan plan(uint32_t dp, uint32_t tp, uint32_t pp, uint32_t mb, uint32_t gb,
+workload::ParallelPlan plan(uint32_t dp, uint32_t tp, uint32_t pp, uint32_t mb, uint32_t gb,
                             workload::PipelineSchedule s = workload::PipelineSchedule::k1F1B) {
-  workload::MegatronPlan p;
+  workload::ParallelPlan p;
   p.data_parallel = dp;
   p.tensor_parallel = tp;
   p.pipeline_parallel = pp;
@@ -88,7 +88,7 @@ TEST_CASE("impossible plans name the constraint that failed") {
   auto error_of = [](nlohmann::json j, workload::TransformerSpec m) {
     try {
       core::JsonObject o(j, "s.json", "/workload");
-      workload::MegatronPlan::from_json(o, m);
+      workload::ParallelPlan::from_json(o, m);
     } catch (const core::InputError& e) {
       return std::string(e.what());
     }
@@ -107,10 +107,34 @@ TEST_CASE("impossible plans name the constraint that failed") {
         "s.json: /workload/tensor_parallel: tensor_parallel 3 does not divide the attention heads (8)");
   j["tensor_parallel"] = 2;
   j["schedule"] = "interleaved";
-  CHECK(error_of(j, model()) ==
-        "s.json: /workload/schedule: unknown schedule \"interleaved\" (known: gpipe, 1f1b)");
+  CHECK(
+      error_of(j, model()) ==
+      "s.json: /workload/schedule: unknown schedule \"interleaved\" (known: gpipe, 1f1b, interleaved-1f1b)");
   j.erase("schedule");
   auto moe = model();
   moe.moe = workload::MoeSpec{8, 2, 0, 1024, 0, 1.0};
-  CHECK(error_of(j, moe).find("expert parallelism is not implemented yet") != std::string::npos);
+  CHECK(error_of(j, moe) ==
+        "s.json: /workload/sequence_parallel: a Mixture-of-Experts model with tensor_parallel > 1 needs "
+        "sequence_parallel: true (experts run on each rank's token shard)");
+  j["sequence_parallel"] = true;
+  j["expert_parallel"] = 3;
+  CHECK(error_of(j, moe) ==
+        "s.json: /workload/expert_parallel: expert_parallel 3 does not divide the routed experts (8)");
+  j["expert_parallel"] = 2;
+  CHECK(error_of(j, moe) ==
+        "s.json: /workload/expert_parallel: expert_parallel 2 does not divide data_parallel (1)");
+  j["expert_parallel"] = 1;
+  j["schedule"] = "interleaved-1f1b";
+  j["virtual_stages"] = 2;
+  j["global_batch"] = 3;
+  CHECK(error_of(j, model()) ==
+        "s.json: /workload/global_batch: the interleaved schedule needs the micro-batches "
+        "per replica (3) to be a multiple of pipeline_parallel");
+  j["virtual_stages"] = 3;
+  CHECK(error_of(j, model()) ==
+        "s.json: /workload/virtual_stages: pipeline_parallel 2 x virtual_stages 3 does not "
+        "divide the layers (8)");
+  j["schedule"] = "1f1b";
+  CHECK(error_of(j, model()) ==
+        "s.json: /workload/virtual_stages: virtual stages need the \"interleaved-1f1b\" schedule");
 }

@@ -32,7 +32,7 @@ TEST_CASE("bad meshes are rejected") {
 
 TEST_CASE("groups over several axes: members row-major over them, index over the others") {
   Mesh m({{"pp", 2}, {"edp", 2}, {"ep", 3}, {"tp", 2}});  // 24 ranks
-  const std::vector<size_t> dp{1, 2};                               // edp x ep
+  const std::vector<size_t> dp{1, 2};                     // edp x ep
   CHECK(m.group_size(dp) == 6);
   // Rank 13: pp 1, edp 0, ep 0, tp 1. Its dp group: pp 1, tp 1, every (edp, ep).
   auto members = m.group_members(13, dp);

@@ -1,0 +1,94 @@
+// Weights, gradients, optimizer state and activations per rank of a pipeline stage.
+#include "workload/memory_accounting.hpp"
+
+#include <algorithm>
+
+namespace zs::workload {
+namespace {
+
+double routed_expert_params(const TransformerSpec& model, uint32_t layer) {
+  return model.is_moe_layer(layer) ? double(model.moe->experts) * model.expert_params() : 0.0;
+}
+
+}  // namespace
+
+std::vector<uint32_t> chunk_layers(const TransformerSpec& model, const ParallelPlan& plan, uint32_t stage,
+                                   uint32_t chunk) {
+  const uint32_t per_chunk = model.layers / (plan.pipeline_parallel * plan.chunks());
+  const uint32_t first = (chunk * plan.pipeline_parallel + stage) * per_chunk;
+  std::vector<uint32_t> layers(per_chunk);
+  for (uint32_t i = 0; i < per_chunk; ++i) layers[i] = first + i;
+  return layers;
+}
+
+StageParameters stage_parameters(const TransformerSpec& model, const ParallelPlan& plan, uint32_t stage) {
+  const uint32_t p = plan.pipeline_parallel;
+  const double vh = double(model.vocab) * model.hidden;
+  const double positions = model.learned_positions ? double(model.seq_len) * model.hidden : 0.0;
+  const double final_norm = model.embedding_params() - vh * (model.tied_embeddings ? 1 : 2) - positions;
+  const bool first = stage == 0, last = stage + 1 == p;
+  double dense = 0, experts = 0;
+  for (uint32_t c = 0; c < plan.chunks(); ++c)
+    for (uint32_t l : chunk_layers(model, plan, stage, c)) {
+      dense += model.layer_params(l) - routed_expert_params(model, l);
+      experts += routed_expert_params(model, l);
+    }
+  if (first) dense += vh + positions;
+  // The output layer: a copy of the tied embedding when the first and last stages differ.
+  if (last) dense += final_norm + (first && model.tied_embeddings ? 0.0 : vh);
+  return {dense / plan.tensor_parallel, experts / plan.expert_parallel};
+}
+
+double layer_activation_bytes(const TransformerSpec& model, const ParallelPlan& plan, uint32_t layer,
+                              Recompute recompute) {
+  const double t = plan.tensor_parallel;
+  const double s = double(model.seq_len) / plan.context_parallel, b = plan.micro_batch, h = model.hidden;
+  const double sbh = s * b * h;
+  if (recompute == Recompute::kFull) return 2.0 * sbh / (plan.sequence_parallel ? t : 1.0);
+  const double replicated = 10.0 * sbh;
+  const double split = 8.0 * sbh + 2.0 * s * b * model.ffn_activation_width(layer);
+  const double scores =
+      recompute == Recompute::kSelective ? 0.0 : 5.0 * model.heads * s * double(model.seq_len) * b;
+  if (plan.sequence_parallel) return (replicated + split + scores) / t;
+  return replicated + (split + scores) / t;
+}
+
+MemoryFootprint stage_footprint(const TransformerSpec& model, const ParallelPlan& plan, uint32_t stage) {
+  const auto params = stage_parameters(model, plan, stage);
+  const double dense_shards = plan.dense_replicas(), expert_shards = plan.expert_replicas();
+  auto sharded = [&](uint32_t from_stage) {
+    return plan.zero_stage >= from_stage ? params.dense / dense_shards + params.experts / expert_shards
+                                         : params.dense + params.experts;
+  };
+  MemoryFootprint f;
+  f.weights = core::Bytes(2.0 * sharded(3));
+  f.gradients = core::Bytes(2.0 * sharded(2));
+  f.optimizer = core::Bytes(plan.offload_optimizer ? 0.0 : 12.0 * sharded(1));
+
+  // Activations: walk the schedule, adding a chunk's layers at its forward, removing them at its
+  // backward; keep the peak.
+  std::vector<double> per_chunk(plan.chunks(), 0.0);
+  double largest_layer = 0, largest_gathered = 0;
+  for (uint32_t c = 0; c < plan.chunks(); ++c)
+    for (uint32_t l : chunk_layers(model, plan, stage, c)) {
+      per_chunk[c] += layer_activation_bytes(model, plan, l, plan.recompute);
+      largest_layer = std::max(largest_layer, layer_activation_bytes(model, plan, l, Recompute::kNone));
+      largest_gathered = std::max(
+          largest_gathered, (model.layer_params(l) - routed_expert_params(model, l)) / plan.tensor_parallel +
+                                routed_expert_params(model, l) / plan.expert_parallel);
+    }
+  double now = 0, peak = 0;
+  for (const auto& step :
+       pipeline_order(plan.schedule, stage, plan.pipeline_parallel, plan.micro_batches(), plan.chunks())) {
+    now += step.forward ? per_chunk[step.chunk] : -per_chunk[step.chunk];
+    peak = std::max(peak, now);
+  }
+  f.activations = core::Bytes(peak);
+  double buffers = 0;
+  if (plan.zero_stage == 3) buffers += 2.0 * 2.0 * largest_gathered;  // two layers gathered, 2 B each
+  if (plan.recompute == Recompute::kFull) buffers += largest_layer;
+  f.buffers = core::Bytes(buffers);
+  return f;
+}
+
+}  // namespace zs::workload

@@ -1,0 +1,71 @@
+// How a transformer's training iteration is split over ranks: the 5D parallel plan and its options.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "core/json_object.hpp"
+#include "workload/expert_routing.hpp"
+#include "workload/pipeline_order.hpp"
+#include "workload/transformer_spec.hpp"
+
+namespace zs::workload {
+
+enum class Recompute { kNone, kSelective, kFull };
+
+/// Megatron-Core-style parallelism. Mesh axes, slowest first: pp, dp (split into edp x ep when
+/// expert_parallel > 1), cp, tp; axes of size 1 other than pp, dp and tp are left out. Tensor-parallel
+/// groups are consecutive ranks.
+/// - Tensor parallelism shards attention and dense FFN (Megatron-style); with sequence_parallel the
+///   all-reduces become reduce-scatter + all-gather and activations outside them are sharded too.
+/// - Context parallelism splits each sequence over cp ranks; keys and values are all-gathered for
+///   attention (the volume of ring attention, not its overlap).
+/// - Expert parallelism spreads each MoE layer's routed experts over ep ranks of the data-parallel
+///   axis; every rank runs whole experts (expert tensor parallelism 1) on its own token shard, so
+///   MoE with tensor_parallel > 1 needs sequence_parallel (as Megatron-Core requires).
+/// - ZeRO stage 1 shards optimizer state over the data-parallel group (dp x cp for dense weights,
+///   edp x cp x tp for experts), stage 2 also gradients (reduce-scattered every micro-batch), stage 3
+///   (FSDP) also weights (all-gathered per layer before forward and backward).
+struct ParallelPlan {
+  uint32_t data_parallel = 1;
+  uint32_t tensor_parallel = 1;
+  uint32_t pipeline_parallel = 1;
+  uint32_t context_parallel = 1;
+  uint32_t expert_parallel = 1;
+  uint32_t micro_batch = 1;   ///< sequences per micro-batch
+  uint32_t global_batch = 1;  ///< sequences per iteration, whole job
+  PipelineSchedule schedule = PipelineSchedule::k1F1B;
+  uint32_t virtual_stages = 1;  ///< model chunks per pipeline stage (interleaved-1f1b)
+  bool sequence_parallel = false;
+  uint32_t zero_stage = 0;  ///< 0..3
+  Recompute recompute = Recompute::kNone;
+  bool offload_optimizer = false;  ///< optimizer state in the rank's memory pool, moved for the step
+  ExpertRoutingModel routing;      ///< capacity_factor from the model unless the plan sets it
+  uint64_t seed = 1;               ///< expert routing draws
+
+  /// Reads the plan and checks it against the model; each failed constraint is an InputError at its
+  /// key (divisibility of layers, heads, key/value heads, FFN width, experts, batch; schedules).
+  static ParallelPlan from_json(core::JsonObject& json, const TransformerSpec& model);
+  nlohmann::json to_json() const;
+  uint32_t micro_batches() const { return global_batch / (data_parallel * micro_batch); }
+  uint64_t ranks() const {
+    return uint64_t(data_parallel) * tensor_parallel * pipeline_parallel * context_parallel;
+  }
+  uint32_t chunks() const { return schedule == PipelineSchedule::kInterleaved1F1B ? virtual_stages : 1; }
+  /// Ranks sharing dense weights (data parallel x context parallel).
+  uint32_t dense_replicas() const { return data_parallel * context_parallel; }
+  /// Ranks sharing the same experts: (dp / ep) x cp x tp.
+  uint32_t expert_replicas() const {
+    return data_parallel / expert_parallel * context_parallel * tensor_parallel;
+  }
+  /// One line, e.g. "dp 8 x pp 4 x tp 8 (1F1B), sequence parallel, ZeRO-1".
+  std::string describe() const;
+};
+
+std::string_view to_string(PipelineSchedule s);
+std::string_view to_string(Recompute r);
+
+}  // namespace zs::workload

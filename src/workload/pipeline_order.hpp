@@ -1,0 +1,30 @@
+// The order in which one pipeline stage runs the forward and backward passes of its micro-batches.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+namespace zs::workload {
+
+/// gpipe: all forwards, then all backwards. 1f1b: PipeDream-Flush (p - stage - 1 warm-up forwards,
+/// then one forward one backward). interleaved-1f1b: Megatron-LM's schedule with v model chunks per
+/// stage (Narayanan et al., SC'21, section 2.2.2), bubble (p-1)/(v m) of the ideal time.
+enum class PipelineSchedule { kGpipe, k1F1B, kInterleaved1F1B };
+
+struct PipelineStep {
+  bool forward = true;
+  uint32_t micro_batch = 0;
+  uint32_t chunk = 0;  ///< model chunk of this stage: virtual stage chunk x stages + stage
+};
+
+/// Every forward and every backward of every (micro-batch, chunk) once, in the stage's order.
+/// Interleaved needs micro_batches to be a multiple of stages (as Megatron-LM asserts); the caller
+/// checks it. With chunks = 1, interleaved is 1F1B with Megatron's doubled warm-up.
+std::vector<PipelineStep> pipeline_order(PipelineSchedule schedule, uint32_t stage, uint32_t stages,
+                                         uint32_t micro_batches, uint32_t chunks);
+
+/// The most (micro-batch, chunk) forwards whose backward has not run yet, over the order: what the
+/// stage must keep activations for at its peak.
+uint32_t peak_in_flight(const std::vector<PipelineStep>& order);
+
+}  // namespace zs::workload
