@@ -446,6 +446,15 @@ ReplayResult Replayer::run() {
                                "a memory move, but machine \"" + machine_.name + "\" has no memory pool");
     const auto& model = machine_.unit_model(placement_.unit_of_rank[r]);
     const auto& ops = trace_.program_of(r).ops;
+    if (const auto& f = trace_.program_of(r).memory; f && f->total() > model.hbm_capacity())
+      throw core::InputError(
+          trace_.name, "/roles/" + std::to_string(trace_.role_of(r)) + "/memory",
+          "capacity: role \"" + trace_.program_of(r).name + "\" needs " + core::to_string(f->total()) +
+              " per rank (weights " + core::to_string(f->weights) + ", gradients " +
+              core::to_string(f->gradients) + ", optimizer " + core::to_string(f->optimizer) +
+              ", activations " + core::to_string(f->activations) + ", buffers " +
+              core::to_string(f->buffers) + "), but a \"" + model.name() + "\" (rank " + std::to_string(r) +
+              ") has " + core::to_string(model.hbm_capacity()));
     for (size_t i = 0; i < ops.size(); ++i) {
       const auto* c = std::get_if<workload::ComputeOp>(&ops[i].body);
       if (c == nullptr) continue;

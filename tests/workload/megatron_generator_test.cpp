@@ -3,8 +3,11 @@
 
 #include "support/test_models.hpp"
 
+#include <map>
 #include "core/input_error.hpp"
+
 #include "workload/megatron_generator.hpp"
+#include "workload/memory_accounting.hpp"
 
 using namespace zs;
 using workload::CollectiveOp;
@@ -137,4 +140,125 @@ TEST_CASE("impossible plans name the constraint that failed") {
   j["schedule"] = "1f1b";
   CHECK(error_of(j, model()) ==
         "s.json: /workload/virtual_stages: virtual stages need the \"interleaved-1f1b\" schedule");
+}
+
+namespace {
+workload::TransformerSpec moe_model() {
+  auto m = test::gpt("moe", 4, 512, 8, 2048, 1000, 256);
+  m.moe = workload::MoeSpec{8, 2, 1, 512, 0, 0.0};
+  return m;
+}
+
+/// Sums FLOPs of every rank (non-optimizer compute at nominal expert load) and bytes per communicator.
+struct Totals {
+  double flops = 0;
+  std::map<std::string, double> bytes;
+  std::map<std::string, size_t> count;
+};
+Totals totals(const workload::Trace& trace) {
+  Totals t;
+  const auto pp = *trace.mesh.axis_index("pp");
+  const double ranks_per_role = double(trace.mesh.size()) / trace.mesh.axes()[pp].size;
+  for (const auto& role : trace.roles)
+    for (const auto& op : role.ops) {
+      if (const auto* c = std::get_if<ComputeOp>(&op.body)) {
+        if (op.phase != "optimizer") t.flops += c->flops.value() * ranks_per_role;
+      } else if (const auto* c = std::get_if<CollectiveOp>(&op.body)) {
+        const std::string key = c->communicator + ":" + std::string(workload::to_string(c->kind));
+        t.bytes[key] += c->bytes.value();
+        ++t.count[key];
+      }
+    }
+  return t;
+}
+}  // namespace
+
+TEST_CASE("FLOPs add up to the model's under every kind of parallelism, plus what recomputation adds") {
+  struct Case {
+    bool moe;
+    uint32_t dp, tp, pp, cp, ep, zero, v;
+    bool sp;
+    workload::Recompute recompute;
+  };
+  using R = workload::Recompute;
+  for (const auto& c :
+       {Case{false, 2, 2, 2, 1, 1, 0, 1, true, R::kNone}, Case{false, 1, 2, 2, 2, 1, 1, 1, false, R::kNone},
+        Case{false, 2, 1, 2, 1, 1, 3, 2, false, R::kFull},
+        Case{false, 2, 2, 1, 1, 1, 2, 1, true, R::kSelective},
+        Case{true, 4, 2, 2, 1, 4, 1, 1, true, R::kNone}, Case{true, 4, 1, 1, 2, 2, 3, 1, false, R::kFull}}) {
+    CAPTURE(c.moe);
+    CAPTURE(c.zero);
+    auto m = c.moe ? moe_model() : model();
+    auto p = plan(c.dp, c.tp, c.pp, 1, c.dp * 4);
+    p.context_parallel = c.cp;
+    p.expert_parallel = c.ep;
+    p.zero_stage = c.zero;
+    p.sequence_parallel = c.sp;
+    p.recompute = c.recompute;
+    if (c.v > 1) {
+      p.schedule = workload::PipelineSchedule::kInterleaved1F1B;
+      p.virtual_stages = c.v;
+    }
+    auto trace = workload::generate_megatron_trace(m, p);
+    workload::validate(trace, "gen");
+    double expected = trace.model_flops.value();
+    const double batch = p.global_batch;
+    double layers_forward = 0, scores = 0;
+    for (uint32_t l = 0; l < m.layers; ++l) layers_forward += m.layer_forward_flops(l, 1).value() * batch;
+    scores = m.attention_score_flops(1).value() * batch * m.layers;
+    if (c.recompute == R::kFull) expected += layers_forward;
+    if (c.recompute == R::kSelective) expected += scores;
+    CHECK(totals(trace).flops == doctest::Approx(expected).epsilon(1e-9));
+  }
+}
+
+TEST_CASE(
+    "sequence parallelism turns each tensor-parallel all-reduce into a reduce-scatter and an all-gather") {
+  auto p = plan(1, 4, 1, 1, 2);
+  auto plain = totals(workload::generate_megatron_trace(model(), p));
+  p.sequence_parallel = true;
+  auto sp = totals(workload::generate_megatron_trace(model(), p));
+  CHECK(sp.count["tp:all-reduce"] == 0);
+  CHECK(sp.count["tp:reduce-scatter"] == plain.count["tp:all-reduce"]);
+  CHECK(sp.count["tp:all-gather"] == plain.count["tp:all-reduce"]);
+  // Same volume: a ring all-reduce is a reduce-scatter then an all-gather of the same buffer.
+  CHECK(sp.bytes["tp:reduce-scatter"] == plain.bytes["tp:all-reduce"]);
+}
+
+TEST_CASE("ZeRO: gradients all-reduced (0), reduce-scattered once (1), per micro-batch (2), per layer (3)") {
+  auto bytes_of = [](uint32_t zero) {
+    auto p = plan(4, 1, 1, 1, 8);  // 2 micro-batches per replica
+    p.zero_stage = zero;
+    return totals(workload::generate_megatron_trace(model(), p));
+  };
+  const double psi = model().total_params() * 2;  // bf16 gradients and weights, one stage
+  CHECK(bytes_of(0).bytes["dp:all-reduce"] == doctest::Approx(psi));
+  CHECK(bytes_of(1).bytes["dp:reduce-scatter"] == doctest::Approx(psi));
+  CHECK(bytes_of(1).bytes["dp:all-gather"] == doctest::Approx(psi));
+  CHECK(bytes_of(2).bytes["dp:reduce-scatter"] == doctest::Approx(2 * psi));
+  CHECK(bytes_of(2).bytes["dp:all-gather"] == doctest::Approx(psi));
+  // ZeRO-3: every layer gathered before its forward and its backward in each micro-batch, its gradients
+  // reduce-scattered after its backward (the embeddings are not sharded per layer here: layers only).
+  const double layers = 8 * model().layer_params(0) * 2;
+  CHECK(bytes_of(3).bytes["dp:all-gather"] == doctest::Approx(2 * 2 * layers));
+  CHECK(bytes_of(3).bytes["dp:reduce-scatter"] == doctest::Approx(2 * layers));
+}
+
+TEST_CASE("expert parallelism: dispatch and combine all-to-alls of tokens x top_k x h per MoE layer") {
+  auto p = plan(4, 2, 1, 1, 8);
+  p.sequence_parallel = true;
+  p.expert_parallel = 4;
+  auto trace = workload::generate_megatron_trace(moe_model(), p);
+  workload::validate(trace, "moe");
+  auto t = totals(trace);
+  // Per rank and micro-batch: b s / tp = 128 tokens, 2 experts each, h = 512, bf16; 4 layers;
+  // forward dispatch + combine, backward the same; 2 micro-batches.
+  CHECK(t.count["ep:all-to-all"] == 4 * 4 * 2);
+  CHECK(t.bytes["ep:all-to-all"] == doctest::Approx(4 * 4 * 2 * 128.0 * 2 * 512 * 2));
+  REQUIRE(trace.communicator_axes("dp").has_value());
+  CHECK(trace.mesh.group_size(*trace.communicator_axes("dp")) == 4);
+  CHECK(trace.mesh.group_size(*trace.communicator_axes("expert-dp")) == 2);  // the tp ranks
+  // Each rank holds 8 / 4 = 2 whole experts per layer.
+  auto params = workload::stage_parameters(moe_model(), p, 0);
+  CHECK(params.experts == doctest::Approx(4 * 2 * moe_model().expert_params()));
 }

@@ -1,0 +1,99 @@
+// Every kind of parallelism the generator emits replays to completion, and plans that do not fit fail.
+#include <doctest/doctest.h>
+
+#include "core/input_error.hpp"
+#include "engine/simulation.hpp"
+#include "policy/linear_placement.hpp"
+#include "policy/ring_collective.hpp"
+#include "support/test_machines.hpp"
+#include "support/test_models.hpp"
+#include "workload/megatron_generator.hpp"
+
+using namespace zs;
+using workload::Recompute;
+
+namespace {
+workload::TransformerSpec moe_model() {
+  auto m = test::gpt("moe", 4, 512, 8, 2048, 1000, 256);
+  m.moe = workload::MoeSpec{8, 2, 1, 512, 0, 1.25};
+  return m;
+}
+
+engine::SimulationResult replay(const workload::TransformerSpec& m, const workload::ParallelPlan& p) {
+  auto trace = workload::generate_megatron_trace(m, p);
+  workload::validate(trace, "plan");
+  auto machine = test::single_switch_machine(
+      int(trace.mesh.size()), test::unit_model("100TFLOPS", 0.5, "1us"), test::link_model("100GB/s", "1us"));
+  return engine::simulate(machine, trace, policy::LinearPlacement(), policy::RingCollective());
+}
+
+workload::ParallelPlan plan(uint32_t dp, uint32_t tp, uint32_t pp) {
+  workload::ParallelPlan p;
+  p.data_parallel = dp;
+  p.tensor_parallel = tp;
+  p.pipeline_parallel = pp;
+  p.global_batch = dp * 4;
+  return p;
+}
+}  // namespace
+
+TEST_CASE(
+    "sequence, context, expert parallelism, ZeRO, recomputation and interleaving replay without deadlock") {
+  auto dense = test::gpt("dense", 8, 512, 8, 2048, 1000, 256);
+  struct Case {
+    const char* what;
+    bool moe;
+    uint32_t dp, tp, pp, cp, ep, zero, v;
+    bool sp;
+    Recompute recompute;
+  };
+  for (const auto& c : {Case{"sp", false, 2, 2, 2, 1, 1, 0, 1, true, Recompute::kNone},
+                        Case{"cp", false, 1, 2, 2, 2, 1, 1, 1, false, Recompute::kSelective},
+                        Case{"zero3 interleaved", false, 2, 1, 2, 1, 1, 3, 2, false, Recompute::kFull},
+                        Case{"zero2", false, 2, 2, 1, 1, 1, 2, 1, true, Recompute::kNone},
+                        Case{"moe ep", true, 4, 2, 2, 1, 4, 1, 1, true, Recompute::kNone},
+                        Case{"moe ep cp zero3", true, 4, 1, 1, 2, 2, 3, 1, false, Recompute::kFull}}) {
+    CAPTURE(c.what);
+    auto p = plan(c.dp, c.tp, c.pp);
+    p.context_parallel = c.cp;
+    p.expert_parallel = c.ep;
+    p.zero_stage = c.zero;
+    p.sequence_parallel = c.sp;
+    p.recompute = c.recompute;
+    if (c.v > 1) {
+      p.schedule = workload::PipelineSchedule::kInterleaved1F1B;
+      p.virtual_stages = c.v;
+    }
+    auto r = replay(c.moe ? moe_model() : dense, p);
+    CHECK(r.replay.iteration_time.value() > 0);
+    CHECK(r.replay.ranks.size() == p.ranks());
+  }
+}
+
+TEST_CASE("routing skew slows an expert-parallel iteration, the same seed replays the same") {
+  auto p = plan(4, 1, 1);
+  p.expert_parallel = 4;
+  p.routing.capacity_factor = 0;  // no capacity: the hot expert takes every token routed to it
+  auto uniform = replay(moe_model(), p);
+  p.routing.distribution = workload::ExpertRoutingModel::Distribution::kZipf;
+  p.routing.zipf_exponent = 1.5;
+  auto skewed = replay(moe_model(), p);
+  auto again = replay(moe_model(), p);
+  CHECK(skewed.replay.iteration_time.value() > 1.1 * uniform.replay.iteration_time.value());
+  CHECK(again.replay.iteration_time.value() == skewed.replay.iteration_time.value());
+  CHECK(skewed.replay.critical_rank == 0);  // rank 0 hosts experts 0 and 1, the hottest
+}
+
+TEST_CASE("a plan whose footprint exceeds the unit's HBM is a capacity error naming the role and the parts") {
+  auto big = test::gpt("big", 8, 8192, 64, 32768, 50000, 2048);  // 6.9 B parameters: 110 GB of state
+  auto p = plan(1, 1, 1);
+  try {
+    replay(big, p);
+    FAIL("no capacity error");
+  } catch (const core::InputError& e) {
+    const std::string what = e.what();
+    CHECK(what.find("/roles/0/memory: capacity: role \"stage0\" needs ") != std::string::npos);
+    CHECK(what.find("(weights 13") != std::string::npos);
+    CHECK(what.find("but a \"test-gpu\" (rank 0) has 80GB") != std::string::npos);
+  }
+}
