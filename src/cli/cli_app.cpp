@@ -8,6 +8,7 @@
 #include <CLI/CLI.hpp>
 
 #include "cli/bundled_files.hpp"
+#include "cli/trace_commands.hpp"
 #include "core/file_source.hpp"
 #include "core/input_error.hpp"
 #include "engine/simulation.hpp"
@@ -140,6 +141,22 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
                    "Breadth-first searches for the diameter (more units: a sampled lower bound)")
       ->check(CLI::Range(uint64_t(1), uint64_t(1) << 32));
   auto* list = app.add_subcommand("list", "List the built-in policies and topology generators");
+  auto* trace = app.add_subcommand("trace", "Generate a trace file, or summarize one");
+  trace->require_subcommand(1);
+  TraceGenOptions gen_opt;
+  auto* gen =
+      trace->add_subcommand("gen", "Write the trace of a model under a parallel plan, or of a scenario");
+  gen->add_option("input", gen_opt.input, "Model file (kind transformer) or scenario file")->required();
+  gen->add_option("--generator", gen_opt.generator,
+                  "Workload generator for a model file: megatron, data-parallel");
+  gen->add_option("--parallel", gen_opt.parallel,
+                  "Plan keys for a model file, e.g. data_parallel=8,tensor_parallel=4,pipeline_parallel=2,"
+                  "micro_batch=1,global_batch=64");
+  gen->add_option("--out", gen_opt.out, "Trace file to write (default: <trace name>.trace.json)");
+  std::string inspect_input;
+  auto* inspect =
+      trace->add_subcommand("inspect", "Print a trace's totals: FLOPs, bytes per communicator, ops, memory");
+  inspect->add_option("file", inspect_input, "Trace file or scenario file")->required();
 
   try {
     app.parse(argc, argv);
@@ -162,6 +179,8 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
     }
     if (*run) return run_scenario(run_opt, out);
     if (*topo) return summarize_topology(topo_opt, out);
+    if (*gen) return generate_trace_file(gen_opt, out);
+    if (*inspect) return inspect_trace(inspect_input, out);
   } catch (const core::InputError& e) {
     err << "zettasim: error: " << e.what() << "\n";
     return 2;

@@ -33,10 +33,20 @@ struct SimulationEvents {
   std::vector<topology::CircuitReconfiguration> circuit_reconfigurations;  ///< sorted by time
 };
 
+/// The most rank-ops (ranks x ops of the program each runs) exact fidelity takes on: about 2^24, what
+/// a 2-core machine replays in minutes with a few GiB (the replayer keeps per-rank, per-op state).
+/// Beyond it exact replay would run for hours; collapsed fidelity, which merges symmetric ranks, is
+/// not implemented yet, so such a job is refused with a message saying so.
+inline constexpr double kExactRankOpLimit = 16.0 * 1024 * 1024;
+
+/// Rank-ops of a trace: the sum over ranks of the length of the program each runs.
+double rank_ops(const workload::Trace& trace);
+
 /// Places the mesh with the placement policy, then replays the trace once.
-/// Throws core::InputError when the trace does not fit the machine.
+/// Throws core::InputError when the trace does not fit the machine, or is larger than
+/// kExactRankOpLimit.
 SimulationResult simulate(const topology::Machine& machine, const workload::Trace& trace,
-                          const policy::PlacementPolicy& placement, const policy::CollectivePolicy& collective,
-                          const SimulationEvents& events = {});
+                          const policy::PlacementPolicy& placement,
+                          const policy::CollectivePolicy& collective, const SimulationEvents& events = {});
 
 }  // namespace zs::engine

@@ -40,7 +40,11 @@ std::vector<std::string> approximations() {
       "per packet); switches without a switch model add no latency beyond their links'",
       "an optical circuit reconfiguration affects transfers that start after it; a transfer already in "
       "flight on a circuit being torn down finishes on it",
-      "memory check covers model state (16 B/param) only, not activations",
+      "memory check: megatron plans state per role weights, gradients and optimizer state (ZeRO "
+      "accounting) and activations (Korthikanti et al. 2022, at the schedule's peak; logits and collective "
+      "buffers not counted); data-parallel plans state model state (16 B/param) only",
+      "expert routing: all-to-all-v sizes are drawn from the routing model per communicator group, layer "
+      "and micro-batch; expert compute scales with the tokens a rank received",
       "energy counts compute units only (idle power, plus the load increment while computing); links, "
       "switches, memory pools and cooling are not counted"};
 }

@@ -48,8 +48,9 @@ LoadedMachine load_machine_object(const core::FileSource& files, core::JsonObjec
       resolved_models[name] = m.to_json();
       models.optical_switches.emplace(name, std::move(m));
     } else {
-      throw model.error("kind", "unknown model kind \"" + kind +
-                                    "\" (known: compute-unit, link, memory-pool, switch, optical-circuit-switch)");
+      throw model.error("kind",
+                        "unknown model kind \"" + kind +
+                            "\" (known: compute-unit, link, memory-pool, switch, optical-circuit-switch)");
     }
   }
   bindings.finish();
@@ -95,6 +96,23 @@ std::string policy_name(core::JsonObject& policies, const char* key, void (*chec
     throw policies.error(key, e.what());
   }
   return name;
+}
+
+/// Each role's stated footprint, for the resolved config (null for roles that state none).
+nlohmann::json memory_per_role(const workload::Trace& trace) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const auto& role : trace.roles) {
+    if (!role.memory) continue;
+    const auto& f = *role.memory;
+    out.push_back({{"role", role.name},
+                   {"total", core::to_string(f.total())},
+                   {"weights", core::to_string(f.weights)},
+                   {"gradients", core::to_string(f.gradients)},
+                   {"optimizer", core::to_string(f.optimizer)},
+                   {"activations", core::to_string(f.activations)},
+                   {"buffers", core::to_string(f.buffers)}});
+  }
+  return out;
 }
 
 }  // namespace
@@ -155,6 +173,7 @@ Scenario ScenarioLoader::load(const std::string& path) const {
         {"plan", built.plan},
         {"params", model.total_params()},
         {"model_state_per_rank", core::to_string(built.state_per_rank)},
+        {"memory_per_rank", memory_per_role(s.trace)},
         {"model_flops_per_iteration", core::to_string(s.trace.model_flops)},
         {"tokens_per_iteration", s.trace.tokens_per_iteration}}},
       {"policies", {{"placement", s.placement_policy}, {"collective", s.collective_policy}}}};

@@ -8,6 +8,7 @@
 #include "support/test_machines.hpp"
 #include "support/test_models.hpp"
 #include "workload/megatron_generator.hpp"
+#include "workload/trace_json.hpp"
 
 using namespace zs;
 using workload::Recompute;
@@ -96,4 +97,20 @@ TEST_CASE("a plan whose footprint exceeds the unit's HBM is a capacity error nam
     CHECK(what.find("(weights 13") != std::string::npos);
     CHECK(what.find("but a \"test-gpu\" (rank 0) has 80GB") != std::string::npos);
   }
+}
+
+TEST_CASE("a trace written to its file format and read back replays to the same iteration time") {
+  auto p = plan(4, 2, 2);
+  p.expert_parallel = 2;
+  p.sequence_parallel = true;
+  p.zero_stage = 2;
+  auto trace = workload::generate_megatron_trace(moe_model(), p);
+  auto back =
+      workload::trace_from_json(nlohmann::json::parse(workload::trace_to_json(trace).dump()), "t.json");
+  auto machine = test::single_switch_machine(16, test::unit_model("100TFLOPS", 0.5, "1us"),
+                                             test::link_model("100GB/s", "1us"));
+  auto a = engine::simulate(machine, trace, policy::LinearPlacement(), policy::RingCollective());
+  auto b = engine::simulate(machine, back, policy::LinearPlacement(), policy::RingCollective());
+  CHECK(a.replay.iteration_time.value() == b.replay.iteration_time.value());
+  CHECK(a.replay.transfer_activities == b.replay.transfer_activities);
 }

@@ -1,0 +1,170 @@
+// Trace generation and inspection commands.
+#include "cli/trace_commands.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <map>
+
+#include "core/file_source.hpp"
+#include "core/input_error.hpp"
+#include "core/json_object.hpp"
+#include "output/atomic_file.hpp"
+#include "scenario/scenario_loader.hpp"
+#include "scenario/workload_builder.hpp"
+#include "workload/trace_json.hpp"
+
+namespace zs::cli {
+namespace {
+
+/// "data_parallel=8,sequence_parallel=true,schedule=1f1b" as a JSON object of plan keys.
+nlohmann::json parse_parallel(const std::string& text) {
+  nlohmann::json j = nlohmann::json::object();
+  size_t start = 0;
+  while (start < text.size()) {
+    size_t end = text.find(',', start);
+    if (end == std::string::npos) end = text.size();
+    const std::string item = text.substr(start, end - start);
+    const size_t eq = item.find('=');
+    if (eq == std::string::npos || eq == 0)
+      throw core::InputError("--parallel", "",
+                             "expected key=value pairs separated by commas, got \"" + item + "\"");
+    const std::string key = item.substr(0, eq), value = item.substr(eq + 1);
+    if (value == "true" || value == "false") {
+      j[key] = value == "true";
+    } else {
+      char* rest = nullptr;
+      const long long n = std::strtoll(value.c_str(), &rest, 10);
+      if (!value.empty() && rest != nullptr && *rest == '\0')
+        j[key] = n;
+      else
+        j[key] = value;
+    }
+    start = end + 1;
+  }
+  return j;
+}
+
+workload::Trace trace_of(const std::string& path, const TraceGenOptions* gen) {
+  core::DiskFileSource files;
+  const nlohmann::json doc = files.read_json(path);
+  const std::string kind =
+      doc.is_object() && doc.contains("kind") && doc["kind"].is_string() ? doc["kind"] : "";
+  if (kind == "scenario") {
+    if (gen != nullptr && !gen->parallel.empty())
+      throw core::InputError("--parallel", "",
+                             "a scenario carries its own plan; --parallel goes with a model file");
+    return scenario::ScenarioLoader(files).load(path).trace;
+  }
+  if (kind == "trace") return workload::trace_from_json(doc, path);
+  if (kind == "transformer" && gen != nullptr) {
+    core::JsonObject model_json(doc, path, "");
+    auto model = workload::TransformerSpec::from_json(model_json);
+    const nlohmann::json plan = parse_parallel(gen->parallel);
+    core::JsonObject plan_json(plan, "--parallel", "");
+    auto built = scenario::build_workload(gen->generator, plan_json, model);
+    plan_json.finish();
+    return std::move(built.trace);
+  }
+  throw core::InputError(path, "/kind",
+                         gen != nullptr ? "expected a model (\"transformer\") or a \"scenario\""
+                                        : "expected a \"trace\" or a \"scenario\"");
+}
+
+std::string number(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.4g", v);
+  return buf;
+}
+
+}  // namespace
+
+int generate_trace_file(const TraceGenOptions& opt, std::ostream& out) {
+  workload::Trace trace = trace_of(opt.input, &opt);
+  const std::string path = opt.out.empty() ? trace.name + ".trace.json" : opt.out;
+  try {
+    output::write_file_atomically(path, workload::trace_to_json(trace).dump(1) + "\n");
+  } catch (const std::runtime_error& e) {
+    throw core::InputError(path, "", e.what());
+  }
+  size_t ops = 0;
+  for (const auto& r : trace.roles) ops += r.ops.size();
+  out << "trace \"" << trace.name << "\": " << trace.mesh.size() << " ranks, " << trace.roles.size()
+      << " roles, " << ops << " ops, written to " << path << "\n";
+  return 0;
+}
+
+int inspect_trace(const std::string& input, std::ostream& out) {
+  const workload::Trace t = trace_of(input, nullptr);
+  const uint64_t ranks = t.mesh.size();
+  std::vector<double> ranks_of_role(t.roles.size(), double(ranks));
+  if (!t.role_axis.empty())
+    for (auto& n : ranks_of_role) n = double(ranks) / t.roles.size();
+
+  std::string mesh;
+  for (const auto& a : t.mesh.axes())
+    mesh += (mesh.empty() ? "" : " x ") + a.name + " " + std::to_string(a.size);
+  out << "trace \"" << t.name << "\" (format version " << workload::Trace::kFormatVersion << ")\n";
+  out << "  mesh                  " << mesh << " = " << ranks << " ranks\n";
+  for (const auto& c : t.communicators) {
+    std::string axes;
+    for (const auto& a : c.axes) axes += (axes.empty() ? "" : " x ") + a;
+    const std::string label = "communicator " + c.name;
+    out << "  " << label << std::string(label.size() < 22 ? 22 - label.size() : 1, ' ') << "over " << axes
+        << "\n";
+  }
+  out << "  roles                 " << t.roles.size()
+      << (t.role_axis.empty() ? "" : " (one per " + t.role_axis + ")") << "\n";
+
+  std::map<std::string, double> op_counts, comm_bytes, comm_calls;
+  double flops = 0, memory_moved = 0, p2p_bytes = 0;
+  for (size_t r = 0; r < t.roles.size(); ++r)
+    for (const auto& op : t.roles[r].ops) {
+      const double n = ranks_of_role[r];
+      if (const auto* c = std::get_if<workload::ComputeOp>(&op.body)) {
+        op_counts["compute"] += n;
+        flops += c->flops.value() * n;
+      } else if (const auto* c = std::get_if<workload::CollectiveOp>(&op.body)) {
+        op_counts["collective"] += n;
+        const std::string key = c->communicator + " " + std::string(workload::to_string(c->kind));
+        comm_bytes[key] += c->bytes.value() * n;
+        comm_calls[key] += n;
+      } else if (const auto* m = std::get_if<workload::MemoryOp>(&op.body)) {
+        op_counts["memory move"] += n;
+        memory_moved += m->bytes.value() * n;
+      } else {
+        const auto& p = std::get<workload::P2POp>(op.body);
+        op_counts["point-to-point"] += n;
+        if (p.direction == workload::P2PDirection::kSend) p2p_bytes += p.bytes.value() * n;
+      }
+    }
+  std::string counts;
+  for (const auto& [kind, n] : op_counts) counts += (counts.empty() ? "" : ", ") + number(n) + " " + kind;
+  out << "  ops, all ranks        " << counts << "\n";
+  out << "  FLOPs per iteration   " << core::display(core::Flops(flops))
+      << " executed (model: " << core::display(t.model_flops) << ", ratio "
+      << number(flops / std::max(t.model_flops.value(), 1.0)) << ": recomputation, optimizer)\n";
+  out << "  tokens per iteration  " << number(t.tokens_per_iteration) << "\n";
+  out << "  collectives (buffer S summed over ranks, and calls)\n";
+  for (const auto& [key, bytes] : comm_bytes)
+    out << "    " << key << std::string(key.size() < 28 ? 28 - key.size() : 1, ' ')
+        << core::display(core::Bytes(bytes)) << " in " << number(comm_calls[key]) << " calls\n";
+  if (p2p_bytes > 0) out << "  point-to-point sent    " << core::display(core::Bytes(p2p_bytes)) << "\n";
+  if (memory_moved > 0)
+    out << "  memory moves           " << core::display(core::Bytes(memory_moved)) << "\n";
+  bool any_memory = false;
+  for (const auto& role : t.roles) any_memory = any_memory || role.memory.has_value();
+  if (any_memory) {
+    out << "  memory per rank (weights + gradients + optimizer + activations + buffers)\n";
+    for (const auto& role : t.roles) {
+      if (!role.memory) continue;
+      const auto& f = *role.memory;
+      out << "    " << role.name << std::string(role.name.size() < 10 ? 10 - role.name.size() : 1, ' ')
+          << core::display(f.total()) << " = " << core::display(f.weights) << " + "
+          << core::display(f.gradients) << " + " << core::display(f.optimizer) << " + "
+          << core::display(f.activations) << " + " << core::display(f.buffers) << "\n";
+    }
+  }
+  return 0;
+}
+
+}  // namespace zs::cli

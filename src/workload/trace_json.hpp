@@ -1,0 +1,22 @@
+// The trace file format (JSON, format_version 1): writing a Trace and reading one back, strictly.
+#pragma once
+
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "workload/trace.hpp"
+
+namespace zs::workload {
+
+/// The trace as a JSON document (kind "trace"); quantities as exact unit strings ("1.5GB"), so that
+/// reading it back gives the same numbers to the bit. Defaults are left out. Documented in
+/// workloads/README.md, schema workloads/trace.schema.json.
+nlohmann::json trace_to_json(const Trace& trace);
+
+/// Reads a trace document. Unknown keys, wrong units, a missing body, a format version other than
+/// Trace::kFormatVersion and structural errors (validate) are core::InputError naming `file` and the
+/// JSON path.
+Trace trace_from_json(const nlohmann::json& doc, const std::string& file);
+
+}  // namespace zs::workload

@@ -1,0 +1,84 @@
+// The trace file format: exact round trips and strict reading with paths in every error.
+#include <doctest/doctest.h>
+
+#include "core/input_error.hpp"
+#include "support/test_models.hpp"
+#include "workload/megatron_generator.hpp"
+#include "workload/trace_json.hpp"
+
+using namespace zs;
+
+namespace {
+workload::Trace moe_trace() {
+  auto m = test::gpt("moe", 4, 512, 8, 2048, 1000, 256);
+  m.moe = workload::MoeSpec{8, 2, 1, 512, 0, 1.25};
+  workload::ParallelPlan p;
+  p.data_parallel = 4;
+  p.tensor_parallel = 2;
+  p.pipeline_parallel = 2;
+  p.expert_parallel = 2;
+  p.sequence_parallel = true;
+  p.zero_stage = 1;
+  p.offload_optimizer = true;
+  p.global_batch = 8;
+  p.routing.distribution = workload::ExpertRoutingModel::Distribution::kZipf;
+  p.routing.zipf_exponent = 1.1;
+  return workload::generate_megatron_trace(m, p);
+}
+
+std::string error_of(nlohmann::json doc) {
+  try {
+    workload::trace_from_json(doc, "t.json");
+  } catch (const core::InputError& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+}  // namespace
+
+TEST_CASE("a generated trace survives JSON and back unchanged, to the bit") {
+  auto trace = moe_trace();
+  auto doc = workload::trace_to_json(trace);
+  auto back = workload::trace_from_json(nlohmann::json::parse(doc.dump()), "t.json");
+  CHECK(workload::trace_to_json(back) == doc);
+  REQUIRE(back.roles.size() == trace.roles.size());
+  CHECK(back.roles[0].memory->total() == trace.roles[0].memory->total());
+  CHECK(back.communicators.size() == 2);
+  size_t dispatches = 0, memory_moves = 0;
+  for (const auto& op : back.roles[1].ops) {
+    if (const auto* c = std::get_if<workload::CollectiveOp>(&op.body); c && c->dispatch) ++dispatches;
+    if (std::holds_alternative<workload::MemoryOp>(op.body)) ++memory_moves;
+  }
+  CHECK(dispatches > 0);
+  CHECK(memory_moves == 2);  // optimizer state loaded and stored
+}
+
+TEST_CASE("malformed traces: one line with the file, the JSON path and what was expected") {
+  auto doc = workload::trace_to_json(moe_trace());
+  size_t c = 0;  // the first compute op of role 0
+  while (!doc["roles"][0]["ops"][c].contains("compute")) ++c;
+  const std::string at = "t.json: /roles/0/ops/" + std::to_string(c);
+  auto with = [&](auto edit) {
+    auto d = doc;
+    edit(d);
+    return error_of(d);
+  };
+  CHECK(with([](auto& d) { d["format_version"] = 2; }) ==
+        "t.json: /format_version: this zettasim reads trace format version 1, not 2");
+  CHECK(with([&](auto& d) {
+          d["roles"][0]["ops"][c]["compute"]["flops"] = "12 GB";
+        }).find(at + "/compute/flops: ") == 0);
+  CHECK(with([](auto& d) {
+          d["roles"][0]["ops"][0]["colour"] = "red";
+        }).find("t.json: /roles/0/ops/0/colour: ") == 0);
+  CHECK(with([](auto& d) { d["roles"][0]["ops"][3]["deps"] = {7}; }) ==
+        "t.json: /roles/0/ops/3/deps/0: a dependency must name an earlier op of the same program");
+  CHECK(with([](auto& d) { d["roles"].erase(1); }) ==
+        "t.json: /roles: expected one role program per coordinate of axis \"pp\" (2), got 1");
+  CHECK(with([](auto& d) {
+          d["communicators"][0]["axes"] = {"ep", "zz"};
+        }) == "t.json: /communicators/0/axes/1: \"zz\" is not a mesh axis");
+  CHECK(with([&](auto& d) { d["roles"][0]["ops"][c].erase("compute"); }) ==
+        at + ": an op has exactly one of \"compute\", \"collective\", \"memory\", \"p2p\" (found 0)");
+  CHECK(error_of(nlohmann::json::array()) == "t.json: expected a JSON object (a trace)");
+}
