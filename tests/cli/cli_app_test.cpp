@@ -123,6 +123,12 @@ TEST_CASE("every shipped scenario runs") {
     std::string name = entry.path().stem().string();
     CAPTURE(name);
     auto r = test::run_cli({"run", entry.path().string(), "--out", dir.file(name), "--quiet"});
+    if (name.rfind("moe-10t", 0) == 0) {
+      // Beyond exact fidelity's size: refused with a message until collapsed fidelity exists.
+      CHECK(r.code == 2);
+      CHECK(r.err.find("collapsed fidelity (symmetric ranks merged) is not implemented yet") != std::string::npos);
+      continue;
+    }
     CHECK(r.code == 0);
     CHECK(r.err.empty());
     ++seen;

@@ -48,7 +48,7 @@ TEST_CASE("bad plans and files: one line, exit code 2") {
   CHECK(r.code == 2);
   CHECK(r.err ==
         "zettasim: error: --parallel: /tensor_parallel: tensor_parallel 3 does not divide the attention "
-        "heads (32)\n");
+        "heads (16)\n");
   r = test::run_cli({"trace", "gen", source("workloads/gpt3-1.3b.json"), "--parallel",
                      "micro_batch=1,global_batch=8,colour=red"});
   CHECK(r.code == 2);
