@@ -1,6 +1,8 @@
 // Token routing to experts: sampling, capacity, all-to-all-v sizes.
 #include "workload/expert_routing.hpp"
 
+#include "core/input_error.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <numeric>
@@ -100,6 +102,52 @@ ExpertAssignment route_tokens(uint64_t tokens, uint32_t experts, uint32_t top_k,
     out.dropped = overflow;
   }
   return out;
+}
+
+ExpertRoutingModel read_routing(core::JsonObject& json, uint32_t experts, double default_capacity) {
+  ExpertRoutingModel r;
+  const std::string d = json.optional_string("distribution").value_or("uniform");
+  if (d == "zipf") {
+    r.distribution = ExpertRoutingModel::Distribution::kZipf;
+    r.zipf_exponent = json.number("exponent", 0.0, 10.0);
+  } else if (d == "histogram") {
+    r.distribution = ExpertRoutingModel::Distribution::kHistogram;
+    const auto& h = json.required("histogram");
+    if (!h.is_array() || h.size() != experts)
+      throw json.error("histogram", "expected an array of " + std::to_string(experts) +
+                                        " non-negative weights, one per routed expert");
+    for (size_t i = 0; i < h.size(); ++i) {
+      if (!h[i].is_number() || h[i].get<double>() < 0)
+        throw core::InputError(json.file(), json.element_pointer("histogram", i), "expected a weight >= 0");
+      r.histogram.push_back(h[i].get<double>());
+    }
+    try {
+      r.weights(experts);
+    } catch (const std::invalid_argument& e) {
+      throw json.error("histogram", e.what());
+    }
+  } else if (d != "uniform") {
+    throw json.error("distribution", "unknown distribution \"" + d + "\" (known: uniform, zipf, histogram)");
+  }
+  r.capacity_factor = json.number_or("capacity_factor", default_capacity, 0.0, 1e6);
+  const std::string overflow = json.optional_string("overflow").value_or("drop");
+  if (overflow == "reroute")
+    r.reroute_overflow = true;
+  else if (overflow != "drop")
+    throw json.error("overflow", "unknown overflow policy \"" + overflow + "\" (known: drop, reroute)");
+  json.finish();
+  return r;
+}
+
+nlohmann::json routing_to_json(const ExpertRoutingModel& routing) {
+  const char* names[] = {"uniform", "zipf", "histogram"};
+  nlohmann::json j = {{"distribution", names[int(routing.distribution)]},
+                      {"capacity_factor", routing.capacity_factor},
+                      {"overflow", routing.reroute_overflow ? "reroute" : "drop"}};
+  if (routing.distribution == ExpertRoutingModel::Distribution::kZipf) j["exponent"] = routing.zipf_exponent;
+  if (routing.distribution == ExpertRoutingModel::Distribution::kHistogram)
+    j["histogram"] = routing.histogram;
+  return j;
 }
 
 std::vector<std::vector<uint64_t>> dispatch_matrix(uint32_t ranks, uint64_t tokens_per_rank, uint32_t experts,

@@ -5,6 +5,10 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
+#include "core/json_object.hpp"
+
 namespace zs::workload {
 
 /// How a router's choices are spread over the experts.
@@ -22,6 +26,11 @@ struct ExpertRoutingModel {
   /// of the wrong length or with no positive weight.
   std::vector<double> weights(uint32_t experts) const;
 };
+
+/// Reads {distribution: uniform (default) | zipf (exponent) | histogram (one weight per expert),
+/// capacity_factor (default `default_capacity`), overflow: drop (default) | reroute}; errors name the key.
+ExpertRoutingModel read_routing(core::JsonObject& json, uint32_t experts, double default_capacity);
+nlohmann::json routing_to_json(const ExpertRoutingModel& routing);
 
 /// Where the tokens of one source rank went.
 struct ExpertAssignment {

@@ -15,43 +15,16 @@ void require_divides(core::JsonObject& json, const char* key, uint64_t degree, u
                               " (" + std::to_string(value) + ")");
 }
 
-ExpertRoutingModel read_routing(core::JsonObject& plan, const TransformerSpec& model) {
-  ExpertRoutingModel r;
-  r.capacity_factor = model.moe ? model.moe->capacity_factor : 0.0;
-  if (!plan.has("routing")) return r;
+ExpertRoutingModel plan_routing(core::JsonObject& plan, const TransformerSpec& model) {
+  const double capacity = model.moe ? model.moe->capacity_factor : 0.0;
+  if (!plan.has("routing")) {
+    ExpertRoutingModel r;
+    r.capacity_factor = capacity;
+    return r;
+  }
   if (!model.moe) throw plan.error("routing", "expert routing needs a Mixture-of-Experts model");
   auto json = plan.object("routing");
-  const std::string d = json.optional_string("distribution").value_or("uniform");
-  if (d == "zipf") {
-    r.distribution = ExpertRoutingModel::Distribution::kZipf;
-    r.zipf_exponent = json.number("exponent", 0.0, 10.0);
-  } else if (d == "histogram") {
-    r.distribution = ExpertRoutingModel::Distribution::kHistogram;
-    const auto& h = json.required("histogram");
-    if (!h.is_array() || h.size() != model.moe->experts)
-      throw json.error("histogram", "expected an array of " + std::to_string(model.moe->experts) +
-                                        " non-negative weights, one per routed expert");
-    for (size_t i = 0; i < h.size(); ++i) {
-      if (!h[i].is_number() || h[i].get<double>() < 0)
-        throw core::InputError(json.file(), json.element_pointer("histogram", i), "expected a weight >= 0");
-      r.histogram.push_back(h[i].get<double>());
-    }
-    try {
-      r.weights(model.moe->experts);
-    } catch (const std::invalid_argument& e) {
-      throw json.error("histogram", e.what());
-    }
-  } else if (d != "uniform") {
-    throw json.error("distribution", "unknown distribution \"" + d + "\" (known: uniform, zipf, histogram)");
-  }
-  r.capacity_factor = json.number_or("capacity_factor", r.capacity_factor, 0.0, 1e6);
-  const std::string overflow = json.optional_string("overflow").value_or("drop");
-  if (overflow == "reroute")
-    r.reroute_overflow = true;
-  else if (overflow != "drop")
-    throw json.error("overflow", "unknown overflow policy \"" + overflow + "\" (known: drop, reroute)");
-  json.finish();
-  return r;
+  return read_routing(json, model.moe->experts, capacity);
 }
 
 }  // namespace
@@ -112,7 +85,7 @@ ParallelPlan ParallelPlan::from_json(core::JsonObject& json, const TransformerSp
                      "unknown recomputation \"" + recompute + "\" (known: none, selective, full)");
   p.offload_optimizer = json.boolean_or("offload_optimizer", false);
   p.seed = static_cast<uint64_t>(json.integer_or("seed", 1, 0, int64_t(1) << 53));
-  p.routing = read_routing(json, model);
+  p.routing = plan_routing(json, model);
 
   if (model.layers % (p.pipeline_parallel * p.chunks()) != 0 && p.chunks() > 1)
     throw json.error("virtual_stages", "pipeline_parallel " + std::to_string(p.pipeline_parallel) +
@@ -166,16 +139,8 @@ nlohmann::json ParallelPlan::to_json() const {
                       {"recompute", to_string(recompute)},
                       {"offload_optimizer", offload_optimizer},
                       {"seed", seed}};
-  if (expert_parallel > 1 || routing.distribution != ExpertRoutingModel::Distribution::kUniform) {
-    const char* names[] = {"uniform", "zipf", "histogram"};
-    j["routing"] = {{"distribution", names[int(routing.distribution)]},
-                    {"capacity_factor", routing.capacity_factor},
-                    {"overflow", routing.reroute_overflow ? "reroute" : "drop"}};
-    if (routing.distribution == ExpertRoutingModel::Distribution::kZipf)
-      j["routing"]["exponent"] = routing.zipf_exponent;
-    if (routing.distribution == ExpertRoutingModel::Distribution::kHistogram)
-      j["routing"]["histogram"] = routing.histogram;
-  }
+  if (expert_parallel > 1 || routing.distribution != ExpertRoutingModel::Distribution::kUniform)
+    j["routing"] = routing_to_json(routing);
   return j;
 }
 

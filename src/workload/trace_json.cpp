@@ -7,17 +7,8 @@
 namespace zs::workload {
 namespace {
 
-const char* kDistributions[] = {"uniform", "zipf", "histogram"};
-
 nlohmann::json dispatch_to_json(const ExpertDispatch& d) {
-  nlohmann::json routing = {{"distribution", kDistributions[int(d.routing.distribution)]},
-                            {"capacity_factor", d.routing.capacity_factor},
-                            {"overflow", d.routing.reroute_overflow ? "reroute" : "drop"}};
-  if (d.routing.distribution == ExpertRoutingModel::Distribution::kZipf)
-    routing["exponent"] = d.routing.zipf_exponent;
-  if (d.routing.distribution == ExpertRoutingModel::Distribution::kHistogram)
-    routing["histogram"] = d.routing.histogram;
-  nlohmann::json j = {{"routing", routing},
+  nlohmann::json j = {{"routing", routing_to_json(d.routing)},
                       {"tokens", d.tokens},
                       {"experts", d.experts},
                       {"top_k", d.top_k},
@@ -90,36 +81,17 @@ std::vector<uint32_t> index_list(core::JsonObject& o, const char* key) {
 
 ExpertDispatch read_dispatch(core::JsonObject o) {
   ExpertDispatch d;
+  d.experts = static_cast<uint32_t>(o.integer("experts", 1, 1 << 24));
   {
     auto r = o.object("routing");
-    d.routing.distribution = static_cast<ExpertRoutingModel::Distribution>(
-        choice(r, "distribution", {"uniform", "zipf", "histogram"}));
-    d.routing.capacity_factor = r.number_or("capacity_factor", 0.0, 0.0, 1e6);
-    d.routing.reroute_overflow = choice(r, "overflow", {"drop", "reroute"}) == 1;
-    if (d.routing.distribution == ExpertRoutingModel::Distribution::kZipf)
-      d.routing.zipf_exponent = r.number("exponent", 0.0, 10.0);
-    if (d.routing.distribution == ExpertRoutingModel::Distribution::kHistogram) {
-      const auto& h = r.required("histogram");
-      if (!h.is_array()) throw r.error("histogram", "expected an array of weights");
-      for (size_t i = 0; i < h.size(); ++i) {
-        if (!h[i].is_number() || h[i].get<double>() < 0)
-          throw core::InputError(r.file(), r.element_pointer("histogram", i), "expected a weight >= 0");
-        d.routing.histogram.push_back(h[i].get<double>());
-      }
-    }
-    r.finish();
+    d.routing = read_routing(r, d.experts, 0.0);
   }
   d.tokens = static_cast<uint64_t>(o.integer("tokens", 0, int64_t(1) << 40));
-  d.experts = static_cast<uint32_t>(o.integer("experts", 1, 1 << 24));
   d.top_k = static_cast<uint32_t>(o.integer("top_k", 1, 1 << 24));
   d.bytes_per_token = o.bytes("bytes_per_token");
   d.seed = static_cast<uint64_t>(o.integer("seed", 0, int64_t(1) << 62));
   d.combine = o.boolean_or("combine", false);
   o.finish();
-  if (d.routing.distribution == ExpertRoutingModel::Distribution::kHistogram &&
-      d.routing.histogram.size() != d.experts)
-    throw core::InputError(o.file(), o.pointer() + "/routing/histogram",
-                           "expected " + std::to_string(d.experts) + " weights, one per expert");
   return d;
 }
 

@@ -82,3 +82,30 @@ TEST_CASE("malformed traces: one line with the file, the JSON path and what was 
         at + ": an op has exactly one of \"compute\", \"collective\", \"memory\", \"p2p\" (found 0)");
   CHECK(error_of(nlohmann::json::array()) == "t.json: expected a JSON object (a trace)");
 }
+
+TEST_CASE("expert routing in a trace is read with the plan's rules: histogram length, known names") {
+  auto doc = workload::trace_to_json(moe_trace());
+  size_t r = 0, k = 0;  // the first expert dispatch
+  for (; r < doc["roles"].size(); ++r) {
+    for (k = 0; k < doc["roles"][r]["ops"].size(); ++k)
+      if (doc["roles"][r]["ops"][k].contains("collective") &&
+          doc["roles"][r]["ops"][k]["collective"].contains("dispatch"))
+        break;
+    if (k < doc["roles"][r]["ops"].size()) break;
+  }
+  REQUIRE(r < doc["roles"].size());
+  const std::string at =
+      "t.json: /roles/" + std::to_string(r) + "/ops/" + std::to_string(k) + "/collective/dispatch/routing/";
+  auto routing = [&](nlohmann::json value) {
+    auto d = doc;
+    d["roles"][r]["ops"][k]["collective"]["dispatch"]["routing"] = value;
+    return error_of(d);
+  };
+  CHECK(routing({{"distribution", "histogram"}, {"histogram", {1, 2}}}) ==
+        at + "histogram: expected an array of 8 non-negative weights, one per routed expert");
+  CHECK(routing({{"distribution", "pareto"}}) ==
+        at + "distribution: unknown distribution \"pareto\" (known: uniform, zipf, histogram)");
+  CHECK(routing({{"distribution", "zipf"}, {"exponent", 1.0}, {"overflow", "spill"}}) ==
+        at + "overflow: unknown overflow policy \"spill\" (known: drop, reroute)");
+  CHECK(routing({{"distribution", "uniform"}}) == "(no error)");
+}
