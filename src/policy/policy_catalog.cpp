@@ -4,7 +4,9 @@
 #include <functional>
 #include <stdexcept>
 
+#include "policy/auto_collective.hpp"
 #include "policy/linear_placement.hpp"
+#include "policy/recursive_collective.hpp"
 #include "policy/ring_collective.hpp"
 
 namespace zs::policy {
@@ -22,9 +24,21 @@ std::vector<Entry<PlacementPolicy>> placement_table() {
 }
 
 std::vector<Entry<CollectivePolicy>> collective_table() {
-  return {{{"collective", "ring",
-            "ring all-reduce, reduce-scatter and all-gather (bandwidth-optimal); direct all-to-all"},
-           [] { return std::make_unique<RingCollective>(); }}};
+  return {
+      {{"collective", "ring",
+        "ring all-reduce, reduce-scatter and all-gather (bandwidth-optimal); direct all-to-all"},
+       [] { return std::make_unique<RingCollective>(); }},
+      {{"collective", "recursive",
+        "recursive halving/doubling (Rabenseifner) all-reduce, reduce-scatter, all-gather; direct "
+        "all-to-all"},
+       [] { return std::make_unique<RecursiveCollective>(); }},
+      {{"collective", "tree",
+        "binomial-tree reduce, broadcast and all-reduce (latency-optimal); direct all-to-all"},
+       [] { return std::make_unique<TreeCollective>(); }},
+      {{"collective", "auto",
+        "per collective, the cheapest of ring, recursive and tree by alpha-beta estimates on the members' "
+        "routes (reported as auto:<algorithm>)"},
+       [] { return std::make_unique<AutoCollective>(); }}};
 }
 
 template <class Base>

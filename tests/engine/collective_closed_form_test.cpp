@@ -1,8 +1,12 @@
 // Ring collectives on a uniform, uncontended single-switch topology against their closed forms.
 #include <doctest/doctest.h>
 
+#include <cmath>
+
 #include "engine/simulation.hpp"
+#include "policy/auto_collective.hpp"
 #include "policy/linear_placement.hpp"
+#include "policy/recursive_collective.hpp"
 #include "policy/ring_collective.hpp"
 #include "support/test_machines.hpp"
 #include "topology/routing.hpp"
@@ -140,4 +144,80 @@ TEST_CASE("uniform routing: every rank's expert compute is near the nominal load
   auto run = run_expert_layer(8, workload::ExpertRoutingModel{});
   for (const auto& rank : run.result.replay.ranks)
     CHECK(rank.compute.value() == doctest::Approx(1e-3).epsilon(0.1));
+}
+
+namespace {
+double run_with(const policy::CollectivePolicy& policy, CollectiveKind kind, uint32_t n, double bytes) {
+  auto machine = test::single_switch_machine(int(n), test::unit_model("1PFLOPS", 1, "0s"),
+                                             test::link_model("100GB/s", "1us"));
+  workload::Trace t;
+  t.name = "collective";
+  t.mesh = workload::Mesh({{"dp", n}});
+  t.streams = {"comm"};
+  t.roles = {
+      {"rank", {{"sync", "gradient-sync", 0, {}, workload::CollectiveOp{kind, "dp", core::Bytes(bytes)}}}}};
+  return engine::simulate(machine, t, policy::LinearPlacement(), policy).replay.iteration_time.value();
+}
+}  // namespace
+
+TEST_CASE(
+    "Rabenseifner: all-reduce 2 lg(p) alpha + 2 (p-1)/p S/B, reduce-scatter and all-gather half, within 1%") {
+  const double alpha = 2e-6, B = 100e9;
+  for (uint32_t n : {2u, 8u, 64u})
+    for (double S : {1024.0 * 1024, 256.0 * 1024 * 1024}) {
+      CAPTURE(n);
+      CAPTURE(S);
+      const double lg = std::log2(double(n));
+      CHECK(run_with(policy::RecursiveCollective(), CollectiveKind::kAllReduce, n, S) ==
+            doctest::Approx(2 * lg * alpha + 2.0 * (n - 1) / n * S / B).epsilon(0.01));
+      for (auto kind : {CollectiveKind::kReduceScatter, CollectiveKind::kAllGather})
+        CHECK(run_with(policy::RecursiveCollective(), kind, n, S) ==
+              doctest::Approx(lg * alpha + double(n - 1) / n * S / B).epsilon(0.01));
+    }
+  // Not a power of two: the 2 extra members fold in and get the result back: 2 (alpha + S/B) more.
+  const double S = 64.0 * 1024 * 1024;
+  CHECK(run_with(policy::RecursiveCollective(), CollectiveKind::kAllReduce, 10, S) ==
+        doctest::Approx(2 * 3 * alpha + 2.0 * 7 / 8 * S / B + 2 * (alpha + S / B)).epsilon(0.01));
+}
+
+TEST_CASE("binomial tree: all-reduce 2 ceil(lg n) (alpha + S/B), broadcast and reduce half, within 1%") {
+  const double alpha = 2e-6, B = 100e9;
+  for (uint32_t n : {2u, 7u, 8u, 64u}) {
+    CAPTURE(n);
+    const double S = 4.0 * 1024 * 1024, steps = std::ceil(std::log2(double(n)));
+    CHECK(run_with(policy::TreeCollective(), CollectiveKind::kAllReduce, n, S) ==
+          doctest::Approx(2 * steps * (alpha + S / B)).epsilon(0.01));
+    for (auto kind : {CollectiveKind::kBroadcast, CollectiveKind::kReduce})
+      CHECK(run_with(policy::TreeCollective(), kind, n, S) ==
+            doctest::Approx(steps * (alpha + S / B)).epsilon(0.01));
+  }
+}
+
+TEST_CASE(
+    "small messages favour the tree and recursive doubling over the ring; large ones do not favour the "
+    "tree") {
+  const double small = 8 * 1024, large = 256.0 * 1024 * 1024;
+  const uint32_t n = 64;
+  const double ring_small = run_with(policy::RingCollective(), CollectiveKind::kAllReduce, n, small);
+  CHECK(run_with(policy::TreeCollective(), CollectiveKind::kAllReduce, n, small) < 0.2 * ring_small);
+  CHECK(run_with(policy::RecursiveCollective(), CollectiveKind::kAllReduce, n, small) < 0.2 * ring_small);
+  CHECK(run_with(policy::TreeCollective(), CollectiveKind::kAllReduce, n, large) >
+        2 * run_with(policy::RingCollective(), CollectiveKind::kAllReduce, n, large));
+}
+
+TEST_CASE("auto is never more than 5% slower than the best fixed algorithm on a grid of sizes and groups") {
+  for (uint32_t n : {2u, 6u, 8u, 32u})
+    for (double S : {4.0 * 1024, 256.0 * 1024, 16.0 * 1024 * 1024, 512.0 * 1024 * 1024})
+      for (auto kind :
+           {CollectiveKind::kAllReduce, CollectiveKind::kReduceScatter, CollectiveKind::kAllGather}) {
+        CAPTURE(n);
+        CAPTURE(S);
+        CAPTURE(int(kind));
+        double best = run_with(policy::RingCollective(), kind, n, S);
+        if ((n & (n - 1)) == 0 || kind == CollectiveKind::kAllReduce)
+          best = std::min(best, run_with(policy::RecursiveCollective(), kind, n, S));
+        if (kind == CollectiveKind::kAllReduce)
+          best = std::min(best, run_with(policy::TreeCollective(), kind, n, S));
+        CHECK(run_with(policy::AutoCollective(), kind, n, S) <= 1.05 * best);
+      }
 }

@@ -8,13 +8,14 @@ using namespace zs;
 
 TEST_CASE("built-in policies are found by name") {
   CHECK(policy::make_placement_policy("linear")->name() == "linear");
-  CHECK(policy::make_collective_policy("ring")->name() == "ring");
-  CHECK(policy::builtin_policies().size() == 2);
+  for (const char* name : {"ring", "recursive", "tree", "auto"})
+    CHECK(policy::make_collective_policy(name)->name() == name);
+  CHECK(policy::builtin_policies().size() == 5);
 }
 
 TEST_CASE("an unknown policy name lists the known ones") {
-  CHECK_THROWS_WITH(policy::make_collective_policy("tree"),
-                    "unknown collective policy \"tree\" (known: ring)");
+  CHECK_THROWS_WITH(policy::make_collective_policy("butterfly"),
+                    "unknown collective policy \"butterfly\" (known: ring, recursive, tree, auto)");
   CHECK_THROWS_WITH(policy::make_placement_policy("random"),
                     "unknown placement policy \"random\" (known: linear)");
 }

@@ -80,8 +80,8 @@ TEST_CASE("bad input: each case names the file and the JSON path") {
        "topologies/switch-4.json", "/unit_model", "\"tpu\" is not bound"},
       {"unknown generator", [](F& f, const D&) { f.topology["generator"] = "hypercube"; },
        "topologies/switch-4.json", "/generator", "unknown generator"},
-      {"unknown policy", [](F& f, const D&) { f.scenario["policies"]["collective"] = "tree"; },
-       "scenario.json", "/policies/collective", "(known: ring)"},
+      {"unknown policy", [](F& f, const D&) { f.scenario["policies"]["collective"] = "butterfly"; },
+       "scenario.json", "/policies/collective", "(known: ring, recursive, tree, auto)"},
       {"job larger than the machine",
        [](F& f, const D&) {
          f.scenario["workload"]["data_parallel"] = 8;

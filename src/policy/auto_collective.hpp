@@ -1,0 +1,21 @@
+// The `auto` collective policy: picks an algorithm per collective from alpha-beta cost estimates.
+#pragma once
+
+#include "policy/collective_policy.hpp"
+
+namespace zs::policy {
+
+/// Estimates each algorithm's time with its closed form (collectives.md), taking alpha as the slowest
+/// route latency and B as the narrowest route bandwidth from any member to member 0 on the machine's
+/// topology, and schedules the cheapest: ring, recursive (Rabenseifner) or tree for all-reduce; ring or
+/// recursive (power-of-two groups) for reduce-scatter and all-gather; tree for broadcast and reduce;
+/// direct for all-to-all. Ties go to the ring. The schedule's algorithm reads "auto:<picked>", so a run
+/// reports what was chosen. The estimate ignores contention between collectives and the ring's
+/// neighbour locality, as NCCL's tuner ignores the first.
+class AutoCollective final : public CollectivePolicy {
+ public:
+  std::string_view name() const override { return "auto"; }
+  CollectiveSchedule schedule(const CollectiveRequest& request) const override;
+};
+
+}  // namespace zs::policy
