@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/units.hpp"
@@ -11,12 +12,15 @@ namespace zs::engine {
 
 /// Where one rank's time went during the iteration [0, iteration time].
 struct RankBreakdown {
-  core::Seconds finish;        ///< when the rank's last op completed, s
-  core::Seconds compute;       ///< time with at least one compute op running, s
-  core::Seconds exposed_comm;  ///< time with a collective in flight and no compute running, s
+  core::Seconds finish;           ///< when the rank's last op completed, s
+  core::Seconds compute;          ///< time with at least one compute op running, s
+  core::Seconds exposed_comm;     ///< time with a collective in flight and no compute running, s
   core::Seconds pipeline_bubble;  ///< waiting on a point-to-point transfer, nothing above running, s
-  core::Seconds memory_stall;  ///< time with a memory move in flight and nothing above running, s
-  core::Seconds idle;          ///< the rest of the iteration, s
+  core::Seconds memory_stall;     ///< time with a memory move in flight and nothing above running, s
+  core::Seconds idle;             ///< the rest of the iteration, s
+  /// Per communicator the rank used: the time its collectives were in flight and no compute ran, s.
+  /// Collectives on different communicators may overlap, so these need not add up to exposed_comm.
+  std::vector<std::pair<std::string, core::Seconds>> exposed_by_communicator;
 };
 
 struct ReplayResult {

@@ -127,6 +127,7 @@ struct Replayer::State {
   std::vector<std::vector<size_t>> communicator_axes;
   std::map<std::string, size_t> communicator_index;
   std::vector<std::vector<Interval>> compute_busy, comm_busy, p2p_busy, memory_busy;
+  std::vector<std::vector<std::vector<Interval>>> comm_busy_by;  ///< per rank, per communicator
   std::map<std::tuple<uint64_t, uint64_t, int32_t, uint32_t>, Channel> channels;
   std::map<std::tuple<uint64_t, uint64_t, int32_t>, uint32_t> sends_posted, recvs_posted;
   std::vector<double> finish;
@@ -232,6 +233,11 @@ struct Replayer::State {
                  : std::holds_alternative<workload::P2POp>(o.body)    ? p2p_busy
                                                                       : comm_busy;
     busy[rank].push_back(span);
+    if (const auto* c = std::get_if<workload::CollectiveOp>(&o.body)) {
+      const size_t comm = communicator_of(c->communicator);
+      if (comm_busy_by[rank].size() <= comm) comm_busy_by[rank].resize(comm + 1);
+      comm_busy_by[rank][comm].push_back(span);
+    }
     finish[rank] = std::max(finish[rank], span.second);
     ++ops_done[rank];
     for (uint32_t s : graphs[role_of_rank[rank]].successors[op])
@@ -480,6 +486,7 @@ ReplayResult Replayer::run() {
   s.coll_seq.assign(ranks, {});
   s.compute_busy.resize(ranks);
   s.comm_busy.resize(ranks);
+  s.comm_busy_by.resize(ranks);
   s.memory_busy.resize(ranks);
   s.p2p_busy.resize(ranks);
   s.finish.assign(ranks, 0.0);
@@ -526,7 +533,14 @@ ReplayResult Replayer::run() {
                     core::Seconds(covered[1] - covered[0]),
                     core::Seconds(covered[2] - covered[1]),
                     core::Seconds(covered[3] - covered[2]),
-                    core::Seconds(t_end - covered[3])};
+                    core::Seconds(t_end - covered[3]),
+                    {}};
+    for (const auto& [name, comm] : s.communicator_index) {  // sorted by name
+      if (comm >= s.comm_busy_by[r].size() || s.comm_busy_by[r][comm].empty()) continue;
+      std::vector<Interval> with = s.compute_busy[r];
+      with.insert(with.end(), s.comm_busy_by[r][comm].begin(), s.comm_busy_by[r][comm].end());
+      out.ranks[r].exposed_by_communicator.emplace_back(name, core::Seconds(union_length(with) - covered[0]));
+    }
   }
   out.collective_algorithms.assign(s.algorithms.begin(), s.algorithms.end());
   return out;

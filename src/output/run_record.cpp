@@ -62,6 +62,12 @@ nlohmann::json summary_json(const scenario::Scenario& s, const engine::Simulatio
             {"pipeline_bubble", crit.pipeline_bubble.value()},
             {"memory_stall", crit.memory_stall.value()},
             {"idle", crit.idle.value()}}},
+          {"critical_rank_exposed_communication_by_communicator_s",
+           [&] {
+             nlohmann::json j = nlohmann::json::object();
+             for (const auto& [name, t] : crit.exposed_by_communicator) j[name] = t.value();
+             return j;
+           }()},
           {"model_flops_per_iteration_flop", r.model_flops.value()},
           {"peak_flop_rate_flop_per_s", r.peak.value()},
           {"mfu", r.mfu},
@@ -103,6 +109,8 @@ std::string report_text(const scenario::Scenario& s, const engine::SimulationRes
   };
   part("compute", crit.compute);
   part("exposed communication", crit.exposed_comm);
+  for (const auto& [name, v] : crit.exposed_by_communicator)
+    out << line("    on " + name, display(v), percent(t > 0 ? v.value() / t : 0.0));
   part("pipeline bubble", crit.pipeline_bubble);
   part("memory stalls", crit.memory_stall);
   part("idle", crit.idle);

@@ -92,6 +92,9 @@ TEST_CASE("the embedded default scenario runs and matches its golden summary") {
                part["memory_stall"].get<double>() + part["idle"].get<double>();
   CHECK(summary["iteration_time_s"].get<double>() == doctest::Approx(sum).epsilon(1e-12));
   CHECK(part["idle"].get<double>() == doctest::Approx(0.0));
+  // One communicator (dp) carries every collective here: its exposed time is all of it.
+  CHECK(summary["critical_rank_exposed_communication_by_communicator_s"]["dp"].get<double>() ==
+        doctest::Approx(part["exposed_communication"].get<double>()).epsilon(1e-12));
   auto golden =
       nlohmann::json::parse(test::read_text(fs::path(ZS_SOURCE_DIR) / "tests/golden/default.summary.json"));
   check_close(summary, golden, "");
@@ -126,7 +129,8 @@ TEST_CASE("every shipped scenario runs") {
     if (name.rfind("moe-10t", 0) == 0) {
       // Beyond exact fidelity's size: refused with a message until collapsed fidelity exists.
       CHECK(r.code == 2);
-      CHECK(r.err.find("collapsed fidelity (symmetric ranks merged) is not implemented yet") != std::string::npos);
+      CHECK(r.err.find("collapsed fidelity (symmetric ranks merged) is not implemented yet") !=
+            std::string::npos);
       continue;
     }
     CHECK(r.code == 0);

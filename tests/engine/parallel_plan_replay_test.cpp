@@ -114,3 +114,22 @@ TEST_CASE("a trace written to its file format and read back replays to the same 
   CHECK(a.replay.iteration_time.value() == b.replay.iteration_time.value());
   CHECK(a.replay.transfer_activities == b.replay.transfer_activities);
 }
+
+TEST_CASE("exposed communication by communicator: each within the total, together covering it") {
+  auto p = plan(2, 2, 2);
+  p.sequence_parallel = true;
+  p.expert_parallel = 2;
+  auto r = replay(moe_model(), p);
+  const auto& crit = r.replay.ranks[r.replay.critical_rank];
+  std::vector<std::string> names;
+  double sum = 0;
+  for (const auto& [name, t] : crit.exposed_by_communicator) {
+    names.push_back(name);
+    CHECK(t.value() <= crit.exposed_comm.value() + 1e-12);
+    sum += t.value();
+  }
+  CHECK(names == std::vector<std::string>{"dp", "ep", "expert-dp", "tp"});
+  // Collectives on different communicators overlap only where streams differ, so the parts cover the
+  // total at least once.
+  CHECK(sum >= crit.exposed_comm.value() - 1e-12);
+}
