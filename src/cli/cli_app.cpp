@@ -41,10 +41,11 @@ int run_scenario(const RunOptions& opt, std::ostream& out) {
     files = std::make_unique<core::DiskFileSource>();
   }
   scenario::Scenario s = scenario::ScenarioLoader(*files).load(path);
-  auto placement = policy::make_placement_policy(s.placement_policy);
+  auto placement =
+      policy::make_placement_policy(s.placement_policy, s.placement_map ? &*s.placement_map : nullptr);
   auto collective = policy::make_collective_policy(s.collective_policy);
   engine::SimulationResult result =
-      engine::simulate(s.machine, s.trace, *placement, *collective, {s.circuit_reconfigurations});
+      engine::simulate(s.machine, s.trace, *placement, *collective, {s.circuit_reconfigurations, s.seed});
 
   std::string report = output::report_text(s, result);
   nlohmann::json config = s.resolved;

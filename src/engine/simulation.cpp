@@ -37,7 +37,7 @@ SimulationResult simulate(const topology::Machine& machine, const workload::Trac
   SimulationResult out;
   out.placement_policy = std::string(placement.name());
   out.collective_policy = std::string(collective.name());
-  policy::Placement where = placement.place(trace.mesh, machine);
+  policy::Placement where = placement.place({trace, machine, events.seed});
   out.replay = Replayer(machine, trace, where, collective, events.circuit_reconfigurations).run();
   for (auto unit : where.unit_of_rank) {
     const auto& model = machine.unit_model(unit);

@@ -28,9 +28,10 @@ struct SimulationResult {
   core::Watts average_power;  ///< energy / iteration time, W
 };
 
-/// What may change during the run besides the trace's own work.
+/// What may change during the run besides the trace's own work, and the seed of randomized policies.
 struct SimulationEvents {
   std::vector<topology::CircuitReconfiguration> circuit_reconfigurations;  ///< sorted by time
+  uint64_t seed = 1;                                                       ///< the scenario's seed
 };
 
 /// The most rank-ops (ranks x ops of the program each runs) exact fidelity takes on: about 2^24, what

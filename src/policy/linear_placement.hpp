@@ -9,7 +9,7 @@ class LinearPlacement final : public PlacementPolicy {
  public:
   std::string_view name() const override { return "linear"; }
   /// Requires at least as many units as ranks; units past the last rank stay idle.
-  Placement place(const workload::Mesh& mesh, const topology::Machine& machine) const override;
+  Placement place(const PlacementRequest& request) const override;
 };
 
 }  // namespace zs::policy

@@ -1,11 +1,12 @@
 // Placement policies map each logical rank of the mesh to a physical compute unit.
 #pragma once
 
+#include <cstdint>
 #include <string_view>
 #include <vector>
 
 #include "topology/machine.hpp"
-#include "workload/mesh.hpp"
+#include "workload/trace.hpp"
 
 namespace zs::policy {
 
@@ -16,13 +17,28 @@ struct Placement {
   std::vector<topology::NodeId> pool_of_rank;
 };
 
-/// A pure function of (mesh, machine) to a placement: no clock, no globals, no simulator types.
+/// What a placement policy decides from: the job (mesh, communicators, each role's traffic), the
+/// machine, and a seed for randomized policies.
+struct PlacementRequest {
+  const workload::Trace& trace;
+  const topology::Machine& machine;
+  uint64_t seed = 1;
+};
+
+/// A pure function of a request to a placement: no clock, no globals, no simulator types.
 class PlacementPolicy {
  public:
   virtual ~PlacementPolicy() = default;
   virtual std::string_view name() const = 0;
-  /// Throws core::InputError (file "placement") when the mesh does not fit the machine.
-  virtual Placement place(const workload::Mesh& mesh, const topology::Machine& machine) const = 0;
+  /// Throws core::InputError when the mesh does not fit the machine.
+  virtual Placement place(const PlacementRequest& request) const = 0;
 };
+
+/// Ranks on `units` (one per rank, in rank order), each using its unit's nearest memory pool.
+/// Throws core::InputError when a unit reaches no pool on a machine that has pools.
+Placement place_on_units(std::vector<topology::NodeId> units, const topology::Machine& machine);
+
+/// Throws core::InputError (at /policies/placement) when the mesh has more ranks than the machine units.
+void require_enough_units(const workload::Mesh& mesh, const topology::Machine& machine);
 
 }  // namespace zs::policy

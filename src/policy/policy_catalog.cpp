@@ -5,7 +5,9 @@
 #include <stdexcept>
 
 #include "policy/auto_collective.hpp"
+#include "policy/file_placement.hpp"
 #include "policy/linear_placement.hpp"
+#include "policy/random_placement.hpp"
 #include "policy/recursive_collective.hpp"
 #include "policy/ring_collective.hpp"
 
@@ -19,8 +21,13 @@ struct Entry {
 };
 
 std::vector<Entry<PlacementPolicy>> placement_table() {
-  return {{{"placement", "linear", "rank r on the r-th unit in topology order"},
-           [] { return std::make_unique<LinearPlacement>(); }}};
+  return {
+      {{"placement", "linear", "rank r on the r-th unit in topology order"},
+       [] { return std::make_unique<LinearPlacement>(); }},
+      {{"placement", "random", "ranks on a random subset of the units, seeded by the scenario (a baseline)"},
+       [] { return std::make_unique<RandomPlacement>(); }},
+      {{"placement", "from-file", "an explicit rank-to-unit map: {\"name\": \"from-file\", \"map\": FILE}"},
+       nullptr}};
 }
 
 std::vector<Entry<CollectivePolicy>> collective_table() {
@@ -61,7 +68,11 @@ std::vector<PolicyInfo> builtin_policies() {
   return out;
 }
 
-std::unique_ptr<PlacementPolicy> make_placement_policy(const std::string& name) {
+std::unique_ptr<PlacementPolicy> make_placement_policy(const std::string& name, const PlacementMap* map) {
+  if (name == "from-file") {
+    if (map == nullptr) throw std::invalid_argument("the from-file placement needs a map file");
+    return std::make_unique<FilePlacement>(map->unit_names, map->file);
+  }
   return make_from(placement_table(), "placement", name);
 }
 

@@ -19,8 +19,16 @@ struct PolicyInfo {
 /// Every built-in policy with its description.
 std::vector<PolicyInfo> builtin_policies();
 
-/// Throws std::out_of_range, whose message lists the known names, for an unknown name.
-std::unique_ptr<PlacementPolicy> make_placement_policy(const std::string& name);
+/// An explicit rank-to-unit map for the "from-file" placement.
+struct PlacementMap {
+  std::string file;                     ///< where it was read from, for errors
+  std::vector<std::string> unit_names;  ///< the unit of each rank, in rank order
+};
+
+/// Throws std::out_of_range, whose message lists the known names, for an unknown name, and
+/// std::invalid_argument for "from-file" without a map.
+std::unique_ptr<PlacementPolicy> make_placement_policy(const std::string& name,
+                                                       const PlacementMap* map = nullptr);
 std::unique_ptr<CollectivePolicy> make_collective_policy(const std::string& name);
 
 }  // namespace zs::policy

@@ -3,10 +3,12 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include <nlohmann/json.hpp>
 
+#include "policy/policy_catalog.hpp"
 #include "topology/machine.hpp"
 #include "topology/optical_circuits.hpp"
 #include "workload/trace.hpp"
@@ -24,6 +26,7 @@ struct Scenario {
   workload::Trace trace;
   std::string workload_summary;  ///< one line for reports, e.g. "gpt3-1.3b, data parallel 8, ..."
   std::string placement_policy;
+  std::optional<policy::PlacementMap> placement_map;  ///< for "from-file"
   std::string collective_policy;
   /// Every parameter as resolved (models inlined, units canonical, defaults filled in), so that any
   /// result can be reproduced from it; written beside each run's results.

@@ -98,6 +98,25 @@ std::string policy_name(core::JsonObject& policies, const char* key, void (*chec
   return name;
 }
 
+/// A placement map file: {"kind": "placement", "units": [unit name of rank 0, ...]}.
+policy::PlacementMap read_placement_map(const core::FileSource& files, const std::string& path) {
+  const nlohmann::json doc = files.read_json(path);
+  if (!doc.is_object()) throw core::InputError(path, "", "expected a JSON object (a placement map)");
+  core::JsonObject o(doc, path, "");
+  if (o.string("kind") != "placement") throw o.error("kind", "expected \"placement\"");
+  policy::PlacementMap map{path, {}};
+  const auto& units = o.required("units");
+  if (!units.is_array()) throw o.error("units", "expected an array of unit names, one per rank");
+  for (size_t i = 0; i < units.size(); ++i) {
+    if (!units[i].is_string())
+      throw core::InputError(path, o.element_pointer("units", i), "expected a unit name");
+    map.unit_names.push_back(units[i].get<std::string>());
+  }
+  o.optional_string("description");
+  o.finish();
+  return map;
+}
+
 /// Each role's stated footprint, for the resolved config (null for roles that state none).
 nlohmann::json memory_per_role(const workload::Trace& trace) {
   nlohmann::json out = nlohmann::json::array();
@@ -156,8 +175,23 @@ Scenario ScenarioLoader::load(const std::string& path) const {
   s.workload_summary = built.summary;
 
   core::JsonObject policies = root.object("policies");
-  s.placement_policy =
-      policy_name(policies, "placement", [](const std::string& n) { policy::make_placement_policy(n); });
+  if (const auto* placement = policies.optional("placement");
+      placement != nullptr && placement->is_object()) {
+    auto p = policies.object("placement");
+    s.placement_policy = p.string("name");
+    if (s.placement_policy != "from-file")
+      throw p.error("name", "only the \"from-file\" placement takes an object; write \"placement\": \"" +
+                                s.placement_policy + "\"");
+    s.placement_map = read_placement_map(files_, core::resolve_relative(path, p.string("map")));
+    p.finish();
+  } else {
+    s.placement_policy = policy_name(policies, "placement", [](const std::string& n) {
+      if (n == "from-file")
+        throw std::out_of_range(
+            "the from-file placement is an object: {\"name\": \"from-file\", \"map\": FILE}");
+      policy::make_placement_policy(n);
+    });
+  }
   s.collective_policy =
       policy_name(policies, "collective", [](const std::string& n) { policy::make_collective_policy(n); });
   policies.finish();
@@ -177,6 +211,7 @@ Scenario ScenarioLoader::load(const std::string& path) const {
         {"model_flops_per_iteration", core::to_string(s.trace.model_flops)},
         {"tokens_per_iteration", s.trace.tokens_per_iteration}}},
       {"policies", {{"placement", s.placement_policy}, {"collective", s.collective_policy}}}};
+  if (s.placement_map) s.resolved["policies"]["placement_map"] = s.placement_map->file;
   if (!s.circuit_reconfigurations.empty()) {
     nlohmann::json events = nlohmann::json::array();
     for (const auto& r : s.circuit_reconfigurations)

@@ -50,6 +50,20 @@ TEST_CASE("a valid scenario loads with every value resolved") {
   CHECK(s.resolved["policies"]["collective"] == "ring");
 }
 
+TEST_CASE("a from-file placement map is read relative to the scenario") {
+  test::TempDir dir;
+  test::ScenarioFiles files;
+  files.scenario["policies"]["placement"] = {{"name", "from-file"}, {"map", "maps/four.json"}};
+  dir.write("maps/four.json",
+            R"({"kind": "placement", "description": "reversed", "units": ["d", "c", "b", "a"]})");
+  core::DiskFileSource disk;
+  auto s = scenario::ScenarioLoader(disk).load(files.write(dir));
+  CHECK(s.placement_policy == "from-file");
+  REQUIRE(s.placement_map.has_value());
+  CHECK(s.placement_map->unit_names == std::vector<std::string>{"d", "c", "b", "a"});
+  CHECK(s.resolved["policies"]["placement_map"] == dir.file("maps/four.json"));
+}
+
 TEST_CASE("bad input: each case names the file and the JSON path") {
   using F = test::ScenarioFiles;
   using D = test::TempDir;
@@ -82,6 +96,21 @@ TEST_CASE("bad input: each case names the file and the JSON path") {
        "topologies/switch-4.json", "/generator", "unknown generator"},
       {"unknown policy", [](F& f, const D&) { f.scenario["policies"]["collective"] = "butterfly"; },
        "scenario.json", "/policies/collective", "(known: ring, recursive, tree, auto)"},
+      {"from-file placement named as a string",
+       [](F& f, const D&) { f.scenario["policies"]["placement"] = "from-file"; }, "scenario.json",
+       "/policies/placement", "the from-file placement is an object"},
+      {"placement map with an unknown key",
+       [](F& f, const D& d) {
+         f.scenario["policies"]["placement"] = {{"name", "from-file"}, {"map", "map.json"}};
+         d.write("map.json", R"({"kind": "placement", "units": ["a"], "colour": "red"})");
+       },
+       "map.json", "/colour", "unknown key"},
+      {"placement map not an array",
+       [](F& f, const D& d) {
+         f.scenario["policies"]["placement"] = {{"name", "from-file"}, {"map", "map.json"}};
+         d.write("map.json", R"({"kind": "placement", "units": "gpu0"})");
+       },
+       "map.json", "/units", "expected an array of unit names"},
       {"job larger than the machine",
        [](F& f, const D&) {
          f.scenario["workload"]["data_parallel"] = 8;

@@ -1,0 +1,57 @@
+// Random and from-file placements: determinism per seed, distinct units, map errors with paths.
+#include <doctest/doctest.h>
+
+#include <set>
+
+#include "core/input_error.hpp"
+#include "policy/file_placement.hpp"
+#include "policy/random_placement.hpp"
+#include "support/test_machines.hpp"
+
+using namespace zs;
+
+namespace {
+workload::Trace job(uint32_t ranks) {
+  workload::Trace t;
+  t.mesh = workload::Mesh({{"dp", ranks}});
+  return t;
+}
+const topology::Machine& machine() {
+  static const auto m =
+      test::single_switch_machine(64, test::unit_model("1PFLOPS", 1, "0s"), test::link_model("1GB/s", "1us"));
+  return m;
+}
+}  // namespace
+
+TEST_CASE("random placement: distinct units, the same for a seed, different for another") {
+  const auto t = job(48);
+  auto a = policy::RandomPlacement().place({t, machine(), 7});
+  auto b = policy::RandomPlacement().place({t, machine(), 7});
+  auto c = policy::RandomPlacement().place({t, machine(), 8});
+  CHECK(a.unit_of_rank == b.unit_of_rank);
+  CHECK(a.unit_of_rank != c.unit_of_rank);
+  CHECK(std::set<topology::NodeId>(a.unit_of_rank.begin(), a.unit_of_rank.end()).size() == 48);
+  // Not the linear order: a shuffle of 48 of 64 units keeping rank order is vanishingly unlikely.
+  CHECK(a.unit_of_rank != std::vector<topology::NodeId>(machine().topology.units().begin(),
+                                                        machine().topology.units().begin() + 48));
+  CHECK_THROWS_AS(policy::RandomPlacement().place({job(65), machine(), 1}), core::InputError);
+}
+
+TEST_CASE("from-file placement: rank r on the named unit; bad maps name the entry") {
+  const auto& units = machine().topology.units();
+  const auto name = [&](size_t i) { return machine().topology.node(units[i]).name; };
+  auto p = policy::FilePlacement({name(5), name(0), name(9)}, "map.json").place({job(3), machine(), 1});
+  CHECK(p.unit_of_rank == std::vector<topology::NodeId>{units[5], units[0], units[9]});
+  auto error = [&](std::vector<std::string> names, uint32_t ranks) {
+    try {
+      policy::FilePlacement(std::move(names), "map.json").place({job(ranks), machine(), 1});
+    } catch (const core::InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string("(no error)");
+  };
+  CHECK(error({name(1), name(2)}, 3) == "map.json: /units: the map places 2 ranks but the job has 3");
+  CHECK(error({name(1), "nowhere"}, 2) ==
+        "map.json: /units/1: \"nowhere\" is not a compute unit of machine \"" + machine().name + "\"");
+  CHECK(error({name(1), name(1)}, 2) == "map.json: /units/1: unit \"" + name(1) + "\" already runs rank 0");
+}
