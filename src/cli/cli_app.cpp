@@ -8,6 +8,7 @@
 #include <CLI/CLI.hpp>
 
 #include "cli/bundled_files.hpp"
+#include "cli/place_command.hpp"
 #include "cli/trace_commands.hpp"
 #include "core/file_source.hpp"
 #include "core/input_error.hpp"
@@ -142,6 +143,14 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
                    "Breadth-first searches for the diameter (more units: a sampled lower bound)")
       ->check(CLI::Range(uint64_t(1), uint64_t(1) << 32));
   auto* list = app.add_subcommand("list", "List the built-in policies and topology generators");
+  PlaceOptions place_opt;
+  auto* place = app.add_subcommand(
+      "place", "Place a scenario's job and print hop-bytes per communicator, without simulating");
+  place->add_option("scenario", place_opt.scenario, "Scenario file")->required();
+  place->add_option("--policy", place_opt.policies,
+                    "Placement policy to evaluate (repeatable; default: the scenario's)");
+  place->add_option("--sample", place_opt.sample, "Evaluate at most this many ranks (every k-th), scaled up")
+      ->check(CLI::Range(uint64_t(1), uint64_t(1) << 32));
   auto* trace = app.add_subcommand("trace", "Generate a trace file, or summarize one");
   trace->require_subcommand(1);
   TraceGenOptions gen_opt;
@@ -181,6 +190,7 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
     if (*run) return run_scenario(run_opt, out);
     if (*topo) return summarize_topology(topo_opt, out);
     if (*gen) return generate_trace_file(gen_opt, out);
+    if (*place) return print_placement_cost(place_opt, out);
     if (*inspect) return inspect_trace(inspect_input, out);
   } catch (const core::InputError& e) {
     err << "zettasim: error: " << e.what() << "\n";

@@ -59,3 +59,19 @@ TEST_CASE("bad plans and files: one line, exit code 2") {
   CHECK(r.code == 2);
   CHECK(r.err.find("/kind: expected a \"trace\" or a \"scenario\"") != std::string::npos);
 }
+
+TEST_CASE("zettasim place: linear keeps tensor-parallel groups in a rack; random scatters them") {
+  auto r = test::run_cli(
+      {"place", source("scenarios/moe-ep-64.json"), "--policy", "linear", "--policy", "random"});
+  CHECK(r.code == 0);
+  const auto linear = r.out.find("placement linear"), random = r.out.find("placement random");
+  REQUIRE(linear != std::string::npos);
+  REQUIRE(random != std::string::npos);
+  // Through the rack's scale-up switch: 2 links.
+  CHECK(r.out.substr(linear, random - linear).find("tp            384 GiB             2.00") !=
+        std::string::npos);
+  CHECK(r.out.substr(random).find("tp            384 GiB             2.00") == std::string::npos);
+  auto bad = test::run_cli({"place", source("scenarios/moe-ep-64.json"), "--policy", "scotch"});
+  CHECK(bad.code == 2);
+  CHECK(bad.err.find("--policy: unknown placement policy \"scotch\"") != std::string::npos);
+}

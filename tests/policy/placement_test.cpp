@@ -5,6 +5,7 @@
 
 #include "core/input_error.hpp"
 #include "policy/file_placement.hpp"
+#include "policy/placement_cost.hpp"
 #include "policy/random_placement.hpp"
 #include "support/test_machines.hpp"
 
@@ -54,4 +55,32 @@ TEST_CASE("from-file placement: rank r on the named unit; bad maps name the entr
   CHECK(error({name(1), "nowhere"}, 2) ==
         "map.json: /units/1: \"nowhere\" is not a compute unit of machine \"" + machine().name + "\"");
   CHECK(error({name(1), name(1)}, 2) == "map.json: /units/1: unit \"" + name(1) + "\" already runs rank 0");
+}
+
+TEST_CASE(
+    "placement cost: ring bytes 2(n-1)/n S per all-reduce, two hops through one switch, sampling scales") {
+  workload::Trace t = job(16);
+  t.streams = {"comm"};
+  t.roles = {{"rank",
+              {{"ar",
+                "gradient-sync",
+                0,
+                {},
+                workload::CollectiveOp{workload::CollectiveKind::kAllReduce, "dp", core::Bytes(1e9)}},
+               {"a2a",
+                "forward",
+                0,
+                {},
+                workload::CollectiveOp{workload::CollectiveKind::kAllToAll, "dp", core::Bytes(16e6)}}}}};
+  const auto placement = policy::RandomPlacement().place({t, machine(), 3});
+  for (uint64_t sample : {16u, 4u}) {
+    CAPTURE(sample);
+    auto cost = policy::placement_cost(t, machine(), placement, sample);
+    CHECK(cost.ranks_evaluated == sample);
+    REQUIRE(cost.communicators.size() == 1);
+    const auto& dp = cost.communicators[0];
+    CHECK(dp.name == "dp");
+    CHECK(dp.bytes == doctest::Approx(16 * (2.0 * 15 / 16 * 1e9 + 15.0 / 16 * 16e6)));
+    CHECK(dp.mean_hops() == doctest::Approx(2.0));  // unit -> switch -> unit, whatever the placement
+  }
 }

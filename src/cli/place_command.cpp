@@ -1,0 +1,60 @@
+// Placement cost report.
+#include "cli/place_command.hpp"
+
+#include <cstdio>
+
+#include "core/file_source.hpp"
+#include "core/input_error.hpp"
+#include "policy/placement_cost.hpp"
+#include "policy/policy_catalog.hpp"
+#include "scenario/scenario_loader.hpp"
+
+namespace zs::cli {
+namespace {
+
+std::string fixed(double v, const char* format) {
+  char buf[48];
+  std::snprintf(buf, sizeof buf, format, v);
+  return buf;
+}
+
+std::string pad(std::string s, size_t width) {
+  if (s.size() < width) s += std::string(width - s.size(), ' ');
+  return s;
+}
+
+}  // namespace
+
+int print_placement_cost(const PlaceOptions& opt, std::ostream& out) {
+  core::DiskFileSource files;
+  const scenario::Scenario s = scenario::ScenarioLoader(files).load(opt.scenario);
+  std::vector<std::string> names = opt.policies;
+  if (names.empty()) names.push_back(s.placement_policy);
+  out << "scenario \"" << s.name << "\": " << s.trace.mesh.size() << " ranks on machine \"" << s.machine.name
+      << "\" (" << s.machine.unit_count() << " units)\n";
+  for (const auto& name : names) {
+    std::unique_ptr<policy::PlacementPolicy> p;
+    try {
+      p = policy::make_placement_policy(name, s.placement_map ? &*s.placement_map : nullptr);
+    } catch (const std::exception& e) {
+      throw core::InputError("--policy", "", e.what());
+    }
+    const auto placement = p->place({s.trace, s.machine, s.seed});
+    const auto cost = policy::placement_cost(s.trace, s.machine, placement, opt.sample);
+    out << "\nplacement " << name;
+    if (cost.ranks_evaluated < cost.ranks)
+      out << " (sampled: " << cost.ranks_evaluated << " of " << cost.ranks << " ranks, scaled up)";
+    out << "\n  " << pad("traffic", 14) << pad("sent per iteration", 20) << pad("mean hops", 11)
+        << "hop-bytes\n";
+    for (const auto& c : cost.communicators)
+      out << "  " << pad(c.name, 14) << pad(core::display(core::Bytes(c.bytes)), 20)
+          << pad(fixed(c.mean_hops(), "%.2f"), 11) << core::display(core::Bytes(c.hop_bytes)) << "\n";
+    out << "  " << pad("total", 45) << core::display(core::Bytes(cost.total_hop_bytes())) << "\n";
+  }
+  out << "\n(hops: links on the fewest-hop route to the ring neighbour, to up to 16 group members for "
+         "all-to-all,"
+         " to the peer for point-to-point; bytes: what each rank sends, algorithm-independent)\n";
+  return 0;
+}
+
+}  // namespace zs::cli

@@ -1,0 +1,110 @@
+// Hop-bytes of a placement, per communicator.
+#include "policy/placement_cost.hpp"
+
+#include <algorithm>
+#include <map>
+#include <optional>
+#include <tuple>
+
+#include "topology/router.hpp"
+
+namespace zs::policy {
+namespace {
+
+double bytes_sent(workload::CollectiveKind kind, double S, double n) {
+  using K = workload::CollectiveKind;
+  if (n <= 1) return 0;
+  switch (kind) {
+    case K::kAllReduce:
+      return 2 * (n - 1) / n * S;
+    case K::kBroadcast:
+    case K::kReduce:
+      return S;
+    default:
+      return (n - 1) / n * S;
+  }
+}
+
+}  // namespace
+
+double PlacementCost::total_hop_bytes() const {
+  double t = 0;
+  for (const auto& c : communicators) t += c.hop_bytes;
+  return t;
+}
+
+PlacementCost placement_cost(const workload::Trace& trace, const topology::Machine& machine,
+                             const Placement& placement, uint64_t max_ranks) {
+  const uint64_t ranks = trace.mesh.size();
+  const uint64_t stride = std::max<uint64_t>(1, (ranks + max_ranks - 1) / std::max<uint64_t>(max_ranks, 1));
+
+  // What one rank of each role sends, per communicator (ring-like or all-to-all) and per p2p peer.
+  struct Sends {
+    std::map<std::string, double> ring, spread;                    ///< communicator -> B
+    std::map<std::tuple<std::string, int32_t, bool>, double> p2p;  ///< (axis, offset, wrap) -> B
+  };
+  std::vector<Sends> role_sends(trace.roles.size());
+  std::map<std::string, std::vector<size_t>> axes_of;
+  for (size_t role = 0; role < trace.roles.size(); ++role)
+    for (const auto& op : trace.roles[role].ops) {
+      if (const auto* c = std::get_if<workload::CollectiveOp>(&op.body)) {
+        auto axes = axes_of.find(c->communicator);
+        if (axes == axes_of.end())
+          axes = axes_of.emplace(c->communicator, *trace.communicator_axes(c->communicator)).first;
+        const double n = double(trace.mesh.group_size(axes->second));
+        auto& to =
+            c->kind == workload::CollectiveKind::kAllToAll ? role_sends[role].spread : role_sends[role].ring;
+        to[c->communicator] += bytes_sent(c->kind, c->bytes.value(), n);
+      } else if (const auto* p = std::get_if<workload::P2POp>(&op.body)) {
+        if (p->direction == workload::P2PDirection::kSend)
+          role_sends[role].p2p[{p->axis, p->offset, p->wrap}] += p->bytes.value();
+      }
+    }
+
+  topology::Router router(machine.topology, topology::PathSelection::kLowestId, 4);
+  std::map<std::string, CommunicatorCost> costs;
+  PlacementCost out;
+  out.ranks = ranks;
+  for (uint64_t r = 0; r < ranks; r += stride) {
+    ++out.ranks_evaluated;
+    const auto me = placement.unit_of_rank[r];
+    auto hops = [&](uint64_t peer) {  // routes towards this rank's unit: one distance map per rank
+      const auto unit = placement.unit_of_rank[peer];
+      return unit == me ? 0.0 : double(router.route(unit, me).size());
+    };
+    auto add = [&](const std::string& name, double bytes, double h) {
+      auto& c = costs[name];
+      c.name = name;
+      c.bytes += bytes * double(stride);
+      c.hop_bytes += bytes * h * double(stride);
+    };
+    const Sends& sends = role_sends[trace.role_of(r)];
+    for (const auto& [comm, bytes] : sends.ring) {
+      const auto members = trace.mesh.group_members(r, axes_of.at(comm));
+      const size_t self = size_t(std::find(members.begin(), members.end(), r) - members.begin());
+      add(comm, bytes, bytes > 0 ? hops(members[(self + 1) % members.size()]) : 0.0);
+    }
+    for (const auto& [comm, bytes] : sends.spread) {
+      const auto members = trace.mesh.group_members(r, axes_of.at(comm));
+      const size_t step = std::max<size_t>(1, members.size() / 16);
+      double sum = 0, count = 0;
+      for (size_t m = 0; m < members.size() && bytes > 0; m += step)
+        if (members[m] != r) {
+          sum += hops(members[m]);
+          ++count;
+        }
+      add(comm, bytes, count > 0 ? sum / count : 0.0);
+    }
+    for (const auto& [key, bytes] : sends.p2p) {
+      const auto& [axis_name, offset, wrap] = key;
+      const size_t axis = *trace.mesh.axis_index(axis_name);
+      auto peer = wrap ? std::optional<uint64_t>(trace.mesh.neighbour_wrapped(r, axis, offset))
+                       : trace.mesh.neighbour(r, axis, offset);
+      if (peer) add("p2p:" + axis_name, bytes, hops(*peer));
+    }
+  }
+  for (auto& [name, c] : costs) out.communicators.push_back(c);
+  return out;
+}
+
+}  // namespace zs::policy

@@ -1,0 +1,35 @@
+// How good a placement is for a job, without simulating: bytes and hop-bytes per communicator.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "policy/placement_policy.hpp"
+
+namespace zs::policy {
+
+struct CommunicatorCost {
+  std::string name;      ///< a communicator, or "p2p:<axis>" for point-to-point traffic
+  double bytes = 0;      ///< bytes sent per iteration, all ranks, B
+  double hop_bytes = 0;  ///< bytes x links crossed, all ranks, B
+  double mean_hops() const { return bytes > 0 ? hop_bytes / bytes : 0.0; }
+};
+
+struct PlacementCost {
+  std::vector<CommunicatorCost> communicators;  ///< sorted by name
+  uint64_t ranks = 0;
+  uint64_t ranks_evaluated = 0;  ///< < ranks: a deterministic sample (every k-th rank), scaled up
+  double total_hop_bytes() const;
+};
+
+/// Bytes each rank sends per collective, algorithm-independent (the ring's, which the bandwidth-optimal
+/// algorithms share): 2(n-1)/n S for all-reduce, (n-1)/n S for reduce-scatter, all-gather and
+/// all-to-all, S for broadcast and reduce; point-to-point sends their bytes. Hops are links on the
+/// fewest-hop route: to the next member of the group for collectives (the ring neighbour), the mean
+/// over up to 16 members spread over the group for all-to-all, the peer for point-to-point. At most
+/// `max_ranks` ranks are evaluated (one every ceil(ranks / max_ranks)), and sums scaled to all ranks.
+PlacementCost placement_cost(const workload::Trace& trace, const topology::Machine& machine,
+                             const Placement& placement, uint64_t max_ranks = 1024);
+
+}  // namespace zs::policy
