@@ -162,7 +162,9 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
   gen->add_option("--parallel", gen_opt.parallel,
                   "Plan keys for a model file, e.g. data_parallel=8,tensor_parallel=4,pipeline_parallel=2,"
                   "micro_batch=1,global_batch=64");
-  gen->add_option("--out", gen_opt.out, "Trace file to write (default: <trace name>.trace.json)");
+  gen->add_option(
+      "--out", gen_opt.out,
+      "Trace file to write: .json, or .cbor for the compact binary form (default: <trace name>.trace.json)");
   std::string inspect_input;
   auto* inspect =
       trace->add_subcommand("inspect", "Print a trace's totals: FLOPs, bytes per communicator, ops, memory");

@@ -46,7 +46,9 @@ nlohmann::json parse_parallel(const std::string& text) {
 
 workload::Trace trace_of(const std::string& path, const TraceGenOptions* gen) {
   core::DiskFileSource files;
-  const nlohmann::json doc = files.read_json(path);
+  const auto bytes = files.read(path);
+  if (!bytes) throw core::InputError(path, "", "cannot read file (missing or unreadable)");
+  const nlohmann::json doc = workload::parse_trace_document(*bytes, path);
   const std::string kind =
       doc.is_object() && doc.contains("kind") && doc["kind"].is_string() ? doc["kind"] : "";
   if (kind == "scenario") {
@@ -82,7 +84,9 @@ int generate_trace_file(const TraceGenOptions& opt, std::ostream& out) {
   workload::Trace trace = trace_of(opt.input, &opt);
   const std::string path = opt.out.empty() ? trace.name + ".trace.json" : opt.out;
   try {
-    output::write_file_atomically(path, workload::trace_to_json(trace).dump(1) + "\n");
+    const bool cbor = path.size() >= 5 && path.compare(path.size() - 5, 5, ".cbor") == 0;
+    output::write_file_atomically(
+        path, cbor ? workload::trace_to_cbor(trace) : workload::trace_to_json(trace).dump(1) + "\n");
   } catch (const std::runtime_error& e) {
     throw core::InputError(path, "", e.what());
   }

@@ -1,6 +1,8 @@
 // Trace <-> JSON, with every quantity as an exact unit string.
 #include "workload/trace_json.hpp"
 
+#include <algorithm>
+
 #include "core/input_error.hpp"
 #include "core/json_object.hpp"
 
@@ -200,6 +202,29 @@ nlohmann::json trace_to_json(const Trace& trace) {
     j["roles"].push_back(std::move(r));
   }
   return j;
+}
+
+namespace {
+constexpr unsigned char kCborMagic[3] = {0xD9, 0xD9, 0xF7};
+}  // namespace
+
+std::string trace_to_cbor(const Trace& trace) {
+  std::string out(reinterpret_cast<const char*>(kCborMagic), 3);
+  nlohmann::json::to_cbor(trace_to_json(trace), out);
+  return out;
+}
+
+nlohmann::json parse_trace_document(const std::string& bytes, const std::string& file) {
+  if (bytes.size() >= 3 &&
+      std::equal(bytes.begin(), bytes.begin() + 3, reinterpret_cast<const char*>(kCborMagic))) {
+    try {
+      return nlohmann::json::from_cbor(bytes.begin() + 3, bytes.end(), true, true,
+                                       nlohmann::json::cbor_tag_handler_t::error);
+    } catch (const nlohmann::json::exception& e) {
+      throw core::InputError(file, "", std::string("malformed CBOR trace: ") + e.what());
+    }
+  }
+  return core::parse_json(bytes, file);
 }
 
 Trace trace_from_json(const nlohmann::json& doc, const std::string& file) {

@@ -35,6 +35,18 @@ TEST_CASE("trace gen writes a model's trace under a plan; trace inspect reads it
   CHECK(i.out.find("memory per rank") != std::string::npos);
 }
 
+TEST_CASE("trace gen writes the CBOR form for a .cbor file; inspect reads it like the JSON one") {
+  test::TempDir dir;
+  for (const char* name : {"t.json", "t.cbor"})
+    REQUIRE(test::run_cli({"trace", "gen", source("scenarios/hgx-3d-parallel.json"), "--out", dir.file(name)})
+                .code == 0);
+  CHECK(fs::file_size(dir.file("t.cbor")) < fs::file_size(dir.file("t.json")));
+  auto a = test::run_cli({"trace", "inspect", dir.file("t.json")});
+  auto b = test::run_cli({"trace", "inspect", dir.file("t.cbor")});
+  CHECK(a.code == 0);
+  CHECK(a.out == b.out);
+}
+
 TEST_CASE("trace inspect on a shipped scenario: the moe-10t plan on 524,288 units fits its units") {
   auto i = test::run_cli({"trace", "inspect", source("scenarios/moe-10t-512k.json")});
   CHECK(i.code == 0);

@@ -109,3 +109,21 @@ TEST_CASE("expert routing in a trace is read with the plan's rules: histogram le
         at + "overflow: unknown overflow policy \"spill\" (known: drop, reroute)");
   CHECK(routing({{"distribution", "uniform"}}) == "(no error)");
 }
+
+TEST_CASE("the CBOR form carries the same document, is smaller, and malformed bytes are one error line") {
+  const auto trace = moe_trace();
+  const std::string cbor = workload::trace_to_cbor(trace);
+  const std::string json = workload::trace_to_json(trace).dump();
+  CHECK(cbor.size() < json.size());
+  CHECK(static_cast<unsigned char>(cbor[0]) == 0xD9);
+  auto doc = workload::parse_trace_document(cbor, "t.cbor");
+  CHECK(doc == workload::trace_to_json(trace));
+  CHECK(workload::parse_trace_document(json, "t.json") == doc);  // JSON still reads
+  std::string broken = cbor.substr(0, cbor.size() / 2);
+  try {
+    workload::parse_trace_document(broken, "t.cbor");
+    FAIL("no error");
+  } catch (const core::InputError& e) {
+    CHECK(std::string(e.what()).rfind("t.cbor: malformed CBOR trace: ", 0) == 0);
+  }
+}
