@@ -63,7 +63,7 @@ workload::Trace trace_of(const std::string& path, const TraceGenOptions* gen) {
     auto model = workload::TransformerSpec::from_json(model_json);
     const nlohmann::json plan = parse_parallel(gen->parallel);
     core::JsonObject plan_json(plan, "--parallel", "");
-    auto built = scenario::build_workload(gen->generator, plan_json, model);
+    auto built = scenario::build_workload(gen->generator, plan_json, model, files);
     plan_json.finish();
     return std::move(built.trace);
   }

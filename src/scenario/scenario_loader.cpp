@@ -158,7 +158,7 @@ Scenario ScenarioLoader::load(const std::string& path) const {
   nlohmann::json model_doc = files_.read_json(model_path);
   core::JsonObject model_json(model_doc, model_path, "");
   auto model = workload::TransformerSpec::from_json(model_json);
-  BuiltWorkload built = build_workload(generator, work, model);
+  BuiltWorkload built = build_workload(generator, work, model, files_);
   work.finish();
   const uint64_t ranks = built.trace.mesh.size();
   if (ranks > s.machine.unit_count())

@@ -17,7 +17,7 @@ std::string tokens(const workload::TransformerSpec& model, uint32_t global_batch
 }  // namespace
 
 BuiltWorkload build_workload(const std::string& generator, core::JsonObject& work,
-                             const workload::TransformerSpec& model) {
+                             const workload::TransformerSpec& model, const core::FileSource& files) {
   if (generator == "data-parallel") {
     auto plan = workload::DataParallelPlan::from_json(work);
     return {workload::generate_data_parallel_trace(model, plan), plan.to_json(),
@@ -26,7 +26,7 @@ BuiltWorkload build_workload(const std::string& generator, core::JsonObject& wor
                 std::to_string(plan.micro_batch) + ", " + tokens(model, plan.global_batch)};
   }
   if (generator == "megatron") {
-    auto plan = workload::ParallelPlan::from_json(work, model);
+    auto plan = workload::ParallelPlan::from_json(work, model, &files);
     auto trace = workload::generate_megatron_trace(model, plan);
     core::Bytes state(0.0);
     for (const auto& role : trace.roles)

@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/file_source.hpp"
 #include "core/json_object.hpp"
 #include "core/units.hpp"
 #include "workload/trace.hpp"
@@ -22,7 +23,8 @@ struct BuiltWorkload {
 /// Generators: "data-parallel" (data_parallel, micro_batch, global_batch) and "megatron"
 /// (data_parallel, tensor_parallel, pipeline_parallel, micro_batch, global_batch, schedule).
 /// Reads the plan keys from `work` (not "generator" or "model") and checks them against the model.
+/// `files` reads files the plan refers to (a routing histogram_file), relative to work.file().
 BuiltWorkload build_workload(const std::string& generator, core::JsonObject& work,
-                             const workload::TransformerSpec& model);
+                             const workload::TransformerSpec& model, const core::FileSource& files);
 
 }  // namespace zs::scenario

@@ -104,7 +104,27 @@ ExpertAssignment route_tokens(uint64_t tokens, uint32_t experts, uint32_t top_k,
   return out;
 }
 
-ExpertRoutingModel read_routing(core::JsonObject& json, uint32_t experts, double default_capacity) {
+namespace {
+
+/// One non-negative weight per expert from the array at `key` of `json`.
+std::vector<double> read_weights(core::JsonObject& json, const char* key, uint32_t experts) {
+  const auto& h = json.required(key);
+  if (!h.is_array() || h.size() != experts)
+    throw json.error(key, "expected an array of " + std::to_string(experts) +
+                              " non-negative weights, one per routed expert");
+  std::vector<double> out;
+  for (size_t i = 0; i < h.size(); ++i) {
+    if (!h[i].is_number() || h[i].get<double>() < 0)
+      throw core::InputError(json.file(), json.element_pointer(key, i), "expected a weight >= 0");
+    out.push_back(h[i].get<double>());
+  }
+  return out;
+}
+
+}  // namespace
+
+ExpertRoutingModel read_routing(core::JsonObject& json, uint32_t experts, double default_capacity,
+                                const core::FileSource* files) {
   ExpertRoutingModel r;
   const std::string d = json.optional_string("distribution").value_or("uniform");
   if (d == "zipf") {
@@ -112,19 +132,27 @@ ExpertRoutingModel read_routing(core::JsonObject& json, uint32_t experts, double
     r.zipf_exponent = json.number("exponent", 0.0, 10.0);
   } else if (d == "histogram") {
     r.distribution = ExpertRoutingModel::Distribution::kHistogram;
-    const auto& h = json.required("histogram");
-    if (!h.is_array() || h.size() != experts)
-      throw json.error("histogram", "expected an array of " + std::to_string(experts) +
-                                        " non-negative weights, one per routed expert");
-    for (size_t i = 0; i < h.size(); ++i) {
-      if (!h[i].is_number() || h[i].get<double>() < 0)
-        throw core::InputError(json.file(), json.element_pointer("histogram", i), "expected a weight >= 0");
-      r.histogram.push_back(h[i].get<double>());
+    if (json.has("histogram_file")) {
+      if (json.has("histogram"))
+        throw json.error("histogram_file", "give the histogram inline or in a file, not both");
+      if (files == nullptr)
+        throw json.error("histogram_file", "a histogram file cannot be read here; give it inline");
+      const std::string path = core::resolve_relative(json.file(), json.string("histogram_file"));
+      const nlohmann::json doc = files->read_json(path);
+      if (!doc.is_object()) throw core::InputError(path, "", "expected a JSON object (an expert histogram)");
+      core::JsonObject file(doc, path, "");
+      if (file.string("kind") != "expert-histogram")
+        throw file.error("kind", "expected \"expert-histogram\"");
+      file.optional_string("source");
+      r.histogram = read_weights(file, "weights", experts);
+      file.finish();
+    } else {
+      r.histogram = read_weights(json, "histogram", experts);
     }
     try {
       r.weights(experts);
     } catch (const std::invalid_argument& e) {
-      throw json.error("histogram", e.what());
+      throw json.error(json.has("histogram_file") ? "histogram_file" : "histogram", e.what());
     }
   } else if (d != "uniform") {
     throw json.error("distribution", "unknown distribution \"" + d + "\" (known: uniform, zipf, histogram)");

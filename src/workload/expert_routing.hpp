@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/file_source.hpp"
 #include "core/json_object.hpp"
 
 namespace zs::workload {
@@ -27,9 +28,12 @@ struct ExpertRoutingModel {
   std::vector<double> weights(uint32_t experts) const;
 };
 
-/// Reads {distribution: uniform (default) | zipf (exponent) | histogram (one weight per expert),
-/// capacity_factor (default `default_capacity`), overflow: drop (default) | reroute}; errors name the key.
-ExpertRoutingModel read_routing(core::JsonObject& json, uint32_t experts, double default_capacity);
+/// Reads {distribution: uniform (default) | zipf (exponent) | histogram (one weight per expert, inline
+/// as `histogram` or in `histogram_file`, a file {"kind": "expert-histogram", "weights": [...]} resolved
+/// against json.file() and read from `files`), capacity_factor (default `default_capacity`), overflow:
+/// drop (default) | reroute}; errors name the file and key.
+ExpertRoutingModel read_routing(core::JsonObject& json, uint32_t experts, double default_capacity,
+                                const core::FileSource* files = nullptr);
 nlohmann::json routing_to_json(const ExpertRoutingModel& routing);
 
 /// Where the tokens of one source rank went.

@@ -15,7 +15,8 @@ void require_divides(core::JsonObject& json, const char* key, uint64_t degree, u
                               " (" + std::to_string(value) + ")");
 }
 
-ExpertRoutingModel plan_routing(core::JsonObject& plan, const TransformerSpec& model) {
+ExpertRoutingModel plan_routing(core::JsonObject& plan, const TransformerSpec& model,
+                                const core::FileSource* files) {
   const double capacity = model.moe ? model.moe->capacity_factor : 0.0;
   if (!plan.has("routing")) {
     ExpertRoutingModel r;
@@ -24,7 +25,7 @@ ExpertRoutingModel plan_routing(core::JsonObject& plan, const TransformerSpec& m
   }
   if (!model.moe) throw plan.error("routing", "expert routing needs a Mixture-of-Experts model");
   auto json = plan.object("routing");
-  return read_routing(json, model.moe->experts, capacity);
+  return read_routing(json, model.moe->experts, capacity, files);
 }
 
 }  // namespace
@@ -53,7 +54,8 @@ std::string_view to_string(Recompute r) {
   return "?";
 }
 
-ParallelPlan ParallelPlan::from_json(core::JsonObject& json, const TransformerSpec& model) {
+ParallelPlan ParallelPlan::from_json(core::JsonObject& json, const TransformerSpec& model,
+                                     const core::FileSource* files) {
   ParallelPlan p;
   p.data_parallel = degree(json, "data_parallel");
   p.tensor_parallel = degree(json, "tensor_parallel");
@@ -85,7 +87,7 @@ ParallelPlan ParallelPlan::from_json(core::JsonObject& json, const TransformerSp
                      "unknown recomputation \"" + recompute + "\" (known: none, selective, full)");
   p.offload_optimizer = json.boolean_or("offload_optimizer", false);
   p.seed = static_cast<uint64_t>(json.integer_or("seed", 1, 0, int64_t(1) << 53));
-  p.routing = plan_routing(json, model);
+  p.routing = plan_routing(json, model, files);
 
   if (model.layers % (p.pipeline_parallel * p.chunks()) != 0 && p.chunks() > 1)
     throw json.error("virtual_stages", "pipeline_parallel " + std::to_string(p.pipeline_parallel) +

@@ -48,7 +48,9 @@ struct ParallelPlan {
 
   /// Reads the plan and checks it against the model; each failed constraint is an InputError at its
   /// key (divisibility of layers, heads, key/value heads, FFN width, experts, batch; schedules).
-  static ParallelPlan from_json(core::JsonObject& json, const TransformerSpec& model);
+  /// `files` reads a routing histogram_file (relative to json.file()); nullptr: inline histograms only.
+  static ParallelPlan from_json(core::JsonObject& json, const TransformerSpec& model,
+                                const core::FileSource* files = nullptr);
   nlohmann::json to_json() const;
   uint32_t micro_batches() const { return global_batch / (data_parallel * micro_batch); }
   uint64_t ranks() const {

@@ -4,7 +4,9 @@
 #include "support/test_models.hpp"
 
 #include <map>
+#include "core/file_source.hpp"
 #include "core/input_error.hpp"
+#include "support/temp_dir.hpp"
 
 #include "workload/megatron_generator.hpp"
 #include "workload/memory_accounting.hpp"
@@ -261,4 +263,43 @@ TEST_CASE("expert parallelism: dispatch and combine all-to-alls of tokens x top_
   // Each rank holds 8 / 4 = 2 whole experts per layer.
   auto params = workload::stage_parameters(moe_model(), p, 0);
   CHECK(params.experts == doctest::Approx(4 * 2 * moe_model().expert_params()));
+}
+
+TEST_CASE("a routing histogram from a file: read relative to the plan's file; its errors name that file") {
+  test::TempDir dir;
+  core::DiskFileSource files;
+  auto m = moe_model();  // 8 routed experts
+  auto plan_for = [&](nlohmann::json routing) {
+    nlohmann::json j = {{"data_parallel", 2},
+                        {"expert_parallel", 2},
+                        {"micro_batch", 1},
+                        {"global_batch", 2},
+                        {"routing", routing}};
+    core::JsonObject o(j, dir.file("scenario.json"), "/workload");
+    return workload::ParallelPlan::from_json(o, m, &files);
+  };
+  dir.write("loads/hot.json",
+            R"({"kind": "expert-histogram", "source": "test", "weights": [8, 1, 1, 1, 1, 1, 1, 2]})");
+  auto p = plan_for({{"distribution", "histogram"}, {"histogram_file", "loads/hot.json"}});
+  CHECK(p.routing.histogram == std::vector<double>{8, 1, 1, 1, 1, 1, 1, 2});
+  auto error = [&](nlohmann::json routing) {
+    try {
+      plan_for(routing);
+    } catch (const core::InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string("(no error)");
+  };
+  dir.write("loads/short.json", R"({"kind": "expert-histogram", "weights": [1, 2]})");
+  CHECK(error({{"distribution", "histogram"}, {"histogram_file", "loads/short.json"}}) ==
+        dir.file("loads/short.json") +
+            ": /weights: expected an array of 8 non-negative weights, one per routed expert");
+  dir.write("loads/negative.json", R"({"kind": "expert-histogram", "weights": [1, 2, 3, 4, 5, 6, 7, -8]})");
+  CHECK(error({{"distribution", "histogram"}, {"histogram_file", "loads/negative.json"}}) ==
+        dir.file("loads/negative.json") + ": /weights/7: expected a weight >= 0");
+  CHECK(error({{"distribution", "histogram"}, {"histogram_file", "loads/none.json"}})
+            .find("cannot read file") != std::string::npos);
+  CHECK(error({{"distribution", "histogram"}, {"histogram_file", "loads/hot.json"}, {"histogram", {1}}}) ==
+        dir.file("scenario.json") +
+            ": /workload/routing/histogram_file: give the histogram inline or in a file, not both");
 }
