@@ -19,17 +19,33 @@ struct Timing {
   double simulated, alpha, bandwidth;
 };
 
-Timing run_collective(CollectiveKind kind, uint32_t n, double bytes) {
-  auto machine = test::single_switch_machine(int(n), test::unit_model("1PFLOPS", 1, "0s"),
-                                             test::link_model("100GB/s", "1us"));
+/// n units on one switch over 100 GB/s, 1 us links (alpha = 2 us unit to unit).
+topology::Machine switch_machine(uint32_t n) {
+  return test::single_switch_machine(int(n), test::unit_model("1PFLOPS", 1, "0s"),
+                                     test::link_model("100GB/s", "1us"));
+}
+
+/// One collective of `bytes` over all n ranks.
+workload::Trace one_collective(CollectiveKind kind, uint32_t n, double bytes) {
   workload::Trace t;
   t.name = "collective";
   t.mesh = workload::Mesh({{"dp", n}});
   t.streams = {"comm"};
   t.roles = {
       {"rank", {{"sync", "gradient-sync", 0, {}, workload::CollectiveOp{kind, "dp", core::Bytes(bytes)}}}}};
-  auto r = engine::simulate(machine, t, policy::LinearPlacement(), policy::RingCollective());
-  Timing out{r.replay.iteration_time.value(), 0, 0};
+  return t;
+}
+
+/// Simulated time of one collective with `policy`, s.
+double run_with(const policy::CollectivePolicy& policy, CollectiveKind kind, uint32_t n, double bytes) {
+  return engine::simulate(switch_machine(n), one_collective(kind, n, bytes), policy::LinearPlacement(),
+                          policy)
+      .replay.iteration_time.value();
+}
+
+Timing run_collective(CollectiveKind kind, uint32_t n, double bytes) {
+  const auto machine = switch_machine(n);
+  Timing out{run_with(policy::RingCollective(), kind, n, bytes), 0, 0};
   if (n > 1) {
     const auto& units = machine.topology.units();
     auto route = topology::shortest_route(machine.topology, units[0], units[1]);
@@ -145,20 +161,6 @@ TEST_CASE("uniform routing: every rank's expert compute is near the nominal load
   for (const auto& rank : run.result.replay.ranks)
     CHECK(rank.compute.value() == doctest::Approx(1e-3).epsilon(0.1));
 }
-
-namespace {
-double run_with(const policy::CollectivePolicy& policy, CollectiveKind kind, uint32_t n, double bytes) {
-  auto machine = test::single_switch_machine(int(n), test::unit_model("1PFLOPS", 1, "0s"),
-                                             test::link_model("100GB/s", "1us"));
-  workload::Trace t;
-  t.name = "collective";
-  t.mesh = workload::Mesh({{"dp", n}});
-  t.streams = {"comm"};
-  t.roles = {
-      {"rank", {{"sync", "gradient-sync", 0, {}, workload::CollectiveOp{kind, "dp", core::Bytes(bytes)}}}}};
-  return engine::simulate(machine, t, policy::LinearPlacement(), policy).replay.iteration_time.value();
-}
-}  // namespace
 
 TEST_CASE(
     "Rabenseifner: all-reduce 2 lg(p) alpha + 2 (p-1)/p S/B, reduce-scatter and all-gather half, within 1%") {
