@@ -34,6 +34,8 @@ struct ReplayResult {
   uint64_t collectives = 0;          ///< collective instances (one per communicator group and call)
   uint64_t circuit_waits = 0;        ///< transfers held until an optical circuit on their route was up
   std::vector<std::string> collective_algorithms;  ///< distinct algorithms the policy chose
+  /// Bytes each link carried, per direction: [2 l] from its node a to b, [2 l + 1] from b to a, B.
+  std::vector<double> link_bytes;
 };
 
 }  // namespace zs::engine

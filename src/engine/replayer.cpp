@@ -192,6 +192,17 @@ struct Replayer::State {
     }
   }
 
+  /// Adds a transfer's bytes to each link of its route, in the direction it crosses it.
+  void count_link_bytes(topology::NodeId src, const std::vector<topology::LinkId>& route, double bytes) {
+    topology::NodeId at = src;
+    for (auto l : route) {
+      const auto& link = machine.topology.links()[l];
+      const bool forward = link.a == at;
+      result.link_bytes[2 * size_t(l) + (forward ? 0 : 1)] += bytes;
+      at = forward ? link.b : link.a;
+    }
+  }
+
   /// Starts a network transfer over the route the fabric offers now, or holds it until the optical
   /// circuits on that route are up.
   void start_transfer(topology::NodeId src, topology::NodeId dst, core::Bytes bytes, const Activity& a) {
@@ -206,6 +217,7 @@ struct Replayer::State {
     }
     const double ready = circuits.ready_at(route).value();
     if (ready <= now()) {
+      count_link_bytes(src, route, bytes.value());
       backend.start_transfer(src, dst, bytes, new_token(a), route);
       return;
     }
@@ -479,6 +491,7 @@ ReplayResult Replayer::run() {
   }
 
   State s(machine_, trace_, placement_, collective_, reconfigurations_);
+  s.result.link_bytes.assign(2 * machine_.topology.links().size(), 0.0);
   for (const auto& role : trace_.roles) s.graphs.push_back(compile(role, trace_.streams.size()));
   s.role_of_rank.resize(ranks);
   s.pending.resize(ranks);

@@ -88,8 +88,8 @@ struct SimgridBackend::Impl {
   sg4::Host* timer_host = nullptr;
   /// One-way SimGrid links per topology link: [0] carries a -> b, [1] carries b -> a.
   std::vector<std::array<simgrid::kernel::resource::StandardLinkImpl*, 2>> links;
-  std::vector<double> link_latency;     ///< per topology link, s
-  std::vector<double> transit_latency;  ///< per node: its switch model latency, s
+  std::vector<double> link_latency;                           ///< per topology link, s
+  std::vector<double> transit_latency;                        ///< per node: its switch model latency, s
   const std::vector<topology::LinkId>* next_route = nullptr;  ///< set while a transfer starts
   double start_clock = 0;
   std::unordered_map<Token, Pending> pending;

@@ -68,6 +68,17 @@ nlohmann::json summary_json(const scenario::Scenario& s, const engine::Simulatio
              for (const auto& [name, t] : crit.exposed_by_communicator) j[name] = t.value();
              return j;
            }()},
+          {"utilization",
+           {{"compute_mean", r.utilization.compute_mean},
+            {"compute_min", r.utilization.compute_min},
+            {"compute_min_rank", r.utilization.compute_min_rank},
+            {"compute_max", r.utilization.compute_max},
+            {"link_max", r.utilization.link_max},
+            {"link_max_direction", r.utilization.link_max_name},
+            {"link_mean_active", r.utilization.link_mean_active},
+            {"link_directions_active", r.utilization.links_active},
+            {"link_directions_over_half", r.utilization.links_over_half},
+            {"memory_pool_max", r.utilization.pool_max}}},
           {"model_flops_per_iteration_flop", r.model_flops.value()},
           {"peak_flop_rate_flop_per_s", r.peak.value()},
           {"mfu", r.mfu},
@@ -114,6 +125,17 @@ std::string report_text(const scenario::Scenario& s, const engine::SimulationRes
   part("pipeline bubble", crit.pipeline_bubble);
   part("memory stalls", crit.memory_stall);
   part("idle", crit.idle);
+  const auto& u = r.utilization;
+  out << line("compute utilization", percent(u.compute_mean),
+              "mean over ranks; min " + percent(u.compute_min) + " (rank " +
+                  std::to_string(u.compute_min_rank) + "), max " + percent(u.compute_max));
+  if (u.links_active > 0)
+    out << line("link utilization", percent(u.link_max),
+                "busiest direction " + u.link_max_name + "; mean " + percent(u.link_mean_active) + " over " +
+                    std::to_string(u.links_active) + " active directions, " +
+                    std::to_string(u.links_over_half) + " above 50%");
+  if (u.pool_max > 0)
+    out << line("memory pool utilization", percent(u.pool_max), "busiest pool, bytes over its ports");
   out << line("model FLOPs utilization", percent(r.mfu),
               display(r.model_flops) + " per iteration / (iteration time x " + display(r.peak) + " peak)");
   out << line("tokens per second", [&] {

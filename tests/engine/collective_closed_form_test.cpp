@@ -223,3 +223,20 @@ TEST_CASE("auto is never more than 5% slower than the best fixed algorithm on a 
         CHECK(run_with(policy::AutoCollective(), kind, n, S) <= 1.05 * best);
       }
 }
+
+TEST_CASE("link utilization: a ring all-reduce keeps every link direction busy 2(n-1)/n S/B of the time") {
+  const uint32_t n = 8;
+  const double S = 1024.0 * 1024 * 1024, B = 100e9;
+  auto r = engine::simulate(switch_machine(n), one_collective(CollectiveKind::kAllReduce, n, S),
+                            policy::LinearPlacement(), policy::RingCollective());
+  const double T = r.replay.iteration_time.value();
+  const auto& u = r.utilization;
+  CHECK(u.links_active == 2 * n);  // each unit's link to the switch, both ways
+  CHECK(u.link_max == doctest::Approx(2.0 * (n - 1) / n * S / B / T).epsilon(1e-9));
+  CHECK(u.link_mean_active == doctest::Approx(u.link_max).epsilon(1e-9));
+  CHECK(u.links_over_half == 2 * n);
+  CHECK(u.compute_mean == 0.0);
+  double carried = 0;
+  for (double b : r.replay.link_bytes) carried += b;
+  CHECK(carried == doctest::Approx(2.0 * n * 2.0 * (n - 1) / n * S));  // every chunk crosses two links
+}
