@@ -49,6 +49,10 @@ TEST_CASE("n units reading one pool at once each get the pool bandwidth / n") {
       CHECK(r.replay.memory_activities == n);
       // With nothing else to do, the whole iteration is a memory stall.
       CHECK(r.replay.ranks[0].memory_stall.value() == doctest::Approx(r.replay.iteration_time.value()));
+      // The pool's ports move n S bytes at its bandwidth, busy all but the load latency.
+      CHECK(r.utilization.pool_max ==
+            doctest::Approx(n * S / (pool_bw * r.replay.iteration_time.value())).epsilon(1e-9));
+      CHECK(r.utilization.pool_max > 0.9);
     }
   }
 }
