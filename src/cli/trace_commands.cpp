@@ -100,9 +100,6 @@ int generate_trace_file(const TraceGenOptions& opt, std::ostream& out) {
 int inspect_trace(const std::string& input, std::ostream& out) {
   const workload::Trace t = trace_of(input, nullptr);
   const uint64_t ranks = t.mesh.size();
-  std::vector<double> ranks_of_role(t.roles.size(), double(ranks));
-  if (!t.role_axis.empty())
-    for (auto& n : ranks_of_role) n = double(ranks) / t.roles.size();
 
   std::string mesh;
   for (const auto& a : t.mesh.axes())
@@ -121,9 +118,9 @@ int inspect_trace(const std::string& input, std::ostream& out) {
 
   std::map<std::string, double> op_counts, comm_bytes, comm_calls;
   double flops = 0, memory_moved = 0, p2p_bytes = 0;
-  for (size_t r = 0; r < t.roles.size(); ++r)
-    for (const auto& op : t.roles[r].ops) {
-      const double n = ranks_of_role[r];
+  const double n = double(t.ranks_per_role());  // each op runs on every rank of its role
+  for (const auto& role : t.roles)
+    for (const auto& op : role.ops) {
       if (const auto* c = std::get_if<workload::ComputeOp>(&op.body)) {
         op_counts["compute"] += n;
         flops += c->flops.value() * n;

@@ -120,15 +120,18 @@ class StageBuilder {
   }
 
   /// Dense parameters of one layer on this rank, and its routed experts here.
-  double layer_dense(uint32_t l) const {
-    const double routed = model_.is_moe_layer(l) ? double(model_.moe->experts) * model_.expert_params() : 0.0;
-    return (model_.layer_params(l) - routed) / tp();
+  double layer_dense(uint32_t l) const { return layer_parameters(model_, plan_, l).dense; }
+  double layer_experts(uint32_t l) const { return layer_parameters(model_, plan_, l).experts; }
+
+  /// "mb<m>/" and, with interleaving, "chunk<c>/": where a pipeline step's op names start.
+  std::string step_prefix(uint32_t mb, uint32_t chunk) const {
+    return "mb" + std::to_string(mb) + "/" +
+           (plan_.chunks() > 1 ? "chunk" + std::to_string(chunk) + "/" : "");
   }
-  double layer_experts(uint32_t l) const {
-    return model_.is_moe_layer(l)
-               ? double(model_.moe->experts) / plan_.expert_parallel * model_.expert_params()
-               : 0.0;
-  }
+
+  /// Keys and values of the whole sequence on one tensor-parallel shard: what context parallelism
+  /// gathers, B.
+  core::Bytes kv_bytes() const { return core::Bytes(tokens() * cp() * model_.kv_width() * elem() / tp()); }
 
   /// ZeRO-3: gather a layer's weights on the data-parallel stream; returns the ops compute waits on.
   /// Issued once the compute two layers back is done (a prefetch depth of one layer).
@@ -179,8 +182,7 @@ class StageBuilder {
     auto deps = gather_weights(at, phase, l);
     tensor_exchange(at + "attention/", phase, true);
     if (plan_.context_parallel > 1)
-      collective(at + "attention/cp-all-gather-kv", phase, CollectiveKind::kAllGather, "cp",
-                 core::Bytes(tokens() * cp() * model_.kv_width() * elem() / tp()));
+      collective(at + "attention/cp-all-gather-kv", phase, CollectiveKind::kAllGather, "cp", kv_bytes());
     compute(at + "attention/forward", phase,
             model_.attention_forward_flops(plan_.micro_batch) / (tp() * cp()),
             model_.attention_params() / tp(), deps);
@@ -191,18 +193,19 @@ class StageBuilder {
               layer_dense(l) - model_.attention_params() / tp());
       tensor_exchange(at + "ffn/", phase, false);
     } else {
-      moe_forward(l, mb, at, phase, 1.0);
+      moe_block(l, mb, at, phase, false);
     }
     compute_history_.push_back(last_compute_);
   }
 
-  /// Router and shared experts, dispatch, routed experts, combine; `factor` 2 for backward.
-  void moe_forward(uint32_t l, uint32_t mb, const std::string& at, const std::string& phase, double factor) {
+  /// An MoE block: router and shared experts, dispatch, routed experts, combine; backward runs the
+  /// same all-to-alls (the gradients of the same tokens) at twice the FLOPs, router last.
+  void moe_block(uint32_t l, uint32_t mb, const std::string& at, const std::string& phase, bool backward) {
     const auto& moe = *model_.moe;
     const double t = double(rank_tokens());
     const double local =
         double(moe.shared_experts) * model_.expert_weights() + double(model_.hidden) * moe.experts;
-    const bool backward = factor > 1;
+    const double factor = backward ? 2.0 : 1.0;
     auto local_compute = [&] {
       compute(at + "moe/router-shared/" + (backward ? "backward" : "forward"), phase,
               core::Flops(factor * 2.0 * t * local), local);
@@ -233,26 +236,24 @@ class StageBuilder {
               2 * (layer_dense(l) - model_.attention_params() / tp()), deps);
       tensor_exchange(at + "ffn/", phase, false);
     } else {
-      moe_forward(l, mb, at, phase, 2.0);
+      moe_block(l, mb, at, phase, true);
     }
     tensor_exchange(at + "attention/", phase, true);
     if (plan_.context_parallel > 1)
-      collective(at + "attention/cp-all-gather-kv", phase, CollectiveKind::kAllGather, "cp",
-                 core::Bytes(tokens() * cp() * model_.kv_width() * elem() / tp()));
+      collective(at + "attention/cp-all-gather-kv", phase, CollectiveKind::kAllGather, "cp", kv_bytes());
     core::Flops flops = model_.attention_forward_flops(plan_.micro_batch) * 2.0;
     if (plan_.recompute == Recompute::kSelective) flops += model_.attention_score_flops(plan_.micro_batch);
     compute(at + "attention/backward", phase, flops / (tp() * cp()), 2 * model_.attention_params() / tp());
     if (plan_.context_parallel > 1)
       collective(at + "attention/cp-reduce-scatter-kv-gradients", phase, CollectiveKind::kReduceScatter, "cp",
-                 core::Bytes(tokens() * cp() * model_.kv_width() * elem() / tp()));
+                 kv_bytes());
     tensor_exchange(at + "attention/", phase, false);
     compute_history_.push_back(last_compute_);
     if (plan_.zero_stage == 3) reduce_gradients(at, phase, layer_dense(l), layer_experts(l));
   }
 
   void forward_step(uint32_t mb, uint32_t chunk) {
-    const std::string at =
-        "mb" + std::to_string(mb) + "/" + (plan_.chunks() > 1 ? "chunk" + std::to_string(chunk) + "/" : "");
+    const std::string at = step_prefix(mb, chunk);
     const uint32_t vs = virtual_stage(chunk);
     if (vs > 0) p2p(at + "recv-activations", "forward", P2PDirection::kRecv, -1);
     for (uint32_t l : chunk_layers(model_, plan_, stage_, chunk))
@@ -266,8 +267,7 @@ class StageBuilder {
   }
 
   void backward_step(uint32_t mb, uint32_t chunk) {
-    const std::string at =
-        "mb" + std::to_string(mb) + "/" + (plan_.chunks() > 1 ? "chunk" + std::to_string(chunk) + "/" : "");
+    const std::string at = step_prefix(mb, chunk);
     const uint32_t vs = virtual_stage(chunk);
     if (vs + 1 == virtual_stages())
       compute(at + "logits/backward", "backward",
@@ -279,22 +279,25 @@ class StageBuilder {
     for (auto l = layers.rbegin(); l != layers.rend(); ++l)
       layer_backward(*l, mb, at + "layer" + std::to_string(*l) + "/");
     if (vs > 0) p2p(at + "send-gradients", "backward", P2PDirection::kSend, -1);
-    if (plan_.zero_stage == 2) {
-      double dense = 0, experts = 0;
-      for (uint32_t l : layers) {
-        dense += layer_dense(l);
-        experts += layer_experts(l);
-      }
-      // Embeddings, output layer and final norm go with the last chunk on the last stage, else chunk 0.
-      const uint32_t extras_chunk = stage_ + 1 == plan_.pipeline_parallel ? plan_.chunks() - 1 : 0;
-      if (chunk == extras_chunk) {
-        double layers_dense = 0;
-        for (uint32_t c = 0; c < plan_.chunks(); ++c)
-          for (uint32_t l : chunk_layers(model_, plan_, stage_, c)) layers_dense += layer_dense(l);
-        dense += params_.dense - layers_dense;
-      }
-      reduce_gradients(at, "gradient-sync", dense, experts);
+    if (plan_.zero_stage == 2) reduce_chunk_gradients(at, chunk);
+  }
+
+  /// ZeRO-2: after a chunk's backward, reduce-scatter its gradients. Embeddings, output layer and final
+  /// norm go with the last chunk on the last stage, else with chunk 0.
+  void reduce_chunk_gradients(const std::string& at, uint32_t chunk) {
+    double dense = 0, experts = 0;
+    for (uint32_t l : chunk_layers(model_, plan_, stage_, chunk)) {
+      dense += layer_dense(l);
+      experts += layer_experts(l);
     }
+    const uint32_t extras_chunk = stage_ + 1 == plan_.pipeline_parallel ? plan_.chunks() - 1 : 0;
+    if (chunk == extras_chunk) {
+      double layers_dense = 0;
+      for (uint32_t c = 0; c < plan_.chunks(); ++c)
+        for (uint32_t l : chunk_layers(model_, plan_, stage_, c)) layers_dense += layer_dense(l);
+      dense += params_.dense - layers_dense;
+    }
+    reduce_gradients(at, "gradient-sync", dense, experts);
   }
 
   void optimizer() {

@@ -4,14 +4,6 @@
 #include <algorithm>
 
 namespace zs::workload {
-namespace {
-
-double routed_expert_params(const TransformerSpec& model, uint32_t layer) {
-  return model.is_moe_layer(layer) ? double(model.moe->experts) * model.expert_params() : 0.0;
-}
-
-}  // namespace
-
 std::vector<uint32_t> chunk_layers(const TransformerSpec& model, const ParallelPlan& plan, uint32_t stage,
                                    uint32_t chunk) {
   const uint32_t per_chunk = model.layers / (plan.pipeline_parallel * plan.chunks());
@@ -19,6 +11,20 @@ std::vector<uint32_t> chunk_layers(const TransformerSpec& model, const ParallelP
   std::vector<uint32_t> layers(per_chunk);
   for (uint32_t i = 0; i < per_chunk; ++i) layers[i] = first + i;
   return layers;
+}
+
+namespace {
+
+/// Parameters of a layer's routed experts, all of them (0 for a dense layer).
+double routed_expert_params(const TransformerSpec& model, uint32_t layer) {
+  return model.is_moe_layer(layer) ? double(model.moe->experts) * model.expert_params() : 0.0;
+}
+
+}  // namespace
+
+StageParameters layer_parameters(const TransformerSpec& model, const ParallelPlan& plan, uint32_t layer) {
+  const double routed = routed_expert_params(model, layer);
+  return {(model.layer_params(layer) - routed) / plan.tensor_parallel, routed / plan.expert_parallel};
 }
 
 StageParameters stage_parameters(const TransformerSpec& model, const ParallelPlan& plan, uint32_t stage) {
@@ -73,9 +79,8 @@ MemoryFootprint stage_footprint(const TransformerSpec& model, const ParallelPlan
     for (uint32_t l : chunk_layers(model, plan, stage, c)) {
       per_chunk[c] += layer_activation_bytes(model, plan, l, plan.recompute);
       largest_layer = std::max(largest_layer, layer_activation_bytes(model, plan, l, Recompute::kNone));
-      largest_gathered = std::max(
-          largest_gathered, (model.layer_params(l) - routed_expert_params(model, l)) / plan.tensor_parallel +
-                                routed_expert_params(model, l) / plan.expert_parallel);
+      const auto layer = layer_parameters(model, plan, l);
+      largest_gathered = std::max(largest_gathered, layer.dense + layer.experts);
     }
   double now = 0, peak = 0;
   for (const auto& step :

@@ -20,6 +20,9 @@ struct StageParameters {
 };
 StageParameters stage_parameters(const TransformerSpec& model, const ParallelPlan& plan, uint32_t stage);
 
+/// The same for one layer alone (no embeddings): what ZeRO-3 gathers and reduces per layer.
+StageParameters layer_parameters(const TransformerSpec& model, const ParallelPlan& plan, uint32_t layer);
+
 /// The layers of `chunk` on `stage`: virtual stage chunk x stages + stage holds layers/(stages x chunks).
 std::vector<uint32_t> chunk_layers(const TransformerSpec& model, const ParallelPlan& plan, uint32_t stage,
                                    uint32_t chunk);

@@ -50,15 +50,4 @@ std::vector<PipelineStep> pipeline_order(PipelineSchedule schedule, uint32_t sta
   return order;
 }
 
-uint32_t peak_in_flight(const std::vector<PipelineStep>& order) {
-  uint32_t now = 0, peak = 0;
-  for (const auto& step : order) {
-    if (step.forward)
-      peak = std::max(peak, ++now);
-    else
-      --now;
-  }
-  return peak;
-}
-
 }  // namespace zs::workload

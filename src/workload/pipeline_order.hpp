@@ -23,8 +23,4 @@ struct PipelineStep {
 std::vector<PipelineStep> pipeline_order(PipelineSchedule schedule, uint32_t stage, uint32_t stages,
                                          uint32_t micro_batches, uint32_t chunks);
 
-/// The most (micro-batch, chunk) forwards whose backward has not run yet, over the order: what the
-/// stage must keep activations for at its peak.
-uint32_t peak_in_flight(const std::vector<PipelineStep>& order);
-
 }  // namespace zs::workload

@@ -133,6 +133,8 @@ struct Trace {
   /// Index in `roles` of the program rank `rank` runs.
   uint32_t role_of(uint64_t rank) const;
   const RoleProgram& program_of(uint64_t rank) const { return roles[role_of(rank)]; }
+  /// Ranks that run each role program (every role has as many).
+  uint64_t ranks_per_role() const { return roles.empty() ? 0 : mesh.size() / roles.size(); }
   /// The mesh axes (ascending) of communicator `name`, or nullopt if it names neither a listed
   /// communicator nor an axis.
   std::optional<std::vector<size_t>> communicator_axes(std::string_view name) const;
