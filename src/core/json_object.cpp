@@ -95,6 +95,18 @@ std::optional<std::string> JsonObject::optional_string(std::string_view key) {
   return string(key);
 }
 
+std::vector<std::string> JsonObject::strings(std::string_view key, const std::string& array,
+                                             const std::string& element) {
+  const auto& v = required(key);
+  if (!v.is_array()) throw error(key, "expected " + array);
+  std::vector<std::string> out;
+  for (size_t i = 0; i < v.size(); ++i) {
+    if (!v[i].is_string()) throw InputError(file_, element_pointer(key, i), "expected " + element);
+    out.push_back(v[i].get<std::string>());
+  }
+  return out;
+}
+
 double JsonObject::number(std::string_view key, double min, double max) {
   const auto& v = required(key);
   if (!v.is_number()) throw error(key, "expected a number, got " + type_name(v) + " " + shown(v));

@@ -48,6 +48,10 @@ class JsonObject {
   int64_t integer(std::string_view key, int64_t min, int64_t max);
   int64_t integer_or(std::string_view key, int64_t fallback, int64_t min, int64_t max);
   bool boolean_or(std::string_view key, bool fallback);
+  /// An array of strings: `array` says what the array should be ("an array of stream names"),
+  /// `element` what each entry should be ("a stream name"); a wrong entry is named by its path.
+  std::vector<std::string> strings(std::string_view key, const std::string& array,
+                                   const std::string& element);
 
   Bytes bytes(std::string_view key, Bound bound = Bound::kPositive);
   Seconds seconds(std::string_view key, Bound bound = Bound::kNonNegative);

@@ -104,14 +104,7 @@ policy::PlacementMap read_placement_map(const core::FileSource& files, const std
   if (!doc.is_object()) throw core::InputError(path, "", "expected a JSON object (a placement map)");
   core::JsonObject o(doc, path, "");
   if (o.string("kind") != "placement") throw o.error("kind", "expected \"placement\"");
-  policy::PlacementMap map{path, {}};
-  const auto& units = o.required("units");
-  if (!units.is_array()) throw o.error("units", "expected an array of unit names, one per rank");
-  for (size_t i = 0; i < units.size(); ++i) {
-    if (!units[i].is_string())
-      throw core::InputError(path, o.element_pointer("units", i), "expected a unit name");
-    map.unit_names.push_back(units[i].get<std::string>());
-  }
+  policy::PlacementMap map{path, o.strings("units", "an array of unit names, one per rank", "a unit name")};
   o.optional_string("description");
   o.finish();
   return map;

@@ -254,15 +254,7 @@ Trace trace_from_json(const nlohmann::json& doc, const std::string& file) {
       throw root.error("mesh", e.what());
     }
   }
-  {
-    const auto& streams = root.required("streams");
-    if (!streams.is_array()) throw root.error("streams", "expected an array of stream names");
-    for (size_t i = 0; i < streams.size(); ++i) {
-      if (!streams[i].is_string())
-        throw core::InputError(file, root.element_pointer("streams", i), "expected a stream name");
-      t.streams.push_back(streams[i].get<std::string>());
-    }
-  }
+  t.streams = root.strings("streams", "an array of stream names", "a stream name");
   t.model_flops = root.flops("model_flops", core::Bound::kNonNegative);
   auto dtype = core::parse_dtype(root.string("model_dtype"));
   if (!dtype)
@@ -274,14 +266,7 @@ Trace trace_from_json(const nlohmann::json& doc, const std::string& file) {
     if (!comms->is_array()) throw root.error("communicators", "expected an array of {name, axes}");
     for (size_t i = 0; i < comms->size(); ++i) {
       auto c = root.element("communicators", (*comms)[i], i);
-      Communicator comm{c.string("name"), {}};
-      const auto& axes = c.required("axes");
-      if (!axes.is_array()) throw c.error("axes", "expected an array of mesh axis names");
-      for (size_t k = 0; k < axes.size(); ++k) {
-        if (!axes[k].is_string())
-          throw core::InputError(file, c.element_pointer("axes", k), "expected an axis name");
-        comm.axes.push_back(axes[k].get<std::string>());
-      }
+      Communicator comm{c.string("name"), c.strings("axes", "an array of mesh axis names", "an axis name")};
       c.finish();
       t.communicators.push_back(std::move(comm));
     }

@@ -74,3 +74,13 @@ TEST_CASE("malformed JSON reports line and column") {
 TEST_CASE("json pointer escaping") {
   CHECK(json_pointer_append("/a", "b/c~d") == "/a/b~1c~0d");
 }
+
+TEST_CASE("arrays of strings: the array and each entry are checked, entries named by path") {
+  nlohmann::json j = {{"ok", {"a", "b"}}, {"bad", {"a", 3}}, {"flat", "a"}};
+  JsonObject o(j, "s.json", "/x");
+  CHECK(o.strings("ok", "an array of names", "a name") == std::vector<std::string>{"a", "b"});
+  CHECK(error_of([&] { o.strings("bad", "an array of names", "a name"); }) ==
+        "s.json: /x/bad/1: expected a name");
+  CHECK(error_of([&] { o.strings("flat", "an array of names", "a name"); }) ==
+        "s.json: /x/flat: expected an array of names");
+}
