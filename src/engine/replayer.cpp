@@ -258,8 +258,7 @@ struct Replayer::State {
 
   void post_p2p(uint64_t rank, uint32_t op, const workload::P2POp& p) {
     const size_t axis = *trace.mesh.axis_index(p.axis);
-    auto peer = p.wrap ? std::optional<uint64_t>(trace.mesh.neighbour_wrapped(rank, axis, p.offset))
-                       : trace.mesh.neighbour(rank, axis, p.offset);
+    auto peer = trace.mesh.neighbour(rank, axis, p.offset, p.wrap);
     std::string where = "/roles/" + std::to_string(role_of_rank[rank]) + "/ops/" + std::to_string(op);
     if (!peer)
       throw core::InputError(trace.name, where,

@@ -98,8 +98,7 @@ PlacementCost placement_cost(const workload::Trace& trace, const topology::Machi
     for (const auto& [key, bytes] : sends.p2p) {
       const auto& [axis_name, offset, wrap] = key;
       const size_t axis = *trace.mesh.axis_index(axis_name);
-      auto peer = wrap ? std::optional<uint64_t>(trace.mesh.neighbour_wrapped(r, axis, offset))
-                       : trace.mesh.neighbour(r, axis, offset);
+      auto peer = trace.mesh.neighbour(r, axis, offset, wrap);
       if (peer) add("p2p:" + axis_name, bytes, hops(*peer));
     }
   }

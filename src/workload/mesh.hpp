@@ -36,6 +36,11 @@ class Mesh {
   std::optional<uint64_t> neighbour(uint64_t rank, size_t axis, int64_t offset) const;
   /// The same, wrapping around the end of the axis (a ring along it).
   uint64_t neighbour_wrapped(uint64_t rank, size_t axis, int64_t offset) const;
+  /// neighbour_wrapped when `wrap`, else neighbour.
+  std::optional<uint64_t> neighbour(uint64_t rank, size_t axis, int64_t offset, bool wrap) const {
+    return wrap ? std::optional<uint64_t>(neighbour_wrapped(rank, axis, offset))
+                : neighbour(rank, axis, offset);
+  }
 
   /// Groups over several axes (indices in ascending order): the ranks that differ only in those
   /// axes' coordinates, ordered row-major over them (the last axis fastest).
