@@ -38,6 +38,11 @@ RoleGraph compile(const workload::RoleProgram& program, size_t streams) {
   return g;
 }
 
+/// The JSON path of op `op` of role `role` in the trace, for errors.
+std::string op_path(uint32_t role, size_t op) {
+  return "/roles/" + std::to_string(role) + "/ops/" + std::to_string(op);
+}
+
 double union_length(std::vector<Interval> intervals) {
   std::sort(intervals.begin(), intervals.end());
   double total = 0, start = 0, end = -1;
@@ -138,7 +143,6 @@ struct Replayer::State {
   std::unordered_map<uint32_t, Instance> instances;  ///< node-based: references survive inserts
   std::map<std::tuple<size_t, uint64_t, uint32_t>, uint32_t> instance_by_key;
   uint32_t next_instance = 0;
-  uint32_t pending_op_of_join = 0;  ///< the op being joined, for error paths
   std::set<std::string> algorithms;
   /// Expert load of (rank, dispatch op): tokens the rank received / nominal, for ops scaled by it.
   std::unordered_map<uint64_t, double> expert_load;
@@ -169,11 +173,10 @@ struct Replayer::State {
       if (c->scaled_by) {
         auto load = expert_load.find(load_key(rank, *c->scaled_by));
         if (load == expert_load.end())
-          throw core::InputError(
-              trace.name,
-              "/roles/" + std::to_string(role_of_rank[rank]) + "/ops/" + std::to_string(op) + "/scaled_by",
-              "op \"" + o.name + "\" started before the dispatch it is scaled by completed " +
-                  "(add a dependency on it)");
+          throw core::InputError(trace.name, op_path(role_of_rank[rank], op) + "/scaled_by",
+                                 "op \"" + o.name +
+                                     "\" started before the dispatch it is scaled by completed " +
+                                     "(add a dependency on it)");
         work.flops = work.flops * load->second;
         work.bytes = work.bytes * load->second;
       }
@@ -259,7 +262,7 @@ struct Replayer::State {
   void post_p2p(uint64_t rank, uint32_t op, const workload::P2POp& p) {
     const size_t axis = *trace.mesh.axis_index(p.axis);
     auto peer = trace.mesh.neighbour(rank, axis, p.offset, p.wrap);
-    std::string where = "/roles/" + std::to_string(role_of_rank[rank]) + "/ops/" + std::to_string(op);
+    std::string where = op_path(role_of_rank[rank], op);
     if (!peer)
       throw core::InputError(trace.name, where,
                              "rank " + std::to_string(rank) + " has no neighbour " +
@@ -296,18 +299,17 @@ struct Replayer::State {
   }
 
   void join(uint64_t rank, uint32_t op, const workload::CollectiveOp& c) {
-    pending_op_of_join = op;
     const size_t comm = communicator_of(c.communicator);
     const auto& axes = communicator_axes[comm];
     if (coll_seq[rank].size() <= comm) coll_seq[rank].resize(comm + 1, 0);
     const uint32_t seq = coll_seq[rank][comm]++;
     const auto key = std::make_tuple(comm, trace.mesh.group_index(rank, axes), seq);
     auto found = instance_by_key.find(key);
-    uint32_t id = found != instance_by_key.end() ? found->second : create_instance(key, rank, axes, c);
+    uint32_t id = found != instance_by_key.end() ? found->second : create_instance(key, rank, op, axes, c);
     Instance& inst = instances.at(id);
     if (inst.kind != c.kind || inst.bytes != c.bytes)
       throw core::InputError(
-          trace.name, "/roles/" + std::to_string(role_of_rank[rank]) + "/ops/" + std::to_string(op),
+          trace.name, op_path(role_of_rank[rank], op),
           "rank " + std::to_string(rank) + " issues " + std::string(workload::to_string(c.kind)) + " of " +
               core::to_string(c.bytes) + " as call " + std::to_string(seq) + " on \"" + c.communicator +
               "\", but its group issued " + std::string(workload::to_string(inst.kind)) + " of " +
@@ -322,7 +324,8 @@ struct Replayer::State {
     for (uint32_t t : inst.transfers_of_member[m]) try_start(id, t);
   }
 
-  uint32_t create_instance(const std::tuple<size_t, uint64_t, uint32_t>& key, uint64_t rank,
+  /// A collective instance for the group of `rank`, which joins it with op `op`.
+  uint32_t create_instance(const std::tuple<size_t, uint64_t, uint32_t>& key, uint64_t rank, uint32_t op,
                            const std::vector<size_t>& axes, const workload::CollectiveOp& c) {
     Instance inst;
     inst.kind = c.kind;
@@ -331,31 +334,16 @@ struct Replayer::State {
     policy::CollectiveRequest request{c.kind, c.bytes, {}, &machine, {}};
     for (uint64_t r : inst.members) request.member_units.push_back(placement.unit_of_rank[r]);
     if (c.dispatch) {
-      const auto& d = *c.dispatch;
-      const auto n = static_cast<uint32_t>(inst.members.size());
-      const uint64_t group = trace.mesh.group_index(rank, axes);
-      auto tokens = workload::dispatch_matrix(n, d.tokens, d.experts, d.top_k, d.routing,
-                                              d.seed * 0x9E3779B97F4A7C15ull + group);
-      request.peer_bytes.assign(n, std::vector<double>(n, 0.0));
-      inst.load_of_member.assign(n, 0.0);
-      const double nominal = double(d.tokens) * d.top_k;
-      for (uint32_t a = 0; a < n; ++a)
-        for (uint32_t b = 0; b < n; ++b) {
-          const double t = double(tokens[a][b]);
-          if (d.combine)
-            request.peer_bytes[b][a] = t * d.bytes_per_token.value();
-          else
-            request.peer_bytes[a][b] = t * d.bytes_per_token.value();
-          inst.load_of_member[b] += nominal > 0 ? t / nominal : 0.0;
-        }
+      auto sizes = workload::dispatch_sizes(*c.dispatch, static_cast<uint32_t>(inst.members.size()),
+                                            trace.mesh.group_index(rank, axes));
+      request.peer_bytes = std::move(sizes.peer_bytes);
+      inst.load_of_member = std::move(sizes.load_of_member);
     }
     try {
       inst.schedule = collective.schedule(request);
     } catch (const std::invalid_argument& e) {
-      throw core::InputError(
-          trace.name,
-          "/roles/" + std::to_string(role_of_rank[rank]) + "/ops/" + std::to_string(pending_op_of_join),
-          "collective policy \"" + std::string(collective.name()) + "\": " + e.what());
+      throw core::InputError(trace.name, op_path(role_of_rank[rank], op),
+                             "collective policy \"" + std::string(collective.name()) + "\": " + e.what());
     }
     algorithms.insert(inst.schedule.algorithm);
     const size_t n = inst.members.size(), nt = inst.schedule.transfers.size();
@@ -458,8 +446,7 @@ ReplayResult Replayer::run() {
     for (size_t i = 0; i < trace_.program_of(r).ops.size(); ++i)
       if (std::holds_alternative<workload::MemoryOp>(trace_.program_of(r).ops[i].body) &&
           placement_.pool_of_rank.size() != ranks)
-        throw core::InputError(trace_.name,
-                               "/roles/" + std::to_string(trace_.role_of(r)) + "/ops/" + std::to_string(i),
+        throw core::InputError(trace_.name, op_path(trace_.role_of(r), i),
                                "a memory move, but machine \"" + machine_.name + "\" has no memory pool");
     const auto& model = machine_.unit_model(placement_.unit_of_rank[r]);
     const auto& ops = trace_.program_of(r).ops;
@@ -475,7 +462,7 @@ ReplayResult Replayer::run() {
     for (size_t i = 0; i < ops.size(); ++i) {
       const auto* c = std::get_if<workload::ComputeOp>(&ops[i].body);
       if (c == nullptr) continue;
-      const std::string where = "/roles/" + std::to_string(trace_.role_of(r)) + "/ops/" + std::to_string(i);
+      const std::string where = op_path(trace_.role_of(r), i);
       if (c->kind == core::WorkKind::kMatrix && !model.supports(c->dtype))
         throw core::InputError(trace_.name, where + "/dtype",
                                "rank " + std::to_string(r) + " runs on a \"" + model.name() +

@@ -193,4 +193,22 @@ std::vector<std::vector<uint64_t>> dispatch_matrix(uint32_t ranks, uint64_t toke
   return m;
 }
 
+DispatchSizes dispatch_sizes(const ExpertDispatch& d, uint32_t n, uint64_t group) {
+  const auto tokens =
+      dispatch_matrix(n, d.tokens, d.experts, d.top_k, d.routing, d.seed * 0x9E3779B97F4A7C15ull + group);
+  DispatchSizes out{std::vector<std::vector<double>>(n, std::vector<double>(n, 0.0)),
+                    std::vector<double>(n, 0.0)};
+  const double nominal = double(d.tokens) * d.top_k;
+  for (uint32_t a = 0; a < n; ++a)
+    for (uint32_t b = 0; b < n; ++b) {
+      const double t = double(tokens[a][b]);
+      if (d.combine)
+        out.peer_bytes[b][a] = t * d.bytes_per_token.value();
+      else
+        out.peer_bytes[a][b] = t * d.bytes_per_token.value();
+      out.load_of_member[b] += nominal > 0 ? t / nominal : 0.0;
+    }
+  return out;
+}
+
 }  // namespace zs::workload

@@ -9,6 +9,7 @@
 
 #include "core/file_source.hpp"
 #include "core/json_object.hpp"
+#include "core/units.hpp"
 
 namespace zs::workload {
 
@@ -55,5 +56,30 @@ ExpertAssignment route_tokens(uint64_t tokens, uint32_t experts, uint32_t top_k,
 std::vector<std::vector<uint64_t>> dispatch_matrix(uint32_t ranks, uint64_t tokens_per_rank, uint32_t experts,
                                                    uint32_t top_k, const ExpertRoutingModel& model,
                                                    uint64_t seed);
+
+/// The per-peer sizes of an all-to-all-v that dispatches tokens to experts (or combines them back):
+/// every member routes `tokens` tokens to `top_k` of `experts` experts, spread evenly over the
+/// members in communicator order, with the routing model's imbalance and capacity. dispatch_sizes draws
+/// each group's sizes from `seed` mixed with the group index, so the dispatch and the combine of one
+/// layer and micro-batch (same seed) move the same tokens.
+struct ExpertDispatch {
+  ExpertRoutingModel routing;
+  uint64_t tokens = 0;          ///< tokens each member routes
+  uint32_t experts = 0;         ///< routed experts over the whole communicator
+  uint32_t top_k = 1;           ///< experts per token
+  core::Bytes bytes_per_token;  ///< B per token-expert pair
+  uint64_t seed = 0;
+  bool combine = false;  ///< the way back: member d returns to s what s sent to d
+};
+
+/// One group's all-to-all-v: what each member sends each other member, and what each receives.
+struct DispatchSizes {
+  std::vector<std::vector<double>> peer_bytes;  ///< [s][d]: B member s sends member d
+  std::vector<double> load_of_member;           ///< tokens member d receives / the nominal tokens x top_k
+};
+
+/// The sizes of `dispatch` over `members` ranks for communicator group `group`: dispatch_matrix drawn
+/// with seed (dispatch.seed, group); transposed for a combine.
+DispatchSizes dispatch_sizes(const ExpertDispatch& dispatch, uint32_t members, uint64_t group);
 
 }  // namespace zs::workload

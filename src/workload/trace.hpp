@@ -34,21 +34,6 @@ struct ComputeOp {
   std::optional<uint32_t> scaled_by = std::nullopt;
 };
 
-/// The per-peer sizes of an all-to-all-v that dispatches tokens to experts (or combines them back):
-/// every member routes `tokens` tokens to `top_k` of `experts` experts, spread evenly over the
-/// members in communicator order, with the routing model's imbalance and capacity. The engine draws
-/// each group's sizes from `seed` mixed with the group index, so the dispatch and the combine of one
-/// layer and micro-batch (same seed) move the same tokens.
-struct ExpertDispatch {
-  ExpertRoutingModel routing;
-  uint64_t tokens = 0;          ///< tokens each member routes
-  uint32_t experts = 0;         ///< routed experts over the whole communicator
-  uint32_t top_k = 1;           ///< experts per token
-  core::Bytes bytes_per_token;  ///< B per token-expert pair
-  uint64_t seed = 0;
-  bool combine = false;  ///< the way back: member d returns to s what s sent to d
-};
-
 /// A collective over the communicator named by a mesh axis.
 struct CollectiveOp {
   CollectiveKind kind = CollectiveKind::kAllReduce;
