@@ -1,7 +1,7 @@
 // Placement cost report.
 #include "cli/place_command.hpp"
 
-#include <cstdio>
+#include "cli/text_columns.hpp"
 
 #include "core/file_source.hpp"
 #include "core/input_error.hpp"
@@ -10,21 +10,6 @@
 #include "scenario/scenario_loader.hpp"
 
 namespace zs::cli {
-namespace {
-
-std::string fixed(double v, const char* format) {
-  char buf[48];
-  std::snprintf(buf, sizeof buf, format, v);
-  return buf;
-}
-
-std::string pad(std::string s, size_t width) {
-  if (s.size() < width) s += std::string(width - s.size(), ' ');
-  return s;
-}
-
-}  // namespace
-
 int print_placement_cost(const PlaceOptions& opt, std::ostream& out) {
   core::DiskFileSource files;
   const scenario::Scenario s = scenario::ScenarioLoader(files).load(opt.scenario);
@@ -44,12 +29,13 @@ int print_placement_cost(const PlaceOptions& opt, std::ostream& out) {
     out << "\nplacement " << name;
     if (cost.ranks_evaluated < cost.ranks)
       out << " (sampled: " << cost.ranks_evaluated << " of " << cost.ranks << " ranks, scaled up)";
-    out << "\n  " << pad("traffic", 14) << pad("sent per iteration", 20) << pad("mean hops", 11)
+    out << "\n  " << column("traffic", 14) << column("sent per iteration", 20) << column("mean hops", 11)
         << "hop-bytes\n";
     for (const auto& c : cost.communicators)
-      out << "  " << pad(c.name, 14) << pad(core::display(core::Bytes(c.bytes)), 20)
-          << pad(fixed(c.mean_hops(), "%.2f"), 11) << core::display(core::Bytes(c.hop_bytes)) << "\n";
-    out << "  " << pad("total", 45) << core::display(core::Bytes(cost.total_hop_bytes())) << "\n";
+      out << "  " << column(c.name, 14) << column(core::display(core::Bytes(c.bytes)), 20)
+          << column(format_number(c.mean_hops(), "%.2f"), 11) << core::display(core::Bytes(c.hop_bytes))
+          << "\n";
+    out << "  " << column("total", 45) << core::display(core::Bytes(cost.total_hop_bytes())) << "\n";
   }
   out << "\n(hops: links on the fewest-hop route to the ring neighbour, to up to 16 group members for "
          "all-to-all,"

@@ -2,9 +2,9 @@
 #include "cli/trace_commands.hpp"
 
 #include <algorithm>
-#include <cstdio>
 #include <map>
 
+#include "cli/text_columns.hpp"
 #include "core/file_source.hpp"
 #include "core/input_error.hpp"
 #include "core/json_object.hpp"
@@ -72,12 +72,6 @@ workload::Trace trace_of(const std::string& path, const TraceGenOptions* gen) {
                                         : "expected a \"trace\" or a \"scenario\"");
 }
 
-std::string number(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.4g", v);
-  return buf;
-}
-
 }  // namespace
 
 int generate_trace_file(const TraceGenOptions& opt, std::ostream& out) {
@@ -110,8 +104,7 @@ int inspect_trace(const std::string& input, std::ostream& out) {
     std::string axes;
     for (const auto& a : c.axes) axes += (axes.empty() ? "" : " x ") + a;
     const std::string label = "communicator " + c.name;
-    out << "  " << label << std::string(label.size() < 22 ? 22 - label.size() : 1, ' ') << "over " << axes
-        << "\n";
+    out << "  " << column(label, 22) << "over " << axes << "\n";
   }
   out << "  roles                 " << t.roles.size()
       << (t.role_axis.empty() ? "" : " (one per " + t.role_axis + ")") << "\n";
@@ -139,19 +132,21 @@ int inspect_trace(const std::string& input, std::ostream& out) {
       }
     }
   std::string counts;
-  for (const auto& [kind, n] : op_counts) counts += (counts.empty() ? "" : ", ") + number(n) + " " + kind;
+  for (const auto& [kind, n] : op_counts)
+    counts += (counts.empty() ? "" : ", ") + format_number(n) + " " + kind;
   out << "  ops, all ranks        " << counts << "\n";
   out << "  FLOPs per iteration   " << core::display(core::Flops(flops))
       << " executed (model: " << core::display(t.model_flops) << ", ratio "
-      << number(flops / std::max(t.model_flops.value(), 1.0)) << ": recomputation, optimizer)\n";
-  out << "  tokens per iteration  " << number(t.tokens_per_iteration) << "\n";
+      << format_number(flops / std::max(t.model_flops.value(), 1.0)) << ": recomputation, optimizer)\n";
+  out << "  tokens per iteration  " << format_number(t.tokens_per_iteration) << "\n";
   out << "  collectives (buffer S summed over ranks, and calls)\n";
   for (const auto& [key, bytes] : comm_bytes)
-    out << "    " << key << std::string(key.size() < 28 ? 28 - key.size() : 1, ' ')
-        << core::display(core::Bytes(bytes)) << " in " << number(comm_calls[key]) << " calls\n";
-  if (p2p_bytes > 0) out << "  point-to-point sent    " << core::display(core::Bytes(p2p_bytes)) << "\n";
+    out << "    " << column(key, 28) << core::display(core::Bytes(bytes)) << " in "
+        << format_number(comm_calls[key]) << " calls\n";
+  if (p2p_bytes > 0)
+    out << "  " << column("point-to-point sent", 22) << core::display(core::Bytes(p2p_bytes)) << "\n";
   if (memory_moved > 0)
-    out << "  memory moves           " << core::display(core::Bytes(memory_moved)) << "\n";
+    out << "  " << column("memory moves", 22) << core::display(core::Bytes(memory_moved)) << "\n";
   bool any_memory = false;
   for (const auto& role : t.roles) any_memory = any_memory || role.memory.has_value();
   if (any_memory) {
@@ -159,9 +154,8 @@ int inspect_trace(const std::string& input, std::ostream& out) {
     for (const auto& role : t.roles) {
       if (!role.memory) continue;
       const auto& f = *role.memory;
-      out << "    " << role.name << std::string(role.name.size() < 10 ? 10 - role.name.size() : 1, ' ')
-          << core::display(f.total()) << " = " << core::display(f.weights) << " + "
-          << core::display(f.gradients) << " + " << core::display(f.optimizer) << " + "
+      out << "    " << column(role.name, 10) << core::display(f.total()) << " = " << core::display(f.weights)
+          << " + " << core::display(f.gradients) << " + " << core::display(f.optimizer) << " + "
           << core::display(f.activations) << " + " << core::display(f.buffers) << "\n";
     }
   }

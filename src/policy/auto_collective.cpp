@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 #include <memory>
+#include <stdexcept>
 
 #include "policy/all_to_all.hpp"
 #include "policy/recursive_collective.hpp"
@@ -17,6 +18,8 @@ namespace {
 
 using workload::CollectiveKind;
 
+/// The alpha-beta model of the members' network: the slowest route latency and the narrowest route
+/// bandwidth from any member to member 0.
 struct AlphaBeta {
   double alpha = 0;                                       ///< s
   double bandwidth = std::numeric_limits<double>::max();  ///< B/s
@@ -24,7 +27,8 @@ struct AlphaBeta {
 
 AlphaBeta measure(const CollectiveRequest& request) {
   AlphaBeta ab;
-  if (request.machine == nullptr) return {1e-6, 1e9};
+  if (request.machine == nullptr)
+    throw std::invalid_argument("the auto policy needs the machine to estimate costs");
   topology::Router router(request.machine->topology, topology::PathSelection::kLowestId, 1);
   const auto root = request.member_units.front();
   for (size_t m = 1; m < request.member_units.size(); ++m) {
