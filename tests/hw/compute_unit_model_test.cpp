@@ -1,6 +1,12 @@
 // Compute unit models: the shipped files load, the roofline cost function, source citations enforced.
 #include <doctest/doctest.h>
 
+#include <cmath>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
 #include "core/file_source.hpp"
 #include "hw/compute_unit_model.hpp"
 #include "support/test_machines.hpp"
@@ -98,4 +104,30 @@ TEST_CASE("bad model files name the JSON path") {
   j = test::unit_model_json("1PFLOPS", 0.5, "1us");
   j["tdp"] = "700W";
   CHECK(error_loading(j).find("gpu.json: /tdp: unknown key") == 0);
+}
+
+TEST_CASE("the H100 model reproduces the bf16 matrix products measured on an H100 (models/calibration)") {
+  auto h100 = load("models/h100-sxm.json");
+  std::ifstream csv(std::string(ZS_SOURCE_DIR) + "/models/calibration/h100-sxm-80gb.csv");
+  REQUIRE(csv.good());
+  std::string line;
+  std::getline(csv, line);  // header: measurement,dtype,m,n,k,work,seconds,rate,rate_unit
+  double sum_abs_error = 0.0;
+  int rows = 0;
+  while (std::getline(csv, line)) {
+    std::vector<std::string> f;
+    std::stringstream fields(line);
+    for (std::string cell; std::getline(fields, cell, ',');) f.push_back(cell);
+    if (f.size() < 7 || f[0] != "gemm" || f[1] != "bf16") continue;
+    const double flops = std::stod(f[5]), measured = std::stod(f[6]);
+    if (flops < 1e11) continue;  // smaller products were bound by the host's launch rate, not the GPU
+    hw::ComputeWork w{core::Flops(flops), core::Bytes(0.0), core::Dtype::kBf16, core::WorkKind::kMatrix, 1};
+    const double error = h100.compute_time(w).value() / measured - 1.0;
+    CAPTURE(line);
+    CHECK(std::abs(error) < 0.25);  // the worst shape measured (8192x6144x8192) ran 21% below the median
+    sum_abs_error += std::abs(error);
+    ++rows;
+  }
+  REQUIRE(rows >= 10);
+  CHECK(sum_abs_error / rows < 0.08);
 }
