@@ -30,6 +30,7 @@ struct RunOptions {
   std::string scenario;
   std::string out_dir;
   bool quiet = false;
+  std::string fidelity;  ///< overrides the scenario's when set
 };
 
 int run_scenario(const RunOptions& opt, std::ostream& out) {
@@ -45,8 +46,13 @@ int run_scenario(const RunOptions& opt, std::ostream& out) {
   auto placement =
       policy::make_placement_policy(s.placement_policy, s.placement_map ? &*s.placement_map : nullptr);
   auto collective = policy::make_collective_policy(s.collective_policy);
-  engine::SimulationResult result =
-      engine::simulate(s.machine, s.trace, *placement, *collective, {s.circuit_reconfigurations, s.seed});
+  if (!opt.fidelity.empty()) s.fidelity = opt.fidelity;
+  s.resolved["scenario"]["fidelity"] = s.fidelity;
+  const auto fidelity = engine::parse_fidelity(s.fidelity);
+  if (!fidelity)
+    throw core::InputError("--fidelity", "", "expected auto, exact or collapsed, got \"" + s.fidelity + "\"");
+  engine::SimulationResult result = engine::simulate(s.machine, s.trace, *placement, *collective,
+                                                     {s.circuit_reconfigurations, s.seed}, *fidelity);
 
   std::string report = output::report_text(s, result);
   nlohmann::json config = s.resolved;
@@ -135,6 +141,8 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
                   "Scenario file (default: the embedded scenarios/default.json)");
   run->add_option("--out", run_opt.out_dir, "Output folder (default: results/<scenario name>)");
   run->add_flag("--quiet", run_opt.quiet, "Print only where the results went");
+  run->add_option("--fidelity", run_opt.fidelity,
+                  "auto (default: exact up to 2^24 rank-ops, collapsed beyond), exact or collapsed");
   TopoOptions topo_opt;
   auto* topo = app.add_subcommand("topo", "Summarize a machine: part counts, injection, diameter, bisection");
   topo->add_option("file", topo_opt.file, "Machine or scenario file")->required();

@@ -21,21 +21,32 @@ struct RankBreakdown {
   /// Per communicator the rank used: the time its collectives were in flight and no compute ran, s.
   /// Collectives on different communicators may overlap, so these need not add up to exposed_comm.
   std::vector<std::pair<std::string, core::Seconds>> exposed_by_communicator;
+  uint64_t rank = 0;        ///< which rank this is
+  uint64_t stands_for = 1;  ///< ranks it stands for: 1 in exact fidelity, the multiplicity in collapsed
 };
 
 struct ReplayResult {
   core::Seconds iteration_time;  ///< when the last rank finished, s
   uint64_t critical_rank = 0;    ///< the rank that finished last (lowest id on ties)
+  size_t critical_slot = 0;      ///< its index in `ranks`
+  /// One entry per simulated rank: every rank in exact fidelity, the representatives in collapsed.
   std::vector<RankBreakdown> ranks;
-  uint64_t compute_activities = 0;   ///< compute activities simulated
-  uint64_t transfer_activities = 0;  ///< network transfers simulated (collectives)
-  uint64_t memory_activities = 0;    ///< moves between units and memory pools simulated
-  uint64_t p2p_activities = 0;       ///< point-to-point transfers simulated
-  uint64_t collectives = 0;          ///< collective instances (one per communicator group and call)
-  uint64_t circuit_waits = 0;        ///< transfers held until an optical circuit on their route was up
+  std::string fidelity = "exact";           ///< "exact" or "collapsed"
+  std::vector<std::string> collapsed_axes;  ///< collapsed: the mesh axes merged
+  uint64_t analytic_costs = 0;              ///< collapsed: distinct transfer patterns costed analytically
+  uint64_t routes_computed = 0;             ///< collapsed: distinct (source, destination) routes walked
+  uint64_t distance_maps = 0;               ///< collapsed: breadth-first searches the router ran
+  uint64_t compute_activities = 0;          ///< compute activities simulated
+  uint64_t transfer_activities = 0;         ///< network transfers simulated (collectives)
+  uint64_t memory_activities = 0;           ///< moves between units and memory pools simulated
+  uint64_t p2p_activities = 0;              ///< point-to-point transfers simulated
+  uint64_t collectives = 0;                 ///< collective instances (one per communicator group and call)
+  uint64_t circuit_waits = 0;               ///< transfers held until an optical circuit on their route was up
   std::vector<std::string> collective_algorithms;  ///< distinct algorithms the policy chose
   /// Bytes each link carried, per direction: [2 l] from its node a to b, [2 l + 1] from b to a, B.
   std::vector<double> link_bytes;
+
+  const RankBreakdown& critical() const { return ranks.at(critical_slot); }
 };
 
 }  // namespace zs::engine

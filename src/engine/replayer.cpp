@@ -1,4 +1,5 @@
-// Exact-fidelity replay: per-rank dependency tracking, collective instances, SimGrid activities.
+// Replay: per-rank dependency tracking, collective instances, SimGrid activities; collapsed fidelity
+// replays representatives only and costs their communication with the analytic network model.
 #include "engine/replayer.hpp"
 
 #include <algorithm>
@@ -10,6 +11,7 @@
 #include <unordered_map>
 
 #include "core/input_error.hpp"
+#include "engine/analytic_network.hpp"
 #include "engine/simgrid_backend.hpp"
 
 namespace zs::engine {
@@ -64,12 +66,12 @@ double union_length(std::vector<Interval> intervals) {
 }  // namespace
 
 struct Replayer::State {
-  enum class Kind : uint8_t { kOp, kCollectiveTransfer, kP2P, kCircuitWait };
+  enum class Kind : uint8_t { kOp, kCollectiveTransfer, kP2P, kCircuitWait, kCollectiveTimer };
   struct Activity {
     Kind kind = Kind::kOp;
     uint64_t rank = 0;       ///< op, p2p: the rank (the sender for p2p)
     uint32_t op = 0;         ///< op, p2p: the op
-    uint32_t instance = 0;   ///< collective transfer: the collective instance
+    uint32_t instance = 0;   ///< collective transfer, timer: the collective instance
     uint32_t transfer = 0;   ///< collective transfer: index in its schedule
     uint64_t peer_rank = 0;  ///< p2p: the receiver
     uint32_t peer_op = 0;    ///< p2p: the receiver's op
@@ -104,22 +106,52 @@ struct Replayer::State {
     std::vector<bool> started;
     uint32_t done_members = 0;
     std::vector<double> load_of_member;  ///< expert dispatch: tokens received / nominal
+    double duration = 0;                 ///< collapsed: the analytic cost, s
+    double max_load = 1;                 ///< collapsed, expert dispatch: the group's largest load
+    double ready_at = 0;                 ///< collapsed: when the slowest member (a copy too) joins, s
+    uint32_t arrived_members = 0;        ///< collapsed: representatives that joined
+  };
+  /// Collapsed fidelity: an analytic collective cost, shared by the instances of one key.
+  struct CollectiveCost {
+    double latency = 0, drain = 0;                        ///< s
+    std::vector<std::pair<uint32_t, double>> link_bytes;  ///< per link direction, B per call
   };
 
   State(const topology::Machine& m, const workload::Trace& t, const policy::Placement& p,
-        const policy::CollectivePolicy& c, std::vector<topology::CircuitReconfiguration> reconfigurations)
+        const policy::CollectivePolicy& c, std::vector<topology::CircuitReconfiguration> reconfigurations,
+        const RankCollapse* collapsed)
       : machine(m),
         trace(t),
         placement(p),
         collective(c),
+        collapse(collapsed),
         backend(m),
-        circuits(m, std::move(reconfigurations)) {}
+        circuits(m, std::move(reconfigurations)) {
+    if (collapse != nullptr) network.emplace(m, backend.router());
+  }
 
   const topology::Machine& machine;
   const workload::Trace& trace;
   const policy::Placement& placement;
   const policy::CollectivePolicy& collective;
+  const RankCollapse* collapse;  ///< null in exact fidelity
   SimgridBackend backend;
+  std::optional<AnalyticNetwork> network;             ///< collapsed fidelity's communication costs
+  std::unordered_map<uint64_t, uint32_t> slot_index;  ///< collapsed: rank -> slot
+  std::vector<uint64_t> rank_of_slot;
+  std::map<std::tuple<size_t, uint64_t, int, double>, CollectiveCost> collective_costs;
+  std::map<std::tuple<uint64_t, uint64_t, int, double>, double> uniform_imbalance;
+  std::map<std::tuple<topology::NodeId, topology::NodeId, double, int>, CollectiveCost> flow_costs;
+  /// Copies beyond this many are sampled evenly (and weighted) when collapsed costs are computed.
+  static constexpr uint64_t kCopySample = 31;
+  /// Collapsed: expert dispatches over at most this many (source, destination) pairs draw their
+  /// routing per call, as exact fidelity does; larger ones draw once per dispatch shape.
+  static constexpr uint64_t kExactDispatchPairs = 4096;
+  std::map<std::tuple<uint64_t, uint64_t, int, double>, std::vector<double>> dispatch_load;
+  /// Collapsed, expert dispatch: the largest load of the group of (rank, dispatch op), and per slot
+  /// the time the hottest expert of the rank's group ran longer than the rank since its last combine.
+  std::unordered_map<uint64_t, double> expert_max_load;
+  std::vector<double> expert_lag;
   topology::CircuitTimeline circuits;
   std::vector<HeldTransfer> held_transfers;
   std::vector<uint32_t> free_held;
@@ -151,7 +183,9 @@ struct Replayer::State {
   uint64_t load_key(uint64_t rank, uint32_t op) const { return rank * 0x100000000ull + op; }
 
   double now() const { return backend.now().value(); }
-  const workload::RoleProgram& program(uint64_t rank) const { return trace.roles[role_of_rank[rank]]; }
+  /// Index of a simulated rank in the per-rank state: the rank itself in exact fidelity.
+  size_t slot(uint64_t rank) const { return collapse == nullptr ? rank : slot_index.at(rank); }
+  const workload::RoleProgram& program(uint64_t rank) const { return trace.roles[role_of_rank[slot(rank)]]; }
 
   SimgridBackend::Token new_token(const Activity& a) {
     if (!free_tokens.empty()) {
@@ -166,19 +200,32 @@ struct Replayer::State {
 
   void start_op(uint64_t rank, uint32_t op) {
     const auto& o = program(rank).ops[op];
-    op_start[rank][op] = now();
+    op_start[slot(rank)][op] = now();
     if (const auto* c = std::get_if<workload::ComputeOp>(&o.body)) {
       auto unit = placement.unit_of_rank[rank];
       hw::ComputeWork work{c->flops, c->bytes, c->dtype, c->kind, c->kernels};
       if (c->scaled_by) {
         auto load = expert_load.find(load_key(rank, *c->scaled_by));
         if (load == expert_load.end())
-          throw core::InputError(trace.name, op_path(role_of_rank[rank], op) + "/scaled_by",
+          throw core::InputError(trace.name, op_path(role_of_rank[slot(rank)], op) + "/scaled_by",
                                  "op \"" + o.name +
                                      "\" started before the dispatch it is scaled by completed " +
                                      "(add a dependency on it)");
-        work.flops = work.flops * load->second;
-        work.bytes = work.bytes * load->second;
+        if (collapse != nullptr) {
+          // The hottest expert of the group, run by a rank this representative stands for, finishes
+          // later; the combine that follows waits for it.
+          hw::ComputeWork hottest = work;
+          const double max_load = expert_max_load.at(load_key(rank, *c->scaled_by));
+          hottest.flops = hottest.flops * max_load;
+          hottest.bytes = hottest.bytes * max_load;
+          work.flops = work.flops * load->second;
+          work.bytes = work.bytes * load->second;
+          const auto& model = machine.unit_model(unit);
+          expert_lag[slot(rank)] += (model.compute_time(hottest) - model.compute_time(work)).value();
+        } else {
+          work.flops = work.flops * load->second;
+          work.bytes = work.bytes * load->second;
+        }
       }
       auto duration = machine.unit_model(unit).compute_time(work);
       ++result.compute_activities;
@@ -189,7 +236,16 @@ struct Replayer::State {
       auto unit = placement.unit_of_rank[rank], pool = placement.pool_of_rank.at(rank);
       bool read = m->direction == workload::MemoryDirection::kRead;
       ++result.memory_activities;
-      start_transfer(read ? pool : unit, read ? unit : pool, m->bytes, {Kind::kOp, rank, op});
+      if (collapse != nullptr) {
+        const auto& ranks = placement.pool_of_rank;
+        const auto& units = placement.unit_of_rank;
+        const double d = copied_flow_cost(rank, rank, m->bytes, read ? 1 : 2, [&](uint64_t r, uint64_t) {
+          return read ? std::make_pair(ranks.at(r), units[r]) : std::make_pair(units[r], ranks.at(r));
+        });
+        backend.start_timer(core::Seconds(d), new_token({Kind::kOp, rank, op}));
+      } else {
+        start_transfer(read ? pool : unit, read ? unit : pool, m->bytes, {Kind::kOp, rank, op});
+      }
     } else {
       join(rank, op, std::get<workload::CollectiveOp>(o.body));
     }
@@ -242,27 +298,27 @@ struct Replayer::State {
 
   void op_done(uint64_t rank, uint32_t op) {
     const auto& o = program(rank).ops[op];
-    Interval span{op_start[rank][op], now()};
+    Interval span{op_start[slot(rank)][op], now()};
     auto& busy = std::holds_alternative<workload::ComputeOp>(o.body)  ? compute_busy
                  : std::holds_alternative<workload::MemoryOp>(o.body) ? memory_busy
                  : std::holds_alternative<workload::P2POp>(o.body)    ? p2p_busy
                                                                       : comm_busy;
-    busy[rank].push_back(span);
+    busy[slot(rank)].push_back(span);
     if (const auto* c = std::get_if<workload::CollectiveOp>(&o.body)) {
       const size_t comm = communicator_of(c->communicator);
-      if (comm_busy_by[rank].size() <= comm) comm_busy_by[rank].resize(comm + 1);
-      comm_busy_by[rank][comm].push_back(span);
+      if (comm_busy_by[slot(rank)].size() <= comm) comm_busy_by[slot(rank)].resize(comm + 1);
+      comm_busy_by[slot(rank)][comm].push_back(span);
     }
-    finish[rank] = std::max(finish[rank], span.second);
-    ++ops_done[rank];
-    for (uint32_t s : graphs[role_of_rank[rank]].successors[op])
-      if (--pending[rank][s] == 0) start_op(rank, s);
+    finish[slot(rank)] = std::max(finish[slot(rank)], span.second);
+    ++ops_done[slot(rank)];
+    for (uint32_t s : graphs[role_of_rank[slot(rank)]].successors[op])
+      if (--pending[slot(rank)][s] == 0) start_op(rank, s);
   }
 
   void post_p2p(uint64_t rank, uint32_t op, const workload::P2POp& p) {
     const size_t axis = *trace.mesh.axis_index(p.axis);
     auto peer = trace.mesh.neighbour(rank, axis, p.offset, p.wrap);
-    std::string where = op_path(role_of_rank[rank], op);
+    std::string where = op_path(role_of_rank[slot(rank)], op);
     if (!peer)
       throw core::InputError(trace.name, where,
                              "rank " + std::to_string(rank) + " has no neighbour " +
@@ -287,7 +343,15 @@ struct Replayer::State {
     ++result.p2p_activities;
     Activity a{Kind::kP2P, ch.send->rank, ch.send->op, 0, 0, ch.recv->rank, ch.recv->op, 0};
     channels.erase(key);
-    start_transfer(placement.unit_of_rank[src], placement.unit_of_rank[dst], sent.bytes, a);
+    if (collapse != nullptr) {
+      const auto& units = placement.unit_of_rank;
+      const double d = copied_flow_cost(src, dst, sent.bytes, 0, [&](uint64_t s, uint64_t r) {
+        return std::make_pair(units[s], units[r]);
+      });
+      backend.start_timer(core::Seconds(d), new_token(a));
+    } else {
+      start_transfer(placement.unit_of_rank[src], placement.unit_of_rank[dst], sent.bytes, a);
+    }
   }
 
   /// Index of a communicator in `communicator_axes`, resolved once per name.
@@ -301,19 +365,38 @@ struct Replayer::State {
   void join(uint64_t rank, uint32_t op, const workload::CollectiveOp& c) {
     const size_t comm = communicator_of(c.communicator);
     const auto& axes = communicator_axes[comm];
-    if (coll_seq[rank].size() <= comm) coll_seq[rank].resize(comm + 1, 0);
-    const uint32_t seq = coll_seq[rank][comm]++;
+    if (coll_seq[slot(rank)].size() <= comm) coll_seq[slot(rank)].resize(comm + 1, 0);
+    const uint32_t seq = coll_seq[slot(rank)][comm]++;
     const auto key = std::make_tuple(comm, trace.mesh.group_index(rank, axes), seq);
     auto found = instance_by_key.find(key);
     uint32_t id = found != instance_by_key.end() ? found->second : create_instance(key, rank, op, axes, c);
     Instance& inst = instances.at(id);
     if (inst.kind != c.kind || inst.bytes != c.bytes)
       throw core::InputError(
-          trace.name, op_path(role_of_rank[rank], op),
+          trace.name, op_path(role_of_rank[slot(rank)], op),
           "rank " + std::to_string(rank) + " issues " + std::string(workload::to_string(c.kind)) + " of " +
               core::to_string(c.bytes) + " as call " + std::to_string(seq) + " on \"" + c.communicator +
               "\", but its group issued " + std::string(workload::to_string(inst.kind)) + " of " +
               core::to_string(inst.bytes));
+    if (collapse != nullptr) {
+      const auto it = std::find(inst.members.begin(), inst.members.end(), rank);
+      const auto m = static_cast<uint32_t>(it - inst.members.begin());
+      inst.op_of_member[m] = op;
+      inst.arrived[m] = true;
+      double ready = now();
+      if (c.dispatch && c.dispatch->combine) {
+        ready += expert_lag[slot(rank)];
+        expert_lag[slot(rank)] = 0;
+      }
+      inst.ready_at = std::max(inst.ready_at, ready);
+      if (++inst.arrived_members == inst.members.size()) {
+        Activity timer;
+        timer.kind = Kind::kCollectiveTimer;
+        timer.instance = id;
+        backend.start_timer(core::Seconds(inst.ready_at - now() + inst.duration), new_token(timer));
+      }
+      return;
+    }
     const uint32_t m = trace.mesh.position(rank, axes);
     inst.op_of_member[m] = op;
     inst.arrived[m] = true;
@@ -330,6 +413,7 @@ struct Replayer::State {
     Instance inst;
     inst.kind = c.kind;
     inst.bytes = c.bytes;
+    if (collapse != nullptr) return create_collapsed_instance(std::move(inst), key, rank, op, axes, c);
     inst.members = trace.mesh.group_members(rank, axes);
     policy::CollectiveRequest request{c.kind, c.bytes, {}, &machine, {}};
     for (uint64_t r : inst.members) request.member_units.push_back(placement.unit_of_rank[r]);
@@ -342,7 +426,7 @@ struct Replayer::State {
     try {
       inst.schedule = collective.schedule(request);
     } catch (const std::invalid_argument& e) {
-      throw core::InputError(trace.name, op_path(role_of_rank[rank], op),
+      throw core::InputError(trace.name, op_path(role_of_rank[slot(rank)], op),
                              "collective policy \"" + std::string(collective.name()) + "\": " + e.what());
     }
     algorithms.insert(inst.schedule.algorithm);
@@ -401,6 +485,199 @@ struct Replayer::State {
     op_done(rank, op);
   }
 
+  // ---- Collapsed fidelity -------------------------------------------------------------------------
+
+  /// Copies of a group to cost explicitly: all of them up to kCopySample, else kCopySample evenly
+  /// spaced ones. Copy 0 (the group itself) is never listed. Returns the weight each listed copy has.
+  static double sampled_copies(uint64_t count, std::vector<uint64_t>& copies) {
+    copies.clear();
+    if (count <= 1) return 0.0;
+    const uint64_t others = count - 1;
+    if (others <= kCopySample) {
+      for (uint64_t c = 1; c < count; ++c) copies.push_back(c);
+      return 1.0;
+    }
+    for (uint64_t i = 0; i < kCopySample; ++i) copies.push_back(1 + i * others / kCopySample);
+    return double(others) / double(kCopySample);
+  }
+
+  /// Cost of one transfer between representatives (or a representative and its pool) together with
+  /// its copies over every collapsed axis. `ends(src copy, dst copy)` gives the copy's endpoints.
+  template <typename Ends>
+  double copied_flow_cost(uint64_t src, uint64_t dst, core::Bytes bytes, int tag, Ends ends) {
+    const auto own = ends(src, dst);
+    const auto key = std::make_tuple(own.first, own.second, bytes.value(), tag);
+    auto found = flow_costs.find(key);
+    if (found == flow_costs.end()) {
+      const auto& axes = collapse->collapsed_axes();
+      std::vector<uint64_t> copies;
+      const double weight = sampled_copies(collapse->copy_count(axes), copies);
+      std::vector<AnalyticNetwork::Flow> mine{{own.first, own.second, bytes.value()}}, others;
+      for (uint64_t c : copies) {
+        const auto e = ends(collapse->copy_of(src, axes, c), collapse->copy_of(dst, axes, c));
+        others.push_back({e.first, e.second, bytes.value()});
+      }
+      CollectiveCost cost;
+      const auto step = network->step(mine, others, weight, &cost.link_bytes);
+      cost.latency = step.latency;
+      cost.drain = step.drain;
+      found = flow_costs.emplace(key, std::move(cost)).first;
+      ++result.analytic_costs;
+    }
+    for (const auto& [d, b] : found->second.link_bytes) result.link_bytes[d] += b;
+    return found->second.latency + found->second.drain;
+  }
+
+  /// The analytic cost of a collective of the group of `rank` over `axes`, with its concurrent copies.
+  CollectiveCost collective_cost(uint64_t rank, uint32_t op, const std::vector<size_t>& axes,
+                                 const workload::CollectiveOp& c,
+                                 const std::vector<std::vector<double>>* peer_bytes) {
+    const auto members = trace.mesh.group_members(rank, axes);
+    policy::CollectiveRequest request{c.kind, c.bytes, {}, &machine, {}};
+    for (uint64_t r : members) request.member_units.push_back(placement.unit_of_rank[r]);
+    if (peer_bytes != nullptr) request.peer_bytes = *peer_bytes;
+    policy::CollectiveSchedule schedule;
+    try {
+      schedule = collective.schedule(request);
+    } catch (const std::invalid_argument& e) {
+      throw core::InputError(trace.name, op_path(role_of_rank[slot(rank)], op),
+                             "collective policy \"" + std::string(collective.name()) + "\": " + e.what());
+    }
+    algorithms.insert(schedule.algorithm);
+    const auto copy_axes = collapse->copy_axes(axes);
+    std::vector<uint64_t> copies;
+    const double weight = sampled_copies(collapse->copy_count(copy_axes), copies);
+    std::vector<std::vector<topology::NodeId>> copy_units(copies.size());
+    for (size_t k = 0; k < copies.size(); ++k)
+      for (uint64_t r : members)
+        copy_units[k].push_back(placement.unit_of_rank[collapse->copy_of(r, copy_axes, copies[k])]);
+    std::vector<std::vector<uint32_t>> by_step;
+    for (uint32_t t = 0; t < schedule.transfers.size(); ++t) {
+      const uint32_t step = schedule.transfers[t].step;
+      if (by_step.size() <= step) by_step.resize(step + 1);
+      by_step[step].push_back(t);
+    }
+    // Steps that move the same bytes between the same members (the 2(n-1) steps of a ring) are
+    // costed once and counted.
+    std::map<uint64_t, std::pair<std::vector<uint32_t>*, double>> distinct;
+    std::vector<uint64_t> order;
+    for (auto& transfers : by_step) {
+      if (transfers.empty()) continue;
+      uint64_t h = 0x243f6a8885a308d3ull;
+      for (uint32_t t : transfers) {
+        const auto& tr = schedule.transfers[t];
+        h = mix(h ^ (uint64_t(tr.src) << 32 | tr.dst));
+        h = mix(h ^ static_cast<uint64_t>(tr.bytes.value() * 1024.0));
+      }
+      auto [it, fresh] = distinct.emplace(h, std::make_pair(&transfers, 0.0));
+      if (fresh) order.push_back(h);
+      it->second.second += 1.0;
+    }
+    CollectiveCost cost;
+    std::vector<AnalyticNetwork::Flow> own, others;
+    for (uint64_t h : order) {
+      const auto& [transfers, repeat] = distinct.at(h);
+      own.clear();
+      others.clear();
+      for (uint32_t t : *transfers) {
+        const auto& tr = schedule.transfers[t];
+        own.push_back({request.member_units[tr.src], request.member_units[tr.dst], tr.bytes.value()});
+        for (const auto& units : copy_units)
+          others.push_back({units[tr.src], units[tr.dst], tr.bytes.value()});
+      }
+      const auto step = network->step(own, others, weight, &cost.link_bytes, repeat);
+      cost.latency += step.latency * repeat;
+      cost.drain += step.drain * repeat;
+    }
+    ++result.analytic_costs;
+    return cost;
+  }
+
+  static uint64_t mix(uint64_t x) {
+    x += 0x9e3779b97f4a7c15ull;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+    return x ^ (x >> 31);
+  }
+
+  /// Collapsed: an instance for the representatives in the group of `rank`, costed analytically. An
+  /// expert dispatch's representatives take the largest load of the group (the slowest expert sets
+  /// the pace of the layer, since the combine waits for every member).
+  uint32_t create_collapsed_instance(Instance inst, const std::tuple<size_t, uint64_t, uint32_t>& key,
+                                     uint64_t rank, uint32_t op, const std::vector<size_t>& axes,
+                                     const workload::CollectiveOp& c) {
+    inst.members = collapse->representatives_in_group(rank, axes);
+    const size_t comm = std::get<0>(key);
+    const uint64_t group = trace.mesh.group_index(rank, axes);
+    const auto n = static_cast<uint32_t>(trace.mesh.group_size(axes));
+    CollectiveCost cost;
+    std::vector<double> loads;  // expert dispatch: per member of the whole group
+    if (c.dispatch && uint64_t(n) * n <= kExactDispatchPairs) {
+      auto sizes = workload::dispatch_sizes(*c.dispatch, n, group);
+      loads = std::move(sizes.load_of_member);
+      cost = collective_cost(rank, op, axes, c, &sizes.peer_bytes);
+    } else {
+      const auto cost_key = std::make_tuple(comm, group, int(c.kind), c.bytes.value());
+      auto found = collective_costs.find(cost_key);
+      if (found == collective_costs.end())
+        found = collective_costs.emplace(cost_key, collective_cost(rank, op, axes, c, nullptr)).first;
+      cost = found->second;
+      if (c.dispatch) {
+        // Large groups: one routing draw per dispatch shape stands for every layer and micro-batch;
+        // the uniform all-to-all's drain time scales with the busiest member's bytes.
+        const auto& d = *c.dispatch;
+        const auto shape =
+            std::make_tuple(uint64_t(n), d.tokens, int(d.experts * 64 + d.top_k), d.bytes_per_token.value());
+        auto drawn = uniform_imbalance.find(shape);
+        if (drawn == uniform_imbalance.end()) {
+          auto sizes = workload::dispatch_sizes(d, n, 0);
+          double busiest = 0, nominal = 0;
+          for (uint32_t m = 0; m < n; ++m) {
+            double sent = 0, received = 0;
+            for (uint32_t o = 0; o < n; ++o)
+              if (o != m) {
+                sent += sizes.peer_bytes[m][o];
+                received += sizes.peer_bytes[o][m];
+              }
+            busiest = std::max({busiest, sent, received});
+            nominal += sent / n;
+          }
+          drawn = uniform_imbalance.emplace(shape, nominal > 0 ? busiest / nominal : 1.0).first;
+          dispatch_load.emplace(shape, std::move(sizes.load_of_member));
+        }
+        cost.drain *= drawn->second;
+        loads = dispatch_load.at(shape);
+      }
+    }
+    for (const auto& [d, b] : cost.link_bytes) result.link_bytes[d] += b;
+    inst.duration = cost.latency + cost.drain;
+    const size_t reps = inst.members.size();
+    if (c.dispatch) {
+      inst.max_load = *std::max_element(loads.begin(), loads.end());
+      for (uint64_t r : inst.members) inst.load_of_member.push_back(loads[trace.mesh.position(r, axes)]);
+    }
+    inst.op_of_member.assign(reps, 0);
+    inst.arrived.assign(reps, false);
+    uint32_t id = next_instance++;
+    instances.emplace(id, std::move(inst));
+    instance_by_key.emplace(key, id);
+    ++result.collectives;
+    return id;
+  }
+
+  void collective_timer_done(uint32_t id) {
+    Instance inst = std::move(instances.at(id));
+    instances.erase(id);
+    for (size_t m = 0; m < inst.members.size(); ++m) {
+      if (!inst.load_of_member.empty()) {
+        const uint64_t key = load_key(inst.members[m], inst.op_of_member[m]);
+        expert_load[key] = inst.load_of_member[m];
+        expert_max_load[key] = inst.max_load;
+      }
+      op_done(inst.members[m], inst.op_of_member[m]);
+    }
+  }
+
   void on_complete(SimgridBackend::Token token) {
     Activity a = activities[token];
     free_tokens.push_back(token);
@@ -415,6 +692,9 @@ struct Replayer::State {
       case Kind::kOp:
         op_done(a.rank, a.op);
         break;
+      case Kind::kCollectiveTimer:
+        collective_timer_done(a.instance);
+        break;
       case Kind::kCircuitWait: {
         HeldTransfer h = held_transfers[a.held];
         free_held.push_back(a.held);
@@ -427,42 +707,46 @@ struct Replayer::State {
 
 Replayer::Replayer(const topology::Machine& machine, const workload::Trace& trace,
                    const policy::Placement& placement, const policy::CollectivePolicy& collective,
-                   std::vector<topology::CircuitReconfiguration> reconfigurations)
+                   std::vector<topology::CircuitReconfiguration> reconfigurations,
+                   const RankCollapse* collapse)
     : machine_(machine),
       trace_(trace),
       placement_(placement),
       collective_(collective),
-      reconfigurations_(std::move(reconfigurations)) {}
+      reconfigurations_(std::move(reconfigurations)),
+      collapse_(collapse) {}
 
 Replayer::~Replayer() = default;
 
-ReplayResult Replayer::run() {
+void Replayer::check_fit() const {
   const uint64_t ranks = trace_.mesh.size();
   if (placement_.unit_of_rank.size() != ranks)
     throw std::logic_error("placement size does not match the mesh");
-  // Every dtype the trace computes in must be supported by the unit that runs it, and memory moves
-  // need a pool.
+  // Every dtype the trace computes in must be supported by the unit that runs it, memory moves need a
+  // pool, and each role's footprint must fit. Checked once per (role, unit model).
+  std::set<std::pair<uint32_t, uint32_t>> checked;
   for (uint64_t r = 0; r < ranks; ++r) {
-    for (size_t i = 0; i < trace_.program_of(r).ops.size(); ++i)
-      if (std::holds_alternative<workload::MemoryOp>(trace_.program_of(r).ops[i].body) &&
-          placement_.pool_of_rank.size() != ranks)
-        throw core::InputError(trace_.name, op_path(trace_.role_of(r), i),
-                               "a memory move, but machine \"" + machine_.name + "\" has no memory pool");
+    const uint32_t role = trace_.role_of(r);
+    if (!checked.insert({role, machine_.topology.node(placement_.unit_of_rank[r]).model}).second) continue;
+    const auto& program = trace_.roles[role];
     const auto& model = machine_.unit_model(placement_.unit_of_rank[r]);
-    const auto& ops = trace_.program_of(r).ops;
-    if (const auto& f = trace_.program_of(r).memory; f && f->total() > model.hbm_capacity())
-      throw core::InputError(
-          trace_.name, "/roles/" + std::to_string(trace_.role_of(r)) + "/memory",
-          "capacity: role \"" + trace_.program_of(r).name + "\" needs " + core::to_string(f->total()) +
-              " per rank (weights " + core::to_string(f->weights) + ", gradients " +
-              core::to_string(f->gradients) + ", optimizer " + core::to_string(f->optimizer) +
-              ", activations " + core::to_string(f->activations) + ", buffers " +
-              core::to_string(f->buffers) + "), but a \"" + model.name() + "\" (rank " + std::to_string(r) +
-              ") has " + core::to_string(model.hbm_capacity()));
+    const auto& ops = program.ops;
+    if (const auto& f = program.memory; f && f->total() > model.hbm_capacity())
+      throw core::InputError(trace_.name, "/roles/" + std::to_string(role) + "/memory",
+                             "capacity: role \"" + program.name + "\" needs " + core::to_string(f->total()) +
+                                 " per rank (weights " + core::to_string(f->weights) + ", gradients " +
+                                 core::to_string(f->gradients) + ", optimizer " +
+                                 core::to_string(f->optimizer) + ", activations " +
+                                 core::to_string(f->activations) + ", buffers " +
+                                 core::to_string(f->buffers) + "), but a \"" + model.name() + "\" (rank " +
+                                 std::to_string(r) + ") has " + core::to_string(model.hbm_capacity()));
     for (size_t i = 0; i < ops.size(); ++i) {
+      const std::string where = op_path(role, i);
+      if (std::holds_alternative<workload::MemoryOp>(ops[i].body) && placement_.pool_of_rank.size() != ranks)
+        throw core::InputError(trace_.name, where,
+                               "a memory move, but machine \"" + machine_.name + "\" has no memory pool");
       const auto* c = std::get_if<workload::ComputeOp>(&ops[i].body);
       if (c == nullptr) continue;
-      const std::string where = op_path(trace_.role_of(r), i);
       if (c->kind == core::WorkKind::kMatrix && !model.supports(c->dtype))
         throw core::InputError(trace_.name, where + "/dtype",
                                "rank " + std::to_string(r) + " runs on a \"" + model.name() +
@@ -475,73 +759,101 @@ ReplayResult Replayer::run() {
                                    ") has " + core::to_string(model.hbm_capacity()));
     }
   }
+}
 
-  State s(machine_, trace_, placement_, collective_, reconfigurations_);
+ReplayResult Replayer::run() {
+  check_fit();
+  if (collapse_ != nullptr && !reconfigurations_.empty())
+    throw core::InputError(
+        trace_.name, "",
+        "collapsed fidelity does not model optical circuit reconfigurations during the run; "
+        "use exact fidelity or drop the reconfigurations");
+  State s(machine_, trace_, placement_, collective_, reconfigurations_, collapse_);
   s.result.link_bytes.assign(2 * machine_.topology.links().size(), 0.0);
   for (const auto& role : trace_.roles) s.graphs.push_back(compile(role, trace_.streams.size()));
-  s.role_of_rank.resize(ranks);
-  s.pending.resize(ranks);
-  s.op_start.resize(ranks);
-  s.coll_seq.assign(ranks, {});
-  s.compute_busy.resize(ranks);
-  s.comm_busy.resize(ranks);
-  s.comm_busy_by.resize(ranks);
-  s.memory_busy.resize(ranks);
-  s.p2p_busy.resize(ranks);
-  s.finish.assign(ranks, 0.0);
-  s.ops_done.assign(ranks, 0);
-  for (uint64_t r = 0; r < ranks; ++r) {
-    s.role_of_rank[r] = trace_.role_of(r);
-    s.pending[r] = s.graphs[s.role_of_rank[r]].initial_pending;
-    s.op_start[r].assign(s.pending[r].size(), 0.0);
+  if (collapse_ != nullptr) {
+    s.rank_of_slot = collapse_->representatives();
+    for (size_t i = 0; i < s.rank_of_slot.size(); ++i) s.slot_index.emplace(s.rank_of_slot[i], uint32_t(i));
+  } else {
+    s.rank_of_slot.resize(trace_.mesh.size());
+    for (uint64_t r = 0; r < s.rank_of_slot.size(); ++r) s.rank_of_slot[r] = r;
   }
-  for (uint64_t r = 0; r < ranks; ++r)
-    for (uint32_t op = 0; op < s.pending[r].size(); ++op)
-      if (s.graphs[s.role_of_rank[r]].initial_pending[op] == 0) s.start_op(r, op);
+  const size_t slots = s.rank_of_slot.size();
+  s.role_of_rank.resize(slots);
+  s.pending.resize(slots);
+  s.op_start.resize(slots);
+  s.coll_seq.assign(slots, {});
+  s.compute_busy.resize(slots);
+  s.comm_busy.resize(slots);
+  s.comm_busy_by.resize(slots);
+  s.memory_busy.resize(slots);
+  s.p2p_busy.resize(slots);
+  s.finish.assign(slots, 0.0);
+  s.expert_lag.assign(slots, 0.0);
+  s.ops_done.assign(slots, 0);
+  for (size_t i = 0; i < slots; ++i) {
+    s.role_of_rank[i] = trace_.role_of(s.rank_of_slot[i]);
+    s.pending[i] = s.graphs[s.role_of_rank[i]].initial_pending;
+    s.op_start[i].assign(s.pending[i].size(), 0.0);
+  }
+  for (size_t i = 0; i < slots; ++i)
+    for (uint32_t op = 0; op < s.pending[i].size(); ++op)
+      if (s.graphs[s.role_of_rank[i]].initial_pending[op] == 0) s.start_op(s.rank_of_slot[i], op);
 
   s.backend.run([&s](SimgridBackend::Token token) { s.on_complete(token); });
 
-  for (uint64_t r = 0; r < ranks; ++r)
-    if (s.ops_done[r] != s.program(r).ops.size())
-      throw core::InputError(
-          trace_.name, "/roles/" + std::to_string(s.role_of_rank[r]),
-          "deadlock: rank " + std::to_string(r) + " completed " + std::to_string(s.ops_done[r]) + " of " +
-              std::to_string(s.program(r).ops.size()) + " ops (a collective its group never issued?)");
+  for (size_t i = 0; i < slots; ++i)
+    if (s.ops_done[i] != s.trace.roles[s.role_of_rank[i]].ops.size())
+      throw core::InputError(trace_.name, "/roles/" + std::to_string(s.role_of_rank[i]),
+                             "deadlock: rank " + std::to_string(s.rank_of_slot[i]) + " completed " +
+                                 std::to_string(s.ops_done[i]) + " of " +
+                                 std::to_string(s.trace.roles[s.role_of_rank[i]].ops.size()) +
+                                 " ops (a collective its group never issued?)");
 
   ReplayResult& out = s.result;
   double t_end = 0;
-  for (uint64_t r = 0; r < ranks; ++r)
-    if (s.finish[r] > t_end) {
-      t_end = s.finish[r];
-      out.critical_rank = r;
+  for (size_t i = 0; i < slots; ++i)
+    if (s.finish[i] > t_end) {
+      t_end = s.finish[i];
+      out.critical_rank = s.rank_of_slot[i];
+      out.critical_slot = i;
     }
   out.iteration_time = core::Seconds(t_end);
-  out.ranks.resize(ranks);
-  for (uint64_t r = 0; r < ranks; ++r) {
+  out.ranks.resize(slots);
+  const uint64_t stands_for = collapse_ != nullptr ? collapse_->multiplicity() : 1;
+  for (size_t i = 0; i < slots; ++i) {
     // Each category counts the time it is active and no category before it is.
-    const std::vector<Interval>* categories[4] = {&s.compute_busy[r], &s.comm_busy[r], &s.p2p_busy[r],
-                                                  &s.memory_busy[r]};
+    const std::vector<Interval>* categories[4] = {&s.compute_busy[i], &s.comm_busy[i], &s.p2p_busy[i],
+                                                  &s.memory_busy[i]};
     std::vector<Interval> all;
     double covered[4];
     for (int c = 0; c < 4; ++c) {
       all.insert(all.end(), categories[c]->begin(), categories[c]->end());
       covered[c] = union_length(all);
     }
-    out.ranks[r] = {core::Seconds(s.finish[r]),
+    out.ranks[i] = {core::Seconds(s.finish[i]),
                     core::Seconds(covered[0]),
                     core::Seconds(covered[1] - covered[0]),
                     core::Seconds(covered[2] - covered[1]),
                     core::Seconds(covered[3] - covered[2]),
                     core::Seconds(t_end - covered[3]),
-                    {}};
+                    {},
+                    s.rank_of_slot[i],
+                    stands_for};
     for (const auto& [name, comm] : s.communicator_index) {  // sorted by name
-      if (comm >= s.comm_busy_by[r].size() || s.comm_busy_by[r][comm].empty()) continue;
-      std::vector<Interval> with = s.compute_busy[r];
-      with.insert(with.end(), s.comm_busy_by[r][comm].begin(), s.comm_busy_by[r][comm].end());
-      out.ranks[r].exposed_by_communicator.emplace_back(name, core::Seconds(union_length(with) - covered[0]));
+      if (comm >= s.comm_busy_by[i].size() || s.comm_busy_by[i][comm].empty()) continue;
+      std::vector<Interval> with = s.compute_busy[i];
+      with.insert(with.end(), s.comm_busy_by[i][comm].begin(), s.comm_busy_by[i][comm].end());
+      out.ranks[i].exposed_by_communicator.emplace_back(name, core::Seconds(union_length(with) - covered[0]));
     }
   }
   out.collective_algorithms.assign(s.algorithms.begin(), s.algorithms.end());
+  if (collapse_ != nullptr) {
+    out.fidelity = "collapsed";
+    out.collapsed_axes = collapse_->collapsed_axis_names();
+    out.routes_computed = s.network->routes_computed();
+    out.distance_maps = s.backend.router().trees_computed();
+  }
   return out;
 }
 

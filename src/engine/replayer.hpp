@@ -1,6 +1,7 @@
 // Replays a trace on a machine through placement and collective policies, in exact fidelity.
 #pragma once
 
+#include "engine/rank_collapse.hpp"
 #include "engine/replay_result.hpp"
 #include "policy/collective_policy.hpp"
 #include "policy/placement_policy.hpp"
@@ -12,12 +13,16 @@ namespace zs::engine {
 
 /// Exact fidelity: every rank, op and transfer becomes a SimGrid activity. The dependency graph
 /// stays in our structures; SimGrid only sees activities whose dependencies are done.
+/// Collapsed fidelity (given a RankCollapse): only the representatives run; their compute is
+/// simulated as in exact fidelity, while their collectives, point-to-point transfers and memory moves
+/// become timers whose length the AnalyticNetwork gives for the transfer and its concurrent copies.
 class Replayer {
  public:
   /// `reconfigurations`: scripted optical circuit changes, sorted by time.
   Replayer(const topology::Machine& machine, const workload::Trace& trace, const policy::Placement& placement,
            const policy::CollectivePolicy& collective,
-           std::vector<topology::CircuitReconfiguration> reconfigurations = {});
+           std::vector<topology::CircuitReconfiguration> reconfigurations = {},
+           const RankCollapse* collapse = nullptr);
   ~Replayer();
   Replayer(const Replayer&) = delete;
   Replayer& operator=(const Replayer&) = delete;
@@ -27,11 +32,14 @@ class Replayer {
 
  private:
   struct State;
+  /// Throws core::InputError when a role does not fit the unit that runs it.
+  void check_fit() const;
   const topology::Machine& machine_;
   const workload::Trace& trace_;
   const policy::Placement& placement_;
   const policy::CollectivePolicy& collective_;
   std::vector<topology::CircuitReconfiguration> reconfigurations_;
+  const RankCollapse* collapse_;
 };
 
 }  // namespace zs::engine

@@ -2,8 +2,10 @@
 #include "engine/simulation.hpp"
 
 #include <cstdio>
+#include <optional>
 
 #include "core/input_error.hpp"
+#include "engine/rank_collapse.hpp"
 #include "engine/replayer.hpp"
 
 namespace zs::engine {
@@ -14,14 +16,36 @@ double rank_ops(const workload::Trace& trace) {
   return ops * double(trace.ranks_per_role());
 }
 
+std::string_view to_string(Fidelity f) {
+  switch (f) {
+    case Fidelity::kExact:
+      return "exact";
+    case Fidelity::kCollapsed:
+      return "collapsed";
+    case Fidelity::kAuto:
+      break;
+  }
+  return "auto";
+}
+
+std::optional<Fidelity> parse_fidelity(std::string_view name) {
+  for (auto f : {Fidelity::kAuto, Fidelity::kExact, Fidelity::kCollapsed})
+    if (to_string(f) == name) return f;
+  return std::nullopt;
+}
+
 SimulationResult simulate(const topology::Machine& machine, const workload::Trace& trace,
                           const policy::PlacementPolicy& placement,
-                          const policy::CollectivePolicy& collective, const SimulationEvents& events) {
-  if (const double ops = rank_ops(trace); ops > kExactRankOpLimit) {
+                          const policy::CollectivePolicy& collective, const SimulationEvents& events,
+                          Fidelity fidelity) {
+  const double ops = rank_ops(trace);
+  if (fidelity == Fidelity::kAuto)
+    fidelity = ops > kExactRankOpLimit ? Fidelity::kCollapsed : Fidelity::kExact;
+  if (fidelity == Fidelity::kExact && ops > kExactRankOpLimit) {
     char what[256];
     std::snprintf(what, sizeof what,
-                  "exact fidelity would replay %.3g rank-ops (%llu ranks); its limit is %.3g, and collapsed "
-                  "fidelity (symmetric ranks merged) is not implemented yet",
+                  "exact fidelity would replay %.3g rank-ops (%llu ranks); its limit is %.3g: use fidelity "
+                  "\"collapsed\" (or \"auto\")",
                   ops, static_cast<unsigned long long>(trace.mesh.size()), kExactRankOpLimit);
     throw core::InputError(trace.name, "", what);
   }
@@ -29,7 +53,11 @@ SimulationResult simulate(const topology::Machine& machine, const workload::Trac
   out.placement_policy = std::string(placement.name());
   out.collective_policy = std::string(collective.name());
   policy::Placement where = placement.place({trace, machine, events.seed});
-  out.replay = Replayer(machine, trace, where, collective, events.circuit_reconfigurations).run();
+  std::optional<RankCollapse> collapse;
+  if (fidelity == Fidelity::kCollapsed) collapse.emplace(trace);
+  out.replay = Replayer(machine, trace, where, collective, events.circuit_reconfigurations,
+                        collapse ? &*collapse : nullptr)
+                   .run();
   for (auto unit : where.unit_of_rank) {
     const auto& model = machine.unit_model(unit);
     if (model.supports(trace.model_dtype)) out.peak += model.matrix_peak(trace.model_dtype);
@@ -38,9 +66,12 @@ SimulationResult simulate(const topology::Machine& machine, const workload::Trac
   const double t = out.replay.iteration_time.value();
   if (t > 0 && out.peak.value() > 0) out.mfu = trace.model_flops.value() / (t * out.peak.value());
   if (t > 0) out.tokens_per_second = trace.tokens_per_iteration / t;
-  for (size_t r = 0; r < where.unit_of_rank.size(); ++r)
-    out.energy += machine.unit_model(where.unit_of_rank[r])
-                      .energy(out.replay.iteration_time, out.replay.ranks[r].compute);
+  // Collapsed: each representative's energy counts for the ranks it stands for (their units are of
+  // the same model when the machine is homogeneous; otherwise this is approximate).
+  for (const auto& rank : out.replay.ranks)
+    out.energy +=
+        machine.unit_model(where.unit_of_rank[rank.rank]).energy(out.replay.iteration_time, rank.compute) *
+        double(rank.stands_for);
   if (t > 0) out.average_power = core::Watts(out.energy.value() / t);
   if (t > 0) out.utilization = utilization_of(machine, out.replay);
   return out;

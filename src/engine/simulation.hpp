@@ -1,7 +1,9 @@
 // Runs one job (trace + machine + policies) and derives the headline figures (MFU, tokens/s).
 #pragma once
 
+#include <optional>
 #include <string>
+#include <string_view>
 
 #include "core/units.hpp"
 #include "engine/replay_result.hpp"
@@ -15,8 +17,7 @@
 namespace zs::engine {
 
 struct SimulationResult {
-  ReplayResult replay;
-  std::string fidelity = "exact";  ///< every rank and flow simulated
+  ReplayResult replay;  ///< its `fidelity` says which mode ran
   std::string placement_policy;
   std::string collective_policy;
   core::FlopRate peak;           ///< sum of the placed units' dense peaks in the model's dtype, FLOP/s
@@ -38,18 +39,28 @@ struct SimulationEvents {
 
 /// The most rank-ops (ranks x ops of the program each runs) exact fidelity takes on: about 2^24, what
 /// a 2-core machine replays in minutes with a few GiB (the replayer keeps per-rank, per-op state).
-/// Beyond it exact replay would run for hours; collapsed fidelity, which merges symmetric ranks, is
-/// not implemented yet, so such a job is refused with a message saying so.
+/// Beyond it exact replay would run for hours.
 inline constexpr double kExactRankOpLimit = 16.0 * 1024 * 1024;
+
+/// Which ranks and flows are simulated.
+enum class Fidelity : uint8_t {
+  kAuto,       ///< exact up to kExactRankOpLimit rank-ops, collapsed beyond
+  kExact,      ///< every rank, op and flow
+  kCollapsed,  ///< one representative per class of symmetric ranks; communication costed analytically
+};
+/// "auto", "exact" or "collapsed".
+std::string_view to_string(Fidelity f);
+std::optional<Fidelity> parse_fidelity(std::string_view name);
 
 /// Rank-ops of a trace: the sum over ranks of the length of the program each runs.
 double rank_ops(const workload::Trace& trace);
 
 /// Places the mesh with the placement policy, then replays the trace once.
-/// Throws core::InputError when the trace does not fit the machine, or is larger than
-/// kExactRankOpLimit.
+/// Throws core::InputError when the trace does not fit the machine, or when exact fidelity is asked
+/// for a trace larger than kExactRankOpLimit.
 SimulationResult simulate(const topology::Machine& machine, const workload::Trace& trace,
                           const policy::PlacementPolicy& placement,
-                          const policy::CollectivePolicy& collective, const SimulationEvents& events = {});
+                          const policy::CollectivePolicy& collective, const SimulationEvents& events = {},
+                          Fidelity fidelity = Fidelity::kAuto);
 
 }  // namespace zs::engine

@@ -10,13 +10,15 @@ Utilization utilization_of(const topology::Machine& machine, const ReplayResult&
   Utilization u;
   const double t = r.iteration_time.value();
   u.compute_min = 1.0;
-  for (size_t rank = 0; rank < r.ranks.size(); ++rank) {
-    const double c = r.ranks[rank].compute.value() / t;
-    u.compute_mean += c / double(r.ranks.size());
+  double represented = 0;
+  for (const auto& rank : r.ranks) represented += double(rank.stands_for);
+  for (const auto& rank : r.ranks) {
+    const double c = rank.compute.value() / t;
+    u.compute_mean += c * double(rank.stands_for) / represented;
     u.compute_max = std::max(u.compute_max, c);
     if (c < u.compute_min) {
       u.compute_min = c;
-      u.compute_min_rank = rank;
+      u.compute_min_rank = rank.rank;
     }
   }
   const auto& topo = machine.topology;

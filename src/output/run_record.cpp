@@ -28,8 +28,8 @@ std::string line(const std::string& label, const std::string& value, const std::
 
 }  // namespace
 
-std::vector<std::string> approximations() {
-  return {
+std::vector<std::string> approximations(const engine::SimulationResult& r) {
+  std::vector<std::string> out = {
       "compute efficiency is a fraction of peak per work kind (matrix, vector); matrix work depends on the "
       "FLOPs per kernel only for unit models that give matrix_half_efficiency_work; operand shapes (tile "
       "quantization) are not modelled",
@@ -47,63 +47,90 @@ std::vector<std::string> approximations() {
       "and micro-batch; expert compute scales with the tokens a rank received",
       "energy counts compute units only (idle power, plus the load increment while computing); links, "
       "switches, memory pools and cooling are not counted"};
+  if (r.replay.fidelity == "collapsed") {
+    out.push_back(
+        "collapsed fidelity: one representative rank per class of symmetric ranks (same role, differing only "
+        "on the collapsed axes) is simulated and stands for its class; the breakdown, utilization and energy "
+        "of the others are taken to be the representative's");
+    out.push_back(
+        "collapsed fidelity: collectives, point-to-point transfers and memory moves are costed without "
+        "flows, "
+        "step by step: the slowest route's latency plus the busiest link direction's bytes over its "
+        "bandwidth, "
+        "counting the concurrent copies of the same communication in the other classes' groups (up to 31 "
+        "copies explicitly, more sampled evenly and weighted); steps of a schedule do not overlap, and "
+        "different communications contend only with their own copies");
+    out.push_back(
+        "collapsed fidelity: an expert dispatch's representative takes the largest expert load of its group; "
+        "groups over 64 members draw their routing once per dispatch shape and scale the uniform "
+        "all-to-all's drain time by the busiest member's bytes");
+  }
+  return out;
 }
 
 nlohmann::json summary_json(const scenario::Scenario& s, const engine::SimulationResult& r) {
-  const auto& crit = r.replay.ranks.at(r.replay.critical_rank);
-  return {{"zettasim_version", kVersion},
-          {"scenario", s.name},
-          {"fidelity", r.fidelity},
-          {"iteration_time_s", r.replay.iteration_time.value()},
-          {"critical_rank", r.replay.critical_rank},
-          {"critical_rank_breakdown_s",
-           {{"compute", crit.compute.value()},
-            {"exposed_communication", crit.exposed_comm.value()},
-            {"pipeline_bubble", crit.pipeline_bubble.value()},
-            {"memory_stall", crit.memory_stall.value()},
-            {"idle", crit.idle.value()}}},
-          {"critical_rank_exposed_communication_by_communicator_s",
-           [&] {
-             nlohmann::json j = nlohmann::json::object();
-             for (const auto& [name, t] : crit.exposed_by_communicator) j[name] = t.value();
-             return j;
-           }()},
-          {"utilization",
-           {{"compute_mean", r.utilization.compute_mean},
-            {"compute_min", r.utilization.compute_min},
-            {"compute_min_rank", r.utilization.compute_min_rank},
-            {"compute_max", r.utilization.compute_max},
-            {"link_max", r.utilization.link_max},
-            {"link_max_direction", r.utilization.link_max_name},
-            {"link_mean_active", r.utilization.link_mean_active},
-            {"link_directions_active", r.utilization.links_active},
-            {"link_directions_over_half", r.utilization.links_over_half},
-            {"memory_pool_max", r.utilization.pool_max}}},
-          {"model_flops_per_iteration_flop", r.model_flops.value()},
-          {"peak_flop_rate_flop_per_s", r.peak.value()},
-          {"mfu", r.mfu},
-          {"tokens_per_second", r.tokens_per_second},
-          {"energy_per_iteration_j", r.energy.value()},
-          {"average_power_w", r.average_power.value()},
-          {"units", s.machine.unit_count()},
-          {"ranks", s.trace.mesh.size()},
-          {"simulated",
-           {{"compute_activities", r.replay.compute_activities},
-            {"transfers", r.replay.transfer_activities},
-            {"memory_moves", r.replay.memory_activities},
-            {"point_to_point", r.replay.p2p_activities},
-            {"collectives", r.replay.collectives},
-            {"optical_circuit_waits", r.replay.circuit_waits}}},
-          {"policies",
-           {{"placement", r.placement_policy},
-            {"collective", r.collective_policy},
-            {"collective_algorithms", r.replay.collective_algorithms}}},
-          {"approximations", approximations()}};
+  const auto& crit = r.replay.critical();
+  nlohmann::json j = {{"zettasim_version", kVersion},
+                      {"scenario", s.name},
+                      {"fidelity", r.replay.fidelity},
+                      {"iteration_time_s", r.replay.iteration_time.value()},
+                      {"critical_rank", r.replay.critical_rank},
+                      {"critical_rank_breakdown_s",
+                       {{"compute", crit.compute.value()},
+                        {"exposed_communication", crit.exposed_comm.value()},
+                        {"pipeline_bubble", crit.pipeline_bubble.value()},
+                        {"memory_stall", crit.memory_stall.value()},
+                        {"idle", crit.idle.value()}}},
+                      {"critical_rank_exposed_communication_by_communicator_s",
+                       [&] {
+                         nlohmann::json j = nlohmann::json::object();
+                         for (const auto& [name, t] : crit.exposed_by_communicator) j[name] = t.value();
+                         return j;
+                       }()},
+                      {"utilization",
+                       {{"compute_mean", r.utilization.compute_mean},
+                        {"compute_min", r.utilization.compute_min},
+                        {"compute_min_rank", r.utilization.compute_min_rank},
+                        {"compute_max", r.utilization.compute_max},
+                        {"link_max", r.utilization.link_max},
+                        {"link_max_direction", r.utilization.link_max_name},
+                        {"link_mean_active", r.utilization.link_mean_active},
+                        {"link_directions_active", r.utilization.links_active},
+                        {"link_directions_over_half", r.utilization.links_over_half},
+                        {"memory_pool_max", r.utilization.pool_max}}},
+                      {"model_flops_per_iteration_flop", r.model_flops.value()},
+                      {"peak_flop_rate_flop_per_s", r.peak.value()},
+                      {"mfu", r.mfu},
+                      {"tokens_per_second", r.tokens_per_second},
+                      {"energy_per_iteration_j", r.energy.value()},
+                      {"average_power_w", r.average_power.value()},
+                      {"units", s.machine.unit_count()},
+                      {"ranks", s.trace.mesh.size()},
+                      {"simulated",
+                       {{"compute_activities", r.replay.compute_activities},
+                        {"transfers", r.replay.transfer_activities},
+                        {"memory_moves", r.replay.memory_activities},
+                        {"point_to_point", r.replay.p2p_activities},
+                        {"collectives", r.replay.collectives},
+                        {"optical_circuit_waits", r.replay.circuit_waits}}},
+                      {"policies",
+                       {{"placement", r.placement_policy},
+                        {"collective", r.collective_policy},
+                        {"collective_algorithms", r.replay.collective_algorithms}}},
+                      {"approximations", approximations(r)}};
+  if (r.replay.fidelity == "collapsed")
+    j["collapsed"] = {{"axes", r.replay.collapsed_axes},
+                      {"simulated_ranks", r.replay.ranks.size()},
+                      {"ranks_per_representative", r.replay.ranks.empty() ? 0 : r.replay.ranks[0].stands_for},
+                      {"analytic_costs", r.replay.analytic_costs},
+                      {"routes", r.replay.routes_computed},
+                      {"distance_maps", r.replay.distance_maps}};
+  return j;
 }
 
 std::string report_text(const scenario::Scenario& s, const engine::SimulationResult& r) {
   using core::display;
-  const auto& crit = r.replay.ranks.at(r.replay.critical_rank);
+  const auto& crit = r.replay.critical();
   const double t = r.replay.iteration_time.value();
   const auto& unit = s.machine.unit_model(s.machine.topology.units().front());
   std::ostringstream out;
@@ -112,7 +139,17 @@ std::string report_text(const scenario::Scenario& s, const engine::SimulationRes
                              unit.name() + ", generator " + s.machine.generator);
   out << line("workload", s.workload_summary);
   out << line("policies", "placement " + r.placement_policy + ", collective " + r.collective_policy);
-  out << line("fidelity", r.fidelity + " (every rank and transfer simulated)");
+  if (r.replay.fidelity == "collapsed") {
+    std::string axes;
+    for (const auto& a : r.replay.collapsed_axes) axes += (axes.empty() ? "" : ", ") + a;
+    out << line("fidelity", "collapsed: " + std::to_string(r.replay.ranks.size()) + " of " +
+                                std::to_string(s.trace.mesh.size()) + " ranks simulated, each standing for " +
+                                std::to_string(r.replay.ranks.empty() ? 0 : r.replay.ranks[0].stands_for) +
+                                " (axes " + axes + " merged); communication costed analytically (" +
+                                std::to_string(r.replay.analytic_costs) + " patterns)");
+  } else {
+    out << line("fidelity", "exact (every rank and transfer simulated)");
+  }
   out << "\n";
   out << line("iteration time", display(r.replay.iteration_time));
   auto part = [&](const char* name, core::Seconds v) {
@@ -154,7 +191,7 @@ std::string report_text(const scenario::Scenario& s, const engine::SimulationRes
                                                            : ""));
   out << "  (breakdown of rank " << r.replay.critical_rank << ", the last to finish)\n";
   out << "\napproximations:\n";
-  for (const auto& a : approximations()) out << "  - " << a << "\n";
+  for (const auto& a : approximations(r)) out << "  - " << a << "\n";
   return out.str();
 }
 

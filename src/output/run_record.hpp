@@ -12,7 +12,7 @@
 namespace zs::output {
 
 /// What the results leave out or simplify; printed in the report and listed in the summary.
-std::vector<std::string> approximations();
+std::vector<std::string> approximations(const engine::SimulationResult& r);
 
 /// The machine-readable results. Keys carry their unit as a suffix (_s, _flop, _flop_per_s).
 /// Deterministic: the same inputs give byte-identical text from dump().

@@ -20,6 +20,8 @@ struct Scenario {
   std::string description;
   std::string file;  ///< where it was read from
   uint64_t seed = 0;
+  /// "auto" (exact up to engine::kExactRankOpLimit rank-ops, collapsed beyond), "exact" or "collapsed".
+  std::string fidelity = "auto";
   topology::Machine machine;
   /// Scripted optical circuit changes, sorted by time.
   std::vector<topology::CircuitReconfiguration> circuit_reconfigurations;

@@ -139,6 +139,9 @@ Scenario ScenarioLoader::load(const std::string& path) const {
   s.name = root.string("name");
   s.description = root.optional_string("description").value_or("");
   s.seed = static_cast<uint64_t>(root.integer_or("seed", 1, 0, INT64_MAX));
+  s.fidelity = root.optional_string("fidelity").value_or("auto");
+  if (s.fidelity != "auto" && s.fidelity != "exact" && s.fidelity != "collapsed")
+    throw root.error("fidelity", "expected \"auto\", \"exact\" or \"collapsed\", got \"" + s.fidelity + "\"");
 
   LoadedMachine machine = load_machine_section(files_, root);
   s.machine = std::move(machine.machine);
@@ -190,20 +193,24 @@ Scenario ScenarioLoader::load(const std::string& path) const {
   policies.finish();
   root.finish();
 
-  s.resolved = {
-      {"scenario", {{"name", s.name}, {"description", s.description}, {"file", s.file}, {"seed", s.seed}}},
-      {"machine", machine.resolved},
-      {"workload",
-       {{"generator", generator},
-        {"model", model.to_json()},
-        {"model_file", model_path},
-        {"plan", built.plan},
-        {"params", model.total_params()},
-        {"model_state_per_rank", core::to_string(built.state_per_rank)},
-        {"memory_per_rank", memory_per_role(s.trace)},
-        {"model_flops_per_iteration", core::to_string(s.trace.model_flops)},
-        {"tokens_per_iteration", s.trace.tokens_per_iteration}}},
-      {"policies", {{"placement", s.placement_policy}, {"collective", s.collective_policy}}}};
+  s.resolved = {{"scenario",
+                 {{"name", s.name},
+                  {"description", s.description},
+                  {"file", s.file},
+                  {"seed", s.seed},
+                  {"fidelity", s.fidelity}}},
+                {"machine", machine.resolved},
+                {"workload",
+                 {{"generator", generator},
+                  {"model", model.to_json()},
+                  {"model_file", model_path},
+                  {"plan", built.plan},
+                  {"params", model.total_params()},
+                  {"model_state_per_rank", core::to_string(built.state_per_rank)},
+                  {"memory_per_rank", memory_per_role(s.trace)},
+                  {"model_flops_per_iteration", core::to_string(s.trace.model_flops)},
+                  {"tokens_per_iteration", s.trace.tokens_per_iteration}}},
+                {"policies", {{"placement", s.placement_policy}, {"collective", s.collective_policy}}}};
   if (s.placement_map) s.resolved["policies"]["placement_map"] = s.placement_map->file;
   if (!s.circuit_reconfigurations.empty()) {
     nlohmann::json events = nlohmann::json::array();

@@ -20,10 +20,11 @@ uint64_t mix(uint64_t x) {
 }  // namespace
 
 Router::Router(const Topology& topo, PathSelection selection, size_t max_cached)
-    : topo_(topo),
-      selection_(selection),
-      max_cached_(std::max<size_t>(1, max_cached)),
-      enabled_(topo.links().size(), 1) {
+    : topo_(topo), selection_(selection), enabled_(topo.links().size(), 1) {
+  const size_t per_map = std::max<size_t>(1, 4 * topo.nodes().size());
+  max_cached_ = max_cached > 0 ? max_cached : std::clamp<size_t>((size_t(1) << 29) / per_map, 16, 4096);
+  is_pool_.resize(topo.nodes().size());
+  for (NodeId n = 0; n < topo.nodes().size(); ++n) is_pool_[n] = topo.node(n).kind == NodeKind::kMemory;
   offsets_.reserve(topo.nodes().size() + 1);
   offsets_.push_back(0);
   for (NodeId n = 0; n < topo.nodes().size(); ++n) {
@@ -42,35 +43,73 @@ void Router::set_link_enabled(LinkId link, bool enabled) {
   tree_order_.clear();
 }
 
-const std::vector<uint32_t>& Router::distances_to(NodeId dst) {
-  if (auto it = trees_.find(dst); it != trees_.end()) return it->second;
-  if (trees_.size() >= max_cached_) {
-    trees_.erase(tree_order_.front());
+std::vector<NodeId> Router::attachment_key(NodeId dst) const {
+  if (topo_.node(dst).kind == NodeKind::kSwitch) return {dst, dst};
+  std::vector<NodeId> key;
+  for (size_t i = offsets_[dst]; i < offsets_[dst + 1]; ++i)
+    if (enabled_[neighbours_[i].second]) key.push_back(neighbours_[i].first);
+  std::sort(key.begin(), key.end());
+  key.erase(std::unique(key.begin(), key.end()), key.end());
+  return key;
+}
+
+Router::Tree& Router::tree_for(NodeId dst) {
+  auto key = attachment_key(dst);
+  if (auto it = trees_.find(key); it != trees_.end()) return it->second;
+  Tree tree;
+  if (trees_.size() >= max_cached_) {  // the oldest map's memory is reused
+    auto oldest = trees_.find(tree_order_.front());
+    tree = std::move(oldest->second);
+    trees_.erase(oldest);
     tree_order_.pop_front();
   }
-  std::vector<uint32_t> dist(topo_.nodes().size(), kUnreached);
-  std::vector<NodeId> frontier{dst};
-  dist[dst] = 0;
-  for (size_t head = 0; head < frontier.size(); ++head) {
-    NodeId n = frontier[head];
-    if (n != dst && topo_.node(n).kind == NodeKind::kMemory) continue;  // pools do not forward
-    for (size_t i = offsets_[n]; i < offsets_[n + 1]; ++i) {
-      auto [m, link] = neighbours_[i];
-      if (dist[m] != kUnreached || !enabled_[link]) continue;
-      dist[m] = dist[n] + 1;
-      frontier.push_back(m);
+  if (tree.dist.size() == topo_.nodes().size()) {
+    for (NodeId n : tree.frontier) tree.dist[n] = kUnreached;  // every labelled node is in the queue
+  } else {
+    tree.dist.assign(topo_.nodes().size(), kUnreached);
+  }
+  tree.frontier.clear();
+  tree.head = 0;
+  tree.target = dst;
+  if (key.size() == 2 && key[0] == dst && key[1] == dst) {  // a switch: a search from itself
+    tree.dist[dst] = 0;
+    tree.frontier.push_back(dst);
+  } else {  // an endpoint: a search from everything it attaches to
+    for (NodeId n : key) {
+      tree.dist[n] = 1;
+      tree.frontier.push_back(n);
     }
   }
   ++trees_computed_;
-  tree_order_.push_back(dst);
-  return trees_.emplace(dst, std::move(dist)).first->second;
+  tree_order_.push_back(key);
+  return trees_.emplace(std::move(key), std::move(tree)).first->second;
+}
+
+void Router::reach(Tree& tree, NodeId node) {
+  // Breadth-first order: once `node` is labelled, every node closer than it is labelled too, which is
+  // all a route from it (or a spread from it) looks at.
+  auto& dist = tree.dist;
+  while (dist[node] == kUnreached && tree.head < tree.frontier.size()) {
+    NodeId n = tree.frontier[tree.head++];
+    if (n != tree.target && is_pool_[n]) continue;  // pools do not forward
+    const uint32_t next = dist[n] + 1;
+    for (size_t i = offsets_[n]; i < offsets_[n + 1]; ++i) {
+      auto [m, link] = neighbours_[i];
+      if (dist[m] != kUnreached || !enabled_[link]) continue;
+      dist[m] = next;
+      tree.frontier.push_back(m);
+    }
+  }
 }
 
 std::vector<LinkId> Router::route(NodeId src, NodeId dst) {
   std::vector<LinkId> links;
   if (src == dst) return links;
-  const auto& dist = distances_to(dst);
-  if (dist.at(src) == kUnreached)
+  Tree& tree = tree_for(dst);
+  reach(tree, src);
+  const auto& map = tree.dist;
+  auto dist = [&](NodeId n) { return n == dst ? 0u : map[n]; };
+  if (dist(src) == kUnreached)
     throw std::invalid_argument("no route from " + topo_.node(src).name + " to " + topo_.node(dst).name);
   const uint64_t connection = mix((uint64_t(src) << 32) ^ dst);
   std::vector<std::pair<NodeId, LinkId>> candidates;
@@ -78,7 +117,7 @@ std::vector<LinkId> Router::route(NodeId src, NodeId dst) {
     candidates.clear();
     for (size_t i = offsets_[n]; i < offsets_[n + 1]; ++i) {
       auto [m, link] = neighbours_[i];
-      if (!enabled_[link] || dist[m] + 1 != dist[n]) continue;
+      if (!enabled_[link] || dist(m) + 1 != dist(n)) continue;
       if (m != dst && topo_.node(m).kind == NodeKind::kMemory) continue;
       candidates.emplace_back(m, link);
     }
@@ -90,6 +129,66 @@ std::vector<LinkId> Router::route(NodeId src, NodeId dst) {
     n = candidates[pick].first;
   }
   return links;
+}
+
+void Router::spread(const std::vector<std::pair<NodeId, double>>& demand,
+                    const std::vector<std::pair<NodeId, double>>& destinations,
+                    const std::function<void(LinkId, NodeId, double)>& on_link) {
+  if (destinations.empty() || demand.empty()) return;
+  const NodeId first = destinations.front().first;
+  Tree& tree = tree_for(first);
+  for (const auto& [src, bytes] : demand) reach(tree, src);
+  const auto& map = tree.dist;
+  // Demand arriving at each node, by distance to the destinations' attachments (1 = an attachment).
+  std::vector<std::vector<NodeId>> by_distance;
+  std::unordered_map<NodeId, double> at;
+  auto add = [&](NodeId n, double bytes) {
+    auto [it, fresh] = at.emplace(n, 0.0);
+    it->second += bytes;
+    if (!fresh) return;
+    const uint32_t d = map[n];
+    if (d == kUnreached)
+      throw std::invalid_argument("no route from " + topo_.node(n).name + " to " + topo_.node(first).name);
+    if (by_distance.size() <= d) by_distance.resize(d + 1);
+    by_distance[d].push_back(n);
+  };
+  for (const auto& [src, bytes] : demand) add(src, bytes);
+  std::vector<std::pair<NodeId, LinkId>> candidates;
+  for (uint32_t d = static_cast<uint32_t>(by_distance.size()); d-- > 2;) {
+    std::sort(by_distance[d].begin(), by_distance[d].end());  // a fixed order: sums are deterministic
+    for (size_t i = 0; i < by_distance[d].size(); ++i) {
+      const NodeId n = by_distance[d][i];
+      const double bytes = at.at(n);
+      candidates.clear();
+      for (size_t k = offsets_[n]; k < offsets_[n + 1]; ++k) {
+        auto [m, link] = neighbours_[k];
+        if (!enabled_[link] || map[m] + 1 != d) continue;
+        if (topo_.node(m).kind == NodeKind::kMemory) continue;
+        candidates.emplace_back(m, link);
+      }
+      const double share = bytes / double(candidates.size());
+      for (auto [m, link] : candidates) {
+        on_link(link, n, share);
+        add(m, share);
+      }
+    }
+  }
+  // The last hop: from each attachment (or a source linked to the destinations directly) to each
+  // destination, in proportion to what the destination receives.
+  if (by_distance.size() > 1) {
+    std::sort(by_distance[1].begin(), by_distance[1].end());
+    for (NodeId a : by_distance[1]) {
+      const double bytes = at.at(a);
+      for (const auto& [dst, fraction] : destinations) {
+        if (fraction <= 0) continue;
+        for (size_t k = offsets_[a]; k < offsets_[a + 1]; ++k)
+          if (neighbours_[k].first == dst && enabled_[neighbours_[k].second]) {
+            on_link(neighbours_[k].second, a, bytes * fraction);
+            break;
+          }
+      }
+    }
+  }
 }
 
 }  // namespace zs::topology

@@ -5,6 +5,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <deque>
+#include <functional>
+#include <map>
 #include <unordered_map>
 #include <vector>
 
@@ -19,37 +21,66 @@ enum class PathSelection : uint8_t {
   kLowestId,  ///< always the next hop with the lowest node id (then link id): one path per pair
 };
 
-/// Routes by fewest hops over the links that are currently enabled. One breadth-first distance map is
-/// computed per destination on first use and cached; the cache holds at most `max_cached` maps (oldest
-/// evicted first) so memory stays bounded at any machine size (4 B per node per map). Enabling or
-/// disabling a link (an optical circuit being set up or torn down) clears the cache.
+/// Routes by fewest hops over the links that are currently enabled. Breadth-first distance maps are
+/// computed on first use and cached; the cache holds at most `max_cached` maps (oldest evicted first)
+/// so memory stays bounded at any machine size (4 B per node per map). Units and memory pools that
+/// attach to the same set of neighbours (the units of one leaf switch, of one NVLink domain) share one
+/// map: the distance to such an endpoint is one more than the distance to the nearest of its
+/// neighbours, so a map from a breadth-first search started at all of them serves every one of them
+/// and gives the same routes as a map per endpoint. Enabling or disabling a link (an optical circuit
+/// being set up or torn down) clears the cache.
 /// Memory pools are endpoints only: no route passes through one.
 class Router {
  public:
+  /// `max_cached` 0: as many maps as fit in 512 MiB, between 16 and 4096.
   explicit Router(const Topology& topo, PathSelection selection = PathSelection::kEcmpHash,
-                  size_t max_cached = 256);
+                  size_t max_cached = 0);
 
   /// The links from src to dst in order; empty when src == dst. The same pair always gets the same
   /// route while the links stay as they are. Throws std::invalid_argument when dst cannot be reached
   /// over enabled links.
   std::vector<LinkId> route(NodeId src, NodeId dst);
+  /// Fluid ECMP, for costing very many connections at once: spreads `demand` (bytes from each source
+  /// node) towards `destinations` (endpoints sharing one set of attached neighbours, each with the
+  /// fraction of the demand it receives, summing to 1) over the fewest-hop routes, splitting evenly
+  /// among the next hops at every node where route() would pick one by hash. Calls on_link(link,
+  /// from, bytes) for every link crossing. Throws std::invalid_argument when a destination cannot be
+  /// reached from a source.
+  void spread(const std::vector<std::pair<NodeId, double>>& demand,
+              const std::vector<std::pair<NodeId, double>>& destinations,
+              const std::function<void(LinkId, NodeId, double)>& on_link);
   bool link_enabled(LinkId link) const { return enabled_.at(link) != 0; }
+  /// The enabled neighbours of an endpoint, sorted and without repeats ({dst, dst} for a switch):
+  /// endpoints with equal keys share a distance map.
+  std::vector<NodeId> attachment_key(NodeId dst) const;
   void set_link_enabled(LinkId link, bool enabled);
   PathSelection selection() const { return selection_; }
   /// Number of breadth-first searches run so far (for benchmarks and tests).
   size_t trees_computed() const { return trees_computed_; }
 
  private:
-  const std::vector<uint32_t>& distances_to(NodeId dst);
+  /// A breadth-first search towards an attachment set (see the class comment), or towards a switch
+  /// itself, run only as far as the sources asked for so far: a search from one rack that only
+  /// serves sources in its own pod never labels the other pods.
+  struct Tree {
+    std::vector<uint32_t> dist;    ///< hops to the set (1 for its members; entry dst is not 0)
+    std::vector<NodeId> frontier;  ///< the search queue
+    size_t head = 0;               ///< next node of the queue to expand
+    NodeId target = 0;             ///< the destination the search was started for
+  };
+  Tree& tree_for(NodeId dst);
+  /// Continues the search until `node` is labelled (or nothing is left to search).
+  void reach(Tree& tree, NodeId node);
 
   const Topology& topo_;
   PathSelection selection_;
   size_t max_cached_;
-  std::vector<size_t> offsets_;                              ///< CSR offsets into neighbours_, per node
-  std::vector<std::pair<NodeId, LinkId>> neighbours_;        ///< sorted by (node id, link id) per node
-  std::vector<char> enabled_;                                ///< per link
-  std::unordered_map<NodeId, std::vector<uint32_t>> trees_;  ///< destination -> hops from each node
-  std::deque<NodeId> tree_order_;  ///< destinations in the order their maps were made
+  std::vector<size_t> offsets_;                        ///< CSR offsets into neighbours_, per node
+  std::vector<std::pair<NodeId, LinkId>> neighbours_;  ///< sorted by (node id, link id) per node
+  std::vector<char> enabled_;                          ///< per link
+  std::vector<char> is_pool_;                          ///< per node: a memory pool (does not forward)
+  std::map<std::vector<NodeId>, Tree> trees_;          ///< attachment key -> its search
+  std::deque<std::vector<NodeId>> tree_order_;         ///< keys in the order their maps were made
   size_t trees_computed_ = 0;
 };
 

@@ -28,6 +28,8 @@ class Mesh {
   std::optional<size_t> axis_index(std::string_view name) const;
 
   uint32_t coordinate(uint64_t rank, size_t axis) const;
+  /// Ranks between neighbours along `axis` (row-major: the last axis has stride 1).
+  uint64_t stride(size_t axis) const { return strides_[axis]; }
   /// Index of the group of `rank` along `axis`, in [0, size / axis size).
   uint64_t group_index(uint64_t rank, size_t axis) const;
   /// The ranks of the group of `rank` along `axis`, ordered by their coordinate on that axis.

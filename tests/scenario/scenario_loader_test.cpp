@@ -94,6 +94,8 @@ TEST_CASE("bad input: each case names the file and the JSON path") {
        "topologies/switch-4.json", "/unit_model", "\"tpu\" is not bound"},
       {"unknown generator", [](F& f, const D&) { f.topology["generator"] = "hypercube"; },
        "topologies/switch-4.json", "/generator", "unknown generator"},
+      {"unknown fidelity", [](F& f, const D&) { f.scenario["fidelity"] = "fast"; }, "scenario.json",
+       "/fidelity", "expected \"auto\", \"exact\" or \"collapsed\", got \"fast\""},
       {"unknown policy", [](F& f, const D&) { f.scenario["policies"]["collective"] = "butterfly"; },
        "scenario.json", "/policies/collective", "(known: ring, recursive, tree, auto)"},
       {"from-file placement named as a string",

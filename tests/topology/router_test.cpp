@@ -1,6 +1,11 @@
 // The engine's router: same routes as shortest_route, detours around disabled links, bounded cache.
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <cstdint>
+#include <string>
+#include <vector>
+
 #include "support/test_machines.hpp"
 #include "topology/router.hpp"
 #include "topology/routing.hpp"
@@ -8,6 +13,36 @@
 using namespace zs;
 
 namespace {
+/// The route a breadth-first search from `dst` itself gives, walked as the router walks it (lowest
+/// node id, then link id, among the next hops one step closer; pools do not forward).
+std::vector<topology::LinkId> reference_route(const topology::Topology& t, topology::NodeId src,
+                                              topology::NodeId dst) {
+  std::vector<uint32_t> dist(t.nodes().size(), UINT32_MAX);
+  std::vector<topology::NodeId> frontier{dst};
+  dist[dst] = 0;
+  for (size_t head = 0; head < frontier.size(); ++head) {
+    auto n = frontier[head];
+    if (n != dst && t.node(n).kind == topology::NodeKind::kMemory) continue;
+    for (auto [m, link] : t.neighbours(n))
+      if (dist[m] == UINT32_MAX) {
+        dist[m] = dist[n] + 1;
+        frontier.push_back(m);
+      }
+  }
+  std::vector<topology::LinkId> links;
+  for (auto n = src; n != dst;) {
+    auto next = t.neighbours(n);
+    std::sort(next.begin(), next.end());
+    for (auto [m, link] : next)
+      if (dist[m] + 1 == dist[n] && (m == dst || t.node(m).kind != topology::NodeKind::kMemory)) {
+        links.push_back(link);
+        n = m;
+        break;
+      }
+  }
+  return links;
+}
+
 /// a - s1 - b and a - s2 - s3 - b: two routes of different length between a and b.
 topology::Topology two_paths() {
   topology::Topology t;
@@ -35,7 +70,7 @@ TEST_CASE("the router picks the same routes as shortest_route on a single switch
           s == d ? std::vector<topology::LinkId>{} : topology::shortest_route(m.topology, s, d).links;
       CHECK(router.route(s, d) == expected);
     }
-  CHECK(router.trees_computed() == 6);  // one tree per source, reused for every destination
+  CHECK(router.trees_computed() == 1);  // every unit hangs off the one switch: one shared map
 }
 
 TEST_CASE("a disabled link is routed around, and enabling it again restores the short route") {
@@ -105,4 +140,33 @@ TEST_CASE("an evicted tree is rebuilt and gives the same routes") {
   CHECK(router.route(1, 0).size() == 2);
   CHECK(router.route(0, 1) == first);
   CHECK(router.trees_computed() == 3);
+}
+
+TEST_CASE("endpoints with the same attachments share one distance map and keep their routes") {
+  // Four leaves of four units under two spines, a memory pool on every leaf and two units also
+  // linked to each other (a unit may forward): routes must equal a search from each endpoint.
+  topology::Topology t;
+  std::vector<topology::NodeId> endpoints;
+  auto spine0 = t.add_switch("spine0"), spine1 = t.add_switch("spine1");
+  for (int l = 0; l < 4; ++l) {
+    auto leaf = t.add_switch("leaf" + std::to_string(l));
+    t.add_link(leaf, spine0, 0);
+    t.add_link(leaf, spine1, 0);
+    for (int u = 0; u < 4; ++u) {
+      endpoints.push_back(t.add_unit("u" + std::to_string(l) + std::to_string(u), 0));
+      t.add_link(endpoints.back(), leaf, 0);
+    }
+    endpoints.push_back(t.add_memory("pool" + std::to_string(l), 0));
+    t.add_link(endpoints.back(), leaf, 0);
+  }
+  t.add_link(endpoints[0], endpoints[5], 0);  // u00 - u10 directly
+  topology::Router router(t, topology::PathSelection::kLowestId);
+  for (auto s : endpoints)
+    for (auto d : endpoints) {
+      CAPTURE(t.node(s).name);
+      CAPTURE(t.node(d).name);
+      CHECK(router.route(s, d) == reference_route(t, s, d));
+    }
+  // One map per leaf for its plain units and pool, one each for u00 and u10 (two attachments).
+  CHECK(router.trees_computed() == 6);
 }

@@ -1,0 +1,171 @@
+// Bottleneck-link costs of concurrent transfers over cached fewest-hop routes.
+#include "engine/analytic_network.hpp"
+
+#include <algorithm>
+#include <map>
+#include <stdexcept>
+
+#include "core/input_error.hpp"
+
+namespace zs::engine {
+
+AnalyticNetwork::AnalyticNetwork(const topology::Machine& machine, topology::Router& router)
+    : machine_(machine), router_(router) {
+  const size_t links = machine.topology.links().size();
+  direction_bandwidth_.resize(2 * links);
+  for (topology::LinkId l = 0; l < links; ++l)
+    direction_bandwidth_[2 * l] = direction_bandwidth_[2 * l + 1] = machine.link_bandwidth(l).value();
+  load_.assign(2 * links, 0.0);
+  own_touched_.assign(2 * links, 0);
+  node_sum_.assign(machine.topology.nodes().size(), 0.0);
+}
+
+void AnalyticNetwork::add_load(uint32_t direction, double bytes) {
+  if (load_[direction] == 0) touched_.push_back(direction);
+  load_[direction] += bytes;
+}
+
+AnalyticNetwork::StepCost AnalyticNetwork::fluid_step(const std::vector<Flow>& own,
+                                                      const std::vector<Flow>& others, double others_weight,
+                                                      std::vector<std::pair<uint32_t, double>>* link_bytes,
+                                                      double repeat) {
+  // Destinations grouped by the neighbours they attach to, in order of first appearance.
+  std::map<std::vector<topology::NodeId>, size_t> group_of_key;
+  std::unordered_map<topology::NodeId, size_t> group_of_dst;
+  struct Group {
+    std::vector<std::pair<topology::NodeId, double>> own, others, received;  // by source; by destination
+  };
+  // Adds up the entries of each node in a dense scratch array, in entry order (so the sums are
+  // deterministic), and leaves one entry per node, sorted by node.
+  auto merge = [this](std::vector<std::pair<topology::NodeId, double>>& v) {
+    std::vector<topology::NodeId> nodes;
+    for (const auto& [n, bytes] : v) {
+      if (node_sum_[n] == 0) nodes.push_back(n);
+      node_sum_[n] += bytes;
+    }
+    std::sort(nodes.begin(), nodes.end());
+    v.clear();
+    for (auto n : nodes) {
+      v.emplace_back(n, node_sum_[n]);
+      node_sum_[n] = 0;
+    }
+  };
+  std::vector<Group> groups;
+  auto group = [&](topology::NodeId dst) -> Group& {
+    auto found = group_of_dst.find(dst);
+    if (found == group_of_dst.end()) {
+      auto [it, fresh] = group_of_key.emplace(router_.attachment_key(dst), groups.size());
+      if (fresh) groups.emplace_back();
+      found = group_of_dst.emplace(dst, it->second).first;
+    }
+    return groups[found->second];
+  };
+  for (const auto& f : own)
+    if (f.src != f.dst && f.bytes > 0) {
+      Group& g = group(f.dst);
+      g.own.emplace_back(f.src, f.bytes);
+      g.received.emplace_back(f.dst, f.bytes);
+    }
+  for (const auto& f : others)
+    if (f.src != f.dst && f.bytes > 0) {
+      Group& g = group(f.dst);
+      g.others.emplace_back(f.src, f.bytes * others_weight);
+      g.received.emplace_back(f.dst, f.bytes * others_weight);
+    }
+  const auto& links = machine_.topology.links();
+  auto direction = [&](topology::LinkId l, topology::NodeId from) {
+    return 2 * l + (links[l].a == from ? 0u : 1u);
+  };
+  for (auto& g : groups) {
+    merge(g.own);
+    merge(g.others);
+    merge(g.received);
+    double total = 0;
+    for (const auto& [dst, bytes] : g.received) total += bytes;
+    std::vector<std::pair<topology::NodeId, double>> fractions;
+    for (const auto& [dst, bytes] : g.received) fractions.emplace_back(dst, bytes / total);
+    const auto& own_demand = g.own;
+    const auto& other_demand = g.others;
+    try {
+      router_.spread(own_demand, fractions, [&](topology::LinkId l, topology::NodeId from, double bytes) {
+        const uint32_t d = direction(l, from);
+        add_load(d, bytes);
+        own_touched_[d] = 1;
+      });
+      router_.spread(other_demand, fractions, [&](topology::LinkId l, topology::NodeId from, double bytes) {
+        add_load(direction(l, from), bytes);
+      });
+    } catch (const std::invalid_argument& e) {
+      throw core::InputError(machine_.name, "", std::string(e.what()) + " (the links between them are down)");
+    }
+  }
+  StepCost cost;
+  const size_t stride = std::max<size_t>(1, own.size() / 64);
+  for (size_t i = 0; i < own.size(); i += stride)
+    if (own[i].src != own[i].dst && own[i].bytes > 0)
+      cost.latency = std::max(cost.latency, route(own[i].src, own[i].dst).latency);
+  for (uint32_t d : touched_) {
+    if (own_touched_[d]) cost.drain = std::max(cost.drain, load_[d] / direction_bandwidth_[d]);
+    if (link_bytes != nullptr) link_bytes->emplace_back(d, load_[d] * repeat);
+    load_[d] = 0;
+    own_touched_[d] = 0;
+  }
+  touched_.clear();
+  return cost;
+}
+
+const AnalyticNetwork::CachedRoute& AnalyticNetwork::route(topology::NodeId src, topology::NodeId dst) {
+  const uint64_t key = (uint64_t(src) << 32) | dst;
+  if (auto it = route_index_.find(key); it != route_index_.end()) return routes_[it->second];
+  CachedRoute r;
+  std::vector<topology::LinkId> links;
+  try {
+    links = router_.route(src, dst);
+  } catch (const std::invalid_argument& e) {
+    throw core::InputError(machine_.name, "", std::string(e.what()) + " (the links between them are down)");
+  }
+  topology::NodeId at = src;
+  for (auto l : links) {
+    const auto& link = machine_.topology.link(l);
+    const bool forward = link.a == at;
+    r.directions.push_back(2 * l + (forward ? 0 : 1));
+    r.latency +=
+        machine_.link_model(l).latency().value() + (at == src ? 0.0 : machine_.transit_latency(at).value());
+    at = forward ? link.b : link.a;
+  }
+  route_index_.emplace(key, static_cast<uint32_t>(routes_.size()));
+  routes_.push_back(std::move(r));
+  return routes_.back();
+}
+
+AnalyticNetwork::StepCost AnalyticNetwork::step(const std::vector<Flow>& own, const std::vector<Flow>& others,
+                                                double others_weight,
+                                                std::vector<std::pair<uint32_t, double>>* link_bytes,
+                                                double repeat) {
+  if (own.size() + others.size() > kFluidTransfers)
+    return fluid_step(own, others, others_weight, link_bytes, repeat);
+  StepCost cost;
+  auto add = [&](const Flow& f, double weight) {
+    if (f.src == f.dst || f.bytes <= 0) return;
+    for (uint32_t d : route(f.src, f.dst).directions) {
+      if (load_[d] == 0) touched_.push_back(d);
+      load_[d] += f.bytes * weight;
+    }
+  };
+  for (const auto& f : own) add(f, 1.0);
+  for (const auto& f : others) add(f, others_weight);
+  for (const auto& f : own) {
+    if (f.src == f.dst || f.bytes <= 0) continue;
+    const auto& r = route(f.src, f.dst);
+    cost.latency = std::max(cost.latency, r.latency);
+    for (uint32_t d : r.directions) cost.drain = std::max(cost.drain, load_[d] / direction_bandwidth_[d]);
+  }
+  for (uint32_t d : touched_) {
+    if (link_bytes != nullptr) link_bytes->emplace_back(d, load_[d] * repeat);
+    load_[d] = 0;
+  }
+  touched_.clear();
+  return cost;
+}
+
+}  // namespace zs::engine

@@ -1,0 +1,75 @@
+// Network costs without flows, for collapsed fidelity: a step of concurrent transfers drains in its
+// slowest route's latency plus the busiest link direction's bytes over that direction's bandwidth.
+#pragma once
+
+#include <cstdint>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "topology/machine.hpp"
+#include "topology/router.hpp"
+
+namespace zs::engine {
+
+/// The bottleneck-link model of a set of transfers that start together. With max-min sharing, as the
+/// flow-level engine uses, an uncontended transfer of S bytes takes route latency + S / narrowest
+/// bandwidth, and n equal transfers through one link direction drain together in n S / bandwidth:
+/// the model is exact in those cases. When transfers of unequal size share links it gives a lower
+/// bound (the busiest direction never idles), which is what collapsed fidelity states it assumes.
+class AnalyticNetwork {
+ public:
+  struct Flow {
+    topology::NodeId src = 0;
+    topology::NodeId dst = 0;
+    double bytes = 0;  ///< B
+  };
+  /// A step's cost in two parts, s: the slowest own route's latency, and the drain time.
+  struct StepCost {
+    double latency = 0;
+    double drain = 0;
+    double total() const { return latency + drain; }
+  };
+
+  /// `router` must outlive this object and already reflect the links that are up.
+  AnalyticNetwork(const topology::Machine& machine, topology::Router& router);
+
+  /// The cost of `own` transfers running at once with `others`, which are weighted `others_weight`
+  /// times on the links they cross (a sample standing for more concurrent copies). The drain time is
+  /// the largest load / bandwidth over the link directions the own transfers cross: the others only
+  /// add contention there. Appends (link direction, bytes x `repeat`) for own and weighted others to
+  /// `link_bytes` when it is not null (directions numbered as in ReplayResult::link_bytes).
+  StepCost step(const std::vector<Flow>& own, const std::vector<Flow>& others, double others_weight,
+                std::vector<std::pair<uint32_t, double>>* link_bytes = nullptr, double repeat = 1.0);
+
+  /// Steps with more transfers than this are costed by fluid ECMP (Router::spread): demand
+  /// aggregated per source and destination group and split evenly over equal next hops, instead of
+  /// one hashed route per transfer. The latency is then the largest over 64 evenly spaced own
+  /// transfers' routes.
+  static constexpr size_t kFluidTransfers = size_t(1) << 16;
+
+  /// Route computations done so far (each pair is routed once; for benchmarks and reports).
+  uint64_t routes_computed() const { return routes_.size(); }
+
+ private:
+  struct CachedRoute {
+    std::vector<uint32_t> directions;  ///< link directions in order: 2 l (a to b) or 2 l + 1
+    double latency = 0;                ///< links' latencies plus transit latencies, s
+  };
+  const CachedRoute& route(topology::NodeId src, topology::NodeId dst);
+  StepCost fluid_step(const std::vector<Flow>& own, const std::vector<Flow>& others, double others_weight,
+                      std::vector<std::pair<uint32_t, double>>* link_bytes, double repeat);
+  void add_load(uint32_t direction, double bytes);
+
+  const topology::Machine& machine_;
+  topology::Router& router_;
+  std::unordered_map<uint64_t, uint32_t> route_index_;  ///< (src << 32 | dst) -> index in routes_
+  std::vector<CachedRoute> routes_;
+  std::vector<double> direction_bandwidth_;  ///< per link direction, B/s
+  std::vector<double> load_;                 ///< per link direction, scratch, B
+  std::vector<uint32_t> touched_;
+  std::vector<char> own_touched_;  ///< per link direction, scratch (fluid steps)
+  std::vector<double> node_sum_;   ///< per node, scratch (fluid steps), B
+};
+
+}  // namespace zs::engine

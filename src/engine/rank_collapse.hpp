@@ -1,0 +1,45 @@
+// Which ranks collapsed fidelity simulates, and which ranks each of them stands for.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "workload/trace.hpp"
+
+namespace zs::engine {
+
+/// Collapsed fidelity simulates one representative per class of symmetric ranks: the ranks that run
+/// the same role program and differ only in the coordinates of the collapsed axes. Kept are the role
+/// axis and every axis a point-to-point op travels along (the pipeline); every other axis (data,
+/// expert, context, tensor) is collapsed. A representative is the rank with coordinate 0 on every
+/// collapsed axis.
+class RankCollapse {
+ public:
+  /// Plans the collapse of `trace`'s mesh: keeps the role axis and the point-to-point axes.
+  explicit RankCollapse(const workload::Trace& trace);
+
+  const std::vector<size_t>& collapsed_axes() const { return collapsed_; }
+  /// Names of the collapsed axes, in mesh order.
+  std::vector<std::string> collapsed_axis_names() const;
+  /// Representatives in ascending rank order.
+  const std::vector<uint64_t>& representatives() const { return representatives_; }
+  /// Ranks each representative stands for (itself included): the product of the collapsed axes' sizes.
+  uint64_t multiplicity() const { return multiplicity_; }
+  bool is_representative(uint64_t rank) const;
+  /// The representatives in the group of `rank` over `axes` (ascending mesh axes), in group order.
+  std::vector<uint64_t> representatives_in_group(uint64_t rank, const std::vector<size_t>& axes) const;
+  /// Copies of a communicator group: the collapsed axes outside `axes`. Copy c (row-major over them,
+  /// copy 0 = the group itself) of `rank` is `rank` with those coordinates set to c's.
+  std::vector<size_t> copy_axes(const std::vector<size_t>& axes) const;
+  uint64_t copy_count(const std::vector<size_t>& copy_axes) const;
+  uint64_t copy_of(uint64_t rank, const std::vector<size_t>& copy_axes, uint64_t copy) const;
+
+ private:
+  const workload::Mesh& mesh_;
+  std::vector<size_t> collapsed_;
+  std::vector<uint64_t> representatives_;
+  uint64_t multiplicity_ = 1;
+};
+
+}  // namespace zs::engine
