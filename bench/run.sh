@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Prints the benchmark tables of the README "Benchmarks" section; each case in its own process so that
-# peak memory is per case. Usage: bench/run.sh [BUILD_DIR] [MAX_UNITS] [platform|collectives|all]
+# peak memory is per case. Usage: bench/run.sh [BUILD_DIR] [MAX_UNITS] [platform|collectives|headline|all]
 set -euo pipefail
 build=${1:-build}
 max=${2:-524288}
@@ -25,5 +25,35 @@ if [ "$what" = collectives ] || [ "$what" = all ]; then
     set -- $case
     [ "$2" -le "$max" ] || continue
     "$build/bin/zs_bench_collective" "$1" "$2"
+  done
+fi
+if [ "$what" = collectives ] || [ "$what" = all ]; then
+  echo
+  echo "| policy | units | message | patterns costed | routes | simulated (s) | busbw (GB/s) | wall (s) | peak RSS (GiB) | RSS per unit (KiB) |"
+  echo "|---|---|---|---|---|---|---|---|---|---|"
+  for case in "ring 1024" "ring 4096" "ring 16384" "recursive 16384" "tree 16384"; do
+    set -- $case
+    [ "$2" -le "$max" ] || continue
+    "$build/bin/zs_bench_collective" "$1" "$2" 1073741824 collapsed
+  done
+fi
+if [ "$what" = headline ] || [ "$what" = all ]; then
+  echo
+  echo "| scenario | wall (s) | peak RSS (GiB) | simulated iteration (s) | collapsed |"
+  echo "|---|---|---|---|---|"
+  for scenario in moe-10t-16k moe-10t-512k; do
+    out=$(mktemp -d)
+    /usr/bin/time -f "%e %M" -o "$out/time" "$build/bin/zettasim" run "scenarios/$scenario.json" --out "$out/r" --quiet \
+      > /dev/null
+    read -r wall rss < "$out/time"
+    python3 - "$scenario" "$wall" "$rss" "$out/r/summary.json" <<'PY'
+import json, sys
+name, wall, rss, path = sys.argv[1], float(sys.argv[2]), float(sys.argv[3]), sys.argv[4]
+s = json.load(open(path))
+c = s.get("collapsed", {})
+print(f"| {name} | {wall:.1f} | {rss / 1024 / 1024:.2f} | {s['iteration_time_s']:.2f} | "
+      f"{c.get('simulated_ranks')} of {s['ranks']} ranks, {c.get('distance_maps')} distance maps |")
+PY
+    rm -rf "$out"
   done
 fi

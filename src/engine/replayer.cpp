@@ -536,14 +536,14 @@ struct Replayer::State {
     policy::CollectiveRequest request{c.kind, c.bytes, {}, &machine, {}};
     for (uint64_t r : members) request.member_units.push_back(placement.unit_of_rank[r]);
     if (peer_bytes != nullptr) request.peer_bytes = *peer_bytes;
-    policy::CollectiveSchedule schedule;
+    std::pair<std::string, std::vector<policy::RepeatedStep>> steps;
     try {
-      schedule = collective.schedule(request);
+      steps = collective.steps(request);
     } catch (const std::invalid_argument& e) {
       throw core::InputError(trace.name, op_path(role_of_rank[slot(rank)], op),
                              "collective policy \"" + std::string(collective.name()) + "\": " + e.what());
     }
-    algorithms.insert(schedule.algorithm);
+    algorithms.insert(steps.first);
     const auto copy_axes = collapse->copy_axes(axes);
     std::vector<uint64_t> copies;
     const double weight = sampled_copies(collapse->copy_count(copy_axes), copies);
@@ -551,53 +551,25 @@ struct Replayer::State {
     for (size_t k = 0; k < copies.size(); ++k)
       for (uint64_t r : members)
         copy_units[k].push_back(placement.unit_of_rank[collapse->copy_of(r, copy_axes, copies[k])]);
-    std::vector<std::vector<uint32_t>> by_step;
-    for (uint32_t t = 0; t < schedule.transfers.size(); ++t) {
-      const uint32_t step = schedule.transfers[t].step;
-      if (by_step.size() <= step) by_step.resize(step + 1);
-      by_step[step].push_back(t);
-    }
-    // Steps that move the same bytes between the same members (the 2(n-1) steps of a ring) are
-    // costed once and counted.
-    std::map<uint64_t, std::pair<std::vector<uint32_t>*, double>> distinct;
-    std::vector<uint64_t> order;
-    for (auto& transfers : by_step) {
-      if (transfers.empty()) continue;
-      uint64_t h = 0x243f6a8885a308d3ull;
-      for (uint32_t t : transfers) {
-        const auto& tr = schedule.transfers[t];
-        h = mix(h ^ (uint64_t(tr.src) << 32 | tr.dst));
-        h = mix(h ^ static_cast<uint64_t>(tr.bytes.value() * 1024.0));
-      }
-      auto [it, fresh] = distinct.emplace(h, std::make_pair(&transfers, 0.0));
-      if (fresh) order.push_back(h);
-      it->second.second += 1.0;
-    }
+    // Steps that move the same bytes between the same members (the 2(n-1) steps of a ring) come from
+    // the policy once, with their count.
     CollectiveCost cost;
     std::vector<AnalyticNetwork::Flow> own, others;
-    for (uint64_t h : order) {
-      const auto& [transfers, repeat] = distinct.at(h);
+    for (const auto& step : steps.second) {
       own.clear();
       others.clear();
-      for (uint32_t t : *transfers) {
-        const auto& tr = schedule.transfers[t];
+      for (const auto& tr : step.transfers) {
         own.push_back({request.member_units[tr.src], request.member_units[tr.dst], tr.bytes.value()});
         for (const auto& units : copy_units)
           others.push_back({units[tr.src], units[tr.dst], tr.bytes.value()});
       }
-      const auto step = network->step(own, others, weight, &cost.link_bytes, repeat);
-      cost.latency += step.latency * repeat;
-      cost.drain += step.drain * repeat;
+      const double repeat = step.repeat;
+      const auto c = network->step(own, others, weight, &cost.link_bytes, repeat);
+      cost.latency += c.latency * repeat;
+      cost.drain += c.drain * repeat;
     }
     ++result.analytic_costs;
     return cost;
-  }
-
-  static uint64_t mix(uint64_t x) {
-    x += 0x9e3779b97f4a7c15ull;
-    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-    return x ^ (x >> 31);
   }
 
   /// Collapsed: an instance for the representatives in the group of `rank`, costed analytically. An

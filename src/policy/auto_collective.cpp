@@ -52,13 +52,8 @@ double tree_depth(size_t n) {
 
 }  // namespace
 
-CollectiveSchedule AutoCollective::schedule(const CollectiveRequest& request) const {
+std::unique_ptr<CollectivePolicy> AutoCollective::choose(const CollectiveRequest& request) const {
   const double n = double(request.member_units.size());
-  if (request.kind == CollectiveKind::kAllToAll) {
-    auto s = direct_all_to_all(request);
-    s.algorithm = "auto:" + s.algorithm;
-    return s;
-  }
   std::unique_ptr<CollectivePolicy> pick = std::make_unique<RingCollective>();
   if (n > 1) {
     const auto [alpha, B] = measure(request);
@@ -93,9 +88,22 @@ CollectiveSchedule AutoCollective::schedule(const CollectiveRequest& request) co
     else if (tree < ring && tree < recursive)
       pick = std::make_unique<TreeCollective>();
   }
-  auto s = pick->schedule(request);
+  return pick;
+}
+
+CollectiveSchedule AutoCollective::schedule(const CollectiveRequest& request) const {
+  auto s = request.kind == CollectiveKind::kAllToAll ? direct_all_to_all(request)
+                                                     : choose(request)->schedule(request);
   s.algorithm = "auto:" + s.algorithm;
   return s;
+}
+
+std::pair<std::string, std::vector<RepeatedStep>> AutoCollective::steps(
+    const CollectiveRequest& request) const {
+  if (request.kind == CollectiveKind::kAllToAll) return CollectivePolicy::steps(request);
+  auto picked = choose(request)->steps(request);
+  picked.first = "auto:" + picked.first;
+  return picked;
 }
 
 }  // namespace zs::policy

@@ -1,6 +1,8 @@
 // The `auto` collective policy: picks an algorithm per collective from alpha-beta cost estimates.
 #pragma once
 
+#include <memory>
+
 #include "policy/collective_policy.hpp"
 
 namespace zs::policy {
@@ -16,6 +18,11 @@ class AutoCollective final : public CollectivePolicy {
  public:
   std::string_view name() const override { return "auto"; }
   CollectiveSchedule schedule(const CollectiveRequest& request) const override;
+  std::pair<std::string, std::vector<RepeatedStep>> steps(const CollectiveRequest& request) const override;
+
+ private:
+  /// The policy with the cheapest estimate for a collective other than all-to-all.
+  std::unique_ptr<CollectivePolicy> choose(const CollectiveRequest& request) const;
 };
 
 }  // namespace zs::policy

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "core/units.hpp"
@@ -39,6 +40,17 @@ struct CollectiveRequest {
   std::vector<std::vector<double>> peer_bytes = {};
 };
 
+/// One distinct step of a schedule and how many times it recurs (a ring's 2(n-1) identical steps are one
+/// RepeatedStep with repeat 2(n-1)). Dependencies are dropped: the steps run one after another.
+struct RepeatedStep {
+  std::vector<Transfer> transfers;
+  uint32_t repeat = 1;
+};
+
+/// A schedule's steps, distinct ones merged with their repeat counts, in order of first occurrence.
+/// Steps are equal when they move the same bytes between the same members in the same order.
+std::vector<RepeatedStep> repeated_steps(const CollectiveSchedule& schedule);
+
 /// A pure function of a collective request to a schedule: no clock, no globals, no simulator types.
 class CollectivePolicy {
  public:
@@ -46,6 +58,13 @@ class CollectivePolicy {
   virtual std::string_view name() const = 0;
   /// Throws std::invalid_argument for a collective kind the policy does not implement.
   virtual CollectiveSchedule schedule(const CollectiveRequest& request) const = 0;
+  /// The schedule as distinct steps (for costing it without replaying it) and the algorithm's name. The
+  /// default builds the whole schedule; policies whose steps repeat override it to stay linear in the
+  /// members where the schedule is quadratic.
+  virtual std::pair<std::string, std::vector<RepeatedStep>> steps(const CollectiveRequest& request) const {
+    auto s = schedule(request);
+    return {s.algorithm, repeated_steps(s)};
+  }
 };
 
 }  // namespace zs::policy

@@ -45,4 +45,27 @@ CollectiveSchedule RingCollective::schedule(const CollectiveRequest& request) co
   return s;
 }
 
+std::pair<std::string, std::vector<RepeatedStep>> RingCollective::steps(
+    const CollectiveRequest& request) const {
+  const auto n = static_cast<uint32_t>(request.member_units.size());
+  uint32_t repeat = 0;
+  switch (request.kind) {
+    case workload::CollectiveKind::kAllReduce:
+      repeat = 2 * (n - 1);
+      break;
+    case workload::CollectiveKind::kReduceScatter:
+    case workload::CollectiveKind::kAllGather:
+      repeat = n - 1;
+      break;
+    default:
+      return CollectivePolicy::steps(request);  // all-to-all (direct) and the errors
+  }
+  if (n <= 1) return {"ring", {}};
+  RepeatedStep step;
+  step.repeat = repeat;
+  for (uint32_t i = 0; i < n; ++i)
+    step.transfers.push_back({i, (i + 1) % n, request.bytes / double(n), 0, {}});
+  return {"ring", {std::move(step)}};
+}
+
 }  // namespace zs::policy

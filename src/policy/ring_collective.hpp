@@ -15,6 +15,8 @@ class RingCollective final : public CollectivePolicy {
  public:
   std::string_view name() const override { return "ring"; }
   CollectiveSchedule schedule(const CollectiveRequest& request) const override;
+  /// One step pattern (member i to i + 1, S/n) repeated n-1 or 2(n-1) times: linear in n.
+  std::pair<std::string, std::vector<RepeatedStep>> steps(const CollectiveRequest& request) const override;
 };
 
 }  // namespace zs::policy

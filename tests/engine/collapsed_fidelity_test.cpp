@@ -10,6 +10,8 @@
 #include "engine/simulation.hpp"
 #include "policy/policy_catalog.hpp"
 #include "scenario/scenario_loader.hpp"
+#include "support/test_machines.hpp"
+#include "topology/machine_builder.hpp"
 
 using namespace zs;
 
@@ -93,4 +95,43 @@ TEST_CASE("collapsed stays within 4% of exact on an MoE with Zipf-skewed routing
 
 TEST_CASE("collapsed agrees with exact on the default scenario") {
   check_agreement(run_both("default"));
+}
+
+TEST_CASE("one collective over a 4:1 oversubscribed fat-tree: collapsed equals exact for each algorithm") {
+  // 256 units, 16 per leaf, 64 per pod at full bisection, 4:1 above; data 64 x tensor 4, so the four
+  // data-parallel groups (stride 4) share every leaf and every uplink: the copies' contention matters.
+  topology::ModelSet models;
+  models.units.emplace("gpu", test::unit_model("1PFLOPS", 1, "0s"));
+  models.links.emplace("nic", test::link_model("50GB/s", "1us"));
+  nlohmann::json j = {{"kind", "topology"},
+                      {"name", "ft"},
+                      {"generator", "fat-tree"},
+                      {"units", 256},
+                      {"unit_model", "gpu"},
+                      {"levels",
+                       {{{"units_per_switch", 16}, {"link_model", "nic"}},
+                        {{"units_per_switch", 64}, {"link_model", "nic"}, {"oversubscription", 4}},
+                        {{"units_per_switch", 256}, {"link_model", "nic"}}}}};
+  core::JsonObject o(j, "ft.json", "");
+  const auto machine = topology::build_machine(o, models);
+  for (auto kind : {workload::CollectiveKind::kAllReduce, workload::CollectiveKind::kAllGather}) {
+    workload::Trace t;
+    t.name = "one-collective";
+    t.mesh = workload::Mesh({{"dp", 64}, {"tp", 4}});
+    t.streams = {"comm"};
+    t.roles = {{"rank", {{"sync", "", 0, {}, workload::CollectiveOp{kind, "dp", core::Bytes(256e6)}}}}};
+    for (const char* name : {"ring", "recursive", "tree"}) {
+      if (kind == workload::CollectiveKind::kAllGather && std::string(name) == "tree") continue;
+      CAPTURE(name);
+      CAPTURE(std::string(workload::to_string(kind)));
+      auto policy = policy::make_collective_policy(name);
+      const auto placement = policy::make_placement_policy("linear", nullptr);
+      const auto exact = engine::simulate(machine, t, *placement, *policy, {}, engine::Fidelity::kExact);
+      const auto collapsed =
+          engine::simulate(machine, t, *placement, *policy, {}, engine::Fidelity::kCollapsed);
+      CHECK(collapsed.replay.ranks.size() == 1);
+      CHECK(collapsed.replay.iteration_time.value() ==
+            doctest::Approx(exact.replay.iteration_time.value()).epsilon(0.01));
+    }
+  }
 }

@@ -1,0 +1,55 @@
+// Distinct steps of a collective schedule, for costing it without replaying it.
+#include "policy/collective_policy.hpp"
+
+#include <map>
+
+namespace zs::policy {
+
+namespace {
+/// SplitMix64 finalizer: a well-mixed, platform-independent hash.
+uint64_t mix(uint64_t x) {
+  x += 0x9e3779b97f4a7c15ull;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+  return x ^ (x >> 31);
+}
+
+bool same_step(const std::vector<Transfer>& a, const std::vector<Transfer>& b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i)
+    if (a[i].src != b[i].src || a[i].dst != b[i].dst || a[i].bytes != b[i].bytes) return false;
+  return true;
+}
+}  // namespace
+
+std::vector<RepeatedStep> repeated_steps(const CollectiveSchedule& schedule) {
+  std::vector<std::vector<Transfer>> by_step;
+  for (const auto& t : schedule.transfers) {
+    if (by_step.size() <= t.step) by_step.resize(t.step + 1);
+    by_step[t.step].push_back({t.src, t.dst, t.bytes, t.step, {}});
+  }
+  std::vector<RepeatedStep> out;
+  std::multimap<uint64_t, size_t> seen;  // hash of a step -> its index in out
+  for (auto& transfers : by_step) {
+    if (transfers.empty()) continue;
+    uint64_t h = 0x243f6a8885a308d3ull;
+    for (const auto& t : transfers) {
+      h = mix(h ^ (uint64_t(t.src) << 32 | t.dst));
+      h = mix(h ^ static_cast<uint64_t>(t.bytes.value() * 1024.0));
+    }
+    bool merged = false;
+    for (auto [it, end] = seen.equal_range(h); it != end; ++it)
+      if (same_step(out[it->second].transfers, transfers)) {
+        ++out[it->second].repeat;
+        merged = true;
+        break;
+      }
+    if (merged) continue;
+    seen.emplace(h, out.size());
+    for (auto& t : transfers) t.step = 0;
+    out.push_back({std::move(transfers), 1});
+  }
+  return out;
+}
+
+}  // namespace zs::policy
