@@ -75,8 +75,8 @@ PlacementCost placement_cost(const workload::Trace& trace, const topology::Machi
     auto add = [&](const std::string& name, double bytes, double h) {
       auto& c = costs[name];
       c.name = name;
-      c.bytes += bytes * double(stride);
-      c.hop_bytes += bytes * h * double(stride);
+      c.bytes += bytes;
+      c.hop_bytes += bytes * h;
     };
     const Sends& sends = role_sends[trace.role_of(r)];
     for (const auto& [comm, bytes] : sends.ring) {
@@ -102,7 +102,14 @@ PlacementCost placement_cost(const workload::Trace& trace, const topology::Machi
       if (peer) add("p2p:" + axis_name, bytes, hops(*peer));
     }
   }
-  for (auto& [name, c] : costs) out.communicators.push_back(c);
+  // Every k-th rank was evaluated: scale to all ranks (ranks / evaluated, not k, which overcounts when k
+  // does not divide the ranks).
+  const double scale = double(ranks) / double(std::max<uint64_t>(1, out.ranks_evaluated));
+  for (auto& [name, c] : costs) {
+    c.bytes *= scale;
+    c.hop_bytes *= scale;
+    out.communicators.push_back(c);
+  }
   return out;
 }
 

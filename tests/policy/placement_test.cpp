@@ -59,7 +59,7 @@ TEST_CASE("from-file placement: rank r on the named unit; bad maps name the entr
 
 TEST_CASE(
     "placement cost: ring bytes 2(n-1)/n S per all-reduce, two hops through one switch, sampling scales") {
-  workload::Trace t = job(16);
+  workload::Trace t = job(18);  // 18 ranks: a sample of 4 evaluates every 5th, ranks 0, 5, 10, 15
   t.streams = {"comm"};
   t.roles = {{"rank",
               {{"ar",
@@ -73,14 +73,15 @@ TEST_CASE(
                 {},
                 workload::CollectiveOp{workload::CollectiveKind::kAllToAll, "dp", core::Bytes(16e6)}}}}};
   const auto placement = policy::RandomPlacement().place({t, machine(), 3});
-  for (uint64_t sample : {16u, 4u}) {
+  for (uint64_t sample : {18u, 4u}) {
     CAPTURE(sample);
     auto cost = policy::placement_cost(t, machine(), placement, sample);
     CHECK(cost.ranks_evaluated == sample);
     REQUIRE(cost.communicators.size() == 1);
     const auto& dp = cost.communicators[0];
     CHECK(dp.name == "dp");
-    CHECK(dp.bytes == doctest::Approx(16 * (2.0 * 15 / 16 * 1e9 + 15.0 / 16 * 16e6)));
+    // Scaled by ranks / evaluated (18 / 4), not by the stride (5, which would claim 20 ranks).
+    CHECK(dp.bytes == doctest::Approx(18 * (2.0 * 17 / 18 * 1e9 + 17.0 / 18 * 16e6)));
     CHECK(dp.mean_hops() == doctest::Approx(2.0));  // unit -> switch -> unit, whatever the placement
   }
 }
