@@ -11,13 +11,15 @@
 #include <unordered_map>
 
 #include "core/input_error.hpp"
-#include "engine/analytic_network.hpp"
+#include "engine/busy_time.hpp"
+#include "engine/collapsed_costs.hpp"
 #include "engine/simgrid_backend.hpp"
+#include "engine/trace_fit.hpp"
 
 namespace zs::engine {
 namespace {
 
-using Interval = std::pair<double, double>;
+using Interval = BusyTime::Interval;
 
 /// The dependency graph of one role program, shared by every rank of that role.
 struct RoleGraph {
@@ -38,29 +40,6 @@ RoleGraph compile(const workload::RoleProgram& program, size_t streams) {
     last_on_stream[op.stream] = i;
   }
   return g;
-}
-
-/// The JSON path of op `op` of role `role` in the trace, for errors.
-std::string op_path(uint32_t role, size_t op) {
-  return "/roles/" + std::to_string(role) + "/ops/" + std::to_string(op);
-}
-
-double union_length(std::vector<Interval> intervals) {
-  std::sort(intervals.begin(), intervals.end());
-  double total = 0, start = 0, end = -1;
-  bool open = false;
-  for (auto [a, b] : intervals) {
-    if (open && a <= end) {
-      end = std::max(end, b);
-      continue;
-    }
-    if (open) total += end - start;
-    start = a;
-    end = b;
-    open = true;
-  }
-  if (open) total += end - start;
-  return total;
 }
 
 }  // namespace
@@ -111,11 +90,6 @@ struct Replayer::State {
     double ready_at = 0;                 ///< collapsed: when the slowest member (a copy too) joins, s
     uint32_t arrived_members = 0;        ///< collapsed: representatives that joined
   };
-  /// Collapsed fidelity: an analytic collective cost, shared by the instances of one key.
-  struct CollectiveCost {
-    double latency = 0, drain = 0;                        ///< s
-    std::vector<std::pair<uint32_t, double>> link_bytes;  ///< per link direction, B per call
-  };
 
   State(const topology::Machine& m, const workload::Trace& t, const policy::Placement& p,
         const policy::CollectivePolicy& c, std::vector<topology::CircuitReconfiguration> reconfigurations,
@@ -127,7 +101,7 @@ struct Replayer::State {
         collapse(collapsed),
         backend(m),
         circuits(m, std::move(reconfigurations)) {
-    if (collapse != nullptr) network.emplace(m, backend.router());
+    if (collapse != nullptr) costs.emplace(m, t, p, c, *collapse, backend.router());
   }
 
   const topology::Machine& machine;
@@ -136,18 +110,9 @@ struct Replayer::State {
   const policy::CollectivePolicy& collective;
   const RankCollapse* collapse;  ///< null in exact fidelity
   SimgridBackend backend;
-  std::optional<AnalyticNetwork> network;             ///< collapsed fidelity's communication costs
+  std::optional<CollapsedCosts> costs;                ///< collapsed fidelity's communication costs
   std::unordered_map<uint64_t, uint32_t> slot_index;  ///< collapsed: rank -> slot
-  std::vector<uint64_t> rank_of_slot;
-  std::map<std::tuple<size_t, uint64_t, int, double>, CollectiveCost> collective_costs;
-  std::map<std::tuple<uint64_t, uint64_t, int, double>, double> uniform_imbalance;
-  std::map<std::tuple<topology::NodeId, topology::NodeId, double, int>, CollectiveCost> flow_costs;
-  /// Copies beyond this many are sampled evenly (and weighted) when collapsed costs are computed.
-  static constexpr uint64_t kCopySample = 31;
-  /// Collapsed: expert dispatches over at most this many (source, destination) pairs draw their
-  /// routing per call, as exact fidelity does; larger ones draw once per dispatch shape.
-  static constexpr uint64_t kExactDispatchPairs = 4096;
-  std::map<std::tuple<uint64_t, uint64_t, int, double>, std::vector<double>> dispatch_load;
+  std::vector<uint64_t> rank_of_slot;                 ///< the rank each slot of per-rank state holds
   /// Collapsed, expert dispatch: the largest load of the group of (rank, dispatch op), and per slot
   /// the time the hottest expert of the rank's group ran longer than the rank since its last combine.
   std::unordered_map<uint64_t, double> expert_max_load;
@@ -163,8 +128,7 @@ struct Replayer::State {
   std::vector<std::vector<uint32_t>> coll_seq;  ///< per rank, per communicator: collectives issued
   std::vector<std::vector<size_t>> communicator_axes;
   std::map<std::string, size_t> communicator_index;
-  std::vector<std::vector<Interval>> compute_busy, comm_busy, p2p_busy, memory_busy;
-  std::vector<std::vector<std::vector<Interval>>> comm_busy_by;  ///< per rank, per communicator
+  std::vector<BusyTime> busy;  ///< per slot
   std::map<std::tuple<uint64_t, uint64_t, int32_t, uint32_t>, Channel> channels;
   std::map<std::tuple<uint64_t, uint64_t, int32_t>, uint32_t> sends_posted, recvs_posted;
   std::vector<double> finish;
@@ -237,11 +201,7 @@ struct Replayer::State {
       bool read = m->direction == workload::MemoryDirection::kRead;
       ++result.memory_activities;
       if (collapse != nullptr) {
-        const auto& ranks = placement.pool_of_rank;
-        const auto& units = placement.unit_of_rank;
-        const double d = copied_flow_cost(rank, rank, m->bytes, read ? 1 : 2, [&](uint64_t r, uint64_t) {
-          return read ? std::make_pair(ranks.at(r), units[r]) : std::make_pair(units[r], ranks.at(r));
-        });
+        const double d = costs->memory_move(rank, m->bytes, read, result.link_bytes);
         backend.start_timer(core::Seconds(d), new_token({Kind::kOp, rank, op}));
       } else {
         start_transfer(read ? pool : unit, read ? unit : pool, m->bytes, {Kind::kOp, rank, op});
@@ -299,15 +259,16 @@ struct Replayer::State {
   void op_done(uint64_t rank, uint32_t op) {
     const auto& o = program(rank).ops[op];
     Interval span{op_start[slot(rank)][op], now()};
-    auto& busy = std::holds_alternative<workload::ComputeOp>(o.body)  ? compute_busy
-                 : std::holds_alternative<workload::MemoryOp>(o.body) ? memory_busy
-                 : std::holds_alternative<workload::P2POp>(o.body)    ? p2p_busy
-                                                                      : comm_busy;
-    busy[slot(rank)].push_back(span);
+    BusyTime& b = busy[slot(rank)];
+    auto& kind = std::holds_alternative<workload::ComputeOp>(o.body)  ? b.compute
+                 : std::holds_alternative<workload::MemoryOp>(o.body) ? b.memory
+                 : std::holds_alternative<workload::P2POp>(o.body)    ? b.p2p
+                                                                      : b.collective;
+    kind.push_back(span);
     if (const auto* c = std::get_if<workload::CollectiveOp>(&o.body)) {
       const size_t comm = communicator_of(c->communicator);
-      if (comm_busy_by[slot(rank)].size() <= comm) comm_busy_by[slot(rank)].resize(comm + 1);
-      comm_busy_by[slot(rank)][comm].push_back(span);
+      if (b.collective_by_communicator.size() <= comm) b.collective_by_communicator.resize(comm + 1);
+      b.collective_by_communicator[comm].push_back(span);
     }
     finish[slot(rank)] = std::max(finish[slot(rank)], span.second);
     ++ops_done[slot(rank)];
@@ -344,11 +305,7 @@ struct Replayer::State {
     Activity a{Kind::kP2P, ch.send->rank, ch.send->op, 0, 0, ch.recv->rank, ch.recv->op, 0};
     channels.erase(key);
     if (collapse != nullptr) {
-      const auto& units = placement.unit_of_rank;
-      const double d = copied_flow_cost(src, dst, sent.bytes, 0, [&](uint64_t s, uint64_t r) {
-        return std::make_pair(units[s], units[r]);
-      });
-      backend.start_timer(core::Seconds(d), new_token(a));
+      backend.start_timer(core::Seconds(costs->p2p(src, dst, sent.bytes, result.link_bytes)), new_token(a));
     } else {
       start_transfer(placement.unit_of_rank[src], placement.unit_of_rank[dst], sent.bytes, a);
     }
@@ -487,149 +444,24 @@ struct Replayer::State {
 
   // ---- Collapsed fidelity -------------------------------------------------------------------------
 
-  /// Copies of a group to cost explicitly: all of them up to kCopySample, else kCopySample evenly
-  /// spaced ones. Copy 0 (the group itself) is never listed. Returns the weight each listed copy has.
-  static double sampled_copies(uint64_t count, std::vector<uint64_t>& copies) {
-    copies.clear();
-    if (count <= 1) return 0.0;
-    const uint64_t others = count - 1;
-    if (others <= kCopySample) {
-      for (uint64_t c = 1; c < count; ++c) copies.push_back(c);
-      return 1.0;
-    }
-    for (uint64_t i = 0; i < kCopySample; ++i) copies.push_back(1 + i * others / kCopySample);
-    return double(others) / double(kCopySample);
-  }
-
-  /// Cost of one transfer between representatives (or a representative and its pool) together with
-  /// its copies over every collapsed axis. `ends(src copy, dst copy)` gives the copy's endpoints.
-  template <typename Ends>
-  double copied_flow_cost(uint64_t src, uint64_t dst, core::Bytes bytes, int tag, Ends ends) {
-    const auto own = ends(src, dst);
-    const auto key = std::make_tuple(own.first, own.second, bytes.value(), tag);
-    auto found = flow_costs.find(key);
-    if (found == flow_costs.end()) {
-      const auto& axes = collapse->collapsed_axes();
-      std::vector<uint64_t> copies;
-      const double weight = sampled_copies(collapse->copy_count(axes), copies);
-      std::vector<AnalyticNetwork::Flow> mine{{own.first, own.second, bytes.value()}}, others;
-      for (uint64_t c : copies) {
-        const auto e = ends(collapse->copy_of(src, axes, c), collapse->copy_of(dst, axes, c));
-        others.push_back({e.first, e.second, bytes.value()});
-      }
-      CollectiveCost cost;
-      const auto step = network->step(mine, others, weight, &cost.link_bytes);
-      cost.latency = step.latency;
-      cost.drain = step.drain;
-      found = flow_costs.emplace(key, std::move(cost)).first;
-      ++result.analytic_costs;
-    }
-    for (const auto& [d, b] : found->second.link_bytes) result.link_bytes[d] += b;
-    return found->second.latency + found->second.drain;
-  }
-
-  /// The analytic cost of a collective of the group of `rank` over `axes`, with its concurrent copies.
-  CollectiveCost collective_cost(uint64_t rank, uint32_t op, const std::vector<size_t>& axes,
-                                 const workload::CollectiveOp& c,
-                                 const std::vector<std::vector<double>>* peer_bytes) {
-    const auto members = trace.mesh.group_members(rank, axes);
-    policy::CollectiveRequest request{c.kind, c.bytes, {}, &machine, {}};
-    for (uint64_t r : members) request.member_units.push_back(placement.unit_of_rank[r]);
-    if (peer_bytes != nullptr) request.peer_bytes = *peer_bytes;
-    std::pair<std::string, std::vector<policy::RepeatedStep>> steps;
-    try {
-      steps = collective.steps(request);
-    } catch (const std::invalid_argument& e) {
-      throw core::InputError(trace.name, op_path(role_of_rank[slot(rank)], op),
-                             "collective policy \"" + std::string(collective.name()) + "\": " + e.what());
-    }
-    algorithms.insert(steps.first);
-    const auto copy_axes = collapse->copy_axes(axes);
-    std::vector<uint64_t> copies;
-    const double weight = sampled_copies(collapse->copy_count(copy_axes), copies);
-    std::vector<std::vector<topology::NodeId>> copy_units(copies.size());
-    for (size_t k = 0; k < copies.size(); ++k)
-      for (uint64_t r : members)
-        copy_units[k].push_back(placement.unit_of_rank[collapse->copy_of(r, copy_axes, copies[k])]);
-    // Steps that move the same bytes between the same members (the 2(n-1) steps of a ring) come from
-    // the policy once, with their count.
-    CollectiveCost cost;
-    std::vector<AnalyticNetwork::Flow> own, others;
-    for (const auto& step : steps.second) {
-      own.clear();
-      others.clear();
-      for (const auto& tr : step.transfers) {
-        own.push_back({request.member_units[tr.src], request.member_units[tr.dst], tr.bytes.value()});
-        for (const auto& units : copy_units)
-          others.push_back({units[tr.src], units[tr.dst], tr.bytes.value()});
-      }
-      const double repeat = step.repeat;
-      const auto c = network->step(own, others, weight, &cost.link_bytes, repeat);
-      cost.latency += c.latency * repeat;
-      cost.drain += c.drain * repeat;
-    }
-    ++result.analytic_costs;
-    return cost;
-  }
-
-  /// Collapsed: an instance for the representatives in the group of `rank`, costed analytically. An
-  /// expert dispatch's representatives take the largest load of the group (the slowest expert sets
-  /// the pace of the layer, since the combine waits for every member).
+  /// Collapsed: an instance for the representatives in the group of `rank`, costed analytically. Each
+  /// representative of an expert dispatch runs its own expert's load; the group's largest is kept so
+  /// that the combine can wait for the hottest expert.
   uint32_t create_collapsed_instance(Instance inst, const std::tuple<size_t, uint64_t, uint32_t>& key,
                                      uint64_t rank, uint32_t op, const std::vector<size_t>& axes,
                                      const workload::CollectiveOp& c) {
     inst.members = collapse->representatives_in_group(rank, axes);
-    const size_t comm = std::get<0>(key);
-    const uint64_t group = trace.mesh.group_index(rank, axes);
-    const auto n = static_cast<uint32_t>(trace.mesh.group_size(axes));
-    CollectiveCost cost;
-    std::vector<double> loads;  // expert dispatch: per member of the whole group
-    if (c.dispatch && uint64_t(n) * n <= kExactDispatchPairs) {
-      auto sizes = workload::dispatch_sizes(*c.dispatch, n, group);
-      loads = std::move(sizes.load_of_member);
-      cost = collective_cost(rank, op, axes, c, &sizes.peer_bytes);
-    } else {
-      const auto cost_key = std::make_tuple(comm, group, int(c.kind), c.bytes.value());
-      auto found = collective_costs.find(cost_key);
-      if (found == collective_costs.end())
-        found = collective_costs.emplace(cost_key, collective_cost(rank, op, axes, c, nullptr)).first;
-      cost = found->second;
-      if (c.dispatch) {
-        // Large groups: one routing draw per dispatch shape stands for every layer and micro-batch;
-        // the uniform all-to-all's drain time scales with the busiest member's bytes.
-        const auto& d = *c.dispatch;
-        const auto shape =
-            std::make_tuple(uint64_t(n), d.tokens, int(d.experts * 64 + d.top_k), d.bytes_per_token.value());
-        auto drawn = uniform_imbalance.find(shape);
-        if (drawn == uniform_imbalance.end()) {
-          auto sizes = workload::dispatch_sizes(d, n, 0);
-          double busiest = 0, nominal = 0;
-          for (uint32_t m = 0; m < n; ++m) {
-            double sent = 0, received = 0;
-            for (uint32_t o = 0; o < n; ++o)
-              if (o != m) {
-                sent += sizes.peer_bytes[m][o];
-                received += sizes.peer_bytes[o][m];
-              }
-            busiest = std::max({busiest, sent, received});
-            nominal += sent / n;
-          }
-          drawn = uniform_imbalance.emplace(shape, nominal > 0 ? busiest / nominal : 1.0).first;
-          dispatch_load.emplace(shape, std::move(sizes.load_of_member));
-        }
-        cost.drain *= drawn->second;
-        loads = dispatch_load.at(shape);
-      }
-    }
-    for (const auto& [d, b] : cost.link_bytes) result.link_bytes[d] += b;
-    inst.duration = cost.latency + cost.drain;
-    const size_t reps = inst.members.size();
+    auto charge = costs->collective(rank, std::get<0>(key), axes, c, op_path(role_of_rank[slot(rank)], op),
+                                    result.link_bytes);
+    algorithms.insert(charge.algorithm);
+    inst.duration = charge.seconds;
     if (c.dispatch) {
-      inst.max_load = *std::max_element(loads.begin(), loads.end());
-      for (uint64_t r : inst.members) inst.load_of_member.push_back(loads[trace.mesh.position(r, axes)]);
+      inst.max_load = *std::max_element(charge.load.begin(), charge.load.end());
+      for (uint64_t r : inst.members)
+        inst.load_of_member.push_back(charge.load[trace.mesh.position(r, axes)]);
     }
-    inst.op_of_member.assign(reps, 0);
-    inst.arrived.assign(reps, false);
+    inst.op_of_member.assign(inst.members.size(), 0);
+    inst.arrived.assign(inst.members.size(), false);
     uint32_t id = next_instance++;
     instances.emplace(id, std::move(inst));
     instance_by_key.emplace(key, id);
@@ -690,51 +522,8 @@ Replayer::Replayer(const topology::Machine& machine, const workload::Trace& trac
 
 Replayer::~Replayer() = default;
 
-void Replayer::check_fit() const {
-  const uint64_t ranks = trace_.mesh.size();
-  if (placement_.unit_of_rank.size() != ranks)
-    throw std::logic_error("placement size does not match the mesh");
-  // Every dtype the trace computes in must be supported by the unit that runs it, memory moves need a
-  // pool, and each role's footprint must fit. Checked once per (role, unit model).
-  std::set<std::pair<uint32_t, uint32_t>> checked;
-  for (uint64_t r = 0; r < ranks; ++r) {
-    const uint32_t role = trace_.role_of(r);
-    if (!checked.insert({role, machine_.topology.node(placement_.unit_of_rank[r]).model}).second) continue;
-    const auto& program = trace_.roles[role];
-    const auto& model = machine_.unit_model(placement_.unit_of_rank[r]);
-    const auto& ops = program.ops;
-    if (const auto& f = program.memory; f && f->total() > model.hbm_capacity())
-      throw core::InputError(trace_.name, "/roles/" + std::to_string(role) + "/memory",
-                             "capacity: role \"" + program.name + "\" needs " + core::to_string(f->total()) +
-                                 " per rank (weights " + core::to_string(f->weights) + ", gradients " +
-                                 core::to_string(f->gradients) + ", optimizer " +
-                                 core::to_string(f->optimizer) + ", activations " +
-                                 core::to_string(f->activations) + ", buffers " +
-                                 core::to_string(f->buffers) + "), but a \"" + model.name() + "\" (rank " +
-                                 std::to_string(r) + ") has " + core::to_string(model.hbm_capacity()));
-    for (size_t i = 0; i < ops.size(); ++i) {
-      const std::string where = op_path(role, i);
-      if (std::holds_alternative<workload::MemoryOp>(ops[i].body) && placement_.pool_of_rank.size() != ranks)
-        throw core::InputError(trace_.name, where,
-                               "a memory move, but machine \"" + machine_.name + "\" has no memory pool");
-      const auto* c = std::get_if<workload::ComputeOp>(&ops[i].body);
-      if (c == nullptr) continue;
-      if (c->kind == core::WorkKind::kMatrix && !model.supports(c->dtype))
-        throw core::InputError(trace_.name, where + "/dtype",
-                               "rank " + std::to_string(r) + " runs on a \"" + model.name() +
-                                   "\", which has no matrix peak for " +
-                                   std::string(core::to_string(c->dtype)));
-      if (c->memory > model.hbm_capacity())
-        throw core::InputError(trace_.name, where + "/memory",
-                               "capacity: op \"" + ops[i].name + "\" needs " + core::to_string(c->memory) +
-                                   " of HBM, but a \"" + model.name() + "\" (rank " + std::to_string(r) +
-                                   ") has " + core::to_string(model.hbm_capacity()));
-    }
-  }
-}
-
 ReplayResult Replayer::run() {
-  check_fit();
+  check_trace_fits(machine_, trace_, placement_);
   if (collapse_ != nullptr && !reconfigurations_.empty())
     throw core::InputError(
         trace_.name, "",
@@ -755,11 +544,7 @@ ReplayResult Replayer::run() {
   s.pending.resize(slots);
   s.op_start.resize(slots);
   s.coll_seq.assign(slots, {});
-  s.compute_busy.resize(slots);
-  s.comm_busy.resize(slots);
-  s.comm_busy_by.resize(slots);
-  s.memory_busy.resize(slots);
-  s.p2p_busy.resize(slots);
+  s.busy.resize(slots);
   s.finish.assign(slots, 0.0);
   s.expert_lag.assign(slots, 0.0);
   s.ops_done.assign(slots, 0);
@@ -794,36 +579,16 @@ ReplayResult Replayer::run() {
   out.ranks.resize(slots);
   const uint64_t stands_for = collapse_ != nullptr ? collapse_->multiplicity() : 1;
   for (size_t i = 0; i < slots; ++i) {
-    // Each category counts the time it is active and no category before it is.
-    const std::vector<Interval>* categories[4] = {&s.compute_busy[i], &s.comm_busy[i], &s.p2p_busy[i],
-                                                  &s.memory_busy[i]};
-    std::vector<Interval> all;
-    double covered[4];
-    for (int c = 0; c < 4; ++c) {
-      all.insert(all.end(), categories[c]->begin(), categories[c]->end());
-      covered[c] = union_length(all);
-    }
-    out.ranks[i] = {core::Seconds(s.finish[i]),
-                    core::Seconds(covered[0]),
-                    core::Seconds(covered[1] - covered[0]),
-                    core::Seconds(covered[2] - covered[1]),
-                    core::Seconds(covered[3] - covered[2]),
-                    core::Seconds(t_end - covered[3]),
-                    {},
-                    s.rank_of_slot[i],
-                    stands_for};
-    for (const auto& [name, comm] : s.communicator_index) {  // sorted by name
-      if (comm >= s.comm_busy_by[i].size() || s.comm_busy_by[i][comm].empty()) continue;
-      std::vector<Interval> with = s.compute_busy[i];
-      with.insert(with.end(), s.comm_busy_by[i][comm].begin(), s.comm_busy_by[i][comm].end());
-      out.ranks[i].exposed_by_communicator.emplace_back(name, core::Seconds(union_length(with) - covered[0]));
-    }
+    out.ranks[i] = s.busy[i].breakdown(s.finish[i], t_end, s.communicator_index);
+    out.ranks[i].rank = s.rank_of_slot[i];
+    out.ranks[i].stands_for = stands_for;
   }
   out.collective_algorithms.assign(s.algorithms.begin(), s.algorithms.end());
   if (collapse_ != nullptr) {
     out.fidelity = "collapsed";
     out.collapsed_axes = collapse_->collapsed_axis_names();
-    out.routes_computed = s.network->routes_computed();
+    out.analytic_costs = s.costs->patterns_costed();
+    out.routes_computed = s.costs->routes_computed();
     out.distance_maps = s.backend.router().trees_computed();
   }
   return out;

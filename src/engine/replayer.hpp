@@ -32,8 +32,6 @@ class Replayer {
 
  private:
   struct State;
-  /// Throws core::InputError when a role does not fit the unit that runs it.
-  void check_fit() const;
   const topology::Machine& machine_;
   const workload::Trace& trace_;
   const policy::Placement& placement_;

@@ -3,16 +3,11 @@
 
 #include <map>
 
+#include "core/splitmix.hpp"
+
 namespace zs::policy {
 
 namespace {
-/// SplitMix64 finalizer: a well-mixed, platform-independent hash.
-uint64_t mix(uint64_t x) {
-  x += 0x9e3779b97f4a7c15ull;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-  return x ^ (x >> 31);
-}
 
 bool same_step(const std::vector<Transfer>& a, const std::vector<Transfer>& b) {
   if (a.size() != b.size()) return false;
@@ -34,8 +29,8 @@ std::vector<RepeatedStep> repeated_steps(const CollectiveSchedule& schedule) {
     if (transfers.empty()) continue;
     uint64_t h = 0x243f6a8885a308d3ull;
     for (const auto& t : transfers) {
-      h = mix(h ^ (uint64_t(t.src) << 32 | t.dst));
-      h = mix(h ^ static_cast<uint64_t>(t.bytes.value() * 1024.0));
+      h = core::splitmix64(h ^ (uint64_t(t.src) << 32 | t.dst));
+      h = core::splitmix64(h ^ static_cast<uint64_t>(t.bytes.value() * 1024.0));
     }
     bool merged = false;
     for (auto [it, end] = seen.equal_range(h); it != end; ++it)

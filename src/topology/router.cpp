@@ -1,22 +1,17 @@
-// Breadth-first distance maps cached per destination; routes walk down them.
+// Fewest-hop routes from breadth-first distance maps shared per attachment set and searched only as far as
+// needed; fluid ECMP spreads many connections at once.
 #include "topology/router.hpp"
 
 #include <algorithm>
 #include <limits>
 #include <stdexcept>
 
+#include "core/splitmix.hpp"
+
 namespace zs::topology {
 
 namespace {
 constexpr uint32_t kUnreached = std::numeric_limits<uint32_t>::max();
-
-/// SplitMix64 finalizer: a well-mixed, platform-independent hash.
-uint64_t mix(uint64_t x) {
-  x += 0x9e3779b97f4a7c15ull;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-  return x ^ (x >> 31);
-}
 }  // namespace
 
 Router::Router(const Topology& topo, PathSelection selection, size_t max_cached)
@@ -111,7 +106,7 @@ std::vector<LinkId> Router::route(NodeId src, NodeId dst) {
   auto dist = [&](NodeId n) { return n == dst ? 0u : map[n]; };
   if (dist(src) == kUnreached)
     throw std::invalid_argument("no route from " + topo_.node(src).name + " to " + topo_.node(dst).name);
-  const uint64_t connection = mix((uint64_t(src) << 32) ^ dst);
+  const uint64_t connection = core::splitmix64((uint64_t(src) << 32) ^ dst);
   std::vector<std::pair<NodeId, LinkId>> candidates;
   for (NodeId n = src; n != dst;) {
     candidates.clear();
@@ -124,7 +119,7 @@ std::vector<LinkId> Router::route(NodeId src, NodeId dst) {
     // A node on a fewest-hop route always has a next hop one step closer.
     size_t pick = 0;
     if (selection_ == PathSelection::kEcmpHash && candidates.size() > 1)
-      pick = mix(connection ^ n) % candidates.size();
+      pick = core::splitmix64(connection ^ n) % candidates.size();
     links.push_back(candidates[pick].second);
     n = candidates[pick].first;
   }

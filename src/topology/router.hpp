@@ -1,5 +1,5 @@
-// Fewest-hop routes for the engine: ECMP by connection hash, cached per destination, aware of links
-// that are switched off.
+// Fewest-hop routes for the engine: ECMP by connection hash, distance maps shared per attachment set and
+// searched only as far as needed, aware of links that are switched off; fluid ECMP for bulk costing.
 #pragma once
 
 #include <cstddef>

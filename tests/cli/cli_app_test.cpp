@@ -158,6 +158,13 @@ TEST_CASE("run --fidelity overrides the scenario's, and exact fidelity refuses a
   CHECK(r.err.find("--fidelity") != std::string::npos);
   CHECK_FALSE(fs::exists(dir.path() / "x"));
 
+  // Collapsed costs use the circuits as set up at the start: a scripted reconfiguration is refused.
+  const std::string ocs = std::string(ZS_SOURCE_DIR) + "/scenarios/disaggregated-ocs.json";
+  r = test::run_cli({"run", ocs, "--out", dir.file("ocs"), "--quiet", "--fidelity", "collapsed"});
+  CHECK(r.code == 2);
+  CHECK(r.err.find("collapsed fidelity does not model optical circuit reconfigurations") != std::string::npos);
+  CHECK_FALSE(fs::exists(dir.path() / "ocs"));
+
   const std::string big = std::string(ZS_SOURCE_DIR) + "/scenarios/moe-10t-512k.json";
   r = test::run_cli({"run", big, "--out", dir.file("big"), "--quiet", "--fidelity", "exact"});
   CHECK(r.code == 2);

@@ -1,0 +1,176 @@
+// Communication costs of representative ranks and their concurrent copies.
+#include "engine/collapsed_costs.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "core/input_error.hpp"
+
+namespace zs::engine {
+
+CollapsedCosts::CollapsedCosts(const topology::Machine& machine, const workload::Trace& trace,
+                               const policy::Placement& placement, const policy::CollectivePolicy& collective,
+                               const RankCollapse& collapse, topology::Router& router)
+    : machine_(machine),
+      trace_(trace),
+      placement_(placement),
+      collective_(collective),
+      collapse_(collapse),
+      network_(machine, router) {}
+
+double CollapsedCosts::sampled_copies(uint64_t count, std::vector<uint64_t>& copies) {
+  copies.clear();
+  if (count <= 1) return 0.0;
+  const uint64_t others = count - 1;
+  if (others <= kCopySample) {
+    for (uint64_t c = 1; c < count; ++c) copies.push_back(c);
+    return 1.0;
+  }
+  for (uint64_t i = 0; i < kCopySample; ++i) copies.push_back(1 + i * others / kCopySample);
+  return double(others) / double(kCopySample);
+}
+
+/// One transfer and its copies over every collapsed axis; `ends(src copy, dst copy)` gives a copy's
+/// endpoints.
+template <typename Ends>
+double CollapsedCosts::copied_flow(uint64_t src, uint64_t dst, core::Bytes bytes, int tag, Ends ends,
+                                   std::vector<double>& link_bytes) {
+  const auto own = ends(src, dst);
+  const auto key = std::make_tuple(own.first, own.second, bytes.value(), tag);
+  auto found = flow_costs_.find(key);
+  if (found == flow_costs_.end()) {
+    const auto& axes = collapse_.collapsed_axes();
+    std::vector<uint64_t> copies;
+    const double weight = sampled_copies(collapse_.copy_count(axes), copies);
+    std::vector<AnalyticNetwork::Flow> mine{{own.first, own.second, bytes.value()}}, others;
+    for (uint64_t c : copies) {
+      const auto e = ends(collapse_.copy_of(src, axes, c), collapse_.copy_of(dst, axes, c));
+      others.push_back({e.first, e.second, bytes.value()});
+    }
+    Cost cost;
+    const auto step = network_.step(mine, others, weight, &cost.link_bytes);
+    cost.latency = step.latency;
+    cost.drain = step.drain;
+    found = flow_costs_.emplace(key, std::move(cost)).first;
+    ++patterns_costed_;
+  }
+  for (const auto& [d, b] : found->second.link_bytes) link_bytes[d] += b;
+  return found->second.latency + found->second.drain;
+}
+
+double CollapsedCosts::p2p(uint64_t src, uint64_t dst, core::Bytes bytes, std::vector<double>& link_bytes) {
+  const auto& units = placement_.unit_of_rank;
+  return copied_flow(
+      src, dst, bytes, 0, [&](uint64_t s, uint64_t r) { return std::make_pair(units[s], units[r]); },
+      link_bytes);
+}
+
+double CollapsedCosts::memory_move(uint64_t rank, core::Bytes bytes, bool read,
+                                   std::vector<double>& link_bytes) {
+  const auto& pools = placement_.pool_of_rank;
+  const auto& units = placement_.unit_of_rank;
+  return copied_flow(
+      rank, rank, bytes, read ? 1 : 2,
+      [&](uint64_t r, uint64_t) {
+        return read ? std::make_pair(pools.at(r), units[r]) : std::make_pair(units[r], pools.at(r));
+      },
+      link_bytes);
+}
+
+CollapsedCosts::Cost CollapsedCosts::schedule_cost(uint64_t rank, const std::vector<size_t>& axes,
+                                                   const workload::CollectiveOp& c,
+                                                   const std::vector<std::vector<double>>* peer_bytes,
+                                                   const std::string& where) {
+  const auto members = trace_.mesh.group_members(rank, axes);
+  policy::CollectiveRequest request{c.kind, c.bytes, {}, &machine_, {}};
+  for (uint64_t r : members) request.member_units.push_back(placement_.unit_of_rank[r]);
+  if (peer_bytes != nullptr) request.peer_bytes = *peer_bytes;
+  std::pair<std::string, std::vector<policy::RepeatedStep>> steps;
+  try {
+    steps = collective_.steps(request);
+  } catch (const std::invalid_argument& e) {
+    throw core::InputError(trace_.name, where,
+                           "collective policy \"" + std::string(collective_.name()) + "\": " + e.what());
+  }
+  const auto copy_axes = collapse_.copy_axes(axes);
+  std::vector<uint64_t> copies;
+  const double weight = sampled_copies(collapse_.copy_count(copy_axes), copies);
+  std::vector<std::vector<topology::NodeId>> copy_units(copies.size());
+  for (size_t k = 0; k < copies.size(); ++k)
+    for (uint64_t r : members)
+      copy_units[k].push_back(placement_.unit_of_rank[collapse_.copy_of(r, copy_axes, copies[k])]);
+  // The policy gives steps that repeat (the 2(n-1) steps of a ring) once, with their count.
+  Cost cost;
+  cost.algorithm = std::move(steps.first);
+  std::vector<AnalyticNetwork::Flow> own, others;
+  for (const auto& step : steps.second) {
+    own.clear();
+    others.clear();
+    for (const auto& tr : step.transfers) {
+      own.push_back({request.member_units[tr.src], request.member_units[tr.dst], tr.bytes.value()});
+      for (const auto& units : copy_units) others.push_back({units[tr.src], units[tr.dst], tr.bytes.value()});
+    }
+    const double repeat = step.repeat;
+    const auto s = network_.step(own, others, weight, &cost.link_bytes, repeat);
+    cost.latency += s.latency * repeat;
+    cost.drain += s.drain * repeat;
+  }
+  ++patterns_costed_;
+  return cost;
+}
+
+CollapsedCosts::CollectiveCharge CollapsedCosts::collective(uint64_t rank, size_t comm,
+                                                            const std::vector<size_t>& axes,
+                                                            const workload::CollectiveOp& c,
+                                                            const std::string& where,
+                                                            std::vector<double>& link_bytes) {
+  const uint64_t group = trace_.mesh.group_index(rank, axes);
+  const auto n = static_cast<uint32_t>(trace_.mesh.group_size(axes));
+  CollectiveCharge charge;
+  Cost cost;
+  if (c.dispatch && uint64_t(n) * n <= kExactDispatchPairs) {
+    // Small expert dispatch: this call's own routing draw, as in exact fidelity.
+    auto sizes = workload::dispatch_sizes(*c.dispatch, n, group);
+    charge.load = std::move(sizes.load_of_member);
+    cost = schedule_cost(rank, axes, c, &sizes.peer_bytes, where);
+  } else {
+    const auto key = std::make_tuple(comm, group, int(c.kind), c.bytes.value());
+    auto found = collective_costs_.find(key);
+    if (found == collective_costs_.end())
+      found = collective_costs_.emplace(key, schedule_cost(rank, axes, c, nullptr, where)).first;
+    cost = found->second;
+    if (c.dispatch) {
+      // Large expert dispatch: one routing draw per dispatch shape stands for every layer and
+      // micro-batch; the uniform all-to-all's drain time scales with the busiest member's bytes.
+      const auto& d = *c.dispatch;
+      const auto shape =
+          std::make_tuple(uint64_t(n), d.tokens, int(d.experts * 64 + d.top_k), d.bytes_per_token.value());
+      auto drawn = dispatch_draws_.find(shape);
+      if (drawn == dispatch_draws_.end()) {
+        auto sizes = workload::dispatch_sizes(d, n, 0);
+        double busiest = 0, nominal = 0;
+        for (uint32_t m = 0; m < n; ++m) {
+          double sent = 0, received = 0;
+          for (uint32_t o = 0; o < n; ++o)
+            if (o != m) {
+              sent += sizes.peer_bytes[m][o];
+              received += sizes.peer_bytes[o][m];
+            }
+          busiest = std::max({busiest, sent, received});
+          nominal += sent / n;
+        }
+        const double imbalance = nominal > 0 ? busiest / nominal : 1.0;
+        drawn =
+            dispatch_draws_.emplace(shape, std::make_pair(imbalance, std::move(sizes.load_of_member))).first;
+      }
+      cost.drain *= drawn->second.first;
+      charge.load = drawn->second.second;
+    }
+  }
+  for (const auto& [d, b] : cost.link_bytes) link_bytes[d] += b;
+  charge.seconds = cost.latency + cost.drain;
+  charge.algorithm = cost.algorithm;
+  return charge;
+}
+
+}  // namespace zs::engine

@@ -1,0 +1,90 @@
+// Collapsed fidelity's communication costs: collectives, point-to-point transfers and memory moves of
+// representative ranks, costed with their concurrent copies on the analytic network.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+#include "core/units.hpp"
+#include "engine/analytic_network.hpp"
+#include "engine/rank_collapse.hpp"
+#include "policy/collective_policy.hpp"
+#include "policy/placement_policy.hpp"
+#include "topology/machine.hpp"
+#include "workload/trace.hpp"
+
+namespace zs::engine {
+
+/// Costs communication of representatives without flows (see AnalyticNetwork). Each cost counts the
+/// copies of the same communication that the ranks a representative stands for run at the same time:
+/// up to kCopySample copies routed one by one, more sampled evenly and weighted. Costs are cached per
+/// (communicator group, kind, bytes) for collectives and per (endpoints, bytes) for transfers.
+class CollapsedCosts {
+ public:
+  /// Copies beyond this many are sampled evenly (and weighted).
+  static constexpr uint64_t kCopySample = 31;
+  /// Expert dispatches over at most this many (source, destination) pairs draw their routing per call,
+  /// as exact fidelity does; larger ones draw once per dispatch shape.
+  static constexpr uint64_t kExactDispatchPairs = 4096;
+
+  /// A collective's cost for its group.
+  struct CollectiveCharge {
+    double seconds = 0;        ///< latency + drain of every step, s
+    std::string algorithm;     ///< what the policy scheduled
+    std::vector<double> load;  ///< expert dispatch: tokens each member of the group receives / nominal
+  };
+
+  /// `router` must reflect the links up at the start; every argument must outlive this object.
+  CollapsedCosts(const topology::Machine& machine, const workload::Trace& trace,
+                 const policy::Placement& placement, const policy::CollectivePolicy& collective,
+                 const RankCollapse& collapse, topology::Router& router);
+
+  /// A point-to-point transfer of `bytes` from representative `src` to representative `dst`, s.
+  double p2p(uint64_t src, uint64_t dst, core::Bytes bytes, std::vector<double>& link_bytes);
+  /// A move of `bytes` between representative `rank`'s unit and its memory pool, s.
+  double memory_move(uint64_t rank, core::Bytes bytes, bool read, std::vector<double>& link_bytes);
+  /// The collective `c` of `rank`'s group over `axes` (communicator index `comm`). Adds the bytes it
+  /// moves to `link_bytes` (per link direction). Throws core::InputError at `where` when the policy
+  /// does not implement the collective.
+  CollectiveCharge collective(uint64_t rank, size_t comm, const std::vector<size_t>& axes,
+                              const workload::CollectiveOp& c, const std::string& where,
+                              std::vector<double>& link_bytes);
+
+  /// Distinct patterns costed so far (collectives and transfers).
+  uint64_t patterns_costed() const { return patterns_costed_; }
+  uint64_t routes_computed() const { return network_.routes_computed(); }
+
+ private:
+  struct Cost {
+    double latency = 0, drain = 0;                        ///< s
+    std::vector<std::pair<uint32_t, double>> link_bytes;  ///< per link direction, B per call
+    std::string algorithm;
+  };
+  /// Copies of a group to cost explicitly (never copy 0, the group itself); returns each one's weight.
+  static double sampled_copies(uint64_t count, std::vector<uint64_t>& copies);
+  template <typename Ends>
+  double copied_flow(uint64_t src, uint64_t dst, core::Bytes bytes, int tag, Ends ends,
+                     std::vector<double>& link_bytes);
+  Cost schedule_cost(uint64_t rank, const std::vector<size_t>& axes, const workload::CollectiveOp& c,
+                     const std::vector<std::vector<double>>* peer_bytes, const std::string& where);
+
+  const topology::Machine& machine_;
+  const workload::Trace& trace_;
+  const policy::Placement& placement_;
+  const policy::CollectivePolicy& collective_;
+  const RankCollapse& collapse_;
+  AnalyticNetwork network_;
+  std::map<std::tuple<size_t, uint64_t, int, double>, Cost> collective_costs_;
+  std::map<std::tuple<topology::NodeId, topology::NodeId, double, int>, Cost> flow_costs_;
+  /// Large expert dispatches, per shape (members, tokens, experts and top-k, bytes per token): the busiest
+  /// member's bytes over the mean, and each member's load.
+  std::map<std::tuple<uint64_t, uint64_t, int, double>, std::pair<double, std::vector<double>>>
+      dispatch_draws_;
+  uint64_t patterns_costed_ = 0;
+};
+
+}  // namespace zs::engine

@@ -1,0 +1,57 @@
+// Checks, before replay, that every role of a placed trace fits the unit that runs it.
+#include "engine/trace_fit.hpp"
+
+#include <set>
+#include <stdexcept>
+#include <utility>
+#include <variant>
+
+#include "core/input_error.hpp"
+
+namespace zs::engine {
+
+void check_trace_fits(const topology::Machine& machine, const workload::Trace& trace,
+                      const policy::Placement& placement) {
+  const uint64_t ranks = trace.mesh.size();
+  if (placement.unit_of_rank.size() != ranks)
+    throw std::logic_error("placement size does not match the mesh");
+  // Every dtype the trace computes in must be supported by the unit that runs it, memory moves need a
+  // pool, and each role's footprint must fit. Checked once per (role, unit model).
+  std::set<std::pair<uint32_t, uint32_t>> checked;
+  for (uint64_t r = 0; r < ranks; ++r) {
+    const uint32_t role = trace.role_of(r);
+    if (!checked.insert({role, machine.topology.node(placement.unit_of_rank[r]).model}).second) continue;
+    const auto& program = trace.roles[role];
+    const auto& model = machine.unit_model(placement.unit_of_rank[r]);
+    const auto& ops = program.ops;
+    if (const auto& f = program.memory; f && f->total() > model.hbm_capacity())
+      throw core::InputError(trace.name, "/roles/" + std::to_string(role) + "/memory",
+                             "capacity: role \"" + program.name + "\" needs " + core::to_string(f->total()) +
+                                 " per rank (weights " + core::to_string(f->weights) + ", gradients " +
+                                 core::to_string(f->gradients) + ", optimizer " +
+                                 core::to_string(f->optimizer) + ", activations " +
+                                 core::to_string(f->activations) + ", buffers " +
+                                 core::to_string(f->buffers) + "), but a \"" + model.name() + "\" (rank " +
+                                 std::to_string(r) + ") has " + core::to_string(model.hbm_capacity()));
+    for (size_t i = 0; i < ops.size(); ++i) {
+      const std::string where = op_path(role, i);
+      if (std::holds_alternative<workload::MemoryOp>(ops[i].body) && placement.pool_of_rank.size() != ranks)
+        throw core::InputError(trace.name, where,
+                               "a memory move, but machine \"" + machine.name + "\" has no memory pool");
+      const auto* c = std::get_if<workload::ComputeOp>(&ops[i].body);
+      if (c == nullptr) continue;
+      if (c->kind == core::WorkKind::kMatrix && !model.supports(c->dtype))
+        throw core::InputError(trace.name, where + "/dtype",
+                               "rank " + std::to_string(r) + " runs on a \"" + model.name() +
+                                   "\", which has no matrix peak for " +
+                                   std::string(core::to_string(c->dtype)));
+      if (c->memory > model.hbm_capacity())
+        throw core::InputError(trace.name, where + "/memory",
+                               "capacity: op \"" + ops[i].name + "\" needs " + core::to_string(c->memory) +
+                                   " of HBM, but a \"" + model.name() + "\" (rank " + std::to_string(r) +
+                                   ") has " + core::to_string(model.hbm_capacity()));
+    }
+  }
+}
+
+}  // namespace zs::engine
