@@ -29,3 +29,8 @@ zs_require(Eigen3_FOUND libeigen3-dev "Eigen 3.3 or newer")
 
 find_package(HDF5 QUIET COMPONENTS C)
 zs_require(HDF5_FOUND libhdf5-dev "HDF5")
+
+# Chakra execution traces are protobuf: Debian's protoc generates the C++ code from src/chakra/et_def.proto.
+find_package(Protobuf 3.12 QUIET)
+zs_require(Protobuf_FOUND libprotobuf-dev "Protocol Buffers 3.12 or newer (for Chakra traces)")
+zs_require(Protobuf_PROTOC_EXECUTABLE protobuf-compiler "protoc (for Chakra traces)")

@@ -159,12 +159,14 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
                     "Placement policy to evaluate (repeatable; default: the scenario's)");
   place->add_option("--sample", place_opt.sample, "Evaluate at most this many ranks (every k-th), scaled up")
       ->check(CLI::Range(uint64_t(1), uint64_t(1) << 32));
-  auto* trace = app.add_subcommand("trace", "Generate a trace file, or summarize one");
+  auto* trace = app.add_subcommand("trace", "Generate, inspect, import or export a trace");
   trace->require_subcommand(1);
   TraceGenOptions gen_opt;
   auto* gen =
       trace->add_subcommand("gen", "Write the trace of a model under a parallel plan, or of a scenario");
-  gen->add_option("input", gen_opt.input, "Model file (kind transformer) or scenario file")->required();
+  gen->add_option("input", gen_opt.input,
+                  "Model file (kind transformer), scenario file, or Chakra trace prefix (imports it)")
+      ->required();
   gen->add_option("--generator", gen_opt.generator,
                   "Workload generator for a model file: megatron, data-parallel");
   gen->add_option("--parallel", gen_opt.parallel,
@@ -176,7 +178,13 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
   std::string inspect_input;
   auto* inspect =
       trace->add_subcommand("inspect", "Print a trace's totals: FLOPs, bytes per communicator, ops, memory");
-  inspect->add_option("file", inspect_input, "Trace file or scenario file")->required();
+  inspect->add_option("file", inspect_input, "Trace file, scenario file or Chakra trace prefix")->required();
+  std::string export_input, export_dir;
+  auto* export_chakra = trace->add_subcommand(
+      "export-chakra", "Write a trace as MLCommons Chakra execution traces, one <name>.<rank>.et per rank");
+  export_chakra->add_option("input", export_input, "Trace file, scenario file or Chakra trace prefix")
+      ->required();
+  export_chakra->add_option("--out", export_dir, "Folder to write (replaced if it exists)")->required();
 
   try {
     app.parse(argc, argv);
@@ -202,6 +210,7 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
     if (*gen) return generate_trace_file(gen_opt, out);
     if (*place) return print_placement_cost(place_opt, out);
     if (*inspect) return inspect_trace(inspect_input, out);
+    if (*export_chakra) return export_chakra_files(export_input, export_dir, out);
   } catch (const core::InputError& e) {
     err << "zettasim: error: " << e.what() << "\n";
     return 2;

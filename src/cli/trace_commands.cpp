@@ -2,13 +2,17 @@
 #include "cli/trace_commands.hpp"
 
 #include <algorithm>
+#include <filesystem>
 #include <map>
 
+#include "chakra/chakra_export.hpp"
+#include "chakra/chakra_import.hpp"
 #include "cli/text_columns.hpp"
 #include "core/file_source.hpp"
 #include "core/input_error.hpp"
 #include "core/json_object.hpp"
 #include "output/atomic_file.hpp"
+#include "output/staged_directory.hpp"
 #include "scenario/scenario_loader.hpp"
 #include "scenario/workload_builder.hpp"
 #include "workload/trace_json.hpp"
@@ -44,10 +48,40 @@ nlohmann::json parse_parallel(const std::string& text) {
   return j;
 }
 
-workload::Trace trace_of(const std::string& path, const TraceGenOptions* gen) {
+/// The import's one-line account of what it did and what it assumed.
+std::string describe_import(const chakra::ChakraImportReport& r) {
+  std::string line = "Chakra " + r.chakra_version + ", " + std::to_string(r.ranks) + " ranks, " +
+                     std::to_string(r.nodes) + " nodes" +
+                     (r.zettasim_metadata ? ", written by zettasim (mesh, roles and streams restored)" : "");
+  if (r.cpu_nodes_skipped > 0)
+    line += "; skipped " + std::to_string(r.cpu_nodes_skipped) + " CPU nodes (" +
+            core::display(core::Seconds(r.cpu_skipped_seconds)) + " of host time, not modelled)";
+  if (r.metadata_nodes_skipped > 0)
+    line += "; skipped " + std::to_string(r.metadata_nodes_skipped) + " metadata nodes";
+  if (r.assumed_bf16_matrix > 0)
+    line += "; " + std::to_string(r.assumed_bf16_matrix) +
+            " compute nodes taken as bf16 matrix work (num_ops FLOPs)";
+  if (r.measured_durations > 0)
+    line +=
+        "; " + std::to_string(r.measured_durations) + " compute nodes replayed at their measured duration";
+  return line;
+}
+
+workload::Trace trace_of(const std::string& path, const TraceGenOptions* gen, std::ostream* notes = nullptr) {
   core::DiskFileSource files;
   const auto bytes = files.read(path);
-  if (!bytes) throw core::InputError(path, "", "cannot read file (missing or unreadable)");
+  if (!bytes && chakra::chakra_trace_exists(path, files)) {
+    if (gen != nullptr && !gen->parallel.empty())
+      throw core::InputError("--parallel", "",
+                             "a Chakra trace carries its own plan; --parallel goes with a model file");
+    auto imported = chakra::import_chakra(path, files);
+    if (notes != nullptr) *notes << "imported: " << describe_import(imported.report) << "\n";
+    return std::move(imported.trace);
+  }
+  if (!bytes)
+    throw core::InputError(path, "",
+                           "cannot read file (missing or unreadable; a Chakra trace is named by its prefix, "
+                           "without .<rank>.et)");
   const nlohmann::json doc = workload::parse_trace_document(*bytes, path);
   const std::string kind =
       doc.is_object() && doc.contains("kind") && doc["kind"].is_string() ? doc["kind"] : "";
@@ -75,7 +109,7 @@ workload::Trace trace_of(const std::string& path, const TraceGenOptions* gen) {
 }  // namespace
 
 int generate_trace_file(const TraceGenOptions& opt, std::ostream& out) {
-  workload::Trace trace = trace_of(opt.input, &opt);
+  workload::Trace trace = trace_of(opt.input, &opt, &out);
   const std::string path = opt.out.empty() ? trace.name + ".trace.json" : opt.out;
   try {
     const bool cbor = path.size() >= 5 && path.compare(path.size() - 5, 5, ".cbor") == 0;
@@ -91,8 +125,27 @@ int generate_trace_file(const TraceGenOptions& opt, std::ostream& out) {
   return 0;
 }
 
+int export_chakra_files(const std::string& input, const std::string& out_dir, std::ostream& out) {
+  const workload::Trace trace = trace_of(input, nullptr);
+  uint64_t files = 0;
+  try {
+    output::StagedDirectory stage(out_dir);
+    files = chakra::export_chakra(trace, trace.name, [&](const std::string& name, const std::string& bytes) {
+      stage.write(name, bytes);
+    });
+    stage.commit();
+  } catch (const std::runtime_error& e) {
+    if (dynamic_cast<const core::InputError*>(&e) != nullptr) throw;
+    throw core::InputError(out_dir, "", e.what());
+  }
+  out << "trace \"" << trace.name << "\": " << files << " Chakra files written, "
+      << (std::filesystem::path(out_dir) / (trace.name + ".0.et")).generic_string() << " to ." << files - 1
+      << ".et (prefix " << (std::filesystem::path(out_dir) / trace.name).generic_string() << ")\n";
+  return 0;
+}
+
 int inspect_trace(const std::string& input, std::ostream& out) {
-  const workload::Trace t = trace_of(input, nullptr);
+  const workload::Trace t = trace_of(input, nullptr, &out);
   const uint64_t ranks = t.mesh.size();
 
   std::string mesh;

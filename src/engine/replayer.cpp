@@ -191,7 +191,7 @@ struct Replayer::State {
           work.bytes = work.bytes * load->second;
         }
       }
-      auto duration = machine.unit_model(unit).compute_time(work);
+      auto duration = c->duration ? *c->duration : machine.unit_model(unit).compute_time(work);
       ++result.compute_activities;
       backend.start_compute(unit, duration, new_token({Kind::kOp, rank, op}));
     } else if (const auto* p = std::get_if<workload::P2POp>(&o.body)) {

@@ -101,7 +101,9 @@ nlohmann::json summary_json(const scenario::Scenario& s, const engine::Simulatio
                       {"model_flops_per_iteration_flop", r.model_flops.value()},
                       {"peak_flop_rate_flop_per_s", r.peak.value()},
                       {"mfu", r.mfu},
-                      {"tokens_per_second", r.tokens_per_second},
+                      // null when the trace does not give its tokens per iteration (imported traces)
+                      {"tokens_per_second", r.tokens_per_second > 0 ? nlohmann::json(r.tokens_per_second)
+                                                                    : nlohmann::json(nullptr)},
                       {"energy_per_iteration_j", r.energy.value()},
                       {"average_power_w", r.average_power.value()},
                       {"units", s.machine.unit_count()},
@@ -175,11 +177,15 @@ std::string report_text(const scenario::Scenario& s, const engine::SimulationRes
     out << line("memory pool utilization", percent(u.pool_max), "busiest pool, bytes over its ports");
   out << line("model FLOPs utilization", percent(r.mfu),
               display(r.model_flops) + " per iteration / (iteration time x " + display(r.peak) + " peak)");
-  out << line("tokens per second", [&] {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.4g", r.tokens_per_second);
-    return std::string(buf);
-  }());
+  if (s.trace.tokens_per_iteration > 0)
+    out << line("tokens per second", [&] {
+      char buf[32];
+      std::snprintf(buf, sizeof buf, "%.4g", r.tokens_per_second);
+      return std::string(buf);
+    }());
+  else
+    out << line("tokens per second", "unknown",
+                "the trace does not say how many tokens an iteration trains on");
   out << line(
       "energy per iteration", display(r.energy),
       "average " + display(r.average_power) + " over " + std::to_string(s.trace.mesh.size()) + " units");

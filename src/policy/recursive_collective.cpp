@@ -1,6 +1,8 @@
 // Recursive halving/doubling and binomial-tree schedules.
 #include "policy/recursive_collective.hpp"
 
+#include <algorithm>
+
 #include <stdexcept>
 
 #include "policy/all_to_all.hpp"
@@ -16,9 +18,17 @@ class ScheduleBuilder {
  public:
   ScheduleBuilder(CollectiveSchedule& s, uint32_t n) : s_(s), last_send_(n, -1), received_(n) {}
 
+  /// A transfer starts when both ends are done with their earlier steps: the sender has what it sends,
+  /// and the receiver has posted its receive (the rendezvous of large messages in MPI and NCCL). Without
+  /// the receiver's side, an idle member's send would overlap the receiver's earlier step and share its
+  /// link, which no real implementation does.
   void send(uint32_t src, uint32_t dst, double bytes) {
     Transfer t{src, dst, core::Bytes(bytes), s_.steps, received_[src]};
-    if (last_send_[src] >= 0) t.after.push_back(static_cast<uint32_t>(last_send_[src]));
+    t.after.insert(t.after.end(), received_[dst].begin(), received_[dst].end());
+    for (uint32_t end : {src, dst})
+      if (last_send_[end] >= 0) t.after.push_back(static_cast<uint32_t>(last_send_[end]));
+    std::sort(t.after.begin(), t.after.end());
+    t.after.erase(std::unique(t.after.begin(), t.after.end()), t.after.end());
     step_.push_back({src, dst, static_cast<uint32_t>(s_.transfers.size())});
     s_.transfers.push_back(std::move(t));
   }

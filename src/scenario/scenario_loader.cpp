@@ -3,11 +3,13 @@
 
 #include <stdexcept>
 
+#include "chakra/chakra_import.hpp"
 #include "core/json_object.hpp"
 #include "policy/policy_catalog.hpp"
 #include "scenario/workload_builder.hpp"
 #include "topology/machine_builder.hpp"
 #include "topology/optical_circuits.hpp"
+#include "workload/trace_json.hpp"
 #include "workload/transformer_spec.hpp"
 
 namespace zs::scenario {
@@ -110,6 +112,48 @@ policy::PlacementMap read_placement_map(const core::FileSource& files, const std
   return map;
 }
 
+struct RecordedWorkload {
+  workload::Trace trace;
+  std::string summary;
+  nlohmann::json resolved;
+};
+
+/// A workload replayed from a recorded trace: {"trace": FILE} (zettasim's JSON or CBOR format) or
+/// {"chakra": PREFIX} (MLCommons Chakra files PREFIX.<rank>.et), relative to the scenario.
+RecordedWorkload load_recorded_workload(const core::FileSource& files, core::JsonObject& work) {
+  if (work.has("trace") && work.has("chakra"))
+    throw work.error("a workload is one of \"generator\", \"trace\" or \"chakra\", not several");
+  if (work.has("generator"))
+    throw work.error("generator", "a recorded workload (\"trace\" or \"chakra\") takes no generator");
+  RecordedWorkload out;
+  const bool chakra = work.has("chakra");
+  const std::string source = core::resolve_relative(work.file(), work.string(chakra ? "chakra" : "trace"));
+  work.finish();
+  if (!chakra) {
+    const std::string& file = source;
+    const auto bytes = files.read(file);
+    if (!bytes) throw core::InputError(file, "", "cannot read file (missing or unreadable)");
+    out.trace = workload::trace_from_json(workload::parse_trace_document(*bytes, file), file);
+    out.resolved = {{"trace_file", file}};
+    out.summary = "trace " + out.trace.name + " from " + file;
+  } else {
+    const std::string& prefix = source;
+    chakra::ChakraImport imported = chakra::import_chakra(prefix, files);
+    out.trace = std::move(imported.trace);
+    out.resolved = {{"chakra_prefix", prefix},
+                    {"chakra_version", imported.report.chakra_version},
+                    {"zettasim_metadata", imported.report.zettasim_metadata},
+                    {"cpu_nodes_skipped", imported.report.cpu_nodes_skipped},
+                    {"assumed_bf16_matrix", imported.report.assumed_bf16_matrix},
+                    {"measured_durations", imported.report.measured_durations}};
+    out.summary = "Chakra trace " + prefix + " (" + std::to_string(imported.report.ranks) + " ranks" +
+                  (imported.report.zettasim_metadata ? ", written by zettasim" : "") + ")";
+  }
+  out.resolved["roles"] = out.trace.roles.size();
+  out.resolved["ranks"] = out.trace.mesh.size();
+  return out;
+}
+
 /// Each role's stated footprint, for the resolved config (null for roles that state none).
 nlohmann::json memory_per_role(const workload::Trace& trace) {
   nlohmann::json out = nlohmann::json::array();
@@ -149,26 +193,42 @@ Scenario ScenarioLoader::load(const std::string& path) const {
       topology::read_circuit_reconfigurations(root, "circuit_reconfigurations", s.machine);
 
   core::JsonObject work = root.object("workload");
-  std::string generator = work.string("generator");
-  std::string model_path = core::resolve_relative(path, work.string("model"));
-  nlohmann::json model_doc = files_.read_json(model_path);
-  core::JsonObject model_json(model_doc, model_path, "");
-  auto model = workload::TransformerSpec::from_json(model_json);
-  BuiltWorkload built = build_workload(generator, work, model, files_);
-  work.finish();
-  const uint64_t ranks = built.trace.mesh.size();
+  nlohmann::json resolved_workload;
+  if (work.has("trace") || work.has("chakra")) {
+    RecordedWorkload recorded = load_recorded_workload(files_, work);
+    s.trace = std::move(recorded.trace);
+    s.workload_summary = recorded.summary;
+    resolved_workload = std::move(recorded.resolved);
+  } else {
+    std::string generator = work.string("generator");
+    std::string model_path = core::resolve_relative(path, work.string("model"));
+    nlohmann::json model_doc = files_.read_json(model_path);
+    core::JsonObject model_json(model_doc, model_path, "");
+    auto model = workload::TransformerSpec::from_json(model_json);
+    BuiltWorkload built = build_workload(generator, work, model, files_);
+    work.finish();
+    const auto& first_unit = s.machine.unit_model(s.machine.topology.units().front());
+    if (built.state_per_rank > first_unit.hbm_capacity())
+      throw root.error("workload", "model state of " + model.name +
+                                       " (16 B/param: " + core::display(built.state_per_rank) +
+                                       " on the most loaded rank) does not fit in the " +
+                                       core::display(first_unit.hbm_capacity()) + " HBM of a \"" +
+                                       first_unit.name() + "\"");
+    s.trace = std::move(built.trace);
+    workload::validate(s.trace, model_path);
+    s.workload_summary = built.summary;
+    resolved_workload = {
+        {"generator", generator},         {"model", model.to_json()},
+        {"model_file", model_path},       {"plan", built.plan},
+        {"params", model.total_params()}, {"model_state_per_rank", core::to_string(built.state_per_rank)}};
+  }
+  const uint64_t ranks = s.trace.mesh.size();
   if (ranks > s.machine.unit_count())
     throw root.error("workload", "the job needs " + std::to_string(ranks) + " units but machine \"" +
                                      s.machine.name + "\" has " + std::to_string(s.machine.unit_count()));
-  const auto& first_unit = s.machine.unit_model(s.machine.topology.units().front());
-  if (built.state_per_rank > first_unit.hbm_capacity())
-    throw root.error(
-        "workload", "model state of " + model.name + " (16 B/param: " + core::display(built.state_per_rank) +
-                        " on the most loaded rank) does not fit in the " +
-                        core::display(first_unit.hbm_capacity()) + " HBM of a \"" + first_unit.name() + "\"");
-  s.trace = std::move(built.trace);
-  workload::validate(s.trace, model_path);
-  s.workload_summary = built.summary;
+  resolved_workload["memory_per_rank"] = memory_per_role(s.trace);
+  resolved_workload["model_flops_per_iteration"] = core::to_string(s.trace.model_flops);
+  resolved_workload["tokens_per_iteration"] = s.trace.tokens_per_iteration;
 
   core::JsonObject policies = root.object("policies");
   if (const auto* placement = policies.optional("placement");
@@ -200,16 +260,7 @@ Scenario ScenarioLoader::load(const std::string& path) const {
                   {"seed", s.seed},
                   {"fidelity", s.fidelity}}},
                 {"machine", machine.resolved},
-                {"workload",
-                 {{"generator", generator},
-                  {"model", model.to_json()},
-                  {"model_file", model_path},
-                  {"plan", built.plan},
-                  {"params", model.total_params()},
-                  {"model_state_per_rank", core::to_string(built.state_per_rank)},
-                  {"memory_per_rank", memory_per_role(s.trace)},
-                  {"model_flops_per_iteration", core::to_string(s.trace.model_flops)},
-                  {"tokens_per_iteration", s.trace.tokens_per_iteration}}},
+                {"workload", resolved_workload},
                 {"policies", {{"placement", s.placement_policy}, {"collective", s.collective_policy}}}};
   if (s.placement_map) s.resolved["policies"]["placement_map"] = s.placement_map->file;
   if (!s.circuit_reconfigurations.empty()) {

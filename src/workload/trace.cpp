@@ -113,6 +113,8 @@ void validate(const Trace& trace, const std::string& file) {
         const auto* by = d < i ? std::get_if<CollectiveOp>(&ops[d].body) : nullptr;
         if (by == nullptr || !by->dispatch || by->dispatch->combine)
           fail(at + "/scaled_by", "must name an earlier expert-dispatch all-to-all of the same program");
+        if (c->duration)
+          fail(at + "/compute/duration", "a measured duration cannot be scaled by expert routing");
       }
       if (const auto* p = std::get_if<P2POp>(&ops[i].body)) {
         if (!trace.mesh.axis_index(p->axis)) fail(at + "/axis", "\"" + p->axis + "\" is not a mesh axis");

@@ -32,6 +32,9 @@ struct ComputeOp {
   /// FLOPs and bytes above are for the nominal load (tokens x top_k / ranks); the engine scales them
   /// by the tokens this rank actually received in that all-to-all (routing imbalance).
   std::optional<uint32_t> scaled_by = std::nullopt;
+  /// A measured duration (imported traces that give no FLOP count), s: the engine takes it as the op's
+  /// time on any unit instead of the unit model's estimate. Not combined with `scaled_by`.
+  std::optional<core::Seconds> duration = std::nullopt;
 };
 
 /// A collective over the communicator named by a mesh axis.

@@ -9,17 +9,6 @@
 namespace zs::workload {
 namespace {
 
-nlohmann::json dispatch_to_json(const ExpertDispatch& d) {
-  nlohmann::json j = {{"routing", routing_to_json(d.routing)},
-                      {"tokens", d.tokens},
-                      {"experts", d.experts},
-                      {"top_k", d.top_k},
-                      {"bytes_per_token", core::to_string(d.bytes_per_token)},
-                      {"seed", d.seed}};
-  if (d.combine) j["combine"] = true;
-  return j;
-}
-
 nlohmann::json op_to_json(const Op& op) {
   nlohmann::json j = {{"name", op.name}, {"phase", op.phase}, {"stream", op.stream}};
   if (!op.deps.empty()) j["deps"] = op.deps;
@@ -31,6 +20,7 @@ nlohmann::json op_to_json(const Op& op) {
     if (c->kernels != 1) b["kernels"] = c->kernels;
     if (c->memory.value() != 0) b["memory"] = core::to_string(c->memory);
     if (c->scaled_by) b["scaled_by"] = *c->scaled_by;
+    if (c->duration) b["duration"] = core::to_string(*c->duration);
     j["compute"] = b;
   } else if (const auto* c = std::get_if<CollectiveOp>(&op.body)) {
     nlohmann::json b = {{"kind", to_string(c->kind)},
@@ -81,22 +71,6 @@ std::vector<uint32_t> index_list(core::JsonObject& o, const char* key) {
   return out;
 }
 
-ExpertDispatch read_dispatch(core::JsonObject o) {
-  ExpertDispatch d;
-  d.experts = static_cast<uint32_t>(o.integer("experts", 1, 1 << 24));
-  {
-    auto r = o.object("routing");
-    d.routing = read_routing(r, d.experts, 0.0);
-  }
-  d.tokens = static_cast<uint64_t>(o.integer("tokens", 0, int64_t(1) << 40));
-  d.top_k = static_cast<uint32_t>(o.integer("top_k", 1, 1 << 24));
-  d.bytes_per_token = o.bytes("bytes_per_token");
-  d.seed = static_cast<uint64_t>(o.integer("seed", 0, int64_t(1) << 62));
-  d.combine = o.boolean_or("combine", false);
-  o.finish();
-  return d;
-}
-
 Op read_op(core::JsonObject o) {
   Op op;
   op.name = o.string("name");
@@ -120,6 +94,7 @@ Op read_op(core::JsonObject o) {
     c.kernels = static_cast<uint32_t>(b.integer_or("kernels", 1, 0, 1 << 30));
     if (b.has("memory")) c.memory = b.bytes("memory", core::Bound::kNonNegative);
     if (b.has("scaled_by")) c.scaled_by = static_cast<uint32_t>(b.integer("scaled_by", 0, 1ll << 31));
+    if (b.has("duration")) c.duration = b.seconds("duration");
     b.finish();
     op.body = c;
   } else if (o.has("collective")) {
@@ -175,6 +150,33 @@ MemoryFootprint read_footprint(core::JsonObject o) {
 }
 
 }  // namespace
+
+nlohmann::json dispatch_to_json(const ExpertDispatch& d) {
+  nlohmann::json j = {{"routing", routing_to_json(d.routing)},
+                      {"tokens", d.tokens},
+                      {"experts", d.experts},
+                      {"top_k", d.top_k},
+                      {"bytes_per_token", core::to_string(d.bytes_per_token)},
+                      {"seed", d.seed}};
+  if (d.combine) j["combine"] = true;
+  return j;
+}
+
+ExpertDispatch read_dispatch(core::JsonObject o) {
+  ExpertDispatch d;
+  d.experts = static_cast<uint32_t>(o.integer("experts", 1, 1 << 24));
+  {
+    auto r = o.object("routing");
+    d.routing = read_routing(r, d.experts, 0.0);
+  }
+  d.tokens = static_cast<uint64_t>(o.integer("tokens", 0, int64_t(1) << 40));
+  d.top_k = static_cast<uint32_t>(o.integer("top_k", 1, 1 << 24));
+  d.bytes_per_token = o.bytes("bytes_per_token");
+  d.seed = static_cast<uint64_t>(o.integer("seed", 0, int64_t(1) << 62));
+  d.combine = o.boolean_or("combine", false);
+  o.finish();
+  return d;
+}
 
 nlohmann::json trace_to_json(const Trace& trace) {
   nlohmann::json mesh = nlohmann::json::array();

@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/json_object.hpp"
 #include "workload/trace.hpp"
 
 namespace zs::workload {
@@ -26,5 +27,9 @@ nlohmann::json parse_trace_document(const std::string& bytes, const std::string&
 /// Trace::kFormatVersion and structural errors (validate) are core::InputError naming `file` and the
 /// JSON path.
 Trace trace_from_json(const nlohmann::json& doc, const std::string& file);
+
+/// An all-to-all's expert dispatch as its trace JSON object, and back (strict: unknown keys are errors).
+nlohmann::json dispatch_to_json(const ExpertDispatch& dispatch);
+ExpertDispatch read_dispatch(core::JsonObject object);
 
 }  // namespace zs::workload

@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "support/approx.hpp"
 #include "support/run_cli.hpp"
 #include "support/temp_dir.hpp"
 
@@ -90,11 +91,11 @@ TEST_CASE("the embedded default scenario runs and matches its golden summary") {
   const auto& part = summary["critical_rank_breakdown_s"];
   double sum = part["compute"].get<double>() + part["exposed_communication"].get<double>() +
                part["memory_stall"].get<double>() + part["idle"].get<double>();
-  CHECK(summary["iteration_time_s"].get<double>() == doctest::Approx(sum).epsilon(1e-12));
-  CHECK(part["idle"].get<double>() == doctest::Approx(0.0));
+  CHECK(summary["iteration_time_s"].get<double>() == zs::test::approx(sum).epsilon(1e-12));
+  CHECK(part["idle"].get<double>() == zs::test::approx(0.0));
   // One communicator (dp) carries every collective here: its exposed time is all of it.
   CHECK(summary["critical_rank_exposed_communication_by_communicator_s"]["dp"].get<double>() ==
-        doctest::Approx(part["exposed_communication"].get<double>()).epsilon(1e-12));
+        zs::test::approx(part["exposed_communication"].get<double>()).epsilon(1e-12));
   auto golden =
       nlohmann::json::parse(test::read_text(fs::path(ZS_SOURCE_DIR) / "tests/golden/default.summary.json"));
   check_close(summary, golden, "");
@@ -162,7 +163,8 @@ TEST_CASE("run --fidelity overrides the scenario's, and exact fidelity refuses a
   const std::string ocs = std::string(ZS_SOURCE_DIR) + "/scenarios/disaggregated-ocs.json";
   r = test::run_cli({"run", ocs, "--out", dir.file("ocs"), "--quiet", "--fidelity", "collapsed"});
   CHECK(r.code == 2);
-  CHECK(r.err.find("collapsed fidelity does not model optical circuit reconfigurations") != std::string::npos);
+  CHECK(r.err.find("collapsed fidelity does not model optical circuit reconfigurations") !=
+        std::string::npos);
   CHECK_FALSE(fs::exists(dir.path() / "ocs"));
 
   const std::string big = std::string(ZS_SOURCE_DIR) + "/scenarios/moe-10t-512k.json";

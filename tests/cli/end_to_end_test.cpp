@@ -3,6 +3,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "support/approx.hpp"
 #include "support/hand_calculation.hpp"
 #include "support/run_cli.hpp"
 #include "support/scenario_files.hpp"
@@ -17,12 +18,12 @@ TEST_CASE("a small data-parallel scenario matches the hand calculation") {
   auto summary = nlohmann::json::parse(test::read_text(dir.path() / "out" / "summary.json"));
   test::HandCalculation hand;
   const auto& part = summary["critical_rank_breakdown_s"];
-  CHECK(summary["iteration_time_s"].get<double>() == doctest::Approx(hand.iteration).epsilon(1e-9));
-  CHECK(part["compute"].get<double>() == doctest::Approx(hand.compute).epsilon(1e-9));
-  CHECK(part["exposed_communication"].get<double>() == doctest::Approx(hand.exposed).epsilon(1e-9));
-  CHECK(summary["mfu"].get<double>() == doctest::Approx(hand.mfu).epsilon(1e-9));
+  CHECK(summary["iteration_time_s"].get<double>() == zs::test::approx(hand.iteration).epsilon(1e-9));
+  CHECK(part["compute"].get<double>() == zs::test::approx(hand.compute).epsilon(1e-9));
+  CHECK(part["exposed_communication"].get<double>() == zs::test::approx(hand.exposed).epsilon(1e-9));
+  CHECK(summary["mfu"].get<double>() == zs::test::approx(hand.mfu).epsilon(1e-9));
   CHECK(summary["tokens_per_second"].get<double>() ==
-        doctest::Approx(4 * 1024 / hand.iteration).epsilon(1e-9));
+        zs::test::approx(4 * 1024 / hand.iteration).epsilon(1e-9));
   // The printed report states the same breakdown.
   CHECK(r.out.find("iteration time") != std::string::npos);
   CHECK(r.out.find("exposed communication") != std::string::npos);

@@ -3,6 +3,8 @@
 
 #include <filesystem>
 
+#include <nlohmann/json.hpp>
+
 #include "support/run_cli.hpp"
 #include "support/temp_dir.hpp"
 
@@ -15,7 +17,7 @@ std::string source(const char* rel) {
 }
 }  // namespace
 
-TEST_CASE("trace gen writes a model's trace under a plan; trace inspect reads it back") {
+TEST_CASE("trace gen writes a model's trace under a plan, trace inspect reads it back") {
   test::TempDir dir;
   auto r =
       test::run_cli({"trace", "gen", source("workloads/gpt3-1.3b.json"), "--parallel",
@@ -35,7 +37,7 @@ TEST_CASE("trace gen writes a model's trace under a plan; trace inspect reads it
   CHECK(i.out.find("memory per rank") != std::string::npos);
 }
 
-TEST_CASE("trace gen writes the CBOR form for a .cbor file; inspect reads it like the JSON one") {
+TEST_CASE("trace gen writes the CBOR form for a .cbor file, inspect reads it like the JSON one") {
   test::TempDir dir;
   for (const char* name : {"t.json", "t.cbor"})
     REQUIRE(test::run_cli({"trace", "gen", source("scenarios/hgx-3d-parallel.json"), "--out", dir.file(name)})
@@ -72,7 +74,7 @@ TEST_CASE("bad plans and files: one line, exit code 2") {
   CHECK(r.err.find("/kind: expected a \"trace\" or a \"scenario\"") != std::string::npos);
 }
 
-TEST_CASE("zettasim place: linear keeps tensor-parallel groups in a rack; random scatters them") {
+TEST_CASE("zettasim place: linear keeps tensor-parallel groups in a rack, random scatters them") {
   auto r = test::run_cli(
       {"place", source("scenarios/moe-ep-64.json"), "--policy", "linear", "--policy", "random"});
   CHECK(r.code == 0);
@@ -86,4 +88,85 @@ TEST_CASE("zettasim place: linear keeps tensor-parallel groups in a rack; random
   auto bad = test::run_cli({"place", source("scenarios/moe-ep-64.json"), "--policy", "scotch"});
   CHECK(bad.code == 2);
   CHECK(bad.err.find("--policy: unknown placement policy \"scotch\"") != std::string::npos);
+}
+
+TEST_CASE("trace export-chakra writes one file per rank, a scenario replays them to the same iteration") {
+  test::TempDir dir;
+  auto e = test::run_cli(
+      {"trace", "export-chakra", source("scenarios/hgx-3d-parallel.json"), "--out", dir.file("et")});
+  REQUIRE(e.code == 0);
+  CHECK(e.out.find("8 Chakra files written") != std::string::npos);
+  for (int r = 0; r < 8; ++r)
+    CHECK(fs::exists(dir.path() / "et" / ("gpt3-1.3b-dp2-pp2-tp2." + std::to_string(r) + ".et")));
+  CHECK_FALSE(fs::exists(dir.path() / "et" / "gpt3-1.3b-dp2-pp2-tp2.8.et"));
+
+  // trace gen on the prefix imports it; inspect reports what the import restored.
+  const std::string prefix = dir.file("et/gpt3-1.3b-dp2-pp2-tp2");
+  auto i = test::run_cli({"trace", "inspect", prefix});
+  CHECK(i.code == 0);
+  CHECK(i.out.find("written by zettasim") != std::string::npos);
+  CHECK(i.out.find("pp 2 x dp 2 x tp 2 = 8 ranks") != std::string::npos);
+  auto g = test::run_cli({"trace", "gen", prefix, "--out", dir.file("imported.trace.json")});
+  CHECK(g.code == 0);
+
+  // The same machine and policies, with the workload taken from the Chakra files, from the imported trace
+  // file, and generated: the same iteration time to the bit.
+  const std::string machine = source("topologies/hgx-h100-8.machine.json");
+  auto scenario = [&](const std::string& name, const nlohmann::json& workload) {
+    nlohmann::json s = {{"kind", "scenario"},
+                        {"name", name},
+                        {"machine", machine},
+                        {"workload", workload},
+                        {"policies", {{"placement", "linear"}, {"collective", "ring"}}}};
+    return dir.write(name + ".json", s.dump());
+  };
+  double times[3];
+  const std::string files[3] = {source("scenarios/hgx-3d-parallel.json"),
+                                scenario("from-chakra", {{"chakra", "et/gpt3-1.3b-dp2-pp2-tp2"}}),
+                                scenario("from-trace", {{"trace", "imported.trace.json"}})};
+  for (int k = 0; k < 3; ++k) {
+    auto r = test::run_cli({"run", files[k], "--out", dir.file("r" + std::to_string(k)), "--quiet"});
+    REQUIRE(r.code == 0);
+    times[k] = nlohmann::json::parse(
+        test::read_text(dir.path() / ("r" + std::to_string(k)) / "summary.json"))["iteration_time_s"];
+  }
+  CHECK(times[0] > 0.2);
+  CHECK(times[1] == times[0]);
+  CHECK(times[2] == times[0]);
+  CHECK(test::read_text(dir.path() / "r1" / "report.txt").find("Chakra trace") != std::string::npos);
+}
+
+TEST_CASE("bad Chakra and recorded-trace input: one line, exit code 2, nothing written") {
+  test::TempDir dir;
+  auto missing = test::run_cli({"trace", "inspect", dir.file("nothing")});
+  CHECK(missing.code == 2);
+  CHECK(missing.err.find("nothing: cannot read file") != std::string::npos);
+
+  dir.write("job.0.et", "\xff\xff\xff");
+  auto garbage = test::run_cli({"trace", "inspect", dir.file("job")});
+  CHECK(garbage.code == 2);
+  CHECK(garbage.err.find("job.0.et: /metadata: truncated record length") != std::string::npos);
+
+  auto big = test::run_cli(
+      {"trace", "export-chakra", source("scenarios/moe-10t-512k.json"), "--out", dir.file("big")});
+  CHECK(big.code == 2);
+  CHECK(big.err.find("over the export limit of 65536") != std::string::npos);
+  CHECK_FALSE(fs::exists(dir.path() / "big"));
+
+  const std::string machine = source("topologies/hgx-h100-8.machine.json");
+  nlohmann::json both = {{"kind", "scenario"},
+                         {"name", "both"},
+                         {"machine", machine},
+                         {"workload", {{"trace", "a.json"}, {"chakra", "b"}}},
+                         {"policies", {{"placement", "linear"}, {"collective", "ring"}}}};
+  auto r = test::run_cli({"run", dir.write("both.json", both.dump()), "--out", dir.file("out")});
+  CHECK(r.code == 2);
+  CHECK(r.err.find("both.json: /workload: a workload is one of") != std::string::npos);
+  CHECK_FALSE(fs::exists(dir.path() / "out"));
+
+  nlohmann::json extra = both;
+  extra["workload"] = {{"trace", "a.json"}, {"micro_batch", 2}};
+  auto x = test::run_cli({"run", dir.write("extra.json", extra.dump()), "--out", dir.file("out")});
+  CHECK(x.code == 2);
+  CHECK(x.err.find("extra.json: /workload/micro_batch") != std::string::npos);
 }

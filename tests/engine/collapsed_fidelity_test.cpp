@@ -10,6 +10,7 @@
 #include "engine/simulation.hpp"
 #include "policy/policy_catalog.hpp"
 #include "scenario/scenario_loader.hpp"
+#include "support/approx.hpp"
 #include "support/test_machines.hpp"
 #include "topology/machine_builder.hpp"
 
@@ -89,7 +90,7 @@ TEST_CASE("collapsed stays within 4% of exact on an MoE with Zipf-skewed routing
   for (const auto& rep : r.collapsed.replay.ranks) {
     CAPTURE(rep.rank);
     CHECK(rep.compute.value() ==
-          doctest::Approx(r.exact.replay.ranks.at(rep.rank).compute.value()).epsilon(1e-6));
+          zs::test::approx(r.exact.replay.ranks.at(rep.rank).compute.value()).epsilon(1e-6));
   }
 }
 
@@ -131,7 +132,7 @@ TEST_CASE("one collective over a 4:1 oversubscribed fat-tree: collapsed equals e
           engine::simulate(machine, t, *placement, *policy, {}, engine::Fidelity::kCollapsed);
       CHECK(collapsed.replay.ranks.size() == 1);
       CHECK(collapsed.replay.iteration_time.value() ==
-            doctest::Approx(exact.replay.iteration_time.value()).epsilon(0.01));
+            zs::test::approx(exact.replay.iteration_time.value()).epsilon(0.01));
     }
   }
 }

@@ -8,6 +8,7 @@
 #include "policy/linear_placement.hpp"
 #include "policy/recursive_collective.hpp"
 #include "policy/ring_collective.hpp"
+#include "support/approx.hpp"
 #include "support/test_machines.hpp"
 #include "topology/routing.hpp"
 
@@ -65,7 +66,7 @@ TEST_CASE("ring all-reduce takes 2(n-1) alpha + 2(n-1)/n S/B within 1%") {
       CHECK(t.alpha == 2e-6);  // two links of 1 us
       CHECK(t.bandwidth == 100e9);
       double closed = 2.0 * (n - 1) * t.alpha + 2.0 * (n - 1) / n * S / t.bandwidth;
-      CHECK(t.simulated == doctest::Approx(closed).epsilon(0.01));
+      CHECK(t.simulated == zs::test::approx(closed).epsilon(0.01));
     }
   }
 }
@@ -76,7 +77,7 @@ TEST_CASE("ring reduce-scatter and all-gather take (n-1) alpha + (n-1)/n S/B wit
       double S = 256.0 * 1024 * 1024;
       auto t = run_collective(kind, n, S);
       double closed = (n - 1) * t.alpha + double(n - 1) / n * S / t.bandwidth;
-      CHECK(t.simulated == doctest::Approx(closed).epsilon(0.01));
+      CHECK(t.simulated == zs::test::approx(closed).epsilon(0.01));
     }
   }
 }
@@ -91,7 +92,7 @@ TEST_CASE("direct all-to-all takes alpha + (n-1)/n S/B within 1% (each uplink ca
     double S = 64.0 * 1024 * 1024;
     auto t = run_collective(CollectiveKind::kAllToAll, n, S);
     double closed = t.alpha + double(n - 1) / n * S / t.bandwidth;
-    CHECK(t.simulated == doctest::Approx(closed).epsilon(0.01));
+    CHECK(t.simulated == zs::test::approx(closed).epsilon(0.01));
   }
 }
 
@@ -132,7 +133,7 @@ ExpertRun run_expert_layer(uint32_t n, const workload::ExpertRoutingModel& routi
 }  // namespace
 
 TEST_CASE(
-    "expert dispatch: compute scales with the tokens a rank received; a hot expert is the critical path") {
+    "expert dispatch: compute scales with the tokens a rank received, a hot expert is the critical path") {
   workload::ExpertRoutingModel zipf;
   zipf.distribution = workload::ExpertRoutingModel::Distribution::kZipf;
   zipf.zipf_exponent = 1.2;
@@ -145,7 +146,7 @@ TEST_CASE(
     double received = 0;
     for (uint32_t s = 0; s < 8; ++s) received += double(run.tokens[s][d]);
     const double expected = 1e12 * received / (4096.0 * 2) / 1e15;
-    CHECK(r.ranks[d].compute.value() == doctest::Approx(expected).epsilon(1e-9));
+    CHECK(r.ranks[d].compute.value() == zs::test::approx(expected).epsilon(1e-9));
     if (received > hottest) {
       hottest = received;
       hot_rank = d;
@@ -159,7 +160,7 @@ TEST_CASE(
 TEST_CASE("uniform routing: every rank's expert compute is near the nominal load") {
   auto run = run_expert_layer(8, workload::ExpertRoutingModel{});
   for (const auto& rank : run.result.replay.ranks)
-    CHECK(rank.compute.value() == doctest::Approx(1e-3).epsilon(0.1));
+    CHECK(rank.compute.value() == zs::test::approx(1e-3).epsilon(0.1));
 }
 
 TEST_CASE(
@@ -171,15 +172,15 @@ TEST_CASE(
       CAPTURE(S);
       const double lg = std::log2(double(n));
       CHECK(run_with(policy::RecursiveCollective(), CollectiveKind::kAllReduce, n, S) ==
-            doctest::Approx(2 * lg * alpha + 2.0 * (n - 1) / n * S / B).epsilon(0.01));
+            zs::test::approx(2 * lg * alpha + 2.0 * (n - 1) / n * S / B).epsilon(0.01));
       for (auto kind : {CollectiveKind::kReduceScatter, CollectiveKind::kAllGather})
         CHECK(run_with(policy::RecursiveCollective(), kind, n, S) ==
-              doctest::Approx(lg * alpha + double(n - 1) / n * S / B).epsilon(0.01));
+              zs::test::approx(lg * alpha + double(n - 1) / n * S / B).epsilon(0.01));
     }
   // Not a power of two: the 2 extra members fold in and get the result back: 2 (alpha + S/B) more.
   const double S = 64.0 * 1024 * 1024;
   CHECK(run_with(policy::RecursiveCollective(), CollectiveKind::kAllReduce, 10, S) ==
-        doctest::Approx(2 * 3 * alpha + 2.0 * 7 / 8 * S / B + 2 * (alpha + S / B)).epsilon(0.01));
+        zs::test::approx(2 * 3 * alpha + 2.0 * 7 / 8 * S / B + 2 * (alpha + S / B)).epsilon(0.01));
 }
 
 TEST_CASE("binomial tree: all-reduce 2 ceil(lg n) (alpha + S/B), broadcast and reduce half, within 1%") {
@@ -188,15 +189,15 @@ TEST_CASE("binomial tree: all-reduce 2 ceil(lg n) (alpha + S/B), broadcast and r
     CAPTURE(n);
     const double S = 4.0 * 1024 * 1024, steps = std::ceil(std::log2(double(n)));
     CHECK(run_with(policy::TreeCollective(), CollectiveKind::kAllReduce, n, S) ==
-          doctest::Approx(2 * steps * (alpha + S / B)).epsilon(0.01));
+          zs::test::approx(2 * steps * (alpha + S / B)).epsilon(0.01));
     for (auto kind : {CollectiveKind::kBroadcast, CollectiveKind::kReduce})
       CHECK(run_with(policy::TreeCollective(), kind, n, S) ==
-            doctest::Approx(steps * (alpha + S / B)).epsilon(0.01));
+            zs::test::approx(steps * (alpha + S / B)).epsilon(0.01));
   }
 }
 
 TEST_CASE(
-    "small messages favour the tree and recursive doubling over the ring; large ones do not favour the "
+    "small messages favour the tree and recursive doubling over the ring, large ones do not favour the "
     "tree") {
   const double small = 8 * 1024, large = 256.0 * 1024 * 1024;
   const uint32_t n = 64;
@@ -232,11 +233,11 @@ TEST_CASE("link utilization: a ring all-reduce keeps every link direction busy 2
   const double T = r.replay.iteration_time.value();
   const auto& u = r.utilization;
   CHECK(u.links_active == 2 * n);  // each unit's link to the switch, both ways
-  CHECK(u.link_max == doctest::Approx(2.0 * (n - 1) / n * S / B / T).epsilon(1e-9));
-  CHECK(u.link_mean_active == doctest::Approx(u.link_max).epsilon(1e-9));
+  CHECK(u.link_max == zs::test::approx(2.0 * (n - 1) / n * S / B / T).epsilon(1e-9));
+  CHECK(u.link_mean_active == zs::test::approx(u.link_max).epsilon(1e-9));
   CHECK(u.links_over_half == 2 * n);
   CHECK(u.compute_mean == 0.0);
   double carried = 0;
   for (double b : r.replay.link_bytes) carried += b;
-  CHECK(carried == doctest::Approx(2.0 * n * 2.0 * (n - 1) / n * S));  // every chunk crosses two links
+  CHECK(carried == zs::test::approx(2.0 * n * 2.0 * (n - 1) / n * S));  // every chunk crosses two links
 }

@@ -4,6 +4,7 @@
 #include "engine/simulation.hpp"
 #include "policy/linear_placement.hpp"
 #include "policy/ring_collective.hpp"
+#include "support/approx.hpp"
 #include "support/test_machines.hpp"
 
 using namespace zs;
@@ -33,13 +34,13 @@ TEST_CASE("compute-only step: FLOPs / (peak x efficiency) from the model file") 
   workload::ComputeOp gemm{core::Flops(4.0 * 8192 * 8192 * 8192), core::Bytes(0.0), core::Dtype::kBf16,
                            core::WorkKind::kMatrix, 1};
   double expected = 4.0 * 8192 * 8192 * 8192 / (989e12 * 0.72);
-  CHECK(simulate_one(h100_like, gemm) == doctest::Approx(expected).epsilon(1e-12));
+  CHECK(simulate_one(h100_like, gemm) == zs::test::approx(expected).epsilon(1e-12));
 }
 
 TEST_CASE("each kernel adds the model's launch overhead") {
   auto unit = test::unit_model("1PFLOPS", 0.5, "4us");
   workload::ComputeOp op{core::Flops(1e12), core::Bytes(0.0), core::Dtype::kBf16, core::WorkKind::kMatrix, 5};
-  CHECK(simulate_one(unit, op) == doctest::Approx(5 * 4e-6 + 1e12 / 0.5e15).epsilon(1e-12));
+  CHECK(simulate_one(unit, op) == zs::test::approx(5 * 4e-6 + 1e12 / 0.5e15).epsilon(1e-12));
 }
 
 TEST_CASE("MFU of a compute-only step equals the matrix efficiency") {
@@ -48,8 +49,9 @@ TEST_CASE("MFU of a compute-only step equals the matrix efficiency") {
   auto trace =
       one_op_trace({core::Flops(3e12), core::Bytes(0.0), core::Dtype::kBf16, core::WorkKind::kMatrix, 1});
   auto r = engine::simulate(machine, trace, policy::LinearPlacement(), policy::RingCollective());
-  CHECK(r.mfu == doctest::Approx(0.6).epsilon(1e-12));
-  CHECK(r.replay.ranks[0].compute.value() == doctest::Approx(r.replay.iteration_time.value()).epsilon(1e-12));
+  CHECK(r.mfu == zs::test::approx(0.6).epsilon(1e-12));
+  CHECK(r.replay.ranks[0].compute.value() ==
+        zs::test::approx(r.replay.iteration_time.value()).epsilon(1e-12));
 }
 
 TEST_CASE("energy: idle power over the iteration plus the load increment while computing") {
@@ -71,9 +73,9 @@ TEST_CASE("energy: idle power over the iteration plus the load increment while c
   };
   t.roles = {{"first", {op(0.5e15)}}, {"second", {op(0.25e15)}}};
   auto r = engine::simulate(machine, t, policy::LinearPlacement(), policy::RingCollective());
-  CHECK(r.replay.iteration_time.value() == doctest::Approx(1.0));
-  CHECK(r.energy.value() == doctest::Approx(2 * 100 * 1.0 + 400 * 1.0 + 400 * 0.5).epsilon(1e-12));
-  CHECK(r.average_power.value() == doctest::Approx(800.0).epsilon(1e-12));
+  CHECK(r.replay.iteration_time.value() == zs::test::approx(1.0));
+  CHECK(r.energy.value() == zs::test::approx(2 * 100 * 1.0 + 400 * 1.0 + 400 * 0.5).epsilon(1e-12));
+  CHECK(r.average_power.value() == zs::test::approx(800.0).epsilon(1e-12));
 }
 
 TEST_CASE("a dtype the unit lacks is an input error naming the op") {
@@ -110,8 +112,8 @@ TEST_CASE("on a mixed machine each rank computes at its own unit's speed") {
                 workload::ComputeOp{core::Flops(1e12), core::Bytes(0.0), core::Dtype::kBf16,
                                     core::WorkKind::kMatrix, 1}}}}};
   auto r = engine::simulate(m, t, policy::LinearPlacement(), policy::RingCollective());
-  CHECK(r.replay.ranks[0].compute.value() == doctest::Approx(1e12 / 0.5e15).epsilon(1e-12));
-  CHECK(r.replay.ranks[1].compute.value() == doctest::Approx(1e12 / 125e12).epsilon(1e-12));
+  CHECK(r.replay.ranks[0].compute.value() == zs::test::approx(1e12 / 0.5e15).epsilon(1e-12));
+  CHECK(r.replay.ranks[1].compute.value() == zs::test::approx(1e12 / 125e12).epsilon(1e-12));
   CHECK(r.peak.value() == 1e15 + 250e12);
 }
 
@@ -133,5 +135,5 @@ TEST_CASE(
       core::InputError);
   std::get<workload::ComputeOp>(t.roles[0].ops[0].body).memory = core::Bytes(80e9);  // exactly fits
   CHECK(engine::simulate(m, t, policy::LinearPlacement(), policy::RingCollective())
-            .replay.iteration_time.value() == doctest::Approx(1e-3));
+            .replay.iteration_time.value() == zs::test::approx(1e-3));
 }

@@ -4,6 +4,7 @@
 #include "engine/simulation.hpp"
 #include "policy/linear_placement.hpp"
 #include "policy/ring_collective.hpp"
+#include "support/approx.hpp"
 #include "support/hand_calculation.hpp"
 #include "support/test_machines.hpp"
 #include "workload/data_parallel_generator.hpp"
@@ -20,12 +21,12 @@ TEST_CASE("iteration = compute + the last gradient all-reduce + optimizer, by ha
   test::HandCalculation hand;
   REQUIRE(hand.ar_layer1 < 2 * hand.layer_fwd);  // the premise: layer 1's all-reduce is hidden
   const auto& rank0 = r.replay.ranks[0];
-  CHECK(r.replay.iteration_time.value() == doctest::Approx(hand.iteration).epsilon(1e-9));
-  CHECK(rank0.compute.value() == doctest::Approx(hand.compute).epsilon(1e-9));
-  CHECK(rank0.exposed_comm.value() == doctest::Approx(hand.exposed).epsilon(1e-9));
-  CHECK(rank0.idle.value() == doctest::Approx(0.0));
-  CHECK(trace.model_flops.value() == doctest::Approx(hand.model_flops).epsilon(1e-12));
-  CHECK(r.mfu == doctest::Approx(hand.mfu).epsilon(1e-9));
+  CHECK(r.replay.iteration_time.value() == zs::test::approx(hand.iteration).epsilon(1e-9));
+  CHECK(rank0.compute.value() == zs::test::approx(hand.compute).epsilon(1e-9));
+  CHECK(rank0.exposed_comm.value() == zs::test::approx(hand.exposed).epsilon(1e-9));
+  CHECK(rank0.idle.value() == zs::test::approx(0.0));
+  CHECK(trace.model_flops.value() == zs::test::approx(hand.model_flops).epsilon(1e-12));
+  CHECK(r.mfu == zs::test::approx(hand.mfu).epsilon(1e-9));
   CHECK(r.replay.collectives == 2);
   CHECK(r.replay.transfer_activities == 2 * 2 * 3 * 4);  // 2 all-reduces x 2(n-1) steps x n transfers
 }
@@ -37,5 +38,5 @@ TEST_CASE("every rank of a symmetric data-parallel job finishes at the same time
   auto r = engine::simulate(machine, workload::generate_data_parallel_trace(m, {4, 1, 8}),
                             policy::LinearPlacement(), policy::RingCollective());
   for (const auto& rank : r.replay.ranks)
-    CHECK(rank.finish.value() == doctest::Approx(r.replay.iteration_time.value()).epsilon(1e-12));
+    CHECK(rank.finish.value() == zs::test::approx(r.replay.iteration_time.value()).epsilon(1e-12));
 }

@@ -4,6 +4,7 @@
 #include "engine/simulation.hpp"
 #include "policy/linear_placement.hpp"
 #include "policy/ring_collective.hpp"
+#include "support/approx.hpp"
 #include "support/test_machines.hpp"
 #include "topology/machine_builder.hpp"
 #include "topology/routing.hpp"
@@ -52,11 +53,11 @@ TEST_CASE("a transfer across a 3-level fat-tree takes the route's latency plus S
   // A 2-rank ring all-reduce is 2 steps of S/2 each way: 2 (alpha + S/2 / B), with every pair on
   // its own path through non-blocking tiers.
   double alpha = topology::route_latency(m, route).value(), bw = topology::route_bandwidth(m, route).value();
-  CHECK(alpha == doctest::Approx(6e-6).epsilon(1e-12));
-  CHECK(r.replay.iteration_time.value() == doctest::Approx(2 * (alpha + 32e6 / bw)).epsilon(1e-6));
+  CHECK(alpha == zs::test::approx(6e-6).epsilon(1e-12));
+  CHECK(r.replay.iteration_time.value() == zs::test::approx(2 * (alpha + 32e6 / bw)).epsilon(1e-6));
 }
 
-TEST_CASE("groups sharing an oversubscribed uplink split it; on separate switches they do not interfere") {
+TEST_CASE("groups sharing an oversubscribed uplink split it, on separate switches they do not interfere") {
   // 2 ToRs of 4 units; each ToR's uplink carries 4 x 50 GB/s / 4 = 50 GB/s.
   auto thin = fat_tree(8, {{{"units_per_switch", 4}, {"link_model", "nic"}, {"oversubscription", 4}},
                            {{"units_per_switch", 8}, {"link_model", "nic"}}});
@@ -70,9 +71,9 @@ TEST_CASE("groups sharing an oversubscribed uplink split it; on separate switche
         .replay.iteration_time.value();
   };
   // Four pairs across the ToRs share each 50 GB/s uplink: a quarter of it each.
-  CHECK(time(thin, true) == doctest::Approx(2 * (across + 4 * 50e6 / 50e9)).epsilon(1e-6));
+  CHECK(time(thin, true) == zs::test::approx(2 * (across + 4 * 50e6 / 50e9)).epsilon(1e-6));
   // On a non-blocking tree the same pairs run at their own links' speed.
-  CHECK(time(full, true) == doctest::Approx(2 * (across + 50e6 / 50e9)).epsilon(1e-6));
+  CHECK(time(full, true) == zs::test::approx(2 * (across + 50e6 / 50e9)).epsilon(1e-6));
   // Placed inside one ToR each, the pairs never touch the thin uplinks and do not slow each other.
-  CHECK(time(thin, false) == doctest::Approx(2 * (within + 50e6 / 50e9)).epsilon(1e-6));
+  CHECK(time(thin, false) == zs::test::approx(2 * (within + 50e6 / 50e9)).epsilon(1e-6));
 }

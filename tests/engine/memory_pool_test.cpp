@@ -5,6 +5,7 @@
 #include "engine/simulation.hpp"
 #include "policy/linear_placement.hpp"
 #include "policy/ring_collective.hpp"
+#include "support/approx.hpp"
 #include "support/test_machines.hpp"
 #include "topology/machine_builder.hpp"
 #include "topology/routing.hpp"
@@ -40,18 +41,18 @@ TEST_CASE("n units reading one pool at once each get the pool bandwidth / n") {
   const double S = 1e9, pool_bw = 4 * 16e9;
   auto route = topology::shortest_route(m.topology, m.topology.memories()[0], m.topology.units()[0]);
   const double latency = topology::route_latency(m, route).value();
-  CHECK(latency == doctest::Approx(0.5e-6 + 250e-9).epsilon(1e-12));  // the load latency, once
+  CHECK(latency == zs::test::approx(0.5e-6 + 250e-9).epsilon(1e-12));  // the load latency, once
   for (uint32_t n : {1u, 2u, 4u, 8u}) {
     CAPTURE(n);
     for (auto dir : {workload::MemoryDirection::kRead, workload::MemoryDirection::kWrite}) {
       auto r = engine::simulate(m, readers(n, dir, S), policy::LinearPlacement(), policy::RingCollective());
-      CHECK(r.replay.iteration_time.value() == doctest::Approx(latency + S / (pool_bw / n)).epsilon(0.01));
+      CHECK(r.replay.iteration_time.value() == zs::test::approx(latency + S / (pool_bw / n)).epsilon(0.01));
       CHECK(r.replay.memory_activities == n);
       // With nothing else to do, the whole iteration is a memory stall.
-      CHECK(r.replay.ranks[0].memory_stall.value() == doctest::Approx(r.replay.iteration_time.value()));
+      CHECK(r.replay.ranks[0].memory_stall.value() == zs::test::approx(r.replay.iteration_time.value()));
       // The pool's ports move n S bytes at its bandwidth, busy all but the load latency.
       CHECK(r.utilization.pool_max ==
-            doctest::Approx(n * S / (pool_bw * r.replay.iteration_time.value())).epsilon(1e-9));
+            zs::test::approx(n * S / (pool_bw * r.replay.iteration_time.value())).epsilon(1e-9));
       CHECK(r.utilization.pool_max > 0.9);
     }
   }

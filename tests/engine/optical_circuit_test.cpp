@@ -6,6 +6,7 @@
 #include "engine/simulation.hpp"
 #include "policy/linear_placement.hpp"
 #include "policy/ring_collective.hpp"
+#include "support/approx.hpp"
 #include "support/test_machines.hpp"
 #include "topology/machine_builder.hpp"
 
@@ -63,8 +64,8 @@ TEST_CASE("an optical reconfiguration delays traffic on the ports it touches by 
   REQUIRE(m.topology.circuits().size() == 2);
   auto r = engine::simulate(m, send_pairs(S), policy::LinearPlacement(), policy::RingCollective(), {events});
   // u0 -> u1 waits for its new circuit; u2 -> u3 keeps its circuit and is not touched.
-  CHECK(r.replay.ranks[1].finish.value() == doctest::Approx(R + lat + S / B).epsilon(1e-9));
-  CHECK(r.replay.ranks[3].finish.value() == doctest::Approx(lat + S / B).epsilon(1e-9));
+  CHECK(r.replay.ranks[1].finish.value() == zs::test::approx(R + lat + S / B).epsilon(1e-9));
+  CHECK(r.replay.ranks[3].finish.value() == zs::test::approx(lat + S / B).epsilon(1e-9));
   CHECK(r.replay.circuit_waits == 1);
 }
 
@@ -81,7 +82,7 @@ TEST_CASE("a transfer that starts after the reconfiguration ended is not delayed
   t.roles[0].ops[1].stream = 1;
   t.roles[0].ops[1].deps = {0};
   auto r = engine::simulate(m, t, policy::LinearPlacement(), policy::RingCollective(), {events});
-  CHECK(r.replay.ranks[1].finish.value() == doctest::Approx(20e-3 + lat + S / B).epsilon(1e-9));
+  CHECK(r.replay.ranks[1].finish.value() == zs::test::approx(20e-3 + lat + S / B).epsilon(1e-9));
   CHECK(r.replay.circuit_waits == 0);
 }
 
@@ -118,7 +119,7 @@ TEST_CASE("a switch model adds its latency to every route through the switch") {
   auto t = send_pairs(S);
   t.mesh = workload::Mesh({{"pp", 2}});
   auto r = engine::simulate(m, t, policy::LinearPlacement(), policy::RingCollective());
-  CHECK(r.replay.iteration_time.value() == doctest::Approx(2 * link_lat + switch_lat + S / B).epsilon(1e-9));
+  CHECK(r.replay.iteration_time.value() == zs::test::approx(2 * link_lat + switch_lat + S / B).epsilon(1e-9));
 }
 
 TEST_CASE("a switch with more links than its radix is an input error") {

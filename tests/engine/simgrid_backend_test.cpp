@@ -4,6 +4,7 @@
 #include <map>
 
 #include "engine/simgrid_backend.hpp"
+#include "support/approx.hpp"
 #include "support/test_machines.hpp"
 
 using namespace zs;
@@ -42,7 +43,7 @@ TEST_CASE("timers complete after their delay, however many overlap") {
   auto done = run_all(backend);
   REQUIRE(done.size() == 100);
   for (uint64_t i = 1; i <= 100; ++i)
-    CHECK(done[i] == doctest::Approx(1e-3 * static_cast<double>(i)).epsilon(1e-12));
+    CHECK(done[i] == zs::test::approx(1e-3 * static_cast<double>(i)).epsilon(1e-12));
 }
 
 TEST_CASE("a transfer follows the route it is given, and by default the fewest-hop route") {
@@ -53,15 +54,15 @@ TEST_CASE("a transfer follows the route it is given, and by default the fewest-h
     backend.start_transfer(0, 1, core::Bytes(S), 1);          // default: through s1 (lower id)
     backend.start_transfer(0, 1, core::Bytes(S), 2, {2, 3});  // explicit: through s2
     auto done = run_all(backend);
-    CHECK(done[1] == doctest::Approx(2e-6 + S / 10e9).epsilon(1e-9));
-    CHECK(done[2] == doctest::Approx(4e-6 + S / 1e9).epsilon(1e-9));  // disjoint paths: no sharing
+    CHECK(done[1] == zs::test::approx(2e-6 + S / 10e9).epsilon(1e-9));
+    CHECK(done[2] == zs::test::approx(4e-6 + S / 1e9).epsilon(1e-9));  // disjoint paths: no sharing
   }
   {
     engine::SimgridBackend backend(m);
     backend.router().set_link_enabled(1, false);  // s1 - b switched off: the default detours
     backend.start_transfer(1, 0, core::Bytes(S), 7);
     auto done = run_all(backend);
-    CHECK(done[7] == doctest::Approx(4e-6 + S / 1e9).epsilon(1e-9));
+    CHECK(done[7] == zs::test::approx(4e-6 + S / 1e9).epsilon(1e-9));
   }
 }
 

@@ -9,6 +9,7 @@
 
 #include "core/file_source.hpp"
 #include "hw/compute_unit_model.hpp"
+#include "support/approx.hpp"
 #include "support/test_machines.hpp"
 
 using namespace zs;
@@ -49,7 +50,7 @@ TEST_CASE("compute time is FLOPs / (peak x efficiency) plus the launch overhead 
   CHECK(m.compute_time(w).value() == 1e12 / (1000e12 * 0.5));  // exactly, with no launch overhead
   auto with_launch = test::unit_model("1000TFLOPS", 0.5, "4us");
   w.kernels = 3;
-  CHECK(with_launch.compute_time(w).value() == doctest::Approx(3 * 4e-6 + 1e12 / 500e12).epsilon(1e-15));
+  CHECK(with_launch.compute_time(w).value() == zs::test::approx(3 * 4e-6 + 1e12 / 500e12).epsilon(1e-15));
 }
 
 TEST_CASE("with a half-efficiency work size, small kernels run at w / (w + w_half) of the large-GEMM rate") {
@@ -58,14 +59,14 @@ TEST_CASE("with a half-efficiency work size, small kernels run at w / (w + w_hal
   j["sources"]["matrix_half_efficiency_work"] = "test value";
   core::JsonObject o(j, "gpu.json", "");
   auto m = hw::ComputeUnitModel::from_json(o);
-  CHECK(m.matrix_efficiency_at(core::Flops(2e9)) == doctest::Approx(0.4));  // half of 0.8 at w_half
-  CHECK(m.matrix_efficiency_at(core::Flops(2e12)) == doctest::Approx(0.8 * 1000 / 1001.0));
+  CHECK(m.matrix_efficiency_at(core::Flops(2e9)) == zs::test::approx(0.4));  // half of 0.8 at w_half
+  CHECK(m.matrix_efficiency_at(core::Flops(2e12)) == zs::test::approx(0.8 * 1000 / 1001.0));
   // 10 kernels of 1 GFLOP each: efficiency 0.8/3, and the launch overhead is zero here.
   hw::ComputeWork w{core::Flops(1e10), core::Bytes(0.0), core::Dtype::kBf16, core::WorkKind::kMatrix, 10};
-  CHECK(m.compute_time(w).value() == doctest::Approx(1e10 / (1000e12 * 0.8 / 3)).epsilon(1e-12));
+  CHECK(m.compute_time(w).value() == zs::test::approx(1e10 / (1000e12 * 0.8 / 3)).epsilon(1e-12));
   // The same FLOPs in one kernel are faster: efficiency 0.8 x 10 / 12.
   w.kernels = 1;
-  CHECK(m.compute_time(w).value() == doctest::Approx(1e10 / (1000e12 * 0.8 * 10 / 12)).epsilon(1e-12));
+  CHECK(m.compute_time(w).value() == zs::test::approx(1e10 / (1000e12 * 0.8 * 10 / 12)).epsilon(1e-12));
   // Vector work is not affected, and the resolved form keeps the parameter.
   CHECK(m.to_json()["matrix_half_efficiency_work"] == "2GFLOP");
   auto constant = test::unit_model("1000TFLOPS", 0.8, "0s");

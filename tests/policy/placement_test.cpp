@@ -7,6 +7,7 @@
 #include "policy/file_placement.hpp"
 #include "policy/placement_cost.hpp"
 #include "policy/random_placement.hpp"
+#include "support/approx.hpp"
 #include "support/test_machines.hpp"
 
 using namespace zs;
@@ -38,7 +39,7 @@ TEST_CASE("random placement: distinct units, the same for a seed, different for 
   CHECK_THROWS_AS(policy::RandomPlacement().place({job(65), machine(), 1}), core::InputError);
 }
 
-TEST_CASE("from-file placement: rank r on the named unit; bad maps name the entry") {
+TEST_CASE("from-file placement: rank r on the named unit, bad maps name the entry") {
   const auto& units = machine().topology.units();
   const auto name = [&](size_t i) { return machine().topology.node(units[i]).name; };
   auto p = policy::FilePlacement({name(5), name(0), name(9)}, "map.json").place({job(3), machine(), 1});
@@ -81,7 +82,7 @@ TEST_CASE(
     const auto& dp = cost.communicators[0];
     CHECK(dp.name == "dp");
     // Scaled by ranks / evaluated (18 / 4), not by the stride (5, which would claim 20 ranks).
-    CHECK(dp.bytes == doctest::Approx(18 * (2.0 * 17 / 18 * 1e9 + 17.0 / 18 * 16e6)));
-    CHECK(dp.mean_hops() == doctest::Approx(2.0));  // unit -> switch -> unit, whatever the placement
+    CHECK(dp.bytes == zs::test::approx(18 * (2.0 * 17 / 18 * 1e9 + 17.0 / 18 * 16e6)));
+    CHECK(dp.mean_hops() == zs::test::approx(2.0));  // unit -> switch -> unit, whatever the placement
   }
 }

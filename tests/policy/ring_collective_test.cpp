@@ -33,11 +33,15 @@ TEST_CASE("ring all-reduce: 2(n-1) steps of n transfers of S/n") {
   CHECK(s.transfers[0].after.empty());
 }
 
-TEST_CASE("reduce-scatter and all-gather take n-1 steps; one member needs no transfer") {
+TEST_CASE("reduce-scatter and all-gather take n-1 steps, one member needs no transfer") {
   CHECK(ring(CollectiveKind::kReduceScatter, 4, 4e6).steps == 3);
   CHECK(ring(CollectiveKind::kAllGather, 4, 4e6).transfers.size() == 12);
   auto single = ring(CollectiveKind::kAllReduce, 1, 4e6);
   CHECK(single.steps == 0);
   CHECK(single.transfers.empty());
-  CHECK_THROWS_AS(ring(CollectiveKind::kAllToAll, 4, 4e6), std::invalid_argument);
+  // An all-to-all has no ring form: the ring policy schedules it direct, one step of n(n-1) transfers.
+  auto a2a = ring(CollectiveKind::kAllToAll, 4, 4e6);
+  CHECK(a2a.algorithm == "direct");
+  CHECK(a2a.steps == 1);
+  CHECK(a2a.transfers.size() == 12);
 }

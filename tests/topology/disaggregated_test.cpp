@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "support/approx.hpp"
 #include "support/test_machines.hpp"
 #include "topology/machine_builder.hpp"
 #include "topology/memory_pools.hpp"
@@ -67,7 +68,7 @@ TEST_CASE("disaggregated: bisection is the smaller of the optical cut and the po
     const double half = c.pods / 2.0;
     const double optical = half * half * c.ports_per_pod * kCircuit;  // every pod pair across the cut
     const double uplinks = half * c.racks * c.units * kNic / c.oversubscription;
-    CHECK(topology::half_split_bandwidth(m).value() == doctest::Approx(std::min(optical, uplinks)));
+    CHECK(topology::half_split_bandwidth(m).value() == zs::test::approx(std::min(optical, uplinks)));
   }
 }
 

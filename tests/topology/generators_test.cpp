@@ -1,6 +1,7 @@
 // Generated topologies against closed forms: part counts, diameter and bisection bandwidth.
 #include <doctest/doctest.h>
 
+#include "support/approx.hpp"
 #include "support/test_machines.hpp"
 #include "topology/machine_builder.hpp"
 #include "topology/routing.hpp"
@@ -50,7 +51,7 @@ TEST_CASE("2-level fat-tree: counts, diameter 4, bisection n/2 x B / oversubscri
     auto s = topology::summarize(m);
     CHECK(s.diameter.hops == 4);
     CHECK(s.diameter.exact);
-    CHECK(s.bisection.value() == doctest::Approx(32 * B / r).epsilon(1e-9));
+    CHECK(s.bisection.value() == zs::test::approx(32 * B / r).epsilon(1e-9));
     CHECK(s.min_injection.value() == B);
   }
 }
@@ -64,13 +65,13 @@ TEST_CASE("3-level fat-tree with full pods and 1:7 above them (the Llama 3 shape
     auto s = topology::summarize(m);
     CHECK(s.switches == uint64_t(units / 16 + units / 256 + 1));
     CHECK(s.diameter.hops == 6);
-    CHECK(s.bisection.value() == doctest::Approx(units / 2 * B / 7).epsilon(1e-9));
+    CHECK(s.bisection.value() == zs::test::approx(units / 2 * B / 7).epsilon(1e-9));
     // Route between the first and the last unit: up three levels and down, 6 links; the narrowest
     // is a unit's own link.
     const auto& u = m.topology.units();
     auto route = topology::shortest_route(m.topology, u.front(), u.back());
     CHECK(route.links.size() == 6);
-    CHECK(topology::route_latency(m, route).value() == doctest::Approx(6e-6).epsilon(1e-12));
+    CHECK(topology::route_latency(m, route).value() == zs::test::approx(6e-6).epsilon(1e-12));
     CHECK(topology::route_bandwidth(m, route).value() == B);
   }
 }
@@ -111,7 +112,7 @@ TEST_CASE("TPU v4-style torus: blocks joined by optical circuits that start as t
     }
     auto s = topology::summarize(blocked), p = topology::summarize(plain);
     CHECK(s.diameter.hops == p.diameter.hops);
-    CHECK(s.bisection.value() == doctest::Approx(p.bisection.value()));  // circuits as fast as the links
+    CHECK(s.bisection.value() == zs::test::approx(p.bisection.value()));  // circuits as fast as the links
   }
   json too_many = {{"generator", "torus"},
                    {"dims", {32, 32, 16}},
@@ -148,7 +149,7 @@ TEST_CASE("3D torus: diameter sum of floor(k/2), bisection 2 x (N/k) x B across 
     CHECK(s.units == uint64_t(n));
     CHECK(s.switches == 0);
     CHECK(s.diameter.hops == c.diameter);
-    CHECK(s.bisection.value() == doctest::Approx(c.bisection_links * B).epsilon(1e-9));
+    CHECK(s.bisection.value() == zs::test::approx(c.bisection_links * B).epsilon(1e-9));
     if (c.wrap) CHECK(s.min_injection.value() == 6 * B);  // two links per dimension
   }
 }
@@ -173,7 +174,7 @@ TEST_CASE("dragonfly: diameter 5, bisection (g/2)^2 x links per group pair x glo
     CHECK(s.switches == uint64_t(c.g * c.a));
     CHECK(s.links == uint64_t(c.g * c.a * c.p + c.g * c.a * (c.a - 1) / 2 + c.g * (c.g - 1) / 2 * per_pair));
     CHECK(s.diameter.hops == 5);
-    CHECK(s.bisection.value() == doctest::Approx((c.g / 2) * (c.g / 2) * per_pair * 25e9).epsilon(1e-9));
+    CHECK(s.bisection.value() == zs::test::approx((c.g / 2) * (c.g / 2) * per_pair * 25e9).epsilon(1e-9));
   }
   CHECK(
       build_error({{"generator", "dragonfly"},
@@ -238,7 +239,7 @@ TEST_CASE("memory pools in a graph attach to a node through ports x port bandwid
   REQUIRE(m.topology.memories().size() == 1);
   auto route = topology::shortest_route(m.topology, m.topology.units()[0], m.topology.memories()[0]);
   CHECK(topology::route_bandwidth(m, route).value() == 100e9);  // the unit link; the pool has 2 x 64 GB/s
-  CHECK(topology::route_latency(m, route).value() == doctest::Approx(1e-6 + 250e-9).epsilon(1e-12));
+  CHECK(topology::route_latency(m, route).value() == zs::test::approx(1e-6 + 250e-9).epsilon(1e-12));
   auto s = topology::summarize(m);
   CHECK(s.memory_pools == 1);
   CHECK(s.switches == 1);

@@ -1,6 +1,7 @@
 // Rail-optimized clusters and mixed machines.
 #include <doctest/doctest.h>
 
+#include "support/approx.hpp"
 #include "support/test_machines.hpp"
 #include "topology/machine_builder.hpp"
 #include "topology/routing.hpp"
@@ -41,7 +42,7 @@ TEST_CASE("rail-optimized: counts, diameter 4, bisection n/2 x NIC bandwidth") {
     CHECK(s.switches == uint64_t(servers + per_server));
     CHECK(s.links == uint64_t(2 * n));
     CHECK(s.diameter.hops == 4);
-    CHECK(s.bisection.value() == doctest::Approx(n / 2 * 50e9).epsilon(1e-9));
+    CHECK(s.bisection.value() == zs::test::approx(n / 2 * 50e9).epsilon(1e-9));
     CHECK(s.min_injection.value() == 450e9 + 50e9);
   }
 }
@@ -51,7 +52,7 @@ TEST_CASE("rail-optimized routes: same rail through the rail switch, across rail
   const auto& u = m.topology.units();
   auto same_rail = topology::shortest_route(m.topology, u[0], u[8]);  // GPU 0 of servers 0 and 1
   CHECK(same_rail.links.size() == 2);
-  CHECK(topology::route_latency(m, same_rail).value() == doctest::Approx(2e-6).epsilon(1e-12));
+  CHECK(topology::route_latency(m, same_rail).value() == zs::test::approx(2e-6).epsilon(1e-12));
   auto across = topology::shortest_route(m.topology, u[0], u[9]);  // GPU 0 of server 0, GPU 1 of server 1
   CHECK(across.links.size() == 4);
   CHECK(topology::route_bandwidth(m, across).value() == 50e9);
@@ -60,7 +61,7 @@ TEST_CASE("rail-optimized routes: same rail through the rail switch, across rail
   j["spine"] = {{"link_model", "nic"}, {"oversubscription", 2}};
   auto spined = build(j, models());
   CHECK(topology::summarize(spined).switches == 4 + 8 + 1);
-  CHECK(spined.link_bandwidth(spined.topology.links().size() - 1).value() == doctest::Approx(4 * 50e9 / 2));
+  CHECK(spined.link_bandwidth(spined.topology.links().size() - 1).value() == zs::test::approx(4 * 50e9 / 2));
 }
 
 TEST_CASE("a mixed machine keeps each unit type's own model") {

@@ -103,7 +103,7 @@ TEST_CASE("no route passes through a memory pool") {
   CHECK(router.route(pool, b) == std::vector<topology::LinkId>{1});  // a pool may be a source
 }
 
-TEST_CASE("ECMP spreads connections over equal routes; lowest-id keeps one; a pair keeps its route") {
+TEST_CASE("ECMP spreads connections over equal routes, lowest-id keeps one, a pair keeps its route") {
   // 8 units on 4 leaves (2 each), every leaf linked to both of 2 spines: 2 fewest-hop routes between leaves.
   topology::Topology t;
   std::vector<topology::NodeId> units, leaves, spines;

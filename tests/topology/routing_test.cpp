@@ -1,6 +1,7 @@
 // Routes: hop counts, latency and bottleneck bandwidth.
 #include <doctest/doctest.h>
 
+#include "support/approx.hpp"
 #include "support/test_machines.hpp"
 #include "topology/routing.hpp"
 
@@ -30,7 +31,7 @@ TEST_CASE("the route through a chain crosses every link and its narrowest sets t
   m.topology.add_link(s2, b, 0);
   auto r = topology::shortest_route(m.topology, a, b);
   CHECK(r.links == std::vector<topology::LinkId>{0, 1, 2});
-  CHECK(topology::route_latency(m, r).value() == doctest::Approx(5e-6).epsilon(1e-15));
+  CHECK(topology::route_latency(m, r).value() == zs::test::approx(5e-6).epsilon(1e-15));
   CHECK(topology::route_bandwidth(m, r).value() == 25e9);
   auto lonely = m.topology.add_unit("c", 0);
   CHECK_THROWS_AS(topology::shortest_route(m.topology, a, lonely), std::invalid_argument);

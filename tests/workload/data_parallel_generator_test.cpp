@@ -1,6 +1,7 @@
 // The data-parallel generator: op structure, FLOP and byte totals, gradient sync placement.
 #include <doctest/doctest.h>
 
+#include "support/approx.hpp"
 #include "support/test_models.hpp"
 
 #include "core/input_error.hpp"
@@ -42,10 +43,10 @@ TEST_CASE("one iteration: FLOPs add up to the model's and gradients are all-redu
   CHECK(compute == 3 * 8 + 1);
   CHECK(collectives == 3);
   // Every rank does 1/dp of the model FLOPs.
-  CHECK(flops * plan.data_parallel == doctest::Approx(trace.model_flops.value()).epsilon(1e-12));
+  CHECK(flops * plan.data_parallel == zs::test::approx(trace.model_flops.value()).epsilon(1e-12));
   CHECK(trace.model_flops.value() == model.training_flops(24).value());
   // All-reduced bytes are every parameter's bf16 gradient.
-  CHECK(sync_bytes == doctest::Approx(2 * model.total_params()).epsilon(1e-12));
+  CHECK(sync_bytes == zs::test::approx(2 * model.total_params()).epsilon(1e-12));
   CHECK(trace.tokens_per_iteration == 24.0 * 256);
   // The optimizer waits for every gradient all-reduce.
   CHECK(ops.back().phase == "optimizer");

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <numeric>
 
+#include "support/approx.hpp"
 #include "workload/expert_routing.hpp"
 
 using namespace zs;
@@ -26,8 +27,8 @@ TEST_CASE("Zipf routing: the hottest expert's tokens match the expectation withi
   const uint64_t T = 200000;
   const uint32_t E = 64;
   const auto p = zipf.weights(E);
-  CHECK(std::accumulate(p.begin(), p.end(), 0.0) == doctest::Approx(1.0));
-  CHECK(p[0] / p[1] == doctest::Approx(std::pow(2.0, 1.2)));
+  CHECK(std::accumulate(p.begin(), p.end(), 0.0) == zs::test::approx(1.0));
+  CHECK(p[0] / p[1] == zs::test::approx(std::pow(2.0, 1.2)));
   for (uint32_t k : {1u, 2u}) {
     CAPTURE(k);
     auto a = workload::route_tokens(T, E, k, zipf, 7);

@@ -1,6 +1,7 @@
 // The Megatron-style generator: FLOPs and parameters add up across ranks; plans are checked.
 #include <doctest/doctest.h>
 
+#include "support/approx.hpp"
 #include "support/test_models.hpp"
 
 #include <map>
@@ -53,7 +54,7 @@ TEST_CASE("every rank's share adds up to the model's FLOPs and parameters") {
         }
       }
     // Each role program runs on dp x tp ranks.
-    CHECK(flops * 2 * 4 == doctest::Approx(trace.model_flops.value()).epsilon(1e-12));
+    CHECK(flops * 2 * 4 == zs::test::approx(trace.model_flops.value()).epsilon(1e-12));
     // 4 micro-batches per replica; 2 layers per stage; 2 all-reduces per layer each way.
     CHECK(tp_all_reduces == 4 * 4 * 2 * 2 * 2);
     // Activations forward and gradients backward across the 3 stage boundaries, per micro-batch.
@@ -61,11 +62,11 @@ TEST_CASE("every rank's share adds up to the model's FLOPs and parameters") {
     CHECK(recvs == sends);
     // Gradients all-reduced over dp: every parameter once (the tied embedding twice: first and last
     // stage each keep a copy), in bf16, 1/tp per rank.
-    CHECK(dp_bytes * 4 == doctest::Approx(2 * (model().total_params() + 1000.0 * 512)).epsilon(1e-12));
+    CHECK(dp_bytes * 4 == zs::test::approx(2 * (model().total_params() + 1000.0 * 512)).epsilon(1e-12));
   }
 }
 
-TEST_CASE("1F1B warms up pp - stage - 1 forwards; GPipe runs every forward first") {
+TEST_CASE("1F1B warms up pp - stage - 1 forwards, GPipe runs every forward first") {
   auto trace = workload::generate_megatron_trace(model(), plan(1, 1, 4, 1, 8));
   auto first_backward = [&](size_t stage) {
     size_t forwards = 0;
@@ -210,7 +211,7 @@ TEST_CASE("FLOPs add up to the model's under every kind of parallelism, plus wha
     scores = m.attention_score_flops(1).value() * batch * m.layers;
     if (c.recompute == R::kFull) expected += layers_forward;
     if (c.recompute == R::kSelective) expected += scores;
-    CHECK(totals(trace).flops == doctest::Approx(expected).epsilon(1e-9));
+    CHECK(totals(trace).flops == zs::test::approx(expected).epsilon(1e-9));
   }
 }
 
@@ -234,16 +235,16 @@ TEST_CASE("ZeRO: gradients all-reduced (0), reduce-scattered once (1), per micro
     return totals(workload::generate_megatron_trace(model(), p));
   };
   const double psi = model().total_params() * 2;  // bf16 gradients and weights, one stage
-  CHECK(bytes_of(0).bytes["dp:all-reduce"] == doctest::Approx(psi));
-  CHECK(bytes_of(1).bytes["dp:reduce-scatter"] == doctest::Approx(psi));
-  CHECK(bytes_of(1).bytes["dp:all-gather"] == doctest::Approx(psi));
-  CHECK(bytes_of(2).bytes["dp:reduce-scatter"] == doctest::Approx(2 * psi));
-  CHECK(bytes_of(2).bytes["dp:all-gather"] == doctest::Approx(psi));
+  CHECK(bytes_of(0).bytes["dp:all-reduce"] == zs::test::approx(psi));
+  CHECK(bytes_of(1).bytes["dp:reduce-scatter"] == zs::test::approx(psi));
+  CHECK(bytes_of(1).bytes["dp:all-gather"] == zs::test::approx(psi));
+  CHECK(bytes_of(2).bytes["dp:reduce-scatter"] == zs::test::approx(2 * psi));
+  CHECK(bytes_of(2).bytes["dp:all-gather"] == zs::test::approx(psi));
   // ZeRO-3: every layer gathered before its forward and its backward in each micro-batch, its gradients
   // reduce-scattered after its backward (the embeddings are not sharded per layer here: layers only).
   const double layers = 8 * model().layer_params(0) * 2;
-  CHECK(bytes_of(3).bytes["dp:all-gather"] == doctest::Approx(2 * 2 * layers));
-  CHECK(bytes_of(3).bytes["dp:reduce-scatter"] == doctest::Approx(2 * layers));
+  CHECK(bytes_of(3).bytes["dp:all-gather"] == zs::test::approx(2 * 2 * layers));
+  CHECK(bytes_of(3).bytes["dp:reduce-scatter"] == zs::test::approx(2 * layers));
 }
 
 TEST_CASE("expert parallelism: dispatch and combine all-to-alls of tokens x top_k x h per MoE layer") {
@@ -256,16 +257,16 @@ TEST_CASE("expert parallelism: dispatch and combine all-to-alls of tokens x top_
   // Per rank and micro-batch: b s / tp = 128 tokens, 2 experts each, h = 512, bf16; 4 layers;
   // forward dispatch + combine, backward the same; 2 micro-batches.
   CHECK(t.count["ep:all-to-all"] == 4 * 4 * 2);
-  CHECK(t.bytes["ep:all-to-all"] == doctest::Approx(4 * 4 * 2 * 128.0 * 2 * 512 * 2));
+  CHECK(t.bytes["ep:all-to-all"] == zs::test::approx(4 * 4 * 2 * 128.0 * 2 * 512 * 2));
   REQUIRE(trace.communicator_axes("dp").has_value());
   CHECK(trace.mesh.group_size(*trace.communicator_axes("dp")) == 4);
   CHECK(trace.mesh.group_size(*trace.communicator_axes("expert-dp")) == 2);  // the tp ranks
   // Each rank holds 8 / 4 = 2 whole experts per layer.
   auto params = workload::stage_parameters(moe_model(), p, 0);
-  CHECK(params.experts == doctest::Approx(4 * 2 * moe_model().expert_params()));
+  CHECK(params.experts == zs::test::approx(4 * 2 * moe_model().expert_params()));
 }
 
-TEST_CASE("a routing histogram from a file: read relative to the plan's file; its errors name that file") {
+TEST_CASE("a routing histogram from a file: read relative to the plan's file, its errors name that file") {
   test::TempDir dir;
   core::DiskFileSource files;
   auto m = moe_model();  // 8 routed experts

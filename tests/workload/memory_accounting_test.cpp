@@ -1,6 +1,7 @@
 // Per-rank memory: ZeRO's 2+2+12 bytes per parameter over its divisors, Korthikanti's activations.
 #include <doctest/doctest.h>
 
+#include "support/approx.hpp"
 #include "support/test_models.hpp"
 #include "workload/memory_accounting.hpp"
 
@@ -37,18 +38,18 @@ TEST_CASE("ZeRO stages: 2psi + 2psi + 12psi, sharded over Nd from stage 3, 2, 1 
                         Expect{3, 2 * psi / nd, 2 * psi / nd, 12 * psi / nd}}) {
     CAPTURE(e.stage);
     auto f = workload::stage_footprint(m, plan(8, 1, 1, e.stage), 0);
-    CHECK(f.weights.value() == doctest::Approx(e.weights).epsilon(1e-12));
-    CHECK(f.gradients.value() == doctest::Approx(e.gradients).epsilon(1e-12));
-    CHECK(f.optimizer.value() == doctest::Approx(e.optimizer).epsilon(1e-12));
+    CHECK(f.weights.value() == zs::test::approx(e.weights).epsilon(1e-12));
+    CHECK(f.gradients.value() == zs::test::approx(e.gradients).epsilon(1e-12));
+    CHECK(f.optimizer.value() == zs::test::approx(e.optimizer).epsilon(1e-12));
   }
   // The paper's totals: 16psi, 4psi + 12psi/Nd, 2psi + 14psi/Nd, 16psi/Nd.
   auto state = [&](uint32_t z) {
     auto f = workload::stage_footprint(m, plan(8, 1, 1, z), 0);
     return (f.weights + f.gradients + f.optimizer).value();
   };
-  CHECK(state(1) == doctest::Approx(4 * psi + 12 * psi / nd));
-  CHECK(state(2) == doctest::Approx(2 * psi + 14 * psi / nd));
-  CHECK(state(3) == doctest::Approx(16 * psi / nd));
+  CHECK(state(1) == zs::test::approx(4 * psi + 12 * psi / nd));
+  CHECK(state(2) == zs::test::approx(2 * psi + 14 * psi / nd));
+  CHECK(state(3) == zs::test::approx(16 * psi / nd));
   auto offloaded = plan(8, 1, 1, 1);
   offloaded.offload_optimizer = true;
   CHECK(workload::stage_footprint(m, offloaded, 0).optimizer.value() == 0.0);
@@ -60,7 +61,7 @@ TEST_CASE("stage parameters over tensor and pipeline parallelism add up to the m
   double sum = 0;
   for (uint32_t s = 0; s < 4; ++s) sum += workload::stage_parameters(m, p, s).dense * 4;
   // First and last stages differ, so the last keeps its own copy of the tied embedding (V h).
-  CHECK(sum == doctest::Approx(m.total_params() + 50000.0 * 1024).epsilon(1e-12));
+  CHECK(sum == zs::test::approx(m.total_params() + 50000.0 * 1024).epsilon(1e-12));
 }
 
 TEST_CASE("activations per layer follow Korthikanti et al. 2022 (34 sbh + 5 a s^2 b and its splits)") {
@@ -68,18 +69,18 @@ TEST_CASE("activations per layer follow Korthikanti et al. 2022 (34 sbh + 5 a s^
   const double s = 2048, b = 1, h = 1024, a = 16, t = 8;
   auto p = plan(1, 8, 1, 0);
   CHECK(workload::layer_activation_bytes(m, plan(1, 1, 1, 0), 0, Recompute::kNone) ==
-        doctest::Approx(s * b * h * (34 + 5 * a * s / h)));
+        zs::test::approx(s * b * h * (34 + 5 * a * s / h)));
   CHECK(workload::layer_activation_bytes(m, p, 0, Recompute::kNone) ==
-        doctest::Approx(s * b * h * (10 + 24 / t + 5 * a * s / (h * t))));
+        zs::test::approx(s * b * h * (10 + 24 / t + 5 * a * s / (h * t))));
   p.sequence_parallel = true;
   CHECK(workload::layer_activation_bytes(m, p, 0, Recompute::kNone) ==
-        doctest::Approx(s * b * h / t * (34 + 5 * a * s / h)));
+        zs::test::approx(s * b * h / t * (34 + 5 * a * s / h)));
   CHECK(workload::layer_activation_bytes(m, p, 0, Recompute::kSelective) ==
-        doctest::Approx(s * b * h / t * 34));
-  CHECK(workload::layer_activation_bytes(m, p, 0, Recompute::kFull) == doctest::Approx(2 * s * b * h / t));
+        zs::test::approx(s * b * h / t * 34));
+  CHECK(workload::layer_activation_bytes(m, p, 0, Recompute::kFull) == zs::test::approx(2 * s * b * h / t));
   p.context_parallel = 2;
   CHECK(workload::layer_activation_bytes(m, p, 0, Recompute::kSelective) ==
-        doctest::Approx(s / 2 * b * h / t * 34));
+        zs::test::approx(s / 2 * b * h / t * 34));
 }
 
 TEST_CASE(
@@ -89,12 +90,12 @@ TEST_CASE(
   auto p = plan(1, 1, 4, 0);
   p.global_batch = 8;
   const double layer = workload::layer_activation_bytes(m, p, 0, Recompute::kNone);
-  CHECK(workload::stage_footprint(m, p, 0).activations.value() == doctest::Approx(4 * 2 * layer));
-  CHECK(workload::stage_footprint(m, p, 3).activations.value() == doctest::Approx(1 * 2 * layer));
+  CHECK(workload::stage_footprint(m, p, 0).activations.value() == zs::test::approx(4 * 2 * layer));
+  CHECK(workload::stage_footprint(m, p, 3).activations.value() == zs::test::approx(1 * 2 * layer));
   p.schedule = workload::PipelineSchedule::kGpipe;
-  CHECK(workload::stage_footprint(m, p, 0).activations.value() == doctest::Approx(8 * 2 * layer));
+  CHECK(workload::stage_footprint(m, p, 0).activations.value() == zs::test::approx(8 * 2 * layer));
   p.schedule = workload::PipelineSchedule::kInterleaved1F1B;
   p.virtual_stages = 2;
   CHECK(workload::stage_footprint(m, p, 0).activations.value() ==
-        doctest::Approx((1 + 3.0 / 8) * 4 * 2 * layer));
+        zs::test::approx((1 + 3.0 / 8) * 4 * 2 * layer));
 }

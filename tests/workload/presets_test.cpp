@@ -2,6 +2,7 @@
 #include <doctest/doctest.h>
 
 #include "core/file_source.hpp"
+#include "support/approx.hpp"
 #include "workload/transformer_spec.hpp"
 
 using namespace zs;
@@ -24,24 +25,24 @@ TEST_CASE("presets match their published parameter counts within 2%") {
   for (const auto& c : {Case{"gpt3-175b", 175e9}, Case{"megatron-1t", 1008e9}, Case{"llama3-405b", 405e9},
                         Case{"deepseek-v3-671b", 671e9}, Case{"mixtral-8x7b", 46.7e9}}) {
     CAPTURE(c.name);
-    CHECK(preset(c.name).total_params() == doctest::Approx(c.published).epsilon(0.02));
+    CHECK(preset(c.name).total_params() == zs::test::approx(c.published).epsilon(0.02));
   }
 }
 
 TEST_CASE("MoE presets activate their published share of parameters") {
-  CHECK(preset("mixtral-8x7b").active_params() == doctest::Approx(12.9e9).epsilon(0.02));
-  CHECK(preset("deepseek-v3-671b").active_params() == doctest::Approx(37e9).epsilon(0.02));
+  CHECK(preset("mixtral-8x7b").active_params() == zs::test::approx(12.9e9).epsilon(0.02));
+  CHECK(preset("deepseek-v3-671b").active_params() == zs::test::approx(37e9).epsilon(0.02));
 }
 
 TEST_CASE("moe-10t has 10 trillion parameters within 3%, as workloads/README.md computes") {
   auto m = preset("moe-10t");
-  CHECK(m.total_params() == doctest::Approx(10e12).epsilon(0.03));
+  CHECK(m.total_params() == zs::test::approx(10e12).epsilon(0.03));
   // The README's arithmetic: per layer, 1025 SwiGLU experts of 3 x 12288 x 4096, a router of
   // 12288 x 1024, attention 2 x 12288^2 + 2 x 12288 x 1024, two RMSNorms; plus two embeddings.
   const double h = 12288, expert = 3 * h * 4096;
   const double layer = 1025 * expert + h * 1024 + 2 * h * h + 2 * h * 1024 + 2 * h;
-  CHECK(m.layer_params(0) == doctest::Approx(layer).epsilon(1e-12));
-  CHECK(m.total_params() == doctest::Approx(64 * layer + 2 * 128256 * h + h).epsilon(1e-12));
+  CHECK(m.layer_params(0) == zs::test::approx(layer).epsilon(1e-12));
+  CHECK(m.total_params() == zs::test::approx(64 * layer + 2 * 128256 * h + h).epsilon(1e-12));
   // Expert parallelism over 1024 experts and tensor parallelism 8 divide the model evenly.
   CHECK(m.moe->experts % 1024 == 0);
   CHECK(m.heads % 8 == 0);

@@ -4,6 +4,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "support/approx.hpp"
 #include "support/test_models.hpp"
 #include "workload/transformer_spec.hpp"
 
@@ -44,8 +45,8 @@ TEST_CASE("parameter counts match Megatron-LM's formula and Table 1's sizes") {
     double l = r.layers, h = r.hidden, V = 51200, s = 2048;
     // P = 12 l h^2 (1 + 13/(12h) + (V+s)/(12lh)); ours also counts the final layer norm (2h).
     double megatron = 12 * l * h * h * (1 + 13 / (12 * h) + (V + s) / (12 * l * h));
-    CHECK(m.total_params() == doctest::Approx(megatron + 2 * h).epsilon(1e-12));
-    CHECK(m.total_params() / 1e9 == doctest::Approx(r.params_billion).epsilon(0.03));
+    CHECK(m.total_params() == zs::test::approx(megatron + 2 * h).epsilon(1e-12));
+    CHECK(m.total_params() / 1e9 == zs::test::approx(r.params_billion).epsilon(0.03));
   }
 }
 
@@ -54,11 +55,11 @@ TEST_CASE("training FLOPs without recomputation: 72 B s l h^2 (1 + s/(6h) + V/(1
     auto m = spec(r);
     double B = double(r.batch), s = 2048, l = r.layers, h = r.hidden, V = 51200;
     double expected = 72 * B * s * l * h * h * (1 + s / (6 * h) + V / (12 * l * h));
-    CHECK(m.training_flops(r.batch).value() == doctest::Approx(expected).epsilon(1e-12));
+    CHECK(m.training_flops(r.batch).value() == zs::test::approx(expected).epsilon(1e-12));
     // Megatron-LM's 96 B s l h^2 (...) adds one forward pass of the layers for full recomputation.
     double megatron = 96 * B * s * l * h * h * (1 + s / (6 * h) + V / (16 * l * h));
     double recompute = double(m.layer_forward_flops(0, r.batch).value()) * l;
-    CHECK(m.training_flops(r.batch).value() + recompute == doctest::Approx(megatron).epsilon(1e-12));
+    CHECK(m.training_flops(r.batch).value() + recompute == zs::test::approx(megatron).epsilon(1e-12));
   }
 }
 
@@ -66,5 +67,5 @@ TEST_CASE("the shipped GPT-3 1.3B shape has 1.32 billion parameters") {
   auto m = zs::test::gpt("gpt3-1.3b", 24, 2048, 16, 8192, 51200, 2048);
   CHECK(m.total_params() ==
         24 * (12.0 * 2048 * 2048 + 13 * 2048) + 51200.0 * 2048 + 2048.0 * 2048 + 2 * 2048);
-  CHECK(m.total_params() / 1e9 == doctest::Approx(1.3177).epsilon(1e-3));
+  CHECK(m.total_params() / 1e9 == zs::test::approx(1.3177).epsilon(1e-3));
 }

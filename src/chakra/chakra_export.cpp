@@ -1,0 +1,142 @@
+// Trace -> Chakra .et files.
+#include "chakra/chakra_export.hpp"
+
+#include <cmath>
+#include <map>
+#include <tuple>
+
+#include "chakra/chakra_attributes.hpp"
+#include "chakra/et_records.hpp"
+#include "core/input_error.hpp"
+#include "workload/trace_json.hpp"
+
+namespace zs::chakra {
+namespace {
+
+using workload::CollectiveKind;
+
+ChakraProtoMsg::CollectiveCommType comm_type(CollectiveKind kind) {
+  switch (kind) {
+    case CollectiveKind::kAllReduce:
+      return ChakraProtoMsg::ALL_REDUCE;
+    case CollectiveKind::kReduceScatter:
+      return ChakraProtoMsg::REDUCE_SCATTER;
+    case CollectiveKind::kAllGather:
+      return ChakraProtoMsg::ALL_GATHER;
+    case CollectiveKind::kAllToAll:
+      return ChakraProtoMsg::ALL_TO_ALL;
+    case CollectiveKind::kBroadcast:
+      return ChakraProtoMsg::BROADCAST;
+    case CollectiveKind::kReduce:
+      return ChakraProtoMsg::REDUCE;
+  }
+  return ChakraProtoMsg::ALL_REDUCE;
+}
+
+int64_t whole_bytes(core::Bytes b) {
+  return std::llround(b.value());
+}
+
+/// The trace without its ops: what every file's GlobalMetadata carries.
+nlohmann::json trace_header(const workload::Trace& trace) {
+  nlohmann::json header = workload::trace_to_json(trace);
+  for (auto& role : header["roles"]) role.erase("ops");
+  return header;
+}
+
+/// Writes one rank's file.
+std::string rank_file(const workload::Trace& trace, const nlohmann::json& header, uint64_t rank) {
+  std::string out;
+  ChakraProtoMsg::GlobalMetadata meta;
+  meta.set_version(kChakraVersion);
+  *meta.add_attr() =
+      string_attribute(kZettasimAttribute, nlohmann::json{{"trace", header}, {"rank", rank}}.dump());
+  append_record(meta, out);
+
+  const auto& ops = trace.program_of(rank).ops;
+  std::vector<int64_t> last_on_stream(trace.streams.size(), -1);
+  // comm_tag: the k-th transfer between the same two ranks along the same axis and direction.
+  std::map<std::tuple<uint64_t, uint64_t, size_t, bool>, int32_t> transfers;
+  for (size_t i = 0; i < ops.size(); ++i) {
+    const workload::Op& op = ops[i];
+    ChakraProtoMsg::Node node;
+    node.set_id(i);
+    node.set_name(op.name);
+    for (uint32_t d : op.deps) node.add_data_deps(d);
+    const int64_t prev = last_on_stream[op.stream];
+    bool prev_is_dep = false;
+    for (uint32_t d : op.deps) prev_is_dep |= static_cast<int64_t>(d) == prev;
+    if (prev >= 0 && !prev_is_dep) node.add_ctrl_deps(static_cast<uint64_t>(prev));
+    last_on_stream[op.stream] = static_cast<int64_t>(i);
+    *node.add_attr() = bool_attribute("is_cpu_op", false);
+    nlohmann::json extra = {{"stream", op.stream}, {"phase", op.phase}};
+
+    if (const auto* c = std::get_if<workload::ComputeOp>(&op.body)) {
+      node.set_type(ChakraProtoMsg::COMP_NODE);
+      *node.add_attr() = int64_attribute("num_ops", std::llround(c->flops.value()));
+      *node.add_attr() = uint64_attribute("tensor_size", static_cast<uint64_t>(whole_bytes(c->bytes)));
+      extra["dtype"] = core::to_string(c->dtype);
+      extra["work"] = core::to_string(c->kind);
+      if (c->kernels != 1) extra["kernels"] = c->kernels;
+      if (c->memory.value() != 0) extra["memory"] = core::to_string(c->memory);
+      if (c->scaled_by) extra["scaled_by"] = *c->scaled_by;
+      if (c->duration) {
+        node.set_duration_micros(static_cast<uint64_t>(std::llround(c->duration->value() * 1e6)));
+        extra["duration"] = core::to_string(*c->duration);
+      }
+    } else if (const auto* c = std::get_if<workload::CollectiveOp>(&op.body)) {
+      node.set_type(ChakraProtoMsg::COMM_COLL_NODE);
+      *node.add_attr() = int64_attribute("comm_type", comm_type(c->kind));
+      *node.add_attr() = int64_attribute("comm_size", whole_bytes(c->bytes));
+      *node.add_attr() = string_attribute("pg_name", c->communicator);
+      if (c->dispatch) extra["dispatch"] = workload::dispatch_to_json(*c->dispatch);
+    } else if (const auto* m = std::get_if<workload::MemoryOp>(&op.body)) {
+      node.set_type(m->direction == workload::MemoryDirection::kRead ? ChakraProtoMsg::MEM_LOAD_NODE
+                                                                     : ChakraProtoMsg::MEM_STORE_NODE);
+      *node.add_attr() = uint64_attribute("tensor_size", static_cast<uint64_t>(whole_bytes(m->bytes)));
+    } else {
+      const auto& p = std::get<workload::P2POp>(op.body);
+      const size_t axis = *trace.mesh.axis_index(p.axis);
+      const auto peer = trace.mesh.neighbour(rank, axis, p.offset, p.wrap);
+      if (!peer)
+        throw core::InputError(
+            trace.name,
+            "/roles/" + std::to_string(trace.role_of(rank)) + "/ops/" + std::to_string(i) + "/p2p/offset",
+            "rank " + std::to_string(rank) + " has no peer " + std::to_string(p.offset) + " steps along \"" +
+                p.axis + "\"");
+      const bool send = p.direction == workload::P2PDirection::kSend;
+      node.set_type(send ? ChakraProtoMsg::COMM_SEND_NODE : ChakraProtoMsg::COMM_RECV_NODE);
+      const uint64_t src = send ? rank : *peer, dst = send ? *peer : rank;
+      const bool forward = send ? p.offset > 0 : p.offset < 0;  // direction of travel along the axis
+      const int32_t k = transfers[{src, dst, axis, forward}]++;
+      *node.add_attr() = int32_attribute("comm_src", static_cast<int32_t>(src));
+      *node.add_attr() = int32_attribute("comm_dst", static_cast<int32_t>(dst));
+      *node.add_attr() = int64_attribute("comm_size", whole_bytes(p.bytes));
+      *node.add_attr() = int32_attribute("comm_tag", (k << 8) | static_cast<int32_t>((axis << 1) | forward));
+      extra["axis"] = p.axis;
+      extra["offset"] = p.offset;
+      if (p.wrap) extra["wrap"] = true;
+    }
+    *node.add_attr() = string_attribute(kZettasimAttribute, extra.dump());
+    append_record(node, out);
+  }
+  return out;
+}
+
+}  // namespace
+
+uint64_t export_chakra(const workload::Trace& trace, const std::string& base_name, const FileSink& sink) {
+  const uint64_t ranks = trace.mesh.size();
+  if (ranks > kMaxExportRanks)
+    throw core::InputError(trace.name, "/mesh",
+                           "Chakra traces hold one file per rank; " + std::to_string(ranks) +
+                               " ranks is over the export limit of " + std::to_string(kMaxExportRanks));
+  if (trace.mesh.axes().size() > 127)
+    throw core::InputError(trace.name, "/mesh", "more than 127 mesh axes cannot be tagged in Chakra");
+  const nlohmann::json header = trace_header(trace);
+  for (uint64_t r = 0; r < ranks; ++r)
+    sink(base_name + "." + std::to_string(r) + ".et", rank_file(trace, header, r));
+  return ranks;
+}
+
+}  // namespace zs::chakra

@@ -1,0 +1,323 @@
+// Chakra import and export: the round trip of generated traces, traces written as ASTRA-sim's tools
+// write them against closed forms, and the errors of bad files.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <map>
+
+#include "chakra/chakra_attributes.hpp"
+#include "chakra/chakra_export.hpp"
+#include "chakra/chakra_import.hpp"
+#include "chakra/et_records.hpp"
+#include "core/input_error.hpp"
+#include "engine/simulation.hpp"
+#include "et_def.pb.h"
+#include "policy/linear_placement.hpp"
+#include "policy/ring_collective.hpp"
+#include "scenario/scenario_loader.hpp"
+#include "support/approx.hpp"
+#include "support/temp_dir.hpp"
+#include "support/test_machines.hpp"
+#include "topology/routing.hpp"
+#include "workload/trace_json.hpp"
+
+using namespace zs;
+using ChakraProtoMsg::AttributeProto;
+using ChakraProtoMsg::Node;
+
+namespace {
+
+scenario::Scenario shipped(const std::string& name) {
+  core::DiskFileSource files;
+  return scenario::ScenarioLoader(files).load(std::string(ZS_SOURCE_DIR) + "/scenarios/" + name + ".json");
+}
+
+/// Exports `trace` into `dir` as <name>.<rank>.et files; returns the prefix.
+std::string export_to(const workload::Trace& trace, const test::TempDir& dir) {
+  chakra::export_chakra(trace, "job", [&](const std::string& name, const std::string& bytes) {
+    std::ofstream(dir.file(name), std::ios::binary) << bytes;
+  });
+  return dir.file("job");
+}
+
+double iteration(const topology::Machine& m, const workload::Trace& t) {
+  return engine::simulate(m, t, policy::LinearPlacement(), policy::RingCollective())
+      .replay.iteration_time.value();
+}
+
+Node node(uint64_t id, const std::string& name, ChakraProtoMsg::NodeType type,
+          std::vector<uint64_t> data_deps, std::vector<AttributeProto> attrs) {
+  Node n;
+  n.set_id(id);
+  n.set_name(name);
+  n.set_type(type);
+  for (auto d : data_deps) n.add_data_deps(d);
+  for (auto& a : attrs) *n.add_attr() = a;
+  return n;
+}
+
+/// Writes one rank's file: metadata then `nodes`, framed as Chakra's encodeMessage does.
+void write_rank(const test::TempDir& dir, const std::string& name, uint64_t rank,
+                const std::vector<Node>& nodes) {
+  std::string out;
+  ChakraProtoMsg::GlobalMetadata meta;
+  meta.set_version("0.0.4");
+  chakra::append_record(meta, out);
+  for (const auto& n : nodes) chakra::append_record(n, out);
+  std::ofstream(dir.file(name + "." + std::to_string(rank) + ".et"), std::ios::binary) << out;
+}
+
+constexpr uint32_t kRanks = 4;
+constexpr double kAllReduceBytes = 64.0 * 1024 * 1024;
+constexpr double kSendBytes = 100e6;
+
+/// The program of rank r as ASTRA-sim's examples write it (no zettasim attributes): a metadata node and
+/// a CPU op to skip, a 1 TFLOP compute, an all-reduce, a compute with only a measured duration (1 ms), a
+/// send to the next rank and a receive from the previous one. Nodes are out of dependency order in the file.
+std::vector<Node> astra_style_rank(uint32_t r) {
+  std::vector<Node> nodes;
+  nodes.push_back(node(5, "all_reduce", ChakraProtoMsg::COMM_COLL_NODE, {2},
+                       {chakra::bool_attribute("is_cpu_op", false),
+                        chakra::int64_attribute("comm_type", ChakraProtoMsg::ALL_REDUCE),
+                        chakra::uint64_attribute("comm_size", uint64_t(kAllReduceBytes))}));
+  nodes.push_back(node(1, "metadata", ChakraProtoMsg::METADATA_NODE, {}, {}));
+  Node cpu =
+      node(2, "aten::launch", ChakraProtoMsg::COMP_NODE, {3}, {chakra::bool_attribute("is_cpu_op", true)});
+  cpu.set_duration_micros(40);
+  nodes.push_back(cpu);
+  nodes.push_back(
+      node(3, "gemm", ChakraProtoMsg::COMP_NODE, {1},
+           {chakra::bool_attribute("is_cpu_op", false), chakra::int64_attribute("num_ops", 1000000000000),
+            chakra::uint64_attribute("tensor_size", 0)}));
+  Node measured =
+      node(6, "measured", ChakraProtoMsg::COMP_NODE, {5}, {chakra::bool_attribute("is_cpu_op", false)});
+  measured.set_duration_micros(1000);
+  nodes.push_back(measured);
+  nodes.push_back(node(
+      7, "send", ChakraProtoMsg::COMM_SEND_NODE, {6},
+      {chakra::int32_attribute("comm_src", int32_t(r)),
+       chakra::int32_attribute("comm_dst", int32_t((r + 1) % kRanks)),
+       chakra::int64_attribute("comm_size", int64_t(kSendBytes)), chakra::int32_attribute("comm_tag", 0)}));
+  nodes.push_back(node(
+      8, "recv", ChakraProtoMsg::COMM_RECV_NODE, {6},
+      {chakra::int32_attribute("comm_src", int32_t((r + kRanks - 1) % kRanks)),
+       chakra::int32_attribute("comm_dst", int32_t(r)),
+       chakra::int64_attribute("comm_size", int64_t(kSendBytes)), chakra::int32_attribute("comm_tag", 0)}));
+  return nodes;
+}
+
+std::string write_astra_style(const test::TempDir& dir) {
+  for (uint32_t r = 0; r < kRanks; ++r) write_rank(dir, "astra", r, astra_style_rank(r));
+  return dir.file("astra");
+}
+
+std::string import_error(const std::string& prefix) {
+  core::DiskFileSource files;
+  try {
+    chakra::import_chakra(prefix, files);
+  } catch (const core::InputError& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+}  // namespace
+
+TEST_CASE("a generated trace exported to Chakra and imported back is the same trace and replays the same") {
+  test::TempDir dir;
+  core::DiskFileSource files;
+  for (const char* name : {"hgx-3d-parallel", "default"}) {
+    CAPTURE(name);
+    const auto s = shipped(name);
+    test::TempDir out;
+    const auto imported = chakra::import_chakra(export_to(s.trace, out), files);
+    CHECK(imported.report.zettasim_metadata);
+    CHECK(imported.report.ranks == s.trace.mesh.size());
+    CHECK(workload::trace_to_json(imported.trace) == workload::trace_to_json(s.trace));
+    const double before = iteration(s.machine, s.trace), after = iteration(s.machine, imported.trace);
+    CHECK(before > 0);
+    CHECK(after == before);
+  }
+}
+
+TEST_CASE("the round trip keeps expert routing, pipeline transfers and streams of an MoE plan") {
+  const auto s = shipped("moe-ep-64");
+  test::TempDir out;
+  core::DiskFileSource files;
+  const auto imported = chakra::import_chakra(export_to(s.trace, out), files);
+  CHECK(workload::trace_to_json(imported.trace) == workload::trace_to_json(s.trace));
+  size_t dispatches = 0;
+  for (const auto& role : imported.trace.roles)
+    for (const auto& op : role.ops)
+      if (const auto* c = std::get_if<workload::CollectiveOp>(&op.body); c && c->dispatch) ++dispatches;
+  CHECK(dispatches > 0);
+}
+
+TEST_CASE("export writes what ASTRA-sim's feeder reads: types, sizes, peers, tags and stream order") {
+  const auto s = shipped("hgx-3d-parallel");
+  std::map<std::string, std::string> written;
+  const uint64_t n = chakra::export_chakra(
+      s.trace, "job", [&](const std::string& name, const std::string& bytes) { written[name] = bytes; });
+  REQUIRE(n == 8);
+  REQUIRE(written.count("job.7.et") == 1);
+  // Rank 0 is pipeline stage 0: its sends go to stage 1 (rank 4 in the pp x dp x tp mesh).
+  chakra::RecordReader reader(written["job.0.et"], "job.0.et");
+  ChakraProtoMsg::GlobalMetadata meta;
+  REQUIRE(reader.next(meta, "/metadata"));
+  CHECK(meta.version() == "0.0.4");
+  Node nd;
+  size_t nodes = 0, sends = 0, colls = 0;
+  std::map<uint64_t, int> ids;
+  const auto& ops = s.trace.program_of(0).ops;
+  while (reader.next(nd, "/nodes")) {
+    REQUIRE(nd.id() == nodes);
+    const auto& op = ops[nodes];
+    if (nd.type() == ChakraProtoMsg::COMM_SEND_NODE) {
+      ++sends;
+      int64_t dst = -1, size = -1;
+      for (const auto& a : nd.attr()) {
+        if (a.name() == "comm_dst") dst = a.int32_val();
+        if (a.name() == "comm_size") size = a.int64_val();
+      }
+      CHECK(dst == 4);
+      CHECK(size == std::llround(std::get<workload::P2POp>(op.body).bytes.value()));
+    }
+    if (nd.type() == ChakraProtoMsg::COMM_COLL_NODE) {
+      ++colls;
+      const auto& c = std::get<workload::CollectiveOp>(op.body);
+      for (const auto& a : nd.attr()) {
+        if (a.name() == "comm_size") CHECK(a.int64_val() == std::llround(c.bytes.value()));
+        if (a.name() == "pg_name") CHECK(a.string_val() == c.communicator);
+      }
+    }
+    // Every op after the first on its stream follows the previous one (data or control dependency).
+    ++nodes;
+    nd.Clear();
+  }
+  CHECK(nodes == ops.size());
+  CHECK(sends > 0);
+  CHECK(colls > 0);
+}
+
+TEST_CASE("a Chakra trace in ASTRA-sim's style replays to the closed form of its operations") {
+  test::TempDir dir;
+  core::DiskFileSource files;
+  const auto imported = chakra::import_chakra(write_astra_style(dir), files);
+  const auto& r = imported.report;
+  CHECK_FALSE(r.zettasim_metadata);
+  CHECK(r.ranks == kRanks);
+  CHECK(r.nodes == 5 * kRanks);
+  CHECK(r.cpu_nodes_skipped == kRanks);
+  CHECK(r.cpu_skipped_seconds == zs::test::approx(40e-6 * kRanks));
+  CHECK(r.metadata_nodes_skipped == kRanks);
+  CHECK(r.assumed_bf16_matrix == kRanks);
+  CHECK(r.measured_durations == kRanks);
+  const auto& t = imported.trace;
+  CHECK(t.mesh.size() == kRanks);
+  CHECK(t.roles.size() == kRanks);
+  CHECK(t.model_flops.value() == zs::test::approx(1e12 * kRanks));
+  // Dependency order: the gemm (file position 3) first, then the all-reduce it reaches through the skipped
+  // CPU node.
+  const auto& ops = t.roles[1].ops;
+  REQUIRE(ops.size() == 5);
+  CHECK(ops[0].name == "gemm");
+  CHECK(ops[1].name == "all_reduce");
+  CHECK(ops[1].deps == std::vector<uint32_t>{0});
+  CHECK(std::get<workload::P2POp>(ops[3].body).offset == 1);
+  CHECK(std::get<workload::P2POp>(ops[4].body).offset == -1);
+
+  // 1 PFLOP/s units at full efficiency, 100 GB/s links and 1 us per link on one switch.
+  const auto machine = test::single_switch_machine(int(kRanks), test::unit_model("1PFLOPS", 1, "0s"),
+                                                   test::link_model("100GB/s", "1us"));
+  const auto& units = machine.topology.units();
+  const auto route = topology::shortest_route(machine.topology, units[0], units[1]);
+  const double alpha = topology::route_latency(machine, route).value();
+  const double bw = topology::route_bandwidth(machine, route).value();
+  const double n = kRanks;
+  const double expected = 1e12 / 1e15                                                     // gemm
+                          + 2 * (n - 1) * alpha + 2 * (n - 1) / n * kAllReduceBytes / bw  // ring all-reduce
+                          + 1e-3                                                          // measured compute
+                          + alpha + kSendBytes / bw;                                      // ring of sends
+  CHECK(iteration(machine, t) == zs::test::approx(expected).epsilon(0.01));
+}
+
+TEST_CASE("bad Chakra files are one clear error naming the file and the record") {
+  test::TempDir dir;
+  auto with_rank0 = [&](const std::string& name, std::vector<Node> nodes) {
+    for (uint32_t r = 1; r < kRanks; ++r) write_rank(dir, name, r, astra_style_rank(r));
+    write_rank(dir, name, 0, std::move(nodes));
+    return dir.file(name);
+  };
+  SUBCASE("dependency on a missing node") {
+    auto nodes = astra_style_rank(0);
+    nodes[0].add_data_deps(99);
+    CHECK(import_error(with_rank0("missing", nodes))
+              .find("missing.0.et: /nodes/0/data_deps/1: depends on node id 99") != std::string::npos);
+  }
+  SUBCASE("cycle") {
+    auto nodes = astra_style_rank(0);
+    nodes[3].add_ctrl_deps(6);  // gemm after the measured compute, which follows it
+    CHECK(import_error(with_rank0("cycle", nodes)).find("dependency cycle") != std::string::npos);
+  }
+  SUBCASE("unsupported collective") {
+    auto nodes = astra_style_rank(0);
+    nodes[0].mutable_attr(1)->set_int64_val(ChakraProtoMsg::GATHER);
+    CHECK(import_error(with_rank0("gather", nodes))
+              .find("/nodes/0/attr/comm_type: collective type 3 is not replayed") != std::string::npos);
+  }
+  SUBCASE("process group with unknown members") {
+    auto nodes = astra_style_rank(0);
+    *nodes[0].add_attr() = chakra::string_attribute("pg_name", "tp_group_3");
+    CHECK(import_error(with_rank0("pg", nodes)).find("/nodes/0/attr/pg_name: process group \"tp_group_3\"") !=
+          std::string::npos);
+  }
+  SUBCASE("peer outside the job") {
+    auto nodes = astra_style_rank(0);
+    nodes[5].mutable_attr(1)->set_int32_val(9);
+    CHECK(import_error(with_rank0("peer", nodes)).find("/nodes/5/attr/comm_dst: peer rank 9") !=
+          std::string::npos);
+  }
+  SUBCASE("wrong attribute type") {
+    auto nodes = astra_style_rank(0);
+    nodes[3].mutable_attr(1)->set_string_val("many");
+    CHECK(import_error(with_rank0("type", nodes)).find("/nodes/3/attr/num_ops: expected an integer value") !=
+          std::string::npos);
+  }
+  SUBCASE("truncated file") {
+    write_astra_style(dir);
+    const std::string full = test::read_text(dir.file("astra.2.et"));
+    std::ofstream(dir.file("astra.2.et"), std::ios::binary) << full.substr(0, full.size() - 3);
+    CHECK(import_error(dir.file("astra")).find("astra.2.et: /nodes/6: a record of") != std::string::npos);
+  }
+  SUBCASE("no such trace") {
+    CHECK(import_error(dir.file("nothing")).find("nothing.0.et: cannot read") != std::string::npos);
+  }
+  SUBCASE("a zettasim export whose ranks disagree with their role") {
+    const auto s = shipped("hgx-3d-parallel");
+    std::map<std::string, std::string> written;
+    chakra::export_chakra(s.trace, "job",
+                          [&](const std::string& n, const std::string& b) { written[n] = b; });
+    for (auto& [name, bytes] : written) std::ofstream(dir.file(name), std::ios::binary) << bytes;
+    // Rewrite rank 1 (same role as rank 0) with one collective's size changed.
+    std::string edited;
+    chakra::RecordReader reader(written["job.1.et"], "job.1.et");
+    ChakraProtoMsg::GlobalMetadata meta;
+    reader.next(meta, "/metadata");
+    chakra::append_record(meta, edited);
+    Node nd;
+    bool changed = false;
+    while (reader.next(nd, "/nodes")) {
+      if (!changed && nd.type() == ChakraProtoMsg::COMM_COLL_NODE)
+        for (auto& a : *nd.mutable_attr())
+          if (a.name() == "comm_size") {
+            a.set_int64_val(a.int64_val() + 1);
+            changed = true;
+          }
+      chakra::append_record(nd, edited);
+      nd.Clear();
+    }
+    std::ofstream(dir.file("job.1.et"), std::ios::binary) << edited;
+    CHECK(import_error(dir.file("job")).find("job.1.et: /nodes: op") != std::string::npos);
+    CHECK(import_error(dir.file("job")).find("which runs the same role") != std::string::npos);
+  }
+}
