@@ -1,5 +1,6 @@
 // zettasim subcommands: run, list.
 #include "cli/cli_app.hpp"
+#include "cli/results_folder.hpp"
 
 #include <filesystem>
 #include <memory>
@@ -8,6 +9,7 @@
 #include <CLI/CLI.hpp>
 
 #include "cli/bundled_files.hpp"
+#include "cli/goodput_command.hpp"
 #include "cli/place_command.hpp"
 #include "cli/trace_commands.hpp"
 #include "core/file_source.hpp"
@@ -59,15 +61,9 @@ int run_scenario(const RunOptions& opt, std::ostream& out) {
   config["zettasim_version"] = output::kVersion;
   std::filesystem::path dir =
       opt.out_dir.empty() ? std::filesystem::path("results") / s.name : std::filesystem::path(opt.out_dir);
-  try {
-    output::StagedDirectory stage(dir);
-    stage.write("summary.json", output::summary_json(s, result).dump(2) + "\n");
-    stage.write("config.json", config.dump(2) + "\n");
-    stage.write("report.txt", report);
-    stage.commit();
-  } catch (const std::filesystem::filesystem_error& e) {
-    throw core::InputError(dir.string(), "", std::string("cannot write the output folder: ") + e.what());
-  }
+  write_results_folder(dir, {{"summary.json", output::summary_json(s, result).dump(2) + "\n"},
+                             {"config.json", config.dump(2) + "\n"},
+                             {"report.txt", report}});
   if (!opt.quiet) out << report;
   out << "\nresults: " << dir.string() << "/ (summary.json, config.json, report.txt)\n";
   return 0;
@@ -143,6 +139,17 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
   run->add_flag("--quiet", run_opt.quiet, "Print only where the results went");
   run->add_option("--fidelity", run_opt.fidelity,
                   "auto (default: exact up to 2^24 rank-ops, collapsed beyond), exact or collapsed");
+  GoodputOptions goodput_opt;
+  auto* goodput = app.add_subcommand(
+      "goodput",
+      "Simulate days of training under failures (the scenario's reliability section): ETTR, goodput");
+  goodput->add_option("scenario", goodput_opt.scenario, "Scenario file with a reliability section")
+      ->required();
+  goodput->add_option("--out", goodput_opt.out_dir,
+                      "Output folder (default: results/<scenario name>-goodput)");
+  goodput->add_option("--seeds", goodput_opt.seeds, "Monte Carlo seeds (default: the scenario's)")
+      ->check(CLI::Range(uint32_t(1), uint32_t(100000)));
+  goodput->add_flag("--quiet", goodput_opt.quiet, "Print only where the results went");
   TopoOptions topo_opt;
   auto* topo = app.add_subcommand("topo", "Summarize a machine: part counts, injection, diameter, bisection");
   topo->add_option("file", topo_opt.file, "Machine or scenario file")->required();
@@ -206,6 +213,7 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
       return 0;
     }
     if (*run) return run_scenario(run_opt, out);
+    if (*goodput) return run_goodput(goodput_opt, out);
     if (*topo) return summarize_topology(topo_opt, out);
     if (*gen) return generate_trace_file(gen_opt, out);
     if (*place) return print_placement_cost(place_opt, out);

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "policy/policy_catalog.hpp"
+#include "scenario/reliability_setup.hpp"
 #include "topology/machine.hpp"
 #include "topology/optical_circuits.hpp"
 #include "workload/trace.hpp"
@@ -30,6 +31,8 @@ struct Scenario {
   std::string placement_policy;
   std::optional<policy::PlacementMap> placement_map;  ///< for "from-file"
   std::string collective_policy;
+  /// Failures, checkpointing and recovery over a long horizon (`zettasim goodput`); absent: not given.
+  std::optional<ReliabilitySetup> reliability;
   /// Every parameter as resolved (models inlined, units canonical, defaults filled in), so that any
   /// result can be reproduced from it; written beside each run's results.
   nlohmann::json resolved;

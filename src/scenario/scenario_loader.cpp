@@ -230,6 +230,11 @@ Scenario ScenarioLoader::load(const std::string& path) const {
   resolved_workload["model_flops_per_iteration"] = core::to_string(s.trace.model_flops);
   resolved_workload["tokens_per_iteration"] = s.trace.tokens_per_iteration;
 
+  if (root.has("reliability")) {
+    auto section = root.object("reliability");
+    s.reliability = read_reliability(section, files_);
+  }
+
   core::JsonObject policies = root.object("policies");
   if (const auto* placement = policies.optional("placement");
       placement != nullptr && placement->is_object()) {
@@ -263,6 +268,7 @@ Scenario ScenarioLoader::load(const std::string& path) const {
                 {"workload", resolved_workload},
                 {"policies", {{"placement", s.placement_policy}, {"collective", s.collective_policy}}}};
   if (s.placement_map) s.resolved["policies"]["placement_map"] = s.placement_map->file;
+  if (s.reliability) s.resolved["reliability"] = s.reliability->resolved;
   if (!s.circuit_reconfigurations.empty()) {
     nlohmann::json events = nlohmann::json::array();
     for (const auto& r : s.circuit_reconfigurations)

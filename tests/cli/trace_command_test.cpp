@@ -11,16 +11,12 @@
 using namespace zs;
 namespace fs = std::filesystem;
 
-namespace {
-std::string source(const char* rel) {
-  return (fs::path(ZS_SOURCE_DIR) / rel).string();
-}
-}  // namespace
+using test::source_file;
 
 TEST_CASE("trace gen writes a model's trace under a plan, trace inspect reads it back") {
   test::TempDir dir;
   auto r =
-      test::run_cli({"trace", "gen", source("workloads/gpt3-1.3b.json"), "--parallel",
+      test::run_cli({"trace", "gen", source_file("workloads/gpt3-1.3b.json"), "--parallel",
                      "data_parallel=2,tensor_parallel=2,pipeline_parallel=2,micro_batch=1,global_batch=8,"
                      "sequence_parallel=true,zero_stage=1,recompute=full",
                      "--out", dir.file("t.trace.json")});
@@ -40,7 +36,8 @@ TEST_CASE("trace gen writes a model's trace under a plan, trace inspect reads it
 TEST_CASE("trace gen writes the CBOR form for a .cbor file, inspect reads it like the JSON one") {
   test::TempDir dir;
   for (const char* name : {"t.json", "t.cbor"})
-    REQUIRE(test::run_cli({"trace", "gen", source("scenarios/hgx-3d-parallel.json"), "--out", dir.file(name)})
+    REQUIRE(test::run_cli(
+                {"trace", "gen", source_file("scenarios/hgx-3d-parallel.json"), "--out", dir.file(name)})
                 .code == 0);
   CHECK(fs::file_size(dir.file("t.cbor")) < fs::file_size(dir.file("t.json")));
   auto a = test::run_cli({"trace", "inspect", dir.file("t.json")});
@@ -50,33 +47,33 @@ TEST_CASE("trace gen writes the CBOR form for a .cbor file, inspect reads it lik
 }
 
 TEST_CASE("trace inspect on a shipped scenario: the moe-10t plan on 524,288 units fits its units") {
-  auto i = test::run_cli({"trace", "inspect", source("scenarios/moe-10t-512k.json")});
+  auto i = test::run_cli({"trace", "inspect", source_file("scenarios/moe-10t-512k.json")});
   CHECK(i.code == 0);
   CHECK(i.out.find("pp 64 x ep 1024 x tp 8 = 524288 ranks") != std::string::npos);
   CHECK(i.out.find("ep all-to-all") != std::string::npos);
 }
 
 TEST_CASE("bad plans and files: one line, exit code 2") {
-  auto r = test::run_cli({"trace", "gen", source("workloads/gpt3-1.3b.json"), "--parallel",
+  auto r = test::run_cli({"trace", "gen", source_file("workloads/gpt3-1.3b.json"), "--parallel",
                           "tensor_parallel=3,micro_batch=1,global_batch=8"});
   CHECK(r.code == 2);
   CHECK(r.err ==
         "zettasim: error: --parallel: /tensor_parallel: tensor_parallel 3 does not divide the attention "
         "heads (16)\n");
-  r = test::run_cli({"trace", "gen", source("workloads/gpt3-1.3b.json"), "--parallel",
+  r = test::run_cli({"trace", "gen", source_file("workloads/gpt3-1.3b.json"), "--parallel",
                      "micro_batch=1,global_batch=8,colour=red"});
   CHECK(r.code == 2);
   CHECK(r.err.find("--parallel: /colour: ") != std::string::npos);
-  r = test::run_cli({"trace", "gen", source("workloads/gpt3-1.3b.json"), "--parallel", "oops"});
+  r = test::run_cli({"trace", "gen", source_file("workloads/gpt3-1.3b.json"), "--parallel", "oops"});
   CHECK(r.code == 2);
-  r = test::run_cli({"trace", "inspect", source("models/h100-sxm.json")});
+  r = test::run_cli({"trace", "inspect", source_file("models/h100-sxm.json")});
   CHECK(r.code == 2);
   CHECK(r.err.find("/kind: expected a \"trace\" or a \"scenario\"") != std::string::npos);
 }
 
 TEST_CASE("zettasim place: linear keeps tensor-parallel groups in a rack, random scatters them") {
   auto r = test::run_cli(
-      {"place", source("scenarios/moe-ep-64.json"), "--policy", "linear", "--policy", "random"});
+      {"place", source_file("scenarios/moe-ep-64.json"), "--policy", "linear", "--policy", "random"});
   CHECK(r.code == 0);
   const auto linear = r.out.find("placement linear"), random = r.out.find("placement random");
   REQUIRE(linear != std::string::npos);
@@ -85,7 +82,7 @@ TEST_CASE("zettasim place: linear keeps tensor-parallel groups in a rack, random
   CHECK(r.out.substr(linear, random - linear).find("tp            384 GiB             2.00") !=
         std::string::npos);
   CHECK(r.out.substr(random).find("tp            384 GiB             2.00") == std::string::npos);
-  auto bad = test::run_cli({"place", source("scenarios/moe-ep-64.json"), "--policy", "scotch"});
+  auto bad = test::run_cli({"place", source_file("scenarios/moe-ep-64.json"), "--policy", "scotch"});
   CHECK(bad.code == 2);
   CHECK(bad.err.find("--policy: unknown placement policy \"scotch\"") != std::string::npos);
 }
@@ -93,7 +90,7 @@ TEST_CASE("zettasim place: linear keeps tensor-parallel groups in a rack, random
 TEST_CASE("trace export-chakra writes one file per rank, a scenario replays them to the same iteration") {
   test::TempDir dir;
   auto e = test::run_cli(
-      {"trace", "export-chakra", source("scenarios/hgx-3d-parallel.json"), "--out", dir.file("et")});
+      {"trace", "export-chakra", source_file("scenarios/hgx-3d-parallel.json"), "--out", dir.file("et")});
   REQUIRE(e.code == 0);
   CHECK(e.out.find("8 Chakra files written") != std::string::npos);
   for (int r = 0; r < 8; ++r)
@@ -111,7 +108,7 @@ TEST_CASE("trace export-chakra writes one file per rank, a scenario replays them
 
   // The same machine and policies, with the workload taken from the Chakra files, from the imported trace
   // file, and generated: the same iteration time to the bit.
-  const std::string machine = source("topologies/hgx-h100-8.machine.json");
+  const std::string machine = source_file("topologies/hgx-h100-8.machine.json");
   auto scenario = [&](const std::string& name, const nlohmann::json& workload) {
     nlohmann::json s = {{"kind", "scenario"},
                         {"name", name},
@@ -121,7 +118,7 @@ TEST_CASE("trace export-chakra writes one file per rank, a scenario replays them
     return dir.write(name + ".json", s.dump());
   };
   double times[3];
-  const std::string files[3] = {source("scenarios/hgx-3d-parallel.json"),
+  const std::string files[3] = {source_file("scenarios/hgx-3d-parallel.json"),
                                 scenario("from-chakra", {{"chakra", "et/gpt3-1.3b-dp2-pp2-tp2"}}),
                                 scenario("from-trace", {{"trace", "imported.trace.json"}})};
   for (int k = 0; k < 3; ++k) {
@@ -148,12 +145,12 @@ TEST_CASE("bad Chakra and recorded-trace input: one line, exit code 2, nothing w
   CHECK(garbage.err.find("job.0.et: /metadata: truncated record length") != std::string::npos);
 
   auto big = test::run_cli(
-      {"trace", "export-chakra", source("scenarios/moe-10t-512k.json"), "--out", dir.file("big")});
+      {"trace", "export-chakra", source_file("scenarios/moe-10t-512k.json"), "--out", dir.file("big")});
   CHECK(big.code == 2);
   CHECK(big.err.find("over the export limit of 65536") != std::string::npos);
   CHECK_FALSE(fs::exists(dir.path() / "big"));
 
-  const std::string machine = source("topologies/hgx-h100-8.machine.json");
+  const std::string machine = source_file("topologies/hgx-h100-8.machine.json");
   nlohmann::json both = {{"kind", "scenario"},
                          {"name", "both"},
                          {"machine", machine},

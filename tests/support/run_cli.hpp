@@ -14,6 +14,11 @@ struct CliResult {
   std::string out, err;
 };
 
+/// A file of the source tree (scenarios, models, ...), by its path relative to the repository root.
+inline std::string source_file(const std::string& relative) {
+  return std::string(ZS_SOURCE_DIR) + "/" + relative;
+}
+
 inline CliResult run_cli(std::vector<std::string> args) {
   args.insert(args.begin(), "zettasim");
   std::vector<const char*> argv;

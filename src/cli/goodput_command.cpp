@@ -1,0 +1,144 @@
+// The goodput command: iteration time from the engine, then the Monte Carlo of failures and recovery.
+#include "cli/goodput_command.hpp"
+#include "cli/results_folder.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+
+#include "cli/text_columns.hpp"
+#include "core/input_error.hpp"
+#include "engine/simulation.hpp"
+#include "output/staged_directory.hpp"
+#include "output/version.hpp"
+#include "policy/policy_catalog.hpp"
+#include "reliability/goodput_simulator.hpp"
+#include "scenario/scenario_loader.hpp"
+
+namespace zs::cli {
+namespace {
+
+std::string with_ci(const reliability::Estimate& e, const char* format) {
+  char a[64], b[64];
+  std::snprintf(a, sizeof a, format, e.mean);
+  std::snprintf(b, sizeof b, format, e.half_width);
+  return std::string(a) + " +- " + b;
+}
+
+nlohmann::json estimate_json(const reliability::Estimate& e) {
+  return {{"mean", e.mean}, {"ci95_half_width", e.half_width}};
+}
+
+}  // namespace
+
+int run_goodput(const GoodputOptions& opt, std::ostream& out) {
+  core::DiskFileSource files;
+  scenario::Scenario s = scenario::ScenarioLoader(files).load(opt.scenario);
+  if (!s.reliability)
+    throw core::InputError(
+        opt.scenario, "/reliability",
+        "expected a reliability section (failure_rates, horizon, seeds, checkpoint, detection, "
+        "restart, repair; optional spares) for goodput");
+  const auto& rel = *s.reliability;
+  // Checkpoint state: every rank's weights and optimizer state.
+  double state = 0;
+  for (const auto& role : s.trace.roles) {
+    if (!role.memory)
+      throw core::InputError(
+          opt.scenario, "/reliability/checkpoint",
+          "the trace states no memory for role \"" + role.name +
+              "\", so the checkpoint size is unknown (a recorded trace: use a generated workload)");
+    state += (role.memory->weights + role.memory->optimizer).value() *
+             static_cast<double>(s.trace.ranks_per_role());
+  }
+  auto placement =
+      policy::make_placement_policy(s.placement_policy, s.placement_map ? &*s.placement_map : nullptr);
+  auto collective = policy::make_collective_policy(s.collective_policy);
+  const auto fidelity = engine::parse_fidelity(s.fidelity);
+  const engine::SimulationResult iteration = engine::simulate(
+      s.machine, s.trace, *placement, *collective, {s.circuit_reconfigurations, s.seed}, *fidelity);
+
+  reliability::GoodputConfig cfg;
+  cfg.iteration = iteration.replay.iteration_time.value();
+  cfg.tokens_per_iteration = s.trace.tokens_per_iteration;
+  cfg.units = s.trace.mesh.size();
+  cfg.horizon = rel.horizon;
+  cfg.checkpoint_cost = state / rel.checkpoint_bandwidth;
+  cfg.checkpoint = rel.checkpoint;
+  cfg.detection = rel.detection;
+  cfg.restart = rel.restart;
+  cfg.spares = rel.spares;
+  cfg.swap = rel.swap;
+  cfg.repair = rel.repair;
+  const uint32_t seeds = opt.seeds > 0 ? opt.seeds : rel.seeds;
+  const auto g = reliability::simulate_goodput(rel.rates, cfg, s.seed, seeds);
+
+  auto sec = [](double x) { return core::display(core::Seconds(x)); };
+  std::string report = "zettasim " + std::string(output::kVersion) + ": goodput of scenario \"" + s.name +
+                       "\" (" + opt.scenario + ")\n";
+  auto row = [&](const std::string& label, const std::string& value) {
+    report += "  " + column(label, 28) + value + "\n";
+  };
+  row("iteration", sec(cfg.iteration) + " (" + iteration.replay.fidelity + " replay)");
+  row("units", std::to_string(cfg.units));
+  row("failure rates", rel.rates.name + ": job MTBF " + sec(g.mtbf));
+  row("checkpoint", core::display(core::Bytes(state)) + " at " +
+                        core::display(core::ByteRate(rel.checkpoint_bandwidth)) + " = " +
+                        sec(cfg.checkpoint_cost) + ", every " + sec(g.interval) + " of work (" +
+                        rel.checkpoint.describe() + ")");
+  row("horizon", sec(cfg.horizon) + ", " + std::to_string(seeds) + " seeds (mean +- 95% CI)");
+  row("ETTR", with_ci(g.ettr, "%.4f"));
+  row("goodput", with_ci(g.goodput, "%.4g") + " tokens/s");
+  row("failures", with_ci(g.failures, "%.1f"));
+  row("interruptions", with_ci(g.interruptions, "%.1f"));
+  report += "  time lost, per seed\n";
+  for (const auto& [cause, e] : g.lost)
+    report += "    " + column(cause, 26) + sec(e.mean) + " (" +
+              with_ci({e.mean / cfg.horizon, e.half_width / cfg.horizon}, "%.4f") + " of the horizon)\n";
+  report += "  failures by component, per seed\n";
+  for (const auto& [name, e] : g.by_component)
+    report += "    " + column(name, 26) + with_ci(e, "%.1f") + "\n";
+  report +=
+      "approximations:\n"
+      "  - iterations are not replayed over the horizon: every one takes the simulated iteration time (the\n"
+      "    machine after a swap is taken as healthy; stragglers and degraded links are not modelled yet)\n"
+      "  - checkpoints are synchronous: all weights and optimizer state written at the checkpoint bandwidth\n"
+      "  - failures are independent per component instance; correlated domains (switch, rack, power) are "
+      "not\n"
+      "    modelled yet\n";
+
+  nlohmann::json result = {{"scenario", s.name},
+                           {"iteration_time_s", cfg.iteration},
+                           {"units", cfg.units},
+                           {"job_mtbf_s", g.mtbf},
+                           {"checkpoint_state_bytes", state},
+                           {"checkpoint_cost_s", cfg.checkpoint_cost},
+                           {"checkpoint_interval_s", g.interval},
+                           {"horizon_s", cfg.horizon},
+                           {"seeds", seeds},
+                           {"ettr", estimate_json(g.ettr)},
+                           {"goodput_tokens_per_s", estimate_json(g.goodput)},
+                           {"failures", estimate_json(g.failures)},
+                           {"interruptions", estimate_json(g.interruptions)},
+                           {"zettasim_version", output::kVersion}};
+  for (const auto& [cause, e] : g.lost) result["lost_s"][cause] = estimate_json(e);
+  for (const auto& [name, e] : g.by_component) result["failures_by_component"][name] = estimate_json(e);
+  nlohmann::json timeline = nlohmann::json::array();
+  for (const auto& ev : g.first.timeline)
+    timeline.push_back(
+        {{"at_s", ev.at}, {"component", ev.component}, {"instance", ev.instance}, {"action", ev.action}});
+  result["timeline_first_seed"] = timeline;
+  nlohmann::json config = s.resolved;
+  config["zettasim_version"] = output::kVersion;
+
+  std::filesystem::path dir = opt.out_dir.empty() ? std::filesystem::path("results") / (s.name + "-goodput")
+                                                  : std::filesystem::path(opt.out_dir);
+  write_results_folder(dir, {{"goodput.json", result.dump(2) + "\n"},
+                             {"config.json", config.dump(2) + "\n"},
+                             {"report.txt", report}});
+  if (!opt.quiet) out << report;
+  out << "\nresults: " << dir.string() << "/ (goodput.json, config.json, report.txt)\n";
+  return 0;
+}
+
+}  // namespace zs::cli

@@ -1,0 +1,49 @@
+// Failure rates per component type, read from a rate table such as models/reliability/llama3-405b-54d.json.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/json_object.hpp"
+
+namespace zs::policy {
+
+/// What a failure of a component needs before the job can restart.
+enum class Recovery {
+  kRestart,  ///< nothing: detect, restart from the last checkpoint (software, a rerouted network path)
+  kReplace,  ///< the units it takes out must be swapped for spares (or repaired) first
+};
+
+/// One component type of a rate table.
+struct ComponentRate {
+  std::string name;
+  std::string per;           ///< "unit", "host" or "job": what one instance of the component is
+  double rate_per_hour = 0;  ///< mean failures per instance per hour, 1/h
+  Recovery recovery = Recovery::kRestart;
+  bool silent = false;       ///< silent data corruption: noticed only when the next checkpoint is validated
+  double weibull_shape = 1;  ///< 1: exponential lifetimes; otherwise Weibull of this shape with the same mean
+  std::string includes;      ///< what the published counts grouped here are
+};
+
+/// A rate table: per-instance rates derived from counts observed on a cluster over a period, so that the
+/// derivation is in the file and checkable (rate = count / (instances observed x duration)).
+struct FailureRates {
+  std::string name;
+  std::string file;
+  uint32_t units_per_host = 8;  ///< units behind one host, for "host" components (observed cluster's)
+  std::vector<ComponentRate> components;
+
+  /// Reads kind "failure-rates". A count or duration of zero or less, an unknown "per" or "recovery", a
+  /// Weibull shape <= 0 are core::InputError with the JSON path.
+  static FailureRates from_json(core::JsonObject& o);
+
+  /// Instances of `c` in a job of `units` units (hosts rounded up).
+  uint64_t instances(const ComponentRate& c, uint64_t units) const;
+  /// Units one failure of `c` takes out: 1 for a unit, units_per_host for a host, all for the job.
+  uint64_t units_taken(const ComponentRate& c, uint64_t units) const;
+  /// Failures per hour of a job of `units` units (sum over components of instances x rate), 1/h.
+  double job_rate_per_hour(uint64_t units) const;
+};
+
+}  // namespace zs::policy

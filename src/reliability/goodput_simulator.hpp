@@ -1,0 +1,85 @@
+// Days of training under failures: checkpoint/restart, spares and repair, by Monte Carlo over seeds.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "policy/checkpoint_interval.hpp"
+#include "policy/failure_rates.hpp"
+
+namespace zs::reliability {
+
+/// A job and its recovery setup. Times in seconds.
+struct GoodputConfig {
+  double iteration = 0;             ///< one training iteration on the healthy machine (the engine's), s
+  double tokens_per_iteration = 0;  ///< for goodput
+  uint64_t units = 0;               ///< units the job runs on
+  double horizon = 0;               ///< wall-clock time simulated, s
+  double checkpoint_cost = 0;       ///< a synchronous checkpoint blocks training this long, s
+  policy::CheckpointPolicy checkpoint;
+  double detection = 0;  ///< from the failure to the job knowing, s
+  double restart = 0;    ///< re-initialization and loading the checkpoint, s
+  uint32_t spares = 0;   ///< hot spare units
+  double swap = 0;       ///< putting spares in place of failed units, s
+  double repair = 0;     ///< a failed unit back in service (in the spare pool, or the job's if none), s
+};
+
+/// One interruption of the timeline.
+struct TimelineEvent {
+  double at = 0;  ///< s
+  std::string component;
+  uint64_t instance = 0;
+  std::string action;  ///< "restart", "swap", "wait for repair", "rollback (corruption found at checkpoint)"
+};
+
+/// Where one seed's wall time went. The parts add up to the horizon.
+struct GoodputRun {
+  double useful = 0;           ///< training progress kept, s
+  double recompute = 0;        ///< progress lost to failures (since the last good checkpoint), s
+  double checkpoint = 0;       ///< blocked in checkpoints, s
+  double detection = 0;        ///< s
+  double restart = 0;          ///< s
+  double waiting = 0;          ///< for a spare swap or a repair, s
+  uint64_t failures = 0;       ///< component failures (silent ones included, whether found or not)
+  uint64_t interruptions = 0;  ///< times the job stopped (a failure, a failure during recovery, a rollback)
+  uint64_t checkpoints = 0;    ///< completed
+  std::map<std::string, uint64_t> by_component;
+  std::vector<TimelineEvent> timeline;
+};
+
+/// A figure over the seeds: mean and the half-width of its 95% confidence interval (normal approximation,
+/// 1.96 standard errors).
+struct Estimate {
+  double mean = 0;
+  double half_width = 0;
+};
+
+struct GoodputSummary {
+  double interval = 0;  ///< the checkpoint interval used, s of work
+  double mtbf = 0;      ///< the job's mean time between failures at the start, s
+  uint32_t seeds = 0;
+  Estimate ettr;     ///< useful / horizon
+  Estimate goodput;  ///< useful tokens per wall-clock second
+  Estimate failures;
+  Estimate interruptions;
+  std::map<std::string, Estimate> lost;  ///< recompute, checkpoint, detection, restart, waiting: s
+  std::map<std::string, Estimate> by_component;
+  GoodputRun first;  ///< the first seed's run, with its timeline
+};
+
+/// One seed. Failures of each component are renewal processes (exponential or Weibull lifetimes, seeded
+/// from `seed`, independent of what the job does, so runs that differ only in their checkpoint interval
+/// see the same failures). Training alternates `interval` of work and a checkpoint; a failure loses the
+/// work since the last good checkpoint and costs detection, a swap or a repair wait for "replace"
+/// components, and the restart; a failure during that downtime starts it again. A silent corruption is
+/// found when the next checkpoint is validated, which then rolls back instead of committing.
+GoodputRun simulate_goodput_once(const policy::FailureRates& rates, const GoodputConfig& config,
+                                 double interval, uint64_t seed, bool keep_timeline);
+
+/// `seeds` seeds from `seed`; the interval from the config's checkpoint policy and the job's MTBF.
+GoodputSummary simulate_goodput(const policy::FailureRates& rates, const GoodputConfig& config, uint64_t seed,
+                                uint32_t seeds);
+
+}  // namespace zs::reliability
