@@ -1,4 +1,5 @@
-// Reading and writing Chakra node attributes by name, whatever integer encoding the producer chose.
+// Chakra node attributes by name, whatever integer encoding the producer chose. Internal to the chakra layer
+// and its tests (it includes the generated protobuf header).
 #pragma once
 
 #include <cstdint>

@@ -2,6 +2,7 @@
 #include "chakra/chakra_import.hpp"
 
 #include <algorithm>
+#include <array>
 #include <filesystem>
 #include <queue>
 #include <unordered_map>
@@ -19,7 +20,7 @@ using ChakraProtoMsg::Node;
 
 /// Streams of a trace that does not come from zettasim.
 enum GenericStream : uint32_t { kComputeStream, kCommStream, kMemoryStream, kSendStream, kRecvStream };
-const std::vector<std::string> kGenericStreams = {"compute", "comm", "memory", "send", "recv"};
+constexpr std::array<const char*, 5> kGenericStreams = {"compute", "comm", "memory", "send", "recv"};
 constexpr const char* kGenericAxis = "rank";
 
 std::string rank_file_path(const std::string& prefix, uint64_t rank) {
@@ -46,15 +47,22 @@ RankFile read_rank_file(const std::string& path, const std::string& bytes) {
   return f;
 }
 
-/// The zettasim attribute of a file's metadata: {"trace": header, "rank": r}, or null when absent.
-nlohmann::json zettasim_header(const RankFile& f) {
-  const auto text = string_attribute(f.meta.attr(), kZettasimAttribute, f.path, "/metadata");
+/// The "zettasim" attribute of a record (at JSON-style `path`) parsed as JSON, or null when absent.
+nlohmann::json zettasim_attribute(
+    const google::protobuf::RepeatedPtrField<ChakraProtoMsg::AttributeProto>& attrs, const std::string& file,
+    const std::string& path) {
+  const auto text = string_attribute(attrs, kZettasimAttribute, file, path);
   if (!text) return nullptr;
   try {
     return nlohmann::json::parse(*text);
   } catch (const nlohmann::json::exception& e) {
-    throw core::InputError(f.path, "/metadata/attr/zettasim", std::string("malformed JSON: ") + e.what());
+    throw core::InputError(file, path + "/attr/zettasim", std::string("malformed JSON: ") + e.what());
   }
+}
+
+/// The zettasim attribute of a file's metadata: {"trace": header, "rank": r}, or null when absent.
+nlohmann::json zettasim_header(const RankFile& f) {
+  return zettasim_attribute(f.meta.attr(), f.path, "/metadata");
 }
 
 /// How the files of a job are read: the layout restored from zettasim's metadata, or the generic one.
@@ -111,7 +119,8 @@ class RankConverter {
     const std::vector<size_t> order = dependency_order();
     std::vector<std::vector<uint32_t>> bridged(f_.nodes.size());  // a skipped node's kept ancestors
     std::vector<int64_t> op_of(f_.nodes.size(), -1);
-    std::vector<int64_t> last_on_stream(layout_.zettasim ? layout_.zettasim->streams.size() : 5, -1);
+    std::vector<int64_t> last_on_stream(
+        layout_.zettasim ? layout_.zettasim->streams.size() : kGenericStreams.size(), -1);
     nlohmann::json ops = nlohmann::json::array();
     for (size_t pos : order) {
       const Node& node = f_.nodes[pos];
@@ -196,7 +205,7 @@ class RankConverter {
         if (waiting[i] != 0)
           throw core::InputError(f_.path, "/nodes/" + std::to_string(i),
                                  "dependency cycle: node id " + std::to_string(f_.nodes[i].id()) +
-                                     " waits on itself through its dependencies");
+                                     " is on a cycle of dependencies or waits on one");
     return order;
   }
 
@@ -218,16 +227,11 @@ class RankConverter {
     nlohmann::json extra_doc;
     std::optional<core::JsonObject> extra;
     if (layout_.zettasim != nullptr) {
-      const auto text = string_attribute(node.attr(), kZettasimAttribute, f_.path, at);
-      if (!text)
+      extra_doc = zettasim_attribute(node.attr(), f_.path, at);
+      if (extra_doc.is_null())
         throw core::InputError(
             f_.path, at + "/attr",
             "expected a \"zettasim\" attribute (the trace's metadata says zettasim wrote it)");
-      try {
-        extra_doc = nlohmann::json::parse(*text);
-      } catch (const nlohmann::json::exception& e) {
-        throw core::InputError(f_.path, at + "/attr/zettasim", std::string("malformed JSON: ") + e.what());
-      }
       if (!extra_doc.is_object())
         throw core::InputError(f_.path, at + "/attr/zettasim", "expected a JSON object");
       extra.emplace(extra_doc, f_.path, at + "/attr/zettasim");
@@ -239,21 +243,25 @@ class RankConverter {
     } else {
       op["phase"] = "imported";
     }
+    uint32_t generic_stream = kComputeStream;  // where the op goes without zettasim attributes
     switch (node.type()) {
       case ChakraProtoMsg::COMP_NODE:
         op["compute"] = compute(node, at, extra, flops);
         break;
       case ChakraProtoMsg::COMM_COLL_NODE:
         op["collective"] = collective(node, at, extra);
+        generic_stream = kCommStream;
         break;
       case ChakraProtoMsg::MEM_LOAD_NODE:
       case ChakraProtoMsg::MEM_STORE_NODE:
         op["memory"] = {{"direction", node.type() == ChakraProtoMsg::MEM_LOAD_NODE ? "read" : "write"},
                         {"bytes", byte_string(required_size(f_, node, at, "tensor_size"))}};
+        generic_stream = kMemoryStream;
         break;
       case ChakraProtoMsg::COMM_SEND_NODE:
       case ChakraProtoMsg::COMM_RECV_NODE:
         op["p2p"] = transfer(node, at, extra);
+        generic_stream = node.type() == ChakraProtoMsg::COMM_SEND_NODE ? kSendStream : kRecvStream;
         break;
       default:
         throw core::InputError(
@@ -262,19 +270,10 @@ class RankConverter {
                 " is not replayed (supported: COMP, COMM_COLL, COMM_SEND, COMM_RECV, MEM_LOAD, "
                 "MEM_STORE; METADATA and CPU nodes are skipped)");
     }
-    if (!extra) {
-      const bool compute_node = node.type() == ChakraProtoMsg::COMP_NODE;
-      const bool coll = node.type() == ChakraProtoMsg::COMM_COLL_NODE;
-      const bool memory =
-          node.type() == ChakraProtoMsg::MEM_LOAD_NODE || node.type() == ChakraProtoMsg::MEM_STORE_NODE;
-      op["stream"] = compute_node                                    ? kComputeStream
-                     : coll                                          ? kCommStream
-                     : memory                                        ? kMemoryStream
-                     : node.type() == ChakraProtoMsg::COMM_SEND_NODE ? kSendStream
-                                                                     : kRecvStream;
-    } else {
+    if (extra)
       extra->finish();
-    }
+    else
+      op["stream"] = generic_stream;
     return op;
   }
 

@@ -1,4 +1,5 @@
-// Chakra's file framing: a sequence of protobuf records, each preceded by its length as a varint.
+// Chakra's file framing: protobuf records, each preceded by its length as a varint. Internal to the chakra
+// layer and its tests (it includes protobuf, which the layer links privately).
 #pragma once
 
 #include <cstddef>

@@ -1,6 +1,5 @@
 // zettasim subcommands: run, list.
 #include "cli/cli_app.hpp"
-#include "cli/results_folder.hpp"
 
 #include <filesystem>
 #include <memory>
@@ -11,6 +10,8 @@
 #include "cli/bundled_files.hpp"
 #include "cli/goodput_command.hpp"
 #include "cli/place_command.hpp"
+#include "cli/results_folder.hpp"
+#include "cli/scenario_simulation.hpp"
 #include "cli/trace_commands.hpp"
 #include "core/file_source.hpp"
 #include "core/input_error.hpp"
@@ -18,7 +19,6 @@
 #include "output/atomic_file.hpp"
 #include "output/graph_writer.hpp"
 #include "output/run_record.hpp"
-#include "output/staged_directory.hpp"
 #include "output/version.hpp"
 #include "policy/policy_catalog.hpp"
 #include "scenario/scenario_loader.hpp"
@@ -45,16 +45,9 @@ int run_scenario(const RunOptions& opt, std::ostream& out) {
     files = std::make_unique<core::DiskFileSource>();
   }
   scenario::Scenario s = scenario::ScenarioLoader(*files).load(path);
-  auto placement =
-      policy::make_placement_policy(s.placement_policy, s.placement_map ? &*s.placement_map : nullptr);
-  auto collective = policy::make_collective_policy(s.collective_policy);
   if (!opt.fidelity.empty()) s.fidelity = opt.fidelity;
   s.resolved["scenario"]["fidelity"] = s.fidelity;
-  const auto fidelity = engine::parse_fidelity(s.fidelity);
-  if (!fidelity)
-    throw core::InputError("--fidelity", "", "expected auto, exact or collapsed, got \"" + s.fidelity + "\"");
-  engine::SimulationResult result = engine::simulate(s.machine, s.trace, *placement, *collective,
-                                                     {s.circuit_reconfigurations, s.seed}, *fidelity);
+  const engine::SimulationResult result = simulate_scenario(s, "--fidelity");
 
   std::string report = output::report_text(s, result);
   nlohmann::json config = s.resolved;

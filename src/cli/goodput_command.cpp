@@ -1,17 +1,15 @@
 // The goodput command: iteration time from the engine, then the Monte Carlo of failures and recovery.
 #include "cli/goodput_command.hpp"
-#include "cli/results_folder.hpp"
 
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
 
+#include "cli/results_folder.hpp"
+#include "cli/scenario_simulation.hpp"
 #include "cli/text_columns.hpp"
 #include "core/input_error.hpp"
-#include "engine/simulation.hpp"
-#include "output/staged_directory.hpp"
 #include "output/version.hpp"
-#include "policy/policy_catalog.hpp"
 #include "reliability/goodput_simulator.hpp"
 #include "scenario/scenario_loader.hpp"
 
@@ -51,12 +49,7 @@ int run_goodput(const GoodputOptions& opt, std::ostream& out) {
     state += (role.memory->weights + role.memory->optimizer).value() *
              static_cast<double>(s.trace.ranks_per_role());
   }
-  auto placement =
-      policy::make_placement_policy(s.placement_policy, s.placement_map ? &*s.placement_map : nullptr);
-  auto collective = policy::make_collective_policy(s.collective_policy);
-  const auto fidelity = engine::parse_fidelity(s.fidelity);
-  const engine::SimulationResult iteration = engine::simulate(
-      s.machine, s.trace, *placement, *collective, {s.circuit_reconfigurations, s.seed}, *fidelity);
+  const engine::SimulationResult iteration = simulate_scenario(s, opt.scenario);
 
   reliability::GoodputConfig cfg;
   cfg.iteration = iteration.replay.iteration_time.value();

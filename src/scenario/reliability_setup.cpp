@@ -16,8 +16,8 @@ ReliabilitySetup read_reliability(core::JsonObject& o, const core::FileSource& f
   if (interval != nullptr && interval->is_string() && (*interval == "daly" || *interval == "young")) {
     r.checkpoint.rule =
         *interval == "daly" ? policy::CheckpointPolicy::Rule::kDaly : policy::CheckpointPolicy::Rule::kYoung;
-    c.string("interval");
-  } else {  // a fixed interval; anything else is an error naming "daly", "young" or a time
+    c.string("interval");  // marks the key as read
+  } else {                 // a fixed interval; anything else is an error naming "daly", "young" or a time
     if (interval == nullptr)
       throw c.error("interval", "expected \"daly\", \"young\" or a time such as \"30min\"");
     r.checkpoint.rule = policy::CheckpointPolicy::Rule::kFixed;

@@ -153,7 +153,7 @@ TEST_CASE("the round trip keeps expert routing, pipeline transfers and streams o
   CHECK(dispatches > 0);
 }
 
-TEST_CASE("export writes what ASTRA-sim's feeder reads: types, sizes, peers, tags and stream order") {
+TEST_CASE("export writes what ASTRA-sim's feeder reads: node types, sizes, peers and process groups") {
   const auto s = shipped("hgx-3d-parallel");
   std::map<std::string, std::string> written;
   const uint64_t n = chakra::export_chakra(
@@ -190,7 +190,6 @@ TEST_CASE("export writes what ASTRA-sim's feeder reads: types, sizes, peers, tag
         if (a.name() == "pg_name") CHECK(a.string_val() == c.communicator);
       }
     }
-    // Every op after the first on its stream follows the previous one (data or control dependency).
     ++nodes;
     nd.Clear();
   }

@@ -1,0 +1,26 @@
+// Simulates one iteration of a loaded scenario with its policies and fidelity (run and goodput share it).
+#pragma once
+
+#include "core/input_error.hpp"
+#include "engine/simulation.hpp"
+#include "policy/policy_catalog.hpp"
+#include "scenario/scenario.hpp"
+
+namespace zs::cli {
+
+/// The scenario's placement and collective policies, seed, optical reconfigurations and fidelity
+/// (`s.fidelity`; a bad value is an input error naming `fidelity_source`, e.g. "--fidelity").
+inline engine::SimulationResult simulate_scenario(const scenario::Scenario& s,
+                                                  const std::string& fidelity_source) {
+  const auto fidelity = engine::parse_fidelity(s.fidelity);
+  if (!fidelity)
+    throw core::InputError(fidelity_source, "",
+                           "expected auto, exact or collapsed, got \"" + s.fidelity + "\"");
+  auto placement =
+      policy::make_placement_policy(s.placement_policy, s.placement_map ? &*s.placement_map : nullptr);
+  auto collective = policy::make_collective_policy(s.collective_policy);
+  return engine::simulate(s.machine, s.trace, *placement, *collective, {s.circuit_reconfigurations, s.seed},
+                          *fidelity);
+}
+
+}  // namespace zs::cli
