@@ -18,7 +18,7 @@ inline engine::SimulationResult simulate_scenario(const scenario::Scenario& s,
                            "expected auto, exact or collapsed, got \"" + s.fidelity + "\"");
   auto placement =
       policy::make_placement_policy(s.placement_policy, s.placement_map ? &*s.placement_map : nullptr);
-  auto collective = policy::make_collective_policy(s.collective_policy);
+  auto collective = policy::make_collective_policy(s.collective_policy, s.collective_options);
   return engine::simulate(s.machine, s.trace, *placement, *collective, {s.circuit_reconfigurations, s.seed},
                           *fidelity);
 }

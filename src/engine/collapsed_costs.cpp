@@ -107,8 +107,12 @@ CollapsedCosts::Cost CollapsedCosts::schedule_cost(uint64_t rank, const std::vec
     own.clear();
     others.clear();
     for (const auto& tr : step.transfers) {
-      own.push_back({request.member_units[tr.src], request.member_units[tr.dst], tr.bytes.value()});
-      for (const auto& units : copy_units) others.push_back({units[tr.src], units[tr.dst], tr.bytes.value()});
+      const auto& units = request.member_units;
+      own.push_back({policy::endpoint_node(machine_, units, tr.src),
+                     policy::endpoint_node(machine_, units, tr.dst), tr.bytes.value()});
+      for (const auto& copy : copy_units)
+        others.push_back({policy::endpoint_node(machine_, copy, tr.src),
+                          policy::endpoint_node(machine_, copy, tr.dst), tr.bytes.value()});
     }
     const double repeat = step.repeat;
     const auto s = network_.step(own, others, weight, &cost.link_bytes, repeat);

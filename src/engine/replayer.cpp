@@ -15,6 +15,7 @@
 #include "engine/collapsed_costs.hpp"
 #include "engine/simgrid_backend.hpp"
 #include "engine/trace_fit.hpp"
+#include "topology/unit_domains.hpp"
 
 namespace zs::engine {
 namespace {
@@ -399,9 +400,10 @@ struct Replayer::State {
       const auto& tr = inst.schedule.transfers[t];
       for (uint32_t a : tr.after) inst.successors.at(a).push_back(t);
       inst.pending_after[t] = static_cast<uint32_t>(tr.after.size());
-      for (uint32_t member : {tr.src, tr.dst}) {
-        inst.transfers_of_member.at(member).push_back(t);
-        ++inst.remaining_of_member[member];
+      for (uint32_t end : {tr.src, tr.dst}) {
+        if (end >= n) continue;  // an in-network switch, not a member
+        inst.transfers_of_member.at(end).push_back(t);
+        ++inst.remaining_of_member[end];
       }
     }
     uint32_t id = next_instance++;
@@ -414,12 +416,20 @@ struct Replayer::State {
   void try_start(uint32_t id, uint32_t t) {
     Instance& inst = instances.at(id);
     const auto& tr = inst.schedule.transfers[t];
-    if (inst.started[t] || inst.pending_after[t] != 0 || !inst.arrived[tr.src] || !inst.arrived[tr.dst])
-      return;
+    const auto n = static_cast<uint32_t>(inst.members.size());
+    auto joined = [&](uint32_t end) { return end >= n || inst.arrived[end]; };
+    if (inst.started[t] || inst.pending_after[t] != 0 || !joined(tr.src) || !joined(tr.dst)) return;
     inst.started[t] = true;
     ++result.transfer_activities;
-    start_transfer(placement.unit_of_rank[inst.members[tr.src]], placement.unit_of_rank[inst.members[tr.dst]],
-                   tr.bytes, {Kind::kCollectiveTransfer, 0, 0, id, t, 0, 0, 0});
+    start_transfer(endpoint_node(inst, tr.src), endpoint_node(inst, tr.dst), tr.bytes,
+                   {Kind::kCollectiveTransfer, 0, 0, id, t, 0, 0, 0});
+  }
+
+  /// The node of a schedule endpoint: a member's unit, or the reducing switch next to it.
+  topology::NodeId endpoint_node(const Instance& inst, uint32_t end) const {
+    const auto n = static_cast<uint32_t>(inst.members.size());
+    if (end < n) return placement.unit_of_rank[inst.members[end]];
+    return *topology::reduction_switch(machine, placement.unit_of_rank[inst.members[end - n]]);
   }
 
   void transfer_done(uint32_t id, uint32_t t) {
@@ -428,8 +438,8 @@ struct Replayer::State {
       if (--inst.pending_after[s] == 0) try_start(id, s);
     const auto& tr = inst.schedule.transfers[t];
     std::vector<uint32_t> finished_members;
-    for (uint32_t member : {tr.src, tr.dst})
-      if (--inst.remaining_of_member[member] == 0) finished_members.push_back(member);
+    for (uint32_t end : {tr.src, tr.dst})
+      if (end < inst.members.size() && --inst.remaining_of_member[end] == 0) finished_members.push_back(end);
     for (uint32_t member : finished_members) member_done(id, member);
   }
 

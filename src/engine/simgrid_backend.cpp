@@ -84,7 +84,7 @@ struct SimgridBackend::Impl {
   const topology::Machine& machine;
   topology::Router router;
   sg4::Engine engine{"zettasim"};
-  std::vector<sg4::Host*> hosts;  ///< by node id; nullptr for switches
+  std::vector<sg4::Host*> hosts;  ///< by node id; nullptr for switches that do not reduce in the network
   sg4::Host* timer_host = nullptr;
   /// One-way SimGrid links per topology link: [0] carries a -> b, [1] carries b -> a.
   std::vector<std::array<simgrid::kernel::resource::StandardLinkImpl*, 2>> links;
@@ -172,7 +172,9 @@ SimgridBackend::SimgridBackend(const topology::Machine& machine) {
   for (topology::NodeId n = 0; n < topo.nodes().size(); ++n) {
     std::string name = "n" + std::to_string(n);
     simgrid::kernel::routing::NetPoint* point = nullptr;
-    if (topo.node(n).kind != topology::NodeKind::kSwitch) {  // units and memory pools are endpoints
+    const auto* sw = machine.switch_model(n);
+    // Units, memory pools and switches that reduce in the network are endpoints of transfers.
+    if (topo.node(n).kind != topology::NodeKind::kSwitch || (sw != nullptr && sw->in_network_reduction())) {
       impl_->hosts[n] = zone->create_host(name, kHostSpeed);
       point = impl_->hosts[n]->get_netpoint();
     } else {

@@ -11,8 +11,9 @@
 
 namespace zs::engine {
 
-/// Owns a SimGrid engine whose platform mirrors the machine's topology: one host per unit and per
-/// memory pool, one router per switch, two one-way links per full-duplex link. Routes are explicit:
+/// Owns a SimGrid engine whose platform mirrors the machine's topology: one host per unit, per memory
+/// pool and per switch that reduces in the network (in-network collectives send to it), one router per
+/// other switch, two one-way links per full-duplex link. Routes are explicit:
 /// SimGrid asks our own zone, which answers with the route the caller chose or, by default, the
 /// fewest-hop route of router() over the links enabled at that moment (so optical circuits can change
 /// during a run, and no SimGrid shortest-path table is ever built). Network model CM02 (max-min
@@ -32,7 +33,8 @@ class SimgridBackend {
   core::Seconds now() const;
   /// Occupies the unit for `duration` if it runs alone; concurrent work on one unit shares it.
   void start_compute(topology::NodeId unit, core::Seconds duration, Token token);
-  /// Moves `bytes` (rounded to whole bytes) from one unit to another over the route.
+  /// Moves `bytes` (rounded to whole bytes) from one endpoint (unit, pool, reducing switch) to another
+  /// over the route.
   /// A transfer from a unit to itself completes at once.
   void start_transfer(topology::NodeId src, topology::NodeId dst, core::Bytes bytes, Token token);
   /// The same over a given route: its links in order from src to dst (each must be enabled).

@@ -12,7 +12,12 @@ LinkModel LinkModel::from_json(core::JsonObject& json) {
   m.description_ = json.optional_string("description").value_or("");
   m.bandwidth_ = json.byte_rate("bandwidth");
   m.latency_ = json.seconds("latency");
-  m.sources_ = read_parameter_sources(json, {"bandwidth", "latency"});
+  std::vector<std::string> params{"bandwidth", "latency"};
+  if (json.has("efficiency")) {
+    m.efficiency_ = json.number("efficiency", 0.01, 1.0);
+    params.emplace_back("efficiency");
+  }
+  m.sources_ = read_parameter_sources(json, params);
   json.finish();
   return m;
 }
@@ -34,6 +39,7 @@ nlohmann::json LinkModel::to_json() const {
           {"description", description_},
           {"bandwidth", core::to_string(bandwidth_)},
           {"latency", core::to_string(latency_)},
+          {"efficiency", efficiency_},
           {"sources", sources_}};
 }
 

@@ -11,7 +11,9 @@
 
 namespace zs::hw {
 
-/// A full-duplex link: the bandwidth is available in each direction independently.
+/// A full-duplex link: the bandwidth is available in each direction independently. Bulk data moves at
+/// bandwidth x efficiency (protocol and packet overhead, as measured by collective benchmarks); the
+/// efficiency is 1 unless the model gives one with its source.
 class LinkModel {
  public:
   /// Reads a model file ("kind": "link"); every parameter needs a cited source.
@@ -25,12 +27,16 @@ class LinkModel {
   const std::string& description() const { return description_; }
   core::ByteRate bandwidth() const { return bandwidth_; }  ///< B/s per direction
   core::Seconds latency() const { return latency_; }       ///< s, one traversal
+  double efficiency() const { return efficiency_; }        ///< achieved fraction of bandwidth for bulk data
+  /// What bulk data achieves per direction: bandwidth x efficiency, B/s.
+  core::ByteRate effective_bandwidth() const { return bandwidth_ * efficiency_; }
 
  private:
   std::string name_;
   std::string description_;
   core::ByteRate bandwidth_;
   core::Seconds latency_;
+  double efficiency_ = 1.0;
   std::map<std::string, std::string> sources_;
 };
 

@@ -26,7 +26,7 @@ class OpticalSwitchModel {
   const std::string& name() const { return name_; }
   uint32_t ports() const { return ports_; }
   core::Seconds reconfiguration_time() const { return reconfiguration_time_; }  ///< s
-  core::ByteRate circuit_bandwidth() const { return circuit_bandwidth_; }  ///< B/s per direction
+  core::ByteRate circuit_bandwidth() const { return circuit_bandwidth_; }       ///< B/s per direction
   core::Seconds latency() const { return latency_; }  ///< s, node to node through one circuit
   /// The link model of one circuit (its bandwidth and latency).
   LinkModel circuit_link() const;

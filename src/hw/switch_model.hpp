@@ -26,6 +26,9 @@ class SwitchModel {
   core::ByteRate port_bandwidth() const { return port_bandwidth_; }  ///< B/s per port per direction
   core::Seconds latency() const { return latency_; }                 ///< s, port to port
   bool in_network_reduction() const { return in_network_reduction_; }
+  /// Fraction of port bandwidth at which the switch absorbs data it reduces (its reduction throughput
+  /// per port over the port's line rate); 1 for a switch without in-network reduction.
+  double reduction_efficiency() const { return reduction_efficiency_; }
 
  private:
   std::string name_;
@@ -34,6 +37,7 @@ class SwitchModel {
   core::ByteRate port_bandwidth_;
   core::Seconds latency_;
   bool in_network_reduction_ = false;
+  double reduction_efficiency_ = 1.0;
   std::map<std::string, std::string> sources_;
 };
 

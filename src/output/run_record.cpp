@@ -34,7 +34,9 @@ std::vector<std::string> approximations(const engine::SimulationResult& r) {
       "FLOPs per kernel only for unit models that give matrix_half_efficiency_work; operand shapes (tile "
       "quantization) are not modelled",
       "kernel launch overhead is charged once per trace op",
-      "the arithmetic of collective reductions is not charged",
+      "the arithmetic of collective reductions is not charged; a switch's in-network reduction is charged "
+      "as 1 / reduction_efficiency of the wire time of the data it reduces, and NVLS's round trip of each "
+      "member's reduced slice is not modelled",
       "network transfers use SimGrid's fluid max-min model (CM02), not packets; each connection (source, "
       "destination) takes one fewest-hop route, chosen among equal ones by hash (ECMP per connection, not "
       "per packet); switches without a switch model add no latency beyond their links'",

@@ -1,6 +1,8 @@
 // Direct and pairwise-exchange all-to-all schedules.
 #include "policy/all_to_all.hpp"
 
+#include "policy/ring_collective.hpp"
+
 namespace zs::policy {
 
 double all_to_all_bytes(const CollectiveRequest& request, uint32_t s, uint32_t d) {
@@ -36,6 +38,11 @@ CollectiveSchedule pairwise_all_to_all(const CollectiveRequest& request) {
       s.transfers.push_back(std::move(t));
     }
   return s;
+}
+
+CollectiveSchedule PairwiseCollective::schedule(const CollectiveRequest& request) const {
+  if (request.kind == workload::CollectiveKind::kAllToAll) return pairwise_all_to_all(request);
+  return RingCollective().schedule(request);
 }
 
 }  // namespace zs::policy

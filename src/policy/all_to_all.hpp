@@ -17,4 +17,11 @@ CollectiveSchedule direct_all_to_all(const CollectiveRequest& request);
 /// flows at a time than direct (n instead of n(n-1)), at the cost of (n-1) alpha.
 CollectiveSchedule pairwise_all_to_all(const CollectiveRequest& request);
 
+/// The policy that schedules all-to-all by pairwise exchange and everything else as the ring does.
+class PairwiseCollective final : public CollectivePolicy {
+ public:
+  std::string_view name() const override { return "pairwise"; }
+  CollectiveSchedule schedule(const CollectiveRequest& request) const override;
+};
+
 }  // namespace zs::policy

@@ -3,11 +3,15 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <limits>
 #include <memory>
 #include <stdexcept>
 
 #include "policy/all_to_all.hpp"
+#include "policy/double_binary_tree.hpp"
+#include "policy/hierarchical_collective.hpp"
+#include "policy/in_network_collective.hpp"
 #include "policy/recursive_collective.hpp"
 #include "policy/ring_collective.hpp"
 #include "topology/router.hpp"
@@ -25,20 +29,55 @@ struct AlphaBeta {
   double bandwidth = std::numeric_limits<double>::max();  ///< B/s
 };
 
-AlphaBeta measure(const CollectiveRequest& request) {
+/// The alpha-beta model among `members` (indices into the request): the slowest route latency and the
+/// narrowest route bandwidth from any of them to the first.
+AlphaBeta measure(const CollectiveRequest& request, const std::vector<uint32_t>& members) {
   AlphaBeta ab;
   if (request.machine == nullptr)
     throw std::invalid_argument("the auto policy needs the machine to estimate costs");
   topology::Router router(request.machine->topology, topology::PathSelection::kLowestId, 1);
-  const auto root = request.member_units.front();
-  for (size_t m = 1; m < request.member_units.size(); ++m) {
-    if (request.member_units[m] == root) continue;
-    const topology::Route route{router.route(request.member_units[m], root)};
+  const auto root = request.member_units[members.front()];
+  for (size_t m = 1; m < members.size(); ++m) {
+    const auto unit = request.member_units[members[m]];
+    if (unit == root) continue;
+    const topology::Route route{router.route(unit, root)};
     ab.alpha = std::max(ab.alpha, topology::route_latency(*request.machine, route).value());
     ab.bandwidth = std::min(ab.bandwidth, topology::route_bandwidth(*request.machine, route).value());
   }
   if (ab.bandwidth == std::numeric_limits<double>::max()) ab.bandwidth = 1e30;  // all on one unit
   return ab;
+}
+
+AlphaBeta measure(const CollectiveRequest& request) {
+  std::vector<uint32_t> all(request.member_units.size());
+  for (uint32_t i = 0; i < all.size(); ++i) all[i] = i;
+  return measure(request, all);
+}
+
+/// The in-network estimate: k chunks up at eta B then the last one down (in_network_collective.hpp).
+double in_network_estimate(const CollectiveRequest& request, topology::NodeId sw, const AlphaBeta& ab,
+                           const CollectiveOptions& options) {
+  const double n = double(request.member_units.size()), S = request.bytes.value();
+  const double eta = request.machine->switch_model(sw)->reduction_efficiency();
+  const double alpha = ab.alpha / 2;  // member to switch is half a member-to-member route
+  const double k = options.chunks_for(S);
+  double up = S / k / eta, down = S / k;
+  if (request.kind == CollectiveKind::kReduceScatter) down /= n;
+  if (request.kind == CollectiveKind::kAllGather) up = S / k / n;
+  return k * (alpha + std::max(up, down) / ab.bandwidth) + alpha + std::min(up, down) / ab.bandwidth;
+}
+
+/// The hierarchical estimate: rings inside the domains and across them (hierarchical_collective.hpp).
+double hierarchical_estimate(const CollectiveRequest& request,
+                             const std::vector<std::vector<uint32_t>>& domains) {
+  const double d = double(domains.size()), m = double(domains.front().size()), S = request.bytes.value();
+  const auto inside = measure(request, domains.front());
+  std::vector<uint32_t> across;
+  for (const auto& domain : domains) across.push_back(domain.front());
+  const auto between = measure(request, across);
+  const double intra = (m - 1) * inside.alpha + (m - 1) / m * S / inside.bandwidth;
+  const double inter = (d - 1) * between.alpha + (d - 1) / d * S / m / between.bandwidth;
+  return request.kind == CollectiveKind::kAllReduce ? 2 * (intra + inter) : intra + inter;
 }
 
 /// Hops on the longest path to the root of a binomial tree of n members: member i is popcount(i)
@@ -54,41 +93,63 @@ double tree_depth(size_t n) {
 
 std::unique_ptr<CollectivePolicy> AutoCollective::choose(const CollectiveRequest& request) const {
   const double n = double(request.member_units.size());
-  std::unique_ptr<CollectivePolicy> pick = std::make_unique<RingCollective>();
-  if (n > 1) {
-    const auto [alpha, B] = measure(request);
-    const double S = request.bytes.value();
-    const double lg = std::ceil(std::log2(n));
-    const bool power_of_two = std::exp2(lg) == n;
-    const double p = std::exp2(std::floor(std::log2(n)));
-    double ring = 0, recursive = std::numeric_limits<double>::max(),
-           tree = std::numeric_limits<double>::max();
-    switch (request.kind) {
-      case CollectiveKind::kAllReduce:
-        ring = 2 * (n - 1) * alpha + 2 * (n - 1) / n * S / B;
-        recursive = power_of_two ? 2 * lg * alpha + 2 * (n - 1) / n * S / B
-                                 : 2 * std::log2(p) * alpha + 2 * (p - 1) / p * S / B + 2 * (alpha + S / B);
-        tree = 2 * (tree_depth(request.member_units.size()) * alpha + lg * S / B);
-        break;
-      case CollectiveKind::kReduceScatter:
-      case CollectiveKind::kAllGather:
-        ring = (n - 1) * alpha + (n - 1) / n * S / B;
-        if (power_of_two) recursive = lg * alpha + (n - 1) / n * S / B;
-        break;
-      case CollectiveKind::kBroadcast:
-      case CollectiveKind::kReduce:
-        ring = std::numeric_limits<double>::max();
-        tree = tree_depth(request.member_units.size()) * alpha + lg * S / B;
-        break;
-      case CollectiveKind::kAllToAll:
-        break;
+  if (n <= 1) return std::make_unique<RingCollective>();
+  const auto [alpha, B] = measure(request);
+  const double S = request.bytes.value();
+  const double lg = std::ceil(std::log2(n));
+  const bool power_of_two = std::exp2(lg) == n;
+  const double p = std::exp2(std::floor(std::log2(n)));
+  constexpr double kNever = std::numeric_limits<double>::max();
+  // Candidates in order of preference on a tie.
+  struct Candidate {
+    double seconds;
+    std::function<std::unique_ptr<CollectivePolicy>()> make;
+  };
+  std::vector<Candidate> candidates;
+  auto add = [&](double seconds, std::function<std::unique_ptr<CollectivePolicy>()> make) {
+    if (seconds < kNever) candidates.push_back({seconds, std::move(make)});
+  };
+  const bool reduction = request.kind == CollectiveKind::kAllReduce ||
+                         request.kind == CollectiveKind::kReduceScatter ||
+                         request.kind == CollectiveKind::kAllGather;
+  switch (request.kind) {
+    case CollectiveKind::kAllReduce: {
+      add(2 * (n - 1) * alpha + 2 * (n - 1) / n * S / B, [] { return std::make_unique<RingCollective>(); });
+      add(power_of_two ? 2 * lg * alpha + 2 * (n - 1) / n * S / B
+                       : 2 * std::log2(p) * alpha + 2 * (p - 1) / p * S / B + 2 * (alpha + S / B),
+          [] { return std::make_unique<RecursiveCollective>(); });
+      add(2 * (tree_depth(request.member_units.size()) * alpha + lg * S / B),
+          [] { return std::make_unique<TreeCollective>(); });
+      const double k = options_.chunks_for(S / 2), H = std::floor(std::log2(n));
+      add((k + 2 * H) * (alpha + 2 * S / k / B),
+          [this] { return std::make_unique<DoubleBinaryTreeCollective>(options_); });
+      break;
     }
-    if (recursive < ring && recursive <= tree)
-      pick = std::make_unique<RecursiveCollective>();
-    else if (tree < ring && tree < recursive)
-      pick = std::make_unique<TreeCollective>();
+    case CollectiveKind::kReduceScatter:
+    case CollectiveKind::kAllGather:
+      add((n - 1) * alpha + (n - 1) / n * S / B, [] { return std::make_unique<RingCollective>(); });
+      if (power_of_two)
+        add(lg * alpha + (n - 1) / n * S / B, [] { return std::make_unique<RecursiveCollective>(); });
+      break;
+    case CollectiveKind::kBroadcast:
+    case CollectiveKind::kReduce:
+      add(tree_depth(request.member_units.size()) * alpha + lg * S / B,
+          [] { return std::make_unique<TreeCollective>(); });
+      break;
+    case CollectiveKind::kAllToAll:
+      break;
   }
-  return pick;
+  if (reduction) {
+    if (const auto sw = shared_reduction_switch(request))
+      add(in_network_estimate(request, *sw, {alpha, B}, options_),
+          [this] { return std::make_unique<InNetworkCollective>(options_); });
+    if (const auto domains = member_domains(request); !domains.empty())
+      add(hierarchical_estimate(request, domains), [] { return std::make_unique<HierarchicalCollective>(); });
+  }
+  if (candidates.empty()) return std::make_unique<RingCollective>();
+  const auto best = std::min_element(candidates.begin(), candidates.end(),
+                                     [](const auto& a, const auto& b) { return a.seconds < b.seconds; });
+  return best->make();
 }
 
 CollectiveSchedule AutoCollective::schedule(const CollectiveRequest& request) const {

@@ -1,9 +1,13 @@
 // Distinct steps of a collective schedule, for costing it without replaying it.
 #include "policy/collective_policy.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <map>
+#include <stdexcept>
 
 #include "core/splitmix.hpp"
+#include "topology/unit_domains.hpp"
 
 namespace zs::policy {
 
@@ -16,6 +20,20 @@ bool same_step(const std::vector<Transfer>& a, const std::vector<Transfer>& b) {
   return true;
 }
 }  // namespace
+
+uint32_t CollectiveOptions::chunks_for(double bytes) const {
+  const double wanted = std::ceil(bytes / chunk.value());
+  return static_cast<uint32_t>(std::clamp(wanted, 1.0, double(std::max<uint32_t>(max_chunks, 1))));
+}
+
+topology::NodeId endpoint_node(const topology::Machine& machine, const std::vector<topology::NodeId>& units,
+                               uint32_t endpoint) {
+  const auto n = static_cast<uint32_t>(units.size());
+  if (endpoint < n) return units[endpoint];
+  const auto sw = topology::reduction_switch(machine, units.at(endpoint - n));
+  if (!sw) throw std::logic_error("a schedule names the reduction switch of a member that has none");
+  return *sw;
+}
 
 std::vector<RepeatedStep> repeated_steps(const CollectiveSchedule& schedule) {
   std::vector<std::vector<Transfer>> by_step;

@@ -13,8 +13,11 @@
 
 namespace zs::policy {
 
-/// A point-to-point transfer between two members of the communicator (indices into the member list).
-/// It may start once every transfer in `after` is done and both members have joined the collective.
+/// A point-to-point transfer between two endpoints of the communicator. Endpoints 0 to n-1 are the
+/// members (indices into the member list); endpoint n + m is the in-network reduction switch next to
+/// member m, seen from m's port (in-network algorithms send to it and receive from it). A transfer may
+/// start once every transfer in `after` is done and the members among its ends have joined the
+/// collective.
 struct Transfer {
   uint32_t src = 0;
   uint32_t dst = 0;
@@ -39,6 +42,24 @@ struct CollectiveRequest {
   /// All-to-all-v: peer_bytes[s][d] is what member s sends to member d, B. Empty: S/n to each peer.
   std::vector<std::vector<double>> peer_bytes = {};
 };
+
+/// Options of the algorithms that pipeline a buffer in chunks (in-network, double binary tree).
+struct CollectiveOptions {
+  core::Bytes chunk{4.0 * 1024 * 1024};  ///< largest chunk, B
+  uint32_t max_chunks = 64;              ///< most chunks a buffer is split into
+  /// Chunks for a buffer of `bytes`: ceil(bytes / chunk), between 1 and max_chunks.
+  uint32_t chunks_for(double bytes) const;
+};
+
+/// The endpoint index of the in-network switch next to member m of an n-member communicator.
+inline uint32_t switch_endpoint(uint32_t n, uint32_t member) {
+  return n + member;
+}
+
+/// The node of a transfer endpoint: the member's unit, or the reduction switch next to it. Throws
+/// std::logic_error for a switch endpoint of a member with no reduction switch.
+topology::NodeId endpoint_node(const topology::Machine& machine, const std::vector<topology::NodeId>& units,
+                               uint32_t endpoint);
 
 /// One distinct step of a schedule and how many times it recurs (a ring's 2(n-1) identical steps are one
 /// RepeatedStep with repeat 2(n-1)). Dependencies are dropped: the steps run one after another.

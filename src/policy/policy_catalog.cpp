@@ -4,8 +4,12 @@
 #include <functional>
 #include <stdexcept>
 
+#include "policy/all_to_all.hpp"
 #include "policy/auto_collective.hpp"
+#include "policy/double_binary_tree.hpp"
 #include "policy/file_placement.hpp"
+#include "policy/hierarchical_collective.hpp"
+#include "policy/in_network_collective.hpp"
 #include "policy/linear_placement.hpp"
 #include "policy/random_placement.hpp"
 #include "policy/recursive_collective.hpp"
@@ -30,7 +34,7 @@ std::vector<Entry<PlacementPolicy>> placement_table() {
        nullptr}};
 }
 
-std::vector<Entry<CollectivePolicy>> collective_table() {
+std::vector<Entry<CollectivePolicy>> collective_table(const CollectiveOptions& options = {}) {
   return {
       {{"collective", "ring",
         "ring all-reduce, reduce-scatter and all-gather (bandwidth-optimal); direct all-to-all"},
@@ -42,10 +46,25 @@ std::vector<Entry<CollectivePolicy>> collective_table() {
       {{"collective", "tree",
         "binomial-tree reduce, broadcast and all-reduce (latency-optimal); direct all-to-all"},
        [] { return std::make_unique<TreeCollective>(); }},
+      {{"collective", "double-binary-tree",
+        "NCCL's two complementary binary trees, each reducing and broadcasting half the buffer in pipelined "
+        "chunks (all-reduce); ring reduce-scatter and all-gather; direct all-to-all"},
+       [options] { return std::make_unique<DoubleBinaryTreeCollective>(options); }},
+      {{"collective", "in-network",
+        "SHARP/NVLS-style: members on one reducing switch send their buffer up once and get the result "
+        "down once, in pipelined chunks; other groups use the ring; direct all-to-all"},
+       [options] { return std::make_unique<InNetworkCollective>(options); }},
+      {{"collective", "hierarchical",
+        "inside each NVLink domain or leaf switch, then across domains (ring phases); all-to-all "
+        "aggregated inside the domain first; other groups use the ring / direct"},
+       [] { return std::make_unique<HierarchicalCollective>(); }},
+      {{"collective", "pairwise",
+        "pairwise-exchange all-to-all (n-1 steps, one peer each); ring for the reductions"},
+       [] { return std::make_unique<PairwiseCollective>(); }},
       {{"collective", "auto",
-        "per collective, the cheapest of ring, recursive and tree by alpha-beta estimates on the members' "
-        "routes (reported as auto:<algorithm>)"},
-       [] { return std::make_unique<AutoCollective>(); }}};
+        "per collective, the cheapest of ring, recursive, tree, double binary tree, in-network and "
+        "hierarchical by alpha-beta estimates on the members' routes (reported as auto:<algorithm>)"},
+       [options] { return std::make_unique<AutoCollective>(options); }}};
 }
 
 template <class Base>
@@ -76,8 +95,9 @@ std::unique_ptr<PlacementPolicy> make_placement_policy(const std::string& name, 
   return make_from(placement_table(), "placement", name);
 }
 
-std::unique_ptr<CollectivePolicy> make_collective_policy(const std::string& name) {
-  return make_from(collective_table(), "collective", name);
+std::unique_ptr<CollectivePolicy> make_collective_policy(const std::string& name,
+                                                         const CollectiveOptions& options) {
+  return make_from(collective_table(options), "collective", name);
 }
 
 }  // namespace zs::policy

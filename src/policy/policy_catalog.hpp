@@ -29,6 +29,9 @@ struct PlacementMap {
 /// std::invalid_argument for "from-file" without a map.
 std::unique_ptr<PlacementPolicy> make_placement_policy(const std::string& name,
                                                        const PlacementMap* map = nullptr);
-std::unique_ptr<CollectivePolicy> make_collective_policy(const std::string& name);
+/// `options` set the chunking of the pipelined algorithms (in-network, double-binary-tree, and auto's
+/// use of them).
+std::unique_ptr<CollectivePolicy> make_collective_policy(const std::string& name,
+                                                         const CollectiveOptions& options = {});
 
 }  // namespace zs::policy

@@ -1,57 +1,15 @@
 // Recursive halving/doubling and binomial-tree schedules.
 #include "policy/recursive_collective.hpp"
 
-#include <algorithm>
-
 #include <stdexcept>
 
 #include "policy/all_to_all.hpp"
+#include "policy/schedule_builder.hpp"
 
 namespace zs::policy {
 namespace {
 
 using workload::CollectiveKind;
-
-/// Appends transfers step by step. A member's send waits for its previous send and for everything it
-/// received since (the data it forwards or reduces).
-class ScheduleBuilder {
- public:
-  ScheduleBuilder(CollectiveSchedule& s, uint32_t n) : s_(s), last_send_(n, -1), received_(n) {}
-
-  /// A transfer starts when both ends are done with their earlier steps: the sender has what it sends,
-  /// and the receiver has posted its receive (the rendezvous of large messages in MPI and NCCL). Without
-  /// the receiver's side, an idle member's send would overlap the receiver's earlier step and share its
-  /// link, which no real implementation does.
-  void send(uint32_t src, uint32_t dst, double bytes) {
-    Transfer t{src, dst, core::Bytes(bytes), s_.steps, received_[src]};
-    t.after.insert(t.after.end(), received_[dst].begin(), received_[dst].end());
-    for (uint32_t end : {src, dst})
-      if (last_send_[end] >= 0) t.after.push_back(static_cast<uint32_t>(last_send_[end]));
-    std::sort(t.after.begin(), t.after.end());
-    t.after.erase(std::unique(t.after.begin(), t.after.end()), t.after.end());
-    step_.push_back({src, dst, static_cast<uint32_t>(s_.transfers.size())});
-    s_.transfers.push_back(std::move(t));
-  }
-  /// Ends a step: its transfers become the members' last sends and pending receives.
-  void end_step() {
-    for (const auto& p : step_) {
-      last_send_[p.src] = p.index;
-      received_[p.src].clear();
-    }
-    for (const auto& p : step_) received_[p.dst].push_back(p.index);
-    step_.clear();
-    ++s_.steps;
-  }
-
- private:
-  struct Sent {
-    uint32_t src, dst, index;
-  };
-  CollectiveSchedule& s_;
-  std::vector<int64_t> last_send_;
-  std::vector<std::vector<uint32_t>> received_;
-  std::vector<Sent> step_;
-};
 
 uint32_t floor_power_of_two(uint32_t n) {
   uint32_t p = 1;

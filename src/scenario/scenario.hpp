@@ -31,6 +31,7 @@ struct Scenario {
   std::string placement_policy;
   std::optional<policy::PlacementMap> placement_map;  ///< for "from-file"
   std::string collective_policy;
+  policy::CollectiveOptions collective_options;  ///< chunking of the pipelined algorithms
   /// Failures, checkpointing and recovery over a long horizon (`zettasim goodput`); absent: not given.
   std::optional<ReliabilitySetup> reliability;
   /// Every parameter as resolved (models inlined, units canonical, defaults filled in), so that any

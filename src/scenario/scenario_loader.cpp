@@ -90,7 +90,8 @@ LoadedMachine load_machine_section(const core::FileSource& files, core::JsonObje
   return load_machine_object(files, machine);
 }
 
-std::string policy_name(core::JsonObject& policies, const char* key, void (*check)(const std::string&)) {
+template <class Check>
+std::string policy_name(core::JsonObject& policies, const char* key, Check check) {
   std::string name = policies.string(key);
   try {
     check(name);
@@ -253,8 +254,18 @@ Scenario ScenarioLoader::load(const std::string& path) const {
       policy::make_placement_policy(n);
     });
   }
-  s.collective_policy =
-      policy_name(policies, "collective", [](const std::string& n) { policy::make_collective_policy(n); });
+  auto check_collective = [](const std::string& n) { policy::make_collective_policy(n); };
+  if (const auto* collective = policies.optional("collective");
+      collective != nullptr && collective->is_object()) {
+    auto c = policies.object("collective");
+    s.collective_policy = policy_name(c, "name", check_collective);
+    if (c.has("chunk")) s.collective_options.chunk = c.bytes("chunk");
+    if (c.has("max_chunks"))
+      s.collective_options.max_chunks = static_cast<uint32_t>(c.integer("max_chunks", 1, 4096));
+    c.finish();
+  } else {
+    s.collective_policy = policy_name(policies, "collective", check_collective);
+  }
   policies.finish();
   root.finish();
 
@@ -266,7 +277,11 @@ Scenario ScenarioLoader::load(const std::string& path) const {
                   {"fidelity", s.fidelity}}},
                 {"machine", machine.resolved},
                 {"workload", resolved_workload},
-                {"policies", {{"placement", s.placement_policy}, {"collective", s.collective_policy}}}};
+                {"policies",
+                 {{"placement", s.placement_policy},
+                  {"collective", s.collective_policy},
+                  {"collective_chunk", core::to_string(s.collective_options.chunk)},
+                  {"collective_max_chunks", s.collective_options.max_chunks}}}};
   if (s.placement_map) s.resolved["policies"]["placement_map"] = s.placement_map->file;
   if (s.reliability) s.resolved["reliability"] = s.reliability->resolved;
   if (!s.circuit_reconfigurations.empty()) {

@@ -43,9 +43,10 @@ struct Machine {
     const auto* sw = switch_model(node);
     return sw != nullptr ? sw->latency() : core::Seconds(0.0);
   }
-  /// Bandwidth of a link in each direction: its model's times its width, B/s.
+  /// Bandwidth bulk data achieves on a link in each direction: its model's effective bandwidth times its
+  /// width, B/s.
   core::ByteRate link_bandwidth(LinkId link) const {
-    return link_model(link).bandwidth() * topology.link(link).width;
+    return link_model(link).effective_bandwidth() * topology.link(link).width;
   }
 };
 

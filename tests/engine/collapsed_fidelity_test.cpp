@@ -26,7 +26,7 @@ Both run_both(const std::string& name) {
   core::DiskFileSource files;
   auto s = scenario::ScenarioLoader(files).load(std::string(ZS_SOURCE_DIR) + "/scenarios/" + name + ".json");
   auto placement = policy::make_placement_policy(s.placement_policy, nullptr);
-  auto collective = policy::make_collective_policy(s.collective_policy);
+  auto collective = policy::make_collective_policy(s.collective_policy, s.collective_options);
   const engine::SimulationEvents events{s.circuit_reconfigurations, s.seed};
   return {
       engine::simulate(s.machine, s.trace, *placement, *collective, events, engine::Fidelity::kExact),

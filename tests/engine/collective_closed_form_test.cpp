@@ -9,6 +9,7 @@
 #include "policy/recursive_collective.hpp"
 #include "policy/ring_collective.hpp"
 #include "support/approx.hpp"
+#include "support/collective_trace.hpp"
 #include "support/test_machines.hpp"
 #include "topology/routing.hpp"
 
@@ -26,20 +27,9 @@ topology::Machine switch_machine(uint32_t n) {
                                      test::link_model("100GB/s", "1us"));
 }
 
-/// One collective of `bytes` over all n ranks.
-workload::Trace one_collective(CollectiveKind kind, uint32_t n, double bytes) {
-  workload::Trace t;
-  t.name = "collective";
-  t.mesh = workload::Mesh({{"dp", n}});
-  t.streams = {"comm"};
-  t.roles = {
-      {"rank", {{"sync", "gradient-sync", 0, {}, workload::CollectiveOp{kind, "dp", core::Bytes(bytes)}}}}};
-  return t;
-}
-
 /// Simulated time of one collective with `policy`, s.
 double run_with(const policy::CollectivePolicy& policy, CollectiveKind kind, uint32_t n, double bytes) {
-  return engine::simulate(switch_machine(n), one_collective(kind, n, bytes), policy::LinearPlacement(),
+  return engine::simulate(switch_machine(n), test::one_collective(kind, n, bytes), policy::LinearPlacement(),
                           policy)
       .replay.iteration_time.value();
 }
@@ -228,7 +218,7 @@ TEST_CASE("auto is never more than 5% slower than the best fixed algorithm on a 
 TEST_CASE("link utilization: a ring all-reduce keeps every link direction busy 2(n-1)/n S/B of the time") {
   const uint32_t n = 8;
   const double S = 1024.0 * 1024 * 1024, B = 100e9;
-  auto r = engine::simulate(switch_machine(n), one_collective(CollectiveKind::kAllReduce, n, S),
+  auto r = engine::simulate(switch_machine(n), test::one_collective(CollectiveKind::kAllReduce, n, S),
                             policy::LinearPlacement(), policy::RingCollective());
   const double T = r.replay.iteration_time.value();
   const auto& u = r.utilization;

@@ -8,14 +8,17 @@ using namespace zs;
 
 TEST_CASE("built-in policies are found by name") {
   CHECK(policy::make_placement_policy("linear")->name() == "linear");
-  for (const char* name : {"ring", "recursive", "tree", "auto"})
+  for (const char* name :
+       {"ring", "recursive", "tree", "double-binary-tree", "in-network", "hierarchical", "pairwise", "auto"})
     CHECK(policy::make_collective_policy(name)->name() == name);
-  CHECK(policy::builtin_policies().size() == 7);
+  CHECK(policy::builtin_policies().size() == 11);
 }
 
 TEST_CASE("an unknown policy name lists the known ones") {
-  CHECK_THROWS_WITH(policy::make_collective_policy("butterfly"),
-                    "unknown collective policy \"butterfly\" (known: ring, recursive, tree, auto)");
+  CHECK_THROWS_WITH(
+      policy::make_collective_policy("butterfly"),
+      "unknown collective policy \"butterfly\" (known: ring, recursive, tree, double-binary-tree, "
+      "in-network, hierarchical, pairwise, auto)");
   CHECK_THROWS_WITH(policy::make_placement_policy("scotch"),
                     "unknown placement policy \"scotch\" (known: linear, random, from-file)");
   CHECK_THROWS_AS(policy::make_placement_policy("from-file"), std::invalid_argument);

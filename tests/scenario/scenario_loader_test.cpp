@@ -97,7 +97,18 @@ TEST_CASE("bad input: each case names the file and the JSON path") {
       {"unknown fidelity", [](F& f, const D&) { f.scenario["fidelity"] = "fast"; }, "scenario.json",
        "/fidelity", "expected \"auto\", \"exact\" or \"collapsed\", got \"fast\""},
       {"unknown policy", [](F& f, const D&) { f.scenario["policies"]["collective"] = "butterfly"; },
-       "scenario.json", "/policies/collective", "(known: ring, recursive, tree, auto)"},
+       "scenario.json", "/policies/collective",
+       "(known: ring, recursive, tree, double-binary-tree, in-network, hierarchical, pairwise, auto)"},
+      {"unknown collective option",
+       [](F& f, const D&) {
+         f.scenario["policies"]["collective"] = {{"name", "in-network"}, {"chunks", 4}};
+       },
+       "scenario.json", "/policies/collective/chunks", "unknown key"},
+      {"chunk without a unit",
+       [](F& f, const D&) {
+         f.scenario["policies"]["collective"] = {{"name", "in-network"}, {"chunk", 4096}};
+       },
+       "scenario.json", "/policies/collective/chunk", ""},
       {"from-file placement named as a string",
        [](F& f, const D&) { f.scenario["policies"]["placement"] = "from-file"; }, "scenario.json",
        "/policies/placement", "the from-file placement is an object"},

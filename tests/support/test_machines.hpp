@@ -87,17 +87,23 @@ inline hw::OpticalSwitchModel optical_switch_model(int ports, const std::string&
   return hw::OpticalSwitchModel::from_json(o);
 }
 
-/// A packet switch model named "test-switch" (50 GB/s ports, in-network reduction).
-inline hw::SwitchModel switch_model(int radix, const std::string& latency) {
-  nlohmann::json j = {
-      {"kind", "switch"},
-      {"name", "test-switch"},
-      {"radix", radix},
-      {"port_bandwidth", "50GB/s"},
-      {"latency", latency},
-      {"in_network_reduction", true},
-      {"sources",
-       {{"radix", "t"}, {"port_bandwidth", "t"}, {"latency", "t"}, {"in_network_reduction", "t"}}}};
+/// A packet switch model named "test-switch" (50 GB/s ports, in-network reduction at the given fraction of
+/// port bandwidth).
+inline hw::SwitchModel switch_model(int radix, const std::string& latency,
+                                    double reduction_efficiency = 1.0) {
+  nlohmann::json j = {{"kind", "switch"},
+                      {"name", "test-switch"},
+                      {"radix", radix},
+                      {"port_bandwidth", "50GB/s"},
+                      {"latency", latency},
+                      {"in_network_reduction", true},
+                      {"reduction_efficiency", reduction_efficiency},
+                      {"sources",
+                       {{"radix", "t"},
+                        {"port_bandwidth", "t"},
+                        {"latency", "t"},
+                        {"in_network_reduction", "t"},
+                        {"reduction_efficiency", "t"}}}};
   core::JsonObject o(j, "switch.json", "");
   return hw::SwitchModel::from_json(o);
 }
@@ -111,6 +117,18 @@ inline topology::Machine single_switch_machine(int n, const hw::ComputeUnitModel
   m.unit_models.push_back(unit);
   m.link_models.push_back(link);
   auto sw = m.topology.add_switch("switch");
+  for (int i = 0; i < n; ++i) m.topology.add_link(m.topology.add_unit("unit" + std::to_string(i), 0), sw, 0);
+  return m;
+}
+
+/// n units, each on its own link to one switch of the given model (e.g. one that reduces in the network).
+inline topology::Machine single_switch_machine(int n, const hw::ComputeUnitModel& unit,
+                                               const hw::LinkModel& link,
+                                               const hw::SwitchModel& switch_model) {
+  topology::Machine m = single_switch_machine(n, unit, link);
+  m.switch_models.push_back(switch_model);
+  m.topology = topology::Topology();
+  auto sw = m.topology.add_switch("switch", 0);
   for (int i = 0; i < n; ++i) m.topology.add_link(m.topology.add_unit("unit" + std::to_string(i), 0), sw, 0);
   return m;
 }
