@@ -118,6 +118,9 @@ struct Replayer::State {
   /// the time the hottest expert of the rank's group ran longer than the rank since its last combine.
   std::unordered_map<uint64_t, double> expert_max_load;
   std::vector<double> expert_lag;
+  /// Per slot, how many times as long its compute takes: its unit's straggler slowdown; collapsed, the
+  /// slowest unit among the ranks the representative stands for (their groups wait for it).
+  std::vector<double> slowdown_of_slot;
   topology::CircuitTimeline circuits;
   std::vector<HeldTransfer> held_transfers;
   std::vector<uint32_t> free_held;
@@ -193,6 +196,7 @@ struct Replayer::State {
         }
       }
       auto duration = c->duration ? *c->duration : machine.unit_model(unit).compute_time(work);
+      duration = duration * slowdown_of_slot[slot(rank)];
       ++result.compute_activities;
       backend.start_compute(unit, duration, new_token({Kind::kOp, rank, op}));
     } else if (const auto* p = std::get_if<workload::P2POp>(&o.body)) {
@@ -557,6 +561,21 @@ ReplayResult Replayer::run() {
   s.busy.resize(slots);
   s.finish.assign(slots, 0.0);
   s.expert_lag.assign(slots, 0.0);
+  s.slowdown_of_slot.assign(slots, 1.0);
+  if (!machine_.unit_slowdown.empty()) {
+    std::unordered_map<topology::NodeId, uint64_t> rank_of_unit;
+    for (uint64_t r = 0; r < placement_.unit_of_rank.size(); ++r)
+      rank_of_unit.emplace(placement_.unit_of_rank[r], r);
+    for (auto [unit, factor] : machine_.unit_slowdown) {
+      auto it = rank_of_unit.find(unit);
+      if (it == rank_of_unit.end()) continue;  // a unit the job does not use
+      uint64_t rank = it->second;
+      if (collapse_ != nullptr)
+        rank = collapse_->representatives_in_group(rank, collapse_->collapsed_axes()).front();
+      auto& slowdown = s.slowdown_of_slot[s.slot(rank)];
+      slowdown = std::max(slowdown, factor);
+    }
+  }
   s.ops_done.assign(slots, 0);
   for (size_t i = 0; i < slots; ++i) {
     s.role_of_rank[i] = trace_.role_of(s.rank_of_slot[i]);

@@ -2,6 +2,7 @@
 #include "policy/failure_rates.hpp"
 
 #include <cmath>
+#include <stdexcept>
 
 namespace zs::policy {
 
@@ -32,8 +33,11 @@ FailureRates FailureRates::from_json(core::JsonObject& o) {
       instances = std::ceil(units / r.units_per_host);
     else if (rate.per == "job")
       instances = 1;
+    else if (rate.per == "rack" || rate.per == "switch")  // topology domains: how many were observed
+      instances = static_cast<double>(c.integer("observed_instances", 1, int64_t(1) << 40));
     else
-      throw c.error("per", "expected \"unit\", \"host\" or \"job\", got \"" + rate.per + "\"");
+      throw c.error("per", "expected \"unit\", \"host\", \"rack\", \"switch\" or \"job\", got \"" +
+                               rate.per + "\"");
     const double count = c.number("count", 0, 1e15);
     if (!(count > 0))
       throw c.error("count",
@@ -58,13 +62,21 @@ FailureRates FailureRates::from_json(core::JsonObject& o) {
   return r;
 }
 
+bool ComponentRate::topology_domain() const {
+  return per == "rack" || per == "switch";
+}
+
 uint64_t FailureRates::instances(const ComponentRate& c, uint64_t units) const {
+  if (c.topology_domain())
+    throw std::logic_error("the instances of a rack or switch component come from the topology");
   if (c.per == "unit") return units;
   if (c.per == "host") return (units + units_per_host - 1) / units_per_host;
   return 1;
 }
 
 uint64_t FailureRates::units_taken(const ComponentRate& c, uint64_t units) const {
+  if (c.topology_domain())
+    throw std::logic_error("what a rack or switch takes down comes from the topology");
   if (c.per == "unit") return 1;
   if (c.per == "host") return std::min<uint64_t>(units_per_host, units);
   return units;

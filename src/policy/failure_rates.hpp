@@ -18,12 +18,16 @@ enum class Recovery {
 /// One component type of a rate table.
 struct ComponentRate {
   std::string name;
-  std::string per;           ///< "unit", "host" or "job": what one instance of the component is
+  /// What one instance of the component is: "unit", "host", "job", or a topology domain: "rack" (the units
+  /// sharing a domain switch) or "switch" (an electrical switch and the units attached to it).
+  std::string per;
   double rate_per_hour = 0;  ///< mean failures per instance per hour, 1/h
   Recovery recovery = Recovery::kRestart;
   bool silent = false;       ///< silent data corruption: noticed only when the next checkpoint is validated
   double weibull_shape = 1;  ///< 1: exponential lifetimes; otherwise Weibull of this shape with the same mean
   std::string includes;      ///< what the published counts grouped here are
+  /// Rack and switch components: their instances and what each takes down come from the machine.
+  bool topology_domain() const;
 };
 
 /// A rate table: per-instance rates derived from counts observed on a cluster over a period, so that the
@@ -38,7 +42,8 @@ struct FailureRates {
   /// Weibull shape <= 0 are core::InputError with the JSON path.
   static FailureRates from_json(core::JsonObject& o);
 
-  /// Instances of `c` in a job of `units` units (hosts rounded up).
+  /// Instances of `c` in a job of `units` units (hosts rounded up). Not for topology domains
+  /// (std::logic_error): reliability::JobComponents counts those on the machine.
   uint64_t instances(const ComponentRate& c, uint64_t units) const;
   /// Units one failure of `c` takes out: 1 for a unit, units_per_host for a host, all for the job.
   uint64_t units_taken(const ComponentRate& c, uint64_t units) const;

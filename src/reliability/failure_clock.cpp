@@ -2,14 +2,20 @@
 #include "reliability/failure_clock.hpp"
 
 #include <cmath>
+#include <limits>
 
 namespace zs::reliability {
 
-FailureClock::FailureClock(const policy::FailureRates& rates, uint64_t units, uint64_t seed)
-    : rates_(rates), units_(units), stream_(seed) {
+FailureClock::FailureClock(const policy::FailureRates& rates, const JobComponents& job, uint64_t seed,
+                           const std::vector<Failure>& scripted)
+    : rates_(rates), job_(job), stream_(seed) {
+  for (const auto& f : scripted) queue_.push(f);
+  // A sentinel that never comes, so that next() always has an answer.
+  queue_.push({std::numeric_limits<double>::infinity(), ~0u, 0, true});
   for (uint32_t c = 0; c < rates.components.size(); ++c) {
     const auto& comp = rates.components[c];
-    const uint64_t n = rates.instances(comp, units);
+    const uint64_t n = job.instances(c);
+    if (n == 0) continue;
     if (comp.weibull_shape == 1.0) {
       queue_.push({lifetime(c, n), c, 0});
     } else {
@@ -21,9 +27,10 @@ FailureClock::FailureClock(const policy::FailureRates& rates, uint64_t units, ui
 Failure FailureClock::pop() {
   Failure f = queue_.top();
   queue_.pop();
+  if (f.scripted) return f;
   const auto& comp = rates_.components[f.component];
   if (comp.weibull_shape == 1.0) {
-    const uint64_t n = rates_.instances(comp, units_);
+    const uint64_t n = job_.instances(f.component);
     f.instance = stream_.next() % n;
     queue_.push({f.at + lifetime(f.component, n), f.component, 0});
   } else {

@@ -7,6 +7,7 @@
 
 #include "core/splitmix.hpp"
 #include "policy/failure_rates.hpp"
+#include "reliability/job_components.hpp"
 
 namespace zs::reliability {
 
@@ -15,6 +16,7 @@ struct Failure {
   double at = 0;
   uint32_t component = 0;
   uint64_t instance = 0;
+  bool scripted = false;  ///< a scenario's scripted event (it starts no process)
   /// Time order; ties by component then instance, so the order is deterministic.
   bool operator>(const Failure& o) const {
     if (at != o.at) return at > o.at;
@@ -28,7 +30,9 @@ struct Failure {
 /// per instance (a replaced or restarted instance starts a new lifetime of the same mean).
 class FailureClock {
  public:
-  FailureClock(const policy::FailureRates& rates, uint64_t units, uint64_t seed);
+  /// `scripted` failures happen at their times in addition to the random ones.
+  FailureClock(const policy::FailureRates& rates, const JobComponents& job, uint64_t seed,
+               const std::vector<Failure>& scripted = {});
   /// The next failure, not removed.
   const Failure& next() const { return queue_.top(); }
   /// Removes the next failure and schedules the next one of its process.
@@ -39,7 +43,7 @@ class FailureClock {
   double lifetime(uint32_t c, uint64_t n);
 
   const policy::FailureRates& rates_;
-  uint64_t units_;
+  const JobComponents& job_;
   core::SplitMixStream stream_;
   std::priority_queue<Failure, std::vector<Failure>, std::greater<>> queue_;
 };

@@ -3,6 +3,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
+#include <optional>
+#include <tuple>
 
 #include "core/splitmix.hpp"
 #include "reliability/failure_clock.hpp"
@@ -10,20 +13,111 @@
 
 namespace zs::reliability {
 
+namespace {
+
+/// The random stragglers of one seed over the horizon, on their own stream (so that they do not shift
+/// the failures).
+void draw_stragglers(const GoodputConfig& cfg, uint64_t ranks, uint64_t seed, std::vector<Degradation>& out) {
+  const auto& p = cfg.stragglers;
+  if (p.rate_per_unit_hour <= 0 || ranks == 0) return;
+  core::SplitMixStream stream(core::splitmix64(seed ^ 0x5354524147474c45ull));
+  const double rate = p.rate_per_unit_hour * static_cast<double>(ranks) / 3600.0;  // 1/s, whole job
+  for (double at = stream.exponential() / rate; at < cfg.horizon; at += stream.exponential() / rate) {
+    const uint64_t rank = stream.next() % ranks;
+    out.push_back({at, p.duration, Degradation::Kind::kUnit, rank, p.slowdown, "rank " + std::to_string(rank)});
+  }
+}
+
+}  // namespace
+
 GoodputRun simulate_goodput_once(const policy::FailureRates& rates, const GoodputConfig& cfg, double interval,
                                  uint64_t seed, bool keep_timeline) {
   GoodputRun run;
-  FailureClock clock(rates, cfg.units, seed);
+  std::optional<JobComponents> own;
+  const JobComponents& job = cfg.job != nullptr ? *cfg.job : own.emplace(rates, cfg.units);
+  FailureClock clock(rates, job, seed, cfg.scripted);
   SparePool spares(cfg.spares, cfg.repair);
   const double tau = interval, delta = cfg.checkpoint_cost, cycle = tau + delta, H = cfg.horizon;
   double t = 0, pos = 0;  // wall time; position in the current work + checkpoint cycle
+  double pending = 0;     // progress since the last snapshot, s of healthy training
+  double draining = 0;    // asynchronous: progress of the last snapshot, safe once its drain ends
+  double drain_end = 0;
   bool corrupted = false;
 
-  auto note = [&](double at, const std::string& component, uint64_t instance, const std::string& action) {
-    if (keep_timeline) run.timeline.push_back({at, component, instance, action});
+  auto note = [&](double at, const std::string& component, uint64_t instance, const std::string& name,
+                  const std::string& action) {
+    if (keep_timeline) run.timeline.push_back({at, component, instance, name, action});
   };
-  // Checkpoint time spent moving from position a to b of one cycle (b <= cycle).
-  auto checkpoint_part = [&](double a, double b) { return std::max(0.0, b - std::max(a, tau)); };
+
+  // Degradations (scripted and drawn) and elastic shrinks change the rate of progress: progress per s of
+  // work is `rate` (1 when healthy and whole).
+  std::vector<Degradation> degradations = cfg.degradations;
+  draw_stragglers(cfg, job.ranks(), seed, degradations);
+  std::stable_sort(degradations.begin(), degradations.end(),
+                   [](const Degradation& a, const Degradation& b) { return a.at < b.at; });
+  size_t next_degradation = 0;
+  std::vector<const Degradation*> active;
+  struct Shrink {
+    double rejoin = 0;
+    std::vector<uint32_t> replicas;
+  };
+  std::vector<Shrink> shrunk;
+  double rate = 1;
+  std::map<std::vector<std::tuple<int, uint64_t, double>>, double> slow_iteration;  // per state, s
+  auto update_rate = [&] {
+    std::erase_if(active, [&](const Degradation* d) { return d->at + d->duration <= t; });
+    std::erase_if(shrunk, [&](const Shrink& s) { return s.rejoin <= t; });
+    for (; next_degradation < degradations.size() && degradations[next_degradation].at <= t; ++next_degradation) {
+      const auto& d = degradations[next_degradation];
+      if (d.at + d.duration <= t) continue;  // began and ended while the job was down
+      active.push_back(&d);
+      note(d.at, d.kind == Degradation::Kind::kUnit ? "straggler" : "degraded link", d.id, d.name,
+           "runs degraded for " + std::to_string(d.duration) + " s");
+    }
+    rate = 1;
+    if (!active.empty()) {
+      std::vector<std::tuple<int, uint64_t, double>> key;
+      for (const auto* d : active) key.emplace_back(int(d->kind), d->id, d->factor);
+      std::sort(key.begin(), key.end());
+      auto [it, fresh] = slow_iteration.try_emplace(key, 0.0);
+      if (fresh) it->second = cfg.degraded_iteration(active);
+      rate *= cfg.iteration / it->second;
+    }
+    if (!shrunk.empty()) {
+      std::vector<uint32_t> lost;
+      for (const auto& s : shrunk) lost.insert(lost.end(), s.replicas.begin(), s.replicas.end());
+      std::sort(lost.begin(), lost.end());
+      lost.erase(std::unique(lost.begin(), lost.end()), lost.end());
+      rate *= double(cfg.replicas - lost.size()) / cfg.replicas;
+    }
+  };
+  auto next_change = [&] {
+    double at = std::numeric_limits<double>::infinity();
+    if (next_degradation < degradations.size()) at = degradations[next_degradation].at;
+    for (const auto* d : active) at = std::min(at, d->at + d->duration);
+    for (const auto& s : shrunk) at = std::min(at, s.rejoin);
+    return at;
+  };
+
+  // Work done moving from position a to b of one cycle (b <= cycle), and the checkpoint time in it.
+  auto advance = [&](double a, double b) {
+    const double work = std::max(0.0, std::min(b, tau) - a);
+    pending += work * rate;
+    run.degraded += work * (1 - rate);
+    run.checkpoint += std::max(0.0, b - std::max(a, tau));
+  };
+  // A snapshot is taken: synchronous, its progress is safe; asynchronous, once its drain ends.
+  auto commit = [&](double at) {
+    ++run.checkpoints;
+    if (cfg.checkpoint_drain <= 0) {
+      run.useful += pending;
+    } else {
+      run.useful += draining;  // the previous drain ended (drain < interval)
+      draining = pending;
+      drain_end = at + cfg.checkpoint_drain;
+    }
+    pending = 0;
+  };
 
   // Charges the downtime phases (detection, waiting for a swap or repair, restart) that begin at `from`
   // for the time up to `until`.
@@ -41,14 +135,33 @@ GoodputRun simulate_goodput_once(const policy::FailureRates& rates, const Goodpu
     ++run.by_component[comp.name];
     return comp;
   };
-  // The job stops for a (non-silent) failure at `at`: returns the wait for a swap or repair it needs.
+  // The job stops for a (non-silent) failure at `at`: returns the wait for a swap or repair it needs, or
+  // shrinks the job (elastic) and returns 0.
   auto interrupt = [&](const Failure& f, const policy::ComponentRate& comp, double at, const char* when) {
     ++run.interruptions;
     std::string action = "restart";
     double wait = 0;
-    if (comp.recovery == policy::Recovery::kReplace)
-      wait = spares.replace(rates.units_taken(comp, cfg.units), at, cfg.swap, action);
-    note(at, comp.name, f.instance, action + when);
+    if (comp.recovery == policy::Recovery::kReplace) {
+      const uint64_t need = job.units_taken(f.component, f.instance);
+      if (cfg.elastic && !spares.can_replace(need, at)) {
+        Shrink s{at + cfg.repair, {}};
+        for (uint64_t r : job.ranks_taken(f.component, f.instance)) s.replicas.push_back(cfg.replica_of_rank.at(r));
+        std::sort(s.replicas.begin(), s.replicas.end());
+        s.replicas.erase(std::unique(s.replicas.begin(), s.replicas.end()), s.replicas.end());
+        std::vector<uint32_t> all = s.replicas;
+        for (const auto& o : shrunk) all.insert(all.end(), o.replicas.begin(), o.replicas.end());
+        std::sort(all.begin(), all.end());
+        if (uint64_t(std::unique(all.begin(), all.end()) - all.begin()) < cfg.replicas) {
+          action = "shrink by " + std::to_string(s.replicas.size()) + " replica(s) until repaired";
+          shrunk.push_back(std::move(s));
+        } else {
+          wait = spares.replace(need, at, cfg.swap, action);  // nothing left to run: wait
+        }
+      } else {
+        wait = spares.replace(need, at, cfg.swap, action);
+      }
+    }
+    note(at, comp.name, f.instance, job.instance_name(f.component, f.instance), action + when);
     return wait;
   };
 
@@ -71,34 +184,61 @@ GoodputRun simulate_goodput_once(const policy::FailureRates& rates, const Goodpu
       detection = cfg.detection;
     }
   };
+  // A failure (or a found corruption) at t: progress since the last safe checkpoint is lost.
+  auto lose_progress = [&] {
+    if (draining > 0 && t < drain_end) {
+      pending += draining;  // the checkpoint being drained is incomplete
+    } else {
+      run.useful += draining;
+    }
+    draining = 0;
+    run.recompute += pending;
+    pending = 0;
+    pos = 0;
+  };
 
+  update_rate();
   while (t < H) {
-    const double stop = std::min(clock.next().at, H);
+    const double change = next_change();
+    const double stop = std::min({clock.next().at, change, H});
     // Run until `stop`: finish the current cycle, skip whole cycles, then the partial one.
     if (stop - t >= cycle - pos) {
-      run.checkpoint += checkpoint_part(pos, cycle);
+      advance(pos, cycle);
       t += cycle - pos;
       pos = 0;
       if (corrupted) {  // validation of this checkpoint finds the corruption: roll back one cycle
         corrupted = false;
-        run.recompute += tau;
         ++run.interruptions;
-        note(t, "sdc", 0, "rollback (corruption found at checkpoint validation)");
+        note(t, "sdc", 0, "", "rollback (corruption found at checkpoint validation)");
+        lose_progress();
         t = recover(t, 0, 0);
+        update_rate();
         continue;
       }
-      ++run.checkpoints;
-      run.useful += tau;
+      commit(t);
       const double k = std::floor((stop - t) / cycle);
-      run.useful += k * tau;
-      run.checkpoint += k * delta;
-      run.checkpoints += static_cast<uint64_t>(k);
-      t += k * cycle;
+      if (k >= 1) {  // whole cycles at the same rate: all but the last are safe by the next snapshot
+        run.degraded += k * tau * (1 - rate);
+        run.checkpoint += k * delta;
+        run.checkpoints += static_cast<uint64_t>(k);
+        if (cfg.checkpoint_drain <= 0) {
+          run.useful += k * tau * rate;
+        } else {
+          run.useful += draining + (k - 1) * tau * rate;
+          draining = tau * rate;
+          drain_end = t + k * cycle + cfg.checkpoint_drain;
+        }
+        t += k * cycle;
+      }
     }
-    run.checkpoint += checkpoint_part(pos, pos + (stop - t));
+    advance(pos, pos + (stop - t));
     pos += stop - t;
     t = stop;
     if (t >= H) break;
+    if (clock.next().at > t) {  // a degradation began or ended, or replicas rejoined
+      update_rate();
+      continue;
+    }
 
     const Failure f = clock.pop();
     const auto& comp = count(f);
@@ -106,13 +246,13 @@ GoodputRun simulate_goodput_once(const policy::FailureRates& rates, const Goodpu
       corrupted = true;
       continue;
     }
-    run.recompute += std::min(pos, tau);
-    pos = 0;
+    lose_progress();
     corrupted = false;
-    const double wait = interrupt(f, comp, t, "");
+    const double wait = interrupt(f, comp, t, f.scripted ? " (scripted)" : "");
     t = recover(t, cfg.detection, wait);
+    update_rate();
   }
-  run.useful += std::min(pos, tau);  // progress not yet checkpointed at the horizon is kept
+  run.useful += pending + draining;  // progress not yet checkpointed at the horizon is kept
   return run;
 }
 
@@ -134,7 +274,9 @@ GoodputSummary simulate_goodput(const policy::FailureRates& rates, const Goodput
                                 uint32_t seeds) {
   GoodputSummary s;
   s.seeds = seeds;
-  s.mtbf = 3600.0 / rates.job_rate_per_hour(cfg.units);
+  std::optional<JobComponents> own;
+  const JobComponents& job = cfg.job != nullptr ? *cfg.job : own.emplace(rates, cfg.units);
+  s.mtbf = 3600.0 / job.rate_per_hour();
   s.interval = cfg.checkpoint.interval(s.mtbf, cfg.checkpoint_cost);
   std::vector<double> ettr, goodput, failures, interruptions;
   std::map<std::string, std::vector<double>> lost, by_component;
@@ -150,6 +292,7 @@ GoodputSummary simulate_goodput(const policy::FailureRates& rates, const Goodput
     lost["detection"].push_back(run.detection);
     lost["restart"].push_back(run.restart);
     lost["waiting"].push_back(run.waiting);
+    lost["degraded"].push_back(run.degraded);
     for (auto& [name, values] : by_component) {
       auto it = run.by_component.find(name);
       values.push_back(it == run.by_component.end() ? 0.0 : static_cast<double>(it->second));

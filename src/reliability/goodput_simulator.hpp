@@ -2,14 +2,36 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
 
 #include "policy/checkpoint_interval.hpp"
 #include "policy/failure_rates.hpp"
+#include "reliability/failure_clock.hpp"
+#include "reliability/job_components.hpp"
 
 namespace zs::reliability {
+
+/// A unit that runs slower (a straggler) or a link that carries less, for a while.
+struct Degradation {
+  enum class Kind : uint8_t { kUnit, kLink };
+  double at = 0;        ///< s
+  double duration = 0;  ///< s
+  Kind kind = Kind::kUnit;
+  uint64_t id = 0;      ///< the rank whose unit straggles, or the link's id
+  double factor = 1;    ///< unit: compute takes this many times as long; link: fraction of bandwidth left
+  std::string name;     ///< for the timeline
+};
+
+/// Stragglers drawn at random: each rank's unit starts straggling at `rate_per_unit_hour` (exponential),
+/// for `duration`, its compute taking `slowdown` times as long.
+struct StragglerProcess {
+  double rate_per_unit_hour = 0;  ///< 1/h; 0: none
+  double slowdown = 2;
+  double duration = 0;  ///< s
+};
 
 /// A job and its recovery setup. Times in seconds.
 struct GoodputConfig {
@@ -24,6 +46,24 @@ struct GoodputConfig {
   uint32_t spares = 0;   ///< hot spare units
   double swap = 0;       ///< putting spares in place of failed units, s
   double repair = 0;     ///< a failed unit back in service (in the spare pool, or the job's if none), s
+  /// The job's component instances (topology domains need the machine); null: unit, host and job
+  /// components of `units` ranks.
+  const JobComponents* job = nullptr;
+  std::vector<Failure> scripted;  ///< failures at given times, besides the random ones (scripted = true)
+  /// Elastic shrink: without spares for a failure, continue without the data-parallel replicas it touched
+  /// (restart, no wait) until the failed units are repaired; they rejoin at no cost.
+  bool elastic = false;
+  uint32_t replicas = 1;                  ///< data-parallel replicas of the job
+  std::vector<uint32_t> replica_of_rank;  ///< elastic: each rank's replica
+  /// Asynchronous checkpoints: after the blocking snapshot (checkpoint_cost) the state drains to the store
+  /// in the background for this long; a failure before the drain ends loses that checkpoint too. 0:
+  /// synchronous.
+  double checkpoint_drain = 0;
+  std::vector<Degradation> degradations;  ///< scripted ones
+  StragglerProcess stragglers;            ///< random ones
+  /// The iteration time while the given degradations are in force, s (the engine re-simulates it); needed
+  /// when there are any.
+  std::function<double(const std::vector<const Degradation*>&)> degraded_iteration;
 };
 
 /// One interruption of the timeline.
@@ -31,7 +71,8 @@ struct TimelineEvent {
   double at = 0;  ///< s
   std::string component;
   uint64_t instance = 0;
-  std::string action;  ///< "restart", "swap", "wait for repair", "rollback (corruption found at checkpoint)"
+  std::string instance_name;
+  std::string action;  ///< "restart", "swap", "wait for repair", "shrink", "rollback (...)", "straggler", ...
 };
 
 /// Where one seed's wall time went. The parts add up to the horizon.
@@ -42,6 +83,7 @@ struct GoodputRun {
   double detection = 0;        ///< s
   double restart = 0;          ///< s
   double waiting = 0;          ///< for a spare swap or a repair, s
+  double degraded = 0;         ///< progress not made while running slower or with fewer replicas, s
   uint64_t failures = 0;       ///< component failures (silent ones included, whether found or not)
   uint64_t interruptions = 0;  ///< times the job stopped (a failure, a failure during recovery, a rollback)
   uint64_t checkpoints = 0;    ///< completed
@@ -64,7 +106,7 @@ struct GoodputSummary {
   Estimate goodput;  ///< useful tokens per wall-clock second
   Estimate failures;
   Estimate interruptions;
-  std::map<std::string, Estimate> lost;  ///< recompute, checkpoint, detection, restart, waiting: s
+  std::map<std::string, Estimate> lost;  ///< recompute, checkpoint, detection, restart, waiting, degraded: s
   std::map<std::string, Estimate> by_component;
   GoodputRun first;  ///< the first seed's run, with its timeline
 };

@@ -1,6 +1,7 @@
 // A machine: the topology graph together with the hardware models its nodes and links use.
 #pragma once
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -19,11 +20,23 @@ struct Machine {
   std::string name;
   std::string generator;  ///< which generator built it, for reports
   Topology topology;
-  std::vector<hw::ComputeUnitModel> unit_models;   ///< indexed by Node::model
-  std::vector<hw::LinkModel> link_models;          ///< indexed by Link::model
-  std::vector<hw::MemoryPoolModel> memory_models;  ///< indexed by Node::model of memory nodes
-  std::vector<hw::SwitchModel> switch_models;      ///< indexed by Node::model of switches
+  std::vector<hw::ComputeUnitModel> unit_models;              ///< indexed by Node::model
+  std::vector<hw::LinkModel> link_models;                     ///< indexed by Link::model
+  std::vector<hw::MemoryPoolModel> memory_models;             ///< indexed by Node::model of memory nodes
+  std::vector<hw::SwitchModel> switch_models;                 ///< indexed by Node::model of switches
   std::vector<hw::OpticalSwitchModel> optical_switch_models;  ///< indexed by OpticalSwitch::model
+  /// Degradations in force (stragglers): compute on the unit takes this many times as long (2: half speed).
+  /// Empty for a healthy machine.
+  std::map<NodeId, double> unit_slowdown;
+  /// Degraded links: the link carries this fraction of its bandwidth. Empty for a healthy machine.
+  std::map<LinkId, double> link_derating;
+
+  /// How many times as long compute takes on the unit: 1 unless it straggles.
+  double compute_slowdown(NodeId unit) const {
+    if (unit_slowdown.empty()) return 1.0;
+    auto it = unit_slowdown.find(unit);
+    return it == unit_slowdown.end() ? 1.0 : it->second;
+  }
 
   const hw::ComputeUnitModel& unit_model(NodeId unit) const {
     return unit_models.at(topology.node(unit).model);
@@ -44,9 +57,12 @@ struct Machine {
     return sw != nullptr ? sw->latency() : core::Seconds(0.0);
   }
   /// Bandwidth bulk data achieves on a link in each direction: its model's effective bandwidth times its
-  /// width, B/s.
+  /// width (times its derating while degraded), B/s.
   core::ByteRate link_bandwidth(LinkId link) const {
-    return link_model(link).effective_bandwidth() * topology.link(link).width;
+    const core::ByteRate full = link_model(link).effective_bandwidth() * topology.link(link).width;
+    if (link_derating.empty()) return full;
+    auto it = link_derating.find(link);
+    return it == link_derating.end() ? full : full * it->second;
   }
 };
 

@@ -40,3 +40,41 @@ TEST_CASE("every rank of a symmetric data-parallel job finishes at the same time
   for (const auto& rank : r.replay.ranks)
     CHECK(rank.finish.value() == zs::test::approx(r.replay.iteration_time.value()).epsilon(1e-12));
 }
+
+TEST_CASE("a straggler at 50% speed: its compute doubles on the critical path, and nothing else changes") {
+  auto machine = test::single_switch_machine(4, test::unit_model("100TFLOPS", 0.5, "0s"),
+                                             test::link_model("100GB/s", "1us"));
+  const auto trace = workload::generate_data_parallel_trace(test::hand_model(), {4, 1, 4});
+  machine.unit_slowdown[machine.topology.units()[2]] = 2.0;  // rank 2 at half speed
+  auto r = engine::simulate(machine, trace, policy::LinearPlacement(), policy::RingCollective());
+
+  test::HandCalculation hand;
+  // Every rank waits for rank 2 at each all-reduce: layer 1's still hides under rank 2's (slower) layer-0
+  // backward, layer 0's starts after rank 2's last backward, and rank 2's optimizer is last to finish.
+  CHECK(r.replay.iteration_time.value() == zs::test::approx(2 * hand.compute + hand.exposed).epsilon(1e-9));
+  CHECK(r.replay.critical_rank == 2);
+  for (const auto& rank : r.replay.ranks) {
+    CAPTURE(rank.rank);
+    const double compute = rank.rank == 2 ? 2 * hand.compute : hand.compute;
+    CHECK(rank.compute.value() == zs::test::approx(compute).epsilon(1e-9));
+  }
+  // A slowdown on a node the job does not compute on changes nothing.
+  machine.unit_slowdown.clear();
+  machine.unit_slowdown[machine.topology.neighbours(machine.topology.units()[0]).front().first] =
+      2.0;  // a switch
+  auto healthy = engine::simulate(machine, trace, policy::LinearPlacement(), policy::RingCollective());
+  CHECK(healthy.replay.iteration_time.value() == zs::test::approx(hand.iteration).epsilon(1e-9));
+}
+
+TEST_CASE("a link at half bandwidth slows only the transfers that cross it") {
+  auto machine = test::single_switch_machine(4, test::unit_model("100TFLOPS", 0.5, "0s"),
+                                             test::link_model("100GB/s", "1us"));
+  const auto trace = workload::generate_data_parallel_trace(test::hand_model(), {4, 1, 4});
+  machine.link_derating[0] = 0.5;  // rank 0's link
+  auto r = engine::simulate(machine, trace, policy::LinearPlacement(), policy::RingCollective());
+  test::HandCalculation hand;
+  // Every ring step crosses the slow link (rank 0 sends and receives each step): the exposed all-reduce
+  // runs at 50 GB/s.
+  const double slow_ar = 2 * 3 * 2e-6 + 2.0 * 3 / 4 * 2 * (hand.layer_params + hand.embedding_params) / 50e9;
+  CHECK(r.replay.iteration_time.value() == zs::test::approx(hand.compute + slow_ar).epsilon(1e-6));
+}

@@ -231,7 +231,11 @@ TEST_CASE("bad rate tables name the file and the JSON path") {
       with("count", 0).find("bad.json: /components/0/count: expected the number of failures observed, > 0") ==
       0);
   CHECK(with("count", -2).find("bad.json: /components/0/count") == 0);
-  CHECK(with("per", "rack").find("bad.json: /components/0/per: expected \"unit\", \"host\" or \"job\"") == 0);
+  CHECK(with("per", "pod").find("bad.json: /components/0/per: expected \"unit\", \"host\", \"rack\", \"switch\" or "
+                               "\"job\"") == 0);
+  // A rack or switch rate needs how many were observed, and only those take it.
+  CHECK(with("per", "rack").find("bad.json: /components/0: missing required key \"observed_instances\"") == 0);
+  CHECK(with("observed_instances", 4).find("bad.json: /components/0/observed_instances: unknown key") == 0);
   CHECK(with("recovery", "pray").find("bad.json: /components/0/recovery") == 0);
   CHECK(with("weibull_shape", 0).find("bad.json: /components/0/weibull_shape") == 0);
   CHECK(with("colour", "red").find("bad.json: /components/0") == 0);
