@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
+#include <optional>
+#include <unordered_map>
 
 #include "cli/results_folder.hpp"
 #include "cli/scenario_simulation.hpp"
@@ -25,6 +27,111 @@ std::string with_ci(const reliability::Estimate& e, const char* format) {
 
 nlohmann::json estimate_json(const reliability::Estimate& e) {
   return {{"mean", e.mean}, {"ci95_half_width", e.half_width}};
+}
+
+/// The link between two named nodes, if there is one.
+std::optional<topology::LinkId> link_between(const topology::Machine& m, topology::NodeId a,
+                                             topology::NodeId b) {
+  for (auto [node, link] : m.topology.neighbours(a))
+    if (node == b) return link;
+  return std::nullopt;
+}
+
+/// Checkpoint costs, spares, elastic shrink, scripted failures and degradations from the reliability
+/// section, resolved against the job (names that are not in it are input errors with their JSON path).
+void apply_recovery_setup(const scenario::Scenario& s, const std::string& file,
+                          const reliability::JobComponents& job, const policy::Placement& placement,
+                          double state, reliability::GoodputConfig& cfg) {
+  const auto& rel = *s.reliability;
+  double bandwidth = rel.checkpoint_bandwidth;
+  if (rel.checkpoint_target == "memory-pools") {
+    bandwidth = 0;
+    for (const auto& node : s.machine.topology.nodes())
+      if (node.kind == topology::NodeKind::kMemory)
+        bandwidth += s.machine.memory_models.at(node.model).bandwidth().value();
+    if (bandwidth <= 0)
+      throw core::InputError(file, "/reliability/checkpoint/target",
+                             "machine \"" + s.machine.name + "\" has no memory pools to checkpoint to");
+  }
+  if (rel.snapshot_bandwidth > 0) {
+    cfg.checkpoint_cost = state / rel.snapshot_bandwidth;
+    cfg.checkpoint_drain = state / bandwidth;
+  } else {
+    cfg.checkpoint_cost = state / bandwidth;
+  }
+  cfg.detection = rel.detection;
+  cfg.restart = rel.restart;
+  cfg.spares = rel.spares;
+  cfg.swap = rel.swap;
+  cfg.repair = rel.repair;
+  if (rel.elastic) {
+    const auto& axes = s.trace.mesh.axes();
+    auto dp = std::find_if(axes.begin(), axes.end(), [](const auto& a) { return a.name == "dp"; });
+    if (dp == axes.end() || dp->size < 2)
+      throw core::InputError(
+          file, "/reliability/elastic",
+          "elastic shrink drops data-parallel replicas, but the job has no \"dp\" axis of 2 or more");
+    cfg.elastic = true;
+    cfg.replicas = static_cast<uint32_t>(dp->size);
+    const size_t dp_axis = static_cast<size_t>(dp - axes.begin());
+    for (uint64_t r = 0; r < s.trace.mesh.size(); ++r)
+      cfg.replica_of_rank.push_back(static_cast<uint32_t>(s.trace.mesh.coordinate(r, dp_axis)));
+  }
+  for (const auto& e : rel.events) {
+    const auto instance = job.find_instance(e.component, e.instance.name);
+    if (!instance)
+      throw core::InputError(
+          file, e.instance.path,
+          "the job has no " + rel.rates.components[e.component].name + " named \"" + e.instance.name + "\"");
+    cfg.scripted.push_back({e.at, e.component, *instance, true});
+  }
+  std::unordered_map<std::string, uint64_t> rank_of_unit_name;
+  for (uint64_t r = 0; r < placement.unit_of_rank.size(); ++r)
+    rank_of_unit_name.emplace(s.machine.topology.node(placement.unit_of_rank[r]).name, r);
+  auto node_named = [&](const scenario::NamedAt& n) {
+    for (topology::NodeId id = 0; id < s.machine.topology.nodes().size(); ++id)
+      if (s.machine.topology.node(id).name == n.name) return id;
+    throw core::InputError(file, n.path,
+                           "machine \"" + s.machine.name + "\" has no node named \"" + n.name + "\"");
+  };
+  for (const auto& d : rel.degradations) {
+    reliability::Degradation g{d.at, d.duration, reliability::Degradation::Kind::kUnit, 0, d.factor, ""};
+    if (d.unit) {
+      auto it = rank_of_unit_name.find(d.unit->name);
+      if (it == rank_of_unit_name.end())
+        throw core::InputError(file, d.unit->path,
+                               "no rank of the job runs on a unit named \"" + d.unit->name + "\"");
+      g.id = it->second;
+      g.name = d.unit->name;
+    } else {
+      const auto a = node_named(d.link->first), b = node_named(d.link->second);
+      const auto link = link_between(s.machine, a, b);
+      if (!link)
+        throw core::InputError(
+            file, d.link->second.path,
+            "no link joins \"" + d.link->first.name + "\" and \"" + d.link->second.name + "\"");
+      g.kind = reliability::Degradation::Kind::kLink;
+      g.id = *link;
+      g.name = d.link->first.name + " - " + d.link->second.name;
+    }
+    cfg.degradations.push_back(std::move(g));
+  }
+  cfg.stragglers = {rel.straggler_rate_per_unit_hour, rel.straggler_slowdown, rel.straggler_duration};
+  for (uint64_t r = 0; r < s.trace.mesh.size(); ++r) cfg.class_of_rank.push_back(s.trace.role_of(r));
+  cfg.degraded_iteration = [&s, &placement,
+                            file](const std::vector<const reliability::Degradation*>& active) {
+    scenario::Scenario degraded = s;
+    for (const auto* d : active) {
+      if (d->kind == reliability::Degradation::Kind::kUnit) {
+        auto& f = degraded.machine.unit_slowdown[placement.unit_of_rank.at(d->id)];
+        f = std::max(f, d->factor);
+      } else {
+        auto [it, fresh] = degraded.machine.link_derating.try_emplace(topology::LinkId(d->id), d->factor);
+        if (!fresh) it->second = std::min(it->second, d->factor);
+      }
+    }
+    return simulate_scenario(degraded, file).replay.iteration_time.value();
+  };
 }
 
 }  // namespace
@@ -49,14 +156,19 @@ int run_goodput(const GoodputOptions& opt, std::ostream& out) {
     state += (role.memory->weights + role.memory->optimizer).value() *
              static_cast<double>(s.trace.ranks_per_role());
   }
-  const engine::SimulationResult iteration = simulate_scenario(s, opt.scenario);
+  const auto placement_policy =
+      policy::make_placement_policy(s.placement_policy, s.placement_map ? &*s.placement_map : nullptr);
+  const policy::Placement placement = placement_policy->place({s.trace, s.machine, s.seed});
+  const reliability::JobComponents job(rel.rates, s.machine, placement.unit_of_rank);
 
   reliability::GoodputConfig cfg;
+  cfg.job = &job;
+  apply_recovery_setup(s, opt.scenario, job, placement, state, cfg);  // input errors before simulating
+  const engine::SimulationResult iteration = simulate_scenario(s, opt.scenario);
   cfg.iteration = iteration.replay.iteration_time.value();
   cfg.tokens_per_iteration = s.trace.tokens_per_iteration;
   cfg.units = s.trace.mesh.size();
   cfg.horizon = rel.horizon;
-  cfg.checkpoint_cost = state / rel.checkpoint_bandwidth;
   cfg.checkpoint = rel.checkpoint;
   cfg.detection = rel.detection;
   cfg.restart = rel.restart;
@@ -75,10 +187,19 @@ int run_goodput(const GoodputOptions& opt, std::ostream& out) {
   row("iteration", sec(cfg.iteration) + " (" + iteration.replay.fidelity + " replay)");
   row("units", std::to_string(cfg.units));
   row("failure rates", rel.rates.name + ": job MTBF " + sec(g.mtbf));
-  row("checkpoint", core::display(core::Bytes(state)) + " at " +
-                        core::display(core::ByteRate(rel.checkpoint_bandwidth)) + " = " +
-                        sec(cfg.checkpoint_cost) + ", every " + sec(g.interval) + " of work (" +
-                        rel.checkpoint.describe() + ")");
+  const double store_bandwidth =
+      state / (cfg.checkpoint_drain > 0 ? cfg.checkpoint_drain : cfg.checkpoint_cost);
+  row("checkpoint",
+      core::display(core::Bytes(state)) + " at " + core::display(core::ByteRate(store_bandwidth)) +
+          (rel.checkpoint_target.empty() ? "" : " (" + rel.checkpoint_target + ")") +
+          (cfg.checkpoint_drain > 0 ? ", asynchronous: " + sec(cfg.checkpoint_cost) + " snapshot then " +
+                                          sec(cfg.checkpoint_drain) + " drain"
+                                    : " = " + sec(cfg.checkpoint_cost)) +
+          ", every " + sec(g.interval) + " of work (" + rel.checkpoint.describe() + ")");
+  row("recovery",
+      std::to_string(cfg.spares) + " hot spares" +
+          (cfg.elastic ? ", elastic shrink over " + std::to_string(cfg.replicas) + " data-parallel replicas"
+                       : ""));
   row("horizon", sec(cfg.horizon) + ", " + std::to_string(seeds) + " seeds (mean +- 95% CI)");
   row("ETTR", with_ci(g.ettr, "%.4f"));
   row("goodput", with_ci(g.goodput, "%.4g") + " tokens/s");
@@ -93,12 +214,15 @@ int run_goodput(const GoodputOptions& opt, std::ostream& out) {
     report += "    " + column(name, 26) + with_ci(e, "%.1f") + "\n";
   report +=
       "approximations:\n"
-      "  - iterations are not replayed over the horizon: every one takes the simulated iteration time (the\n"
-      "    machine after a swap is taken as healthy; stragglers and degraded links are not modelled yet)\n"
-      "  - checkpoints are synchronous: all weights and optimizer state written at the checkpoint bandwidth\n"
-      "  - failures are independent per component instance; correlated domains (switch, rack, power) are "
-      "not\n"
-      "    modelled yet\n";
+      "  - iterations are not replayed over the horizon: each takes the simulated iteration time of the\n"
+      "    machine's current state (healthy, or with the stragglers and degraded links in force, simulated\n"
+      "    once per state; drawn stragglers are keyed by their rank's role, taken to cost the same); the\n"
+      "    machine after a swap is taken as healthy\n"
+      "  - the checkpoint is every rank's weights and optimizer state; a synchronous one blocks for the\n"
+      "    write, an asynchronous one for the snapshot, then drains in the background\n"
+      "  - failures are independent per component instance; a rack or switch takes down the units behind\n"
+      "    it in the topology; power domains are not modelled\n"
+      "  - elastic shrink: replicas rejoin when repaired, at no cost\n";
 
   nlohmann::json result = {{"scenario", s.name},
                            {"iteration_time_s", cfg.iteration},
@@ -118,8 +242,11 @@ int run_goodput(const GoodputOptions& opt, std::ostream& out) {
   for (const auto& [name, e] : g.by_component) result["failures_by_component"][name] = estimate_json(e);
   nlohmann::json timeline = nlohmann::json::array();
   for (const auto& ev : g.first.timeline)
-    timeline.push_back(
-        {{"at_s", ev.at}, {"component", ev.component}, {"instance", ev.instance}, {"action", ev.action}});
+    timeline.push_back({{"at_s", ev.at},
+                        {"component", ev.component},
+                        {"instance", ev.instance},
+                        {"name", ev.instance_name},
+                        {"action", ev.action}});
   result["timeline_first_seed"] = timeline;
   nlohmann::json config = s.resolved;
   config["zettasim_version"] = output::kVersion;

@@ -36,8 +36,8 @@ FailureRates FailureRates::from_json(core::JsonObject& o) {
     else if (rate.per == "rack" || rate.per == "switch")  // topology domains: how many were observed
       instances = static_cast<double>(c.integer("observed_instances", 1, int64_t(1) << 40));
     else
-      throw c.error("per", "expected \"unit\", \"host\", \"rack\", \"switch\" or \"job\", got \"" +
-                               rate.per + "\"");
+      throw c.error("per",
+                    "expected \"unit\", \"host\", \"rack\", \"switch\" or \"job\", got \"" + rate.per + "\"");
     const double count = c.number("count", 0, 1e15);
     if (!(count > 0))
       throw c.error("count",
@@ -75,8 +75,7 @@ uint64_t FailureRates::instances(const ComponentRate& c, uint64_t units) const {
 }
 
 uint64_t FailureRates::units_taken(const ComponentRate& c, uint64_t units) const {
-  if (c.topology_domain())
-    throw std::logic_error("what a rack or switch takes down comes from the topology");
+  if (c.topology_domain()) throw std::logic_error("what a rack or switch takes down comes from the topology");
   if (c.per == "unit") return 1;
   if (c.per == "host") return std::min<uint64_t>(units_per_host, units);
   return units;

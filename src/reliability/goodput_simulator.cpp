@@ -24,7 +24,8 @@ void draw_stragglers(const GoodputConfig& cfg, uint64_t ranks, uint64_t seed, st
   const double rate = p.rate_per_unit_hour * static_cast<double>(ranks) / 3600.0;  // 1/s, whole job
   for (double at = stream.exponential() / rate; at < cfg.horizon; at += stream.exponential() / rate) {
     const uint64_t rank = stream.next() % ranks;
-    out.push_back({at, p.duration, Degradation::Kind::kUnit, rank, p.slowdown, "rank " + std::to_string(rank)});
+    out.push_back(
+        {at, p.duration, Degradation::Kind::kUnit, rank, p.slowdown, "rank " + std::to_string(rank)});
   }
 }
 
@@ -67,7 +68,8 @@ GoodputRun simulate_goodput_once(const policy::FailureRates& rates, const Goodpu
   auto update_rate = [&] {
     std::erase_if(active, [&](const Degradation* d) { return d->at + d->duration <= t; });
     std::erase_if(shrunk, [&](const Shrink& s) { return s.rejoin <= t; });
-    for (; next_degradation < degradations.size() && degradations[next_degradation].at <= t; ++next_degradation) {
+    for (; next_degradation < degradations.size() && degradations[next_degradation].at <= t;
+         ++next_degradation) {
       const auto& d = degradations[next_degradation];
       if (d.at + d.duration <= t) continue;  // began and ended while the job was down
       active.push_back(&d);
@@ -77,7 +79,10 @@ GoodputRun simulate_goodput_once(const policy::FailureRates& rates, const Goodpu
     rate = 1;
     if (!active.empty()) {
       std::vector<std::tuple<int, uint64_t, double>> key;
-      for (const auto* d : active) key.emplace_back(int(d->kind), d->id, d->factor);
+      for (const auto* d : active) {
+        const bool by_class = d->kind == Degradation::Kind::kUnit && !cfg.class_of_rank.empty();
+        key.emplace_back(int(d->kind), by_class ? cfg.class_of_rank.at(d->id) : d->id, d->factor);
+      }
       std::sort(key.begin(), key.end());
       auto [it, fresh] = slow_iteration.try_emplace(key, 0.0);
       if (fresh) it->second = cfg.degraded_iteration(active);
@@ -145,7 +150,8 @@ GoodputRun simulate_goodput_once(const policy::FailureRates& rates, const Goodpu
       const uint64_t need = job.units_taken(f.component, f.instance);
       if (cfg.elastic && !spares.can_replace(need, at)) {
         Shrink s{at + cfg.repair, {}};
-        for (uint64_t r : job.ranks_taken(f.component, f.instance)) s.replicas.push_back(cfg.replica_of_rank.at(r));
+        for (uint64_t r : job.ranks_taken(f.component, f.instance))
+          s.replicas.push_back(cfg.replica_of_rank.at(r));
         std::sort(s.replicas.begin(), s.replicas.end());
         s.replicas.erase(std::unique(s.replicas.begin(), s.replicas.end()), s.replicas.end());
         std::vector<uint32_t> all = s.replicas;

@@ -20,9 +20,9 @@ struct Degradation {
   double at = 0;        ///< s
   double duration = 0;  ///< s
   Kind kind = Kind::kUnit;
-  uint64_t id = 0;      ///< the rank whose unit straggles, or the link's id
-  double factor = 1;    ///< unit: compute takes this many times as long; link: fraction of bandwidth left
-  std::string name;     ///< for the timeline
+  uint64_t id = 0;    ///< the rank whose unit straggles, or the link's id
+  double factor = 1;  ///< unit: compute takes this many times as long; link: fraction of bandwidth left
+  std::string name;   ///< for the timeline
 };
 
 /// Stragglers drawn at random: each rank's unit starts straggling at `rate_per_unit_hour` (exponential),
@@ -64,6 +64,9 @@ struct GoodputConfig {
   /// The iteration time while the given degradations are in force, s (the engine re-simulates it); needed
   /// when there are any.
   std::function<double(const std::vector<const Degradation*>&)> degraded_iteration;
+  /// Per rank, its class for the cache of degraded iteration times: a straggler on any rank of a class is
+  /// taken to cost the same (the ranks that run the same program). Empty: every rank its own class.
+  std::vector<uint32_t> class_of_rank;
 };
 
 /// One interruption of the timeline.

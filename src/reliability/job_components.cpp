@@ -52,7 +52,8 @@ uint64_t JobComponents::instances(uint32_t c) const {
 uint64_t JobComponents::units_taken(uint32_t c, uint64_t instance) const {
   const auto& comp = rates_.components.at(c);
   if (comp.topology_domain()) return domains_[c].ranks.at(instance).size();
-  if (comp.per == "host") return std::min<uint64_t>(rates_.units_per_host, ranks_ - instance * rates_.units_per_host);
+  if (comp.per == "host")
+    return std::min<uint64_t>(rates_.units_per_host, ranks_ - instance * rates_.units_per_host);
   return rates_.units_taken(comp, ranks_);
 }
 
@@ -70,7 +71,8 @@ std::vector<uint64_t> JobComponents::ranks_taken(uint32_t c, uint64_t instance) 
 std::string JobComponents::instance_name(uint32_t c, uint64_t instance) const {
   const auto& comp = rates_.components.at(c);
   if (comp.topology_domain()) return domains_[c].names.at(instance);
-  if (comp.per == "unit") return unit_names_.empty() ? "unit" + std::to_string(instance) : unit_names_.at(instance);
+  if (comp.per == "unit")
+    return unit_names_.empty() ? "unit" + std::to_string(instance) : unit_names_.at(instance);
   if (comp.per == "host") return "host" + std::to_string(instance);
   return "job";
 }

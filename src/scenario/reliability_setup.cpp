@@ -1,6 +1,8 @@
 // The reliability section of a scenario.
 #include "scenario/reliability_setup.hpp"
 
+#include <algorithm>
+
 namespace zs::scenario {
 
 ReliabilitySetup read_reliability(core::JsonObject& o, const core::FileSource& files) {
@@ -23,7 +25,20 @@ ReliabilitySetup read_reliability(core::JsonObject& o, const core::FileSource& f
     r.checkpoint.rule = policy::CheckpointPolicy::Rule::kFixed;
     r.checkpoint.fixed_interval = c.seconds("interval", core::Bound::kPositive).value();
   }
-  r.checkpoint_bandwidth = c.byte_rate("bandwidth").value();
+  if (c.has("target")) {
+    r.checkpoint_target = c.string("target");
+    if (r.checkpoint_target != "memory-pools")
+      throw c.error("target", "expected \"memory-pools\" (or give \"bandwidth\" for another store)");
+    if (c.has("bandwidth")) throw c.error("bandwidth", "give either a target or a bandwidth, not both");
+  } else {
+    r.checkpoint_bandwidth = c.byte_rate("bandwidth").value();
+  }
+  const std::string mode = c.has("mode") ? c.string("mode") : "sync";
+  if (mode == "async") {
+    r.snapshot_bandwidth = c.byte_rate("snapshot_bandwidth").value();
+  } else if (mode != "sync") {
+    throw c.error("mode", "expected \"sync\" or \"async\", got \"" + mode + "\"");
+  }
   c.finish();
   r.detection = o.seconds("detection").value();
   r.restart = o.seconds("restart").value();
@@ -37,6 +52,57 @@ ReliabilitySetup read_reliability(core::JsonObject& o, const core::FileSource& f
     r.swap = s.seconds("swap").value();
     s.finish();
   }
+  r.elastic = o.boolean_or("elastic", false);
+  if (const auto* events = o.optional("events"); events != nullptr) {
+    if (!events->is_array()) throw o.error("events", "expected an array of {at, component, instance}");
+    for (size_t i = 0; i < events->size(); ++i) {
+      auto e = o.element("events", (*events)[i], i);
+      ScriptedFailureSpec spec;
+      spec.at = e.seconds("at").value();
+      const std::string component = e.string("component");
+      const auto& list = r.rates.components;
+      auto it = std::find_if(list.begin(), list.end(), [&](const auto& c) { return c.name == component; });
+      if (it == list.end()) {
+        std::string known;
+        for (const auto& c : list) known += (known.empty() ? "" : ", ") + c.name;
+        throw e.error("component",
+                      "no component \"" + component + "\" in " + r.rates.file + " (known: " + known + ")");
+      }
+      spec.component = static_cast<uint32_t>(it - list.begin());
+      spec.instance = {e.string("instance"), e.pointer() + "/instance"};
+      e.finish();
+      r.events.push_back(std::move(spec));
+    }
+  }
+  if (const auto* list = o.optional("degradations"); list != nullptr) {
+    if (!list->is_array()) throw o.error("degradations", "expected an array of {at, for, unit or link, ...}");
+    for (size_t i = 0; i < list->size(); ++i) {
+      auto d = o.element("degradations", (*list)[i], i);
+      DegradationSpec spec;
+      spec.at = d.seconds("at").value();
+      spec.duration = d.seconds("for", core::Bound::kPositive).value();
+      if (d.has("unit")) {
+        spec.unit = NamedAt{d.string("unit"), d.pointer() + "/unit"};
+        spec.factor = d.number("slowdown", 1.0, 1e6);
+      } else if (d.has("link")) {
+        const auto ends = d.strings("link", "an array of the names of the link's two ends", "a node name");
+        if (ends.size() != 2) throw d.error("link", "expected the names of the link's two ends");
+        spec.link = {NamedAt{ends[0], d.pointer() + "/link/0"}, NamedAt{ends[1], d.pointer() + "/link/1"}};
+        spec.factor = d.number("bandwidth_fraction", 1e-6, 1.0);
+      } else {
+        throw d.error("expected \"unit\" (with \"slowdown\") or \"link\" (with \"bandwidth_fraction\")");
+      }
+      d.finish();
+      r.degradations.push_back(std::move(spec));
+    }
+  }
+  if (o.has("stragglers")) {
+    auto st = o.object("stragglers");
+    r.straggler_rate_per_unit_hour = 3600.0 / st.seconds("per_unit_mtbf", core::Bound::kPositive).value();
+    r.straggler_slowdown = st.number("slowdown", 1.0, 1e6);
+    r.straggler_duration = st.seconds("duration", core::Bound::kPositive).value();
+    st.finish();
+  }
   o.finish();
   r.resolved = {{"failure_rates", rates_path},
                 {"failure_rates_name", r.rates.name},
@@ -49,7 +115,20 @@ ReliabilitySetup read_reliability(core::JsonObject& o, const core::FileSource& f
                 {"restart", core::to_string(core::Seconds(r.restart))},
                 {"repair", core::to_string(core::Seconds(r.repair))},
                 {"spares", r.spares},
-                {"swap", core::to_string(core::Seconds(r.swap))}};
+                {"swap", core::to_string(core::Seconds(r.swap))},
+                {"elastic", r.elastic},
+                {"checkpoint_mode", r.snapshot_bandwidth > 0 ? "async" : "sync"},
+                {"scripted_events", r.events.size()},
+                {"degradations", r.degradations.size()},
+                {"straggler_rate_per_unit_hour", r.straggler_rate_per_unit_hour},
+                {"straggler_slowdown", r.straggler_slowdown},
+                {"straggler_duration", core::to_string(core::Seconds(r.straggler_duration))}};
+  if (!r.checkpoint_target.empty()) {
+    r.resolved["checkpoint"]["target"] = r.checkpoint_target;
+    r.resolved["checkpoint"].erase("bandwidth");
+  }
+  if (r.snapshot_bandwidth > 0)
+    r.resolved["checkpoint"]["snapshot_bandwidth"] = core::to_string(core::ByteRate(r.snapshot_bandwidth));
   return r;
 }
 

@@ -3,6 +3,11 @@
 
 #include <cstdint>
 
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
 #include <nlohmann/json.hpp>
 
 #include "core/file_source.hpp"
@@ -11,6 +16,27 @@
 #include "policy/failure_rates.hpp"
 
 namespace zs::scenario {
+
+/// A named thing of the scenario with the JSON path it was given at, resolved against the job later.
+struct NamedAt {
+  std::string name;
+  std::string path;  ///< JSON path, for errors
+};
+
+/// "at t, this instance of this component fails".
+struct ScriptedFailureSpec {
+  double at = 0;           ///< s
+  uint32_t component = 0;  ///< index in the rate table
+  NamedAt instance;
+};
+
+/// "from t, for d, this unit is slower / this link carries less".
+struct DegradationSpec {
+  double at = 0, duration = 0;                      ///< s
+  std::optional<NamedAt> unit;                      ///< a straggling unit (by topology name)...
+  std::optional<std::pair<NamedAt, NamedAt>> link;  ///< ...or a link, by the names of its two ends
+  double factor = 1;  ///< slowdown (>= 1) of the unit, or fraction of bandwidth (0, 1] left on the link
+};
 
 struct ReliabilitySetup {
   policy::FailureRates rates;
@@ -23,6 +49,18 @@ struct ReliabilitySetup {
   uint32_t spares = 0;              ///< 0: no spare pool (replaced parts are waited for)
   double swap = 0;                  ///< s
   double repair = 0;                ///< s
+  bool elastic = false;             ///< shrink data-parallel replicas instead of waiting for repairs
+  /// Asynchronous checkpoints: the blocking snapshot to memory goes at this bandwidth (all ranks together),
+  /// then the drain to the store at checkpoint_bandwidth in the background. 0: synchronous.
+  double snapshot_bandwidth = 0;
+  /// "memory-pools": the checkpoint store is the machine's memory pools (checkpoint_bandwidth is then the
+  /// sum of their port bandwidths); empty: checkpoint_bandwidth as given.
+  std::string checkpoint_target;
+  std::vector<ScriptedFailureSpec> events;
+  std::vector<DegradationSpec> degradations;
+  double straggler_rate_per_unit_hour = 0;  ///< 1/h
+  double straggler_slowdown = 2;
+  double straggler_duration = 0;  ///< s
   nlohmann::json resolved;
 };
 

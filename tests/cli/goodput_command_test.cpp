@@ -63,3 +63,53 @@ TEST_CASE("goodput without a reliability section, or with an empty spare pool: o
   CHECK(often.err.find("often.json: /reliability/checkpoint/interval") != std::string::npos);
   CHECK_FALSE(fs::exists(dir.path() / "x"));
 }
+
+TEST_CASE("scripted failures and degradations name things of the job, or exit 2 with their JSON path") {
+  test::TempDir dir;
+  auto doc = nlohmann::json::parse(test::read_text(source_file("scenarios/moe-10t-16k.json")));
+  doc["machine"] = source_file("topologies/llama3-24k.machine.json");
+  doc["workload"]["model"] = source_file("workloads/moe-10t.json");
+  doc["reliability"]["failure_rates"] = source_file("models/reliability/llama3-405b-54d.json");
+  auto run = [&](const nlohmann::json& d) {
+    return test::run_cli({"goodput", dir.write("s.json", d.dump()), "--seeds", "1", "--out", dir.file("x")});
+  };
+  auto bad = doc;
+  bad["reliability"]["events"] = {{{"at", "3h"}, {"component", "pdu"}, {"instance", "host0"}}};
+  auto r = run(bad);
+  CHECK(r.code == 2);
+  CHECK(r.err.find("s.json: /reliability/events/0/component: no component \"pdu\"") != std::string::npos);
+  bad["reliability"]["events"] = {{{"at", "3h"}, {"component", "host"}, {"instance", "host99999"}}};
+  r = run(bad);
+  CHECK(r.code == 2);
+  CHECK(r.err.find("s.json: /reliability/events/0/instance: the job has no host named \"host99999\"") !=
+        std::string::npos);
+  bad = doc;
+  bad["reliability"]["degradations"] = {{{"at", "1h"}, {"for", "1h"}, {"unit", "nowhere"}, {"slowdown", 2}}};
+  r = run(bad);
+  CHECK(r.code == 2);
+  CHECK(r.err.find("s.json: /reliability/degradations/0/unit: no rank of the job runs on a unit named") !=
+        std::string::npos);
+  bad = doc;
+  bad["reliability"]["checkpoint"]["mode"] = "lazy";
+  r = run(bad);
+  CHECK(r.code == 2);
+  CHECK(r.err.find("s.json: /reliability/checkpoint/mode") != std::string::npos);
+  CHECK_FALSE(fs::exists(dir.path() / "x"));
+
+  // A valid scripted host failure and an asynchronous checkpoint: the failure is in the timeline, the
+  // blocking cost is the snapshot's.
+  auto good = doc;
+  good["reliability"]["events"] = {{{"at", "3h"}, {"component", "host"}, {"instance", "host7"}}};
+  good["reliability"]["checkpoint"]["mode"] = "async";
+  good["reliability"]["checkpoint"]["snapshot_bandwidth"] = "200TB/s";
+  r = run(good);
+  REQUIRE(r.code == 0);
+  const auto g = nlohmann::json::parse(test::read_text(dir.path() / "x" / "goodput.json"));
+  CHECK(g["checkpoint_cost_s"].get<double>() ==
+        zs::test::approx(g["checkpoint_state_bytes"].get<double>() / 200e12).epsilon(1e-12));
+  bool found = false;
+  for (const auto& e : g["timeline_first_seed"])
+    found = found ||
+            (e["at_s"] == 3 * 3600.0 && e["name"] == "host7" && e["action"] == "swap 8 spares (scripted)");
+  CHECK(found);
+}

@@ -1,0 +1,167 @@
+// Rack and switch failure domains from the topology, scripted failures, hot spares against elastic shrink,
+// stragglers over the horizon and asynchronous checkpoints, each against its arithmetic.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+
+#include "reliability/goodput_simulator.hpp"
+#include "reliability/job_components.hpp"
+#include "support/approx.hpp"
+#include "support/test_machines.hpp"
+
+using namespace zs;
+
+namespace {
+
+/// A rate table of one component, `per` (`observed` instances for rack or switch), that in practice
+/// never fails on its own (one failure in 10^12 s): only scripted failures happen.
+policy::FailureRates quiet_rates(const std::string& per, const std::string& recovery = "replace") {
+  nlohmann::json c = {{"name", per}, {"per", per}, {"count", 1}, {"recovery", recovery}};
+  if (per == "rack" || per == "switch") c["observed_instances"] = 1;
+  nlohmann::json j = {{"kind", "failure-rates"},
+                      {"name", "quiet"},
+                      {"source", "test value"},
+                      {"observed", {{"units", 1}, {"units_per_host", 4}, {"duration", "1000000000000s"}}},
+                      {"components", {c}}};
+  core::JsonObject o(j, "quiet.json", "");
+  return policy::FailureRates::from_json(o);
+}
+
+/// 2 racks of 4 units: each rack's units on its rack switch (400 GB/s links), the rack switches on a spine.
+topology::Machine two_racks() {
+  topology::Machine m;
+  m.name = "two-racks";
+  m.generator = "test";
+  m.unit_models.push_back(test::unit_model("1PFLOPS", 1, "0s"));
+  m.link_models.push_back(test::link_model("400GB/s", "1us"));
+  auto spine = m.topology.add_switch("spine");
+  for (int r = 0; r < 2; ++r) {
+    auto rack = m.topology.add_switch("rack" + std::to_string(r) + "-switch");
+    m.topology.add_link(rack, spine, 0);
+    for (int u = 0; u < 4; ++u)
+      m.topology.add_link(m.topology.add_unit("rack" + std::to_string(r) + "-unit" + std::to_string(u), 0),
+                          rack, 0);
+  }
+  return m;
+}
+
+/// 1-second iterations, one checkpoint every `interval` s of work at `cost`, restart 600 s, detection 60 s.
+reliability::GoodputConfig job(uint64_t units, double horizon) {
+  reliability::GoodputConfig c;
+  c.iteration = 1;
+  c.tokens_per_iteration = 1;
+  c.units = units;
+  c.horizon = horizon;
+  c.checkpoint_cost = 0;
+  c.detection = 60;
+  c.restart = 600;
+  c.repair = 10000;
+  return c;
+}
+
+double lost_total(const reliability::GoodputRun& r) {
+  return r.recompute + r.checkpoint + r.detection + r.restart + r.waiting + r.degraded;
+}
+
+}  // namespace
+
+TEST_CASE("a rack failure takes down exactly the units the topology puts behind its switch") {
+  const auto machine = two_racks();
+  std::vector<topology::NodeId> unit_of_rank(machine.topology.units().begin(),
+                                             machine.topology.units().end());
+  std::reverse(unit_of_rank.begin(), unit_of_rank.end());  // rank 0 on the last unit: domains follow units
+  for (const char* per : {"rack", "switch"}) {
+    CAPTURE(per);
+    const auto rates = quiet_rates(per);
+    const reliability::JobComponents components(rates, machine, unit_of_rank);
+    REQUIRE(components.instances(0) == 2);  // the spine has no units behind it: not an instance
+    CHECK(components.instance_name(0, 0) == "rack0-switch");
+    CHECK(components.ranks_taken(0, 0) == std::vector<uint64_t>{4, 5, 6, 7});
+    CHECK(components.ranks_taken(0, 1) == std::vector<uint64_t>{0, 1, 2, 3});
+    CHECK(components.units_taken(0, 1) == 4);
+    CHECK(components.find_instance(0, "rack1-switch") == 1u);
+    CHECK_FALSE(components.find_instance(0, "spine").has_value());
+  }
+  CHECK_THROWS_AS(reliability::JobComponents(quiet_rates("rack"), 8), std::invalid_argument);
+}
+
+TEST_CASE("a scripted rack failure: 4 spares swap in after the swap time, 3 are too few and the job waits") {
+  const auto machine = two_racks();
+  const auto rates = quiet_rates("rack");
+  std::vector<topology::NodeId> units(machine.topology.units().begin(), machine.topology.units().end());
+  const reliability::JobComponents components(rates, machine, units);
+  auto cfg = job(8, 100000);
+  cfg.job = &components;
+  cfg.scripted = {{5000, 0, 1, true}};
+  cfg.swap = 900;
+  cfg.spares = 4;
+  const auto swapped = reliability::simulate_goodput_once(rates, cfg, 1e9, 1, true);
+  REQUIRE(swapped.interruptions == 1);
+  CHECK(swapped.timeline.front().instance_name == "rack1-switch");
+  CHECK(swapped.timeline.front().action == "swap 4 spares (scripted)");
+  // The 5000 s since the start are lost, then detection, swap and restart; full speed afterwards.
+  CHECK(swapped.recompute == 5000);
+  CHECK(swapped.waiting == 900);
+  CHECK(swapped.degraded == 0);
+  CHECK(swapped.useful == zs::test::approx(100000 - 5000 - 60 - 900 - 600).epsilon(1e-12));
+  cfg.spares = 3;
+  const auto waited = reliability::simulate_goodput_once(rates, cfg, 1e9, 1, true);
+  CHECK(waited.timeline.front().action == "wait for repair (scripted)");
+  CHECK(waited.waiting == 10000);
+}
+
+TEST_CASE("elastic shrink: without spares the job goes on without the lost replicas' share until repaired") {
+  const auto rates = quiet_rates("host");  // a host of 4 units: half of an 8-rank job
+  auto cfg = job(8, 100000);
+  cfg.scripted = {{5000, 0, 0, true}};  // host0: ranks 0-3
+  cfg.elastic = true;
+  cfg.replicas = 4;
+  cfg.replica_of_rank = {0, 0, 1, 1, 2, 2, 3, 3};  // 2 ranks per replica: host0 holds replicas 0 and 1
+  const auto run = reliability::simulate_goodput_once(rates, cfg, 1e9, 1, true);
+  REQUIRE(run.interruptions == 1);
+  CHECK(run.timeline.front().action == "shrink by 2 replica(s) until repaired (scripted)");
+  CHECK(run.waiting == 0);
+  // Back at 5000 + 60 + 600; repaired at 5000 + 10000; meanwhile 2 of 4 replicas: half the throughput.
+  const double shrunk = 15000 - 5660;
+  CHECK(run.degraded == zs::test::approx(shrunk / 2).epsilon(1e-12));
+  CHECK(run.useful == zs::test::approx(100000 - 5000 - 660 - shrunk / 2).epsilon(1e-12));
+  CHECK(run.useful + lost_total(run) == zs::test::approx(100000).epsilon(1e-12));
+  // A failure that would leave no replica waits for the repair instead.
+  cfg.replicas = 1;
+  cfg.replica_of_rank.assign(8, 0);
+  const auto whole = reliability::simulate_goodput_once(rates, cfg, 1e9, 1, true);
+  CHECK(whole.timeline.front().action == "wait for repair (scripted)");
+}
+
+TEST_CASE("a straggler for 2000 s at half speed costs 1000 s of progress, as its iteration time says") {
+  const auto rates = quiet_rates("unit");
+  auto cfg = job(8, 100000);
+  cfg.degradations = {{10000, 2000, reliability::Degradation::Kind::kUnit, 3, 2.0, "unit3"}};
+  int simulated = 0;
+  cfg.degraded_iteration = [&](const std::vector<const reliability::Degradation*>& active) {
+    ++simulated;
+    REQUIRE(active.size() == 1);
+    return cfg.iteration * active.front()->factor;
+  };
+  const auto run = reliability::simulate_goodput_once(rates, cfg, 1e9, 1, true);
+  CHECK(simulated == 1);
+  CHECK(run.degraded == zs::test::approx(1000).epsilon(1e-12));
+  CHECK(run.useful == zs::test::approx(99000).epsilon(1e-12));
+  CHECK(run.timeline.front().component == "straggler");
+}
+
+TEST_CASE("asynchronous checkpoints block for the snapshot only, and a failure during the drain loses it") {
+  const auto rates = quiet_rates("unit", "restart");
+  auto cfg = job(1, 50000);
+  cfg.checkpoint_cost = 10;     // snapshot
+  cfg.checkpoint_drain = 1000;  // background write
+  // Checkpoints at 3600 + 10 = 3610 s of wall time; a failure 500 s later, inside the drain.
+  cfg.scripted = {{4110, 0, 0, true}};
+  const auto inside = reliability::simulate_goodput_once(rates, cfg, 3600, 1, false);
+  CHECK(inside.recompute == zs::test::approx(3600 + 500).epsilon(1e-12));
+  cfg.scripted = {{5110, 0, 0, true}};  // after the drain: only the 1500 s since are lost
+  const auto after = reliability::simulate_goodput_once(rates, cfg, 3600, 1, false);
+  CHECK(after.recompute == zs::test::approx(1500).epsilon(1e-12));
+  CHECK(after.checkpoint == zs::test::approx(10.0 * after.checkpoints).epsilon(1e-12));
+  CHECK(after.useful + lost_total(after) == zs::test::approx(50000).epsilon(1e-12));
+}
