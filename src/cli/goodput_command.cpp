@@ -4,9 +4,8 @@
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
-#include <optional>
-#include <unordered_map>
 
+#include "cli/recovery_setup.hpp"
 #include "cli/results_folder.hpp"
 #include "cli/scenario_simulation.hpp"
 #include "cli/text_columns.hpp"
@@ -27,111 +26,6 @@ std::string with_ci(const reliability::Estimate& e, const char* format) {
 
 nlohmann::json estimate_json(const reliability::Estimate& e) {
   return {{"mean", e.mean}, {"ci95_half_width", e.half_width}};
-}
-
-/// The link between two named nodes, if there is one.
-std::optional<topology::LinkId> link_between(const topology::Machine& m, topology::NodeId a,
-                                             topology::NodeId b) {
-  for (auto [node, link] : m.topology.neighbours(a))
-    if (node == b) return link;
-  return std::nullopt;
-}
-
-/// Checkpoint costs, spares, elastic shrink, scripted failures and degradations from the reliability
-/// section, resolved against the job (names that are not in it are input errors with their JSON path).
-void apply_recovery_setup(const scenario::Scenario& s, const std::string& file,
-                          const reliability::JobComponents& job, const policy::Placement& placement,
-                          double state, reliability::GoodputConfig& cfg) {
-  const auto& rel = *s.reliability;
-  double bandwidth = rel.checkpoint_bandwidth;
-  if (rel.checkpoint_target == "memory-pools") {
-    bandwidth = 0;
-    for (const auto& node : s.machine.topology.nodes())
-      if (node.kind == topology::NodeKind::kMemory)
-        bandwidth += s.machine.memory_models.at(node.model).bandwidth().value();
-    if (bandwidth <= 0)
-      throw core::InputError(file, "/reliability/checkpoint/target",
-                             "machine \"" + s.machine.name + "\" has no memory pools to checkpoint to");
-  }
-  if (rel.snapshot_bandwidth > 0) {
-    cfg.checkpoint_cost = state / rel.snapshot_bandwidth;
-    cfg.checkpoint_drain = state / bandwidth;
-  } else {
-    cfg.checkpoint_cost = state / bandwidth;
-  }
-  cfg.detection = rel.detection;
-  cfg.restart = rel.restart;
-  cfg.spares = rel.spares;
-  cfg.swap = rel.swap;
-  cfg.repair = rel.repair;
-  if (rel.elastic) {
-    const auto& axes = s.trace.mesh.axes();
-    auto dp = std::find_if(axes.begin(), axes.end(), [](const auto& a) { return a.name == "dp"; });
-    if (dp == axes.end() || dp->size < 2)
-      throw core::InputError(
-          file, "/reliability/elastic",
-          "elastic shrink drops data-parallel replicas, but the job has no \"dp\" axis of 2 or more");
-    cfg.elastic = true;
-    cfg.replicas = static_cast<uint32_t>(dp->size);
-    const size_t dp_axis = static_cast<size_t>(dp - axes.begin());
-    for (uint64_t r = 0; r < s.trace.mesh.size(); ++r)
-      cfg.replica_of_rank.push_back(static_cast<uint32_t>(s.trace.mesh.coordinate(r, dp_axis)));
-  }
-  for (const auto& e : rel.events) {
-    const auto instance = job.find_instance(e.component, e.instance.name);
-    if (!instance)
-      throw core::InputError(
-          file, e.instance.path,
-          "the job has no " + rel.rates.components[e.component].name + " named \"" + e.instance.name + "\"");
-    cfg.scripted.push_back({e.at, e.component, *instance, true});
-  }
-  std::unordered_map<std::string, uint64_t> rank_of_unit_name;
-  for (uint64_t r = 0; r < placement.unit_of_rank.size(); ++r)
-    rank_of_unit_name.emplace(s.machine.topology.node(placement.unit_of_rank[r]).name, r);
-  auto node_named = [&](const scenario::NamedAt& n) {
-    for (topology::NodeId id = 0; id < s.machine.topology.nodes().size(); ++id)
-      if (s.machine.topology.node(id).name == n.name) return id;
-    throw core::InputError(file, n.path,
-                           "machine \"" + s.machine.name + "\" has no node named \"" + n.name + "\"");
-  };
-  for (const auto& d : rel.degradations) {
-    reliability::Degradation g{d.at, d.duration, reliability::Degradation::Kind::kUnit, 0, d.factor, ""};
-    if (d.unit) {
-      auto it = rank_of_unit_name.find(d.unit->name);
-      if (it == rank_of_unit_name.end())
-        throw core::InputError(file, d.unit->path,
-                               "no rank of the job runs on a unit named \"" + d.unit->name + "\"");
-      g.id = it->second;
-      g.name = d.unit->name;
-    } else {
-      const auto a = node_named(d.link->first), b = node_named(d.link->second);
-      const auto link = link_between(s.machine, a, b);
-      if (!link)
-        throw core::InputError(
-            file, d.link->second.path,
-            "no link joins \"" + d.link->first.name + "\" and \"" + d.link->second.name + "\"");
-      g.kind = reliability::Degradation::Kind::kLink;
-      g.id = *link;
-      g.name = d.link->first.name + " - " + d.link->second.name;
-    }
-    cfg.degradations.push_back(std::move(g));
-  }
-  cfg.stragglers = {rel.straggler_rate_per_unit_hour, rel.straggler_slowdown, rel.straggler_duration};
-  for (uint64_t r = 0; r < s.trace.mesh.size(); ++r) cfg.class_of_rank.push_back(s.trace.role_of(r));
-  cfg.degraded_iteration = [&s, &placement,
-                            file](const std::vector<const reliability::Degradation*>& active) {
-    scenario::Scenario degraded = s;
-    for (const auto* d : active) {
-      if (d->kind == reliability::Degradation::Kind::kUnit) {
-        auto& f = degraded.machine.unit_slowdown[placement.unit_of_rank.at(d->id)];
-        f = std::max(f, d->factor);
-      } else {
-        auto [it, fresh] = degraded.machine.link_derating.try_emplace(topology::LinkId(d->id), d->factor);
-        if (!fresh) it->second = std::min(it->second, d->factor);
-      }
-    }
-    return simulate_scenario(degraded, file).replay.iteration_time.value();
-  };
 }
 
 }  // namespace

@@ -13,6 +13,8 @@
 #include "core/input_error.hpp"
 #include "engine/busy_time.hpp"
 #include "engine/collapsed_costs.hpp"
+#include "engine/rank_slowdown.hpp"
+#include "engine/role_graph.hpp"
 #include "engine/simgrid_backend.hpp"
 #include "engine/trace_fit.hpp"
 #include "topology/unit_domains.hpp"
@@ -21,27 +23,6 @@ namespace zs::engine {
 namespace {
 
 using Interval = BusyTime::Interval;
-
-/// The dependency graph of one role program, shared by every rank of that role.
-struct RoleGraph {
-  std::vector<std::vector<uint32_t>> successors;
-  std::vector<uint32_t> initial_pending;
-};
-
-RoleGraph compile(const workload::RoleProgram& program, size_t streams) {
-  const size_t n = program.ops.size();
-  RoleGraph g{std::vector<std::vector<uint32_t>>(n), std::vector<uint32_t>(n, 0)};
-  std::vector<std::optional<uint32_t>> last_on_stream(streams);
-  for (uint32_t i = 0; i < n; ++i) {
-    const auto& op = program.ops[i];
-    std::set<uint32_t> preds(op.deps.begin(), op.deps.end());
-    if (auto last = last_on_stream[op.stream]) preds.insert(*last);
-    for (uint32_t p : preds) g.successors[p].push_back(i);
-    g.initial_pending[i] = static_cast<uint32_t>(preds.size());
-    last_on_stream[op.stream] = i;
-  }
-  return g;
-}
 
 }  // namespace
 
@@ -562,20 +543,8 @@ ReplayResult Replayer::run() {
   s.finish.assign(slots, 0.0);
   s.expert_lag.assign(slots, 0.0);
   s.slowdown_of_slot.assign(slots, 1.0);
-  if (!machine_.unit_slowdown.empty()) {
-    std::unordered_map<topology::NodeId, uint64_t> rank_of_unit;
-    for (uint64_t r = 0; r < placement_.unit_of_rank.size(); ++r)
-      rank_of_unit.emplace(placement_.unit_of_rank[r], r);
-    for (auto [unit, factor] : machine_.unit_slowdown) {
-      auto it = rank_of_unit.find(unit);
-      if (it == rank_of_unit.end()) continue;  // a unit the job does not use
-      uint64_t rank = it->second;
-      if (collapse_ != nullptr)
-        rank = collapse_->representatives_in_group(rank, collapse_->collapsed_axes()).front();
-      auto& slowdown = s.slowdown_of_slot[s.slot(rank)];
-      slowdown = std::max(slowdown, factor);
-    }
-  }
+  for (auto [rank, factor] : slowdown_of_ranks(machine_, placement_, collapse_))
+    s.slowdown_of_slot[s.slot(rank)] = factor;
   s.ops_done.assign(slots, 0);
   for (size_t i = 0; i < slots; ++i) {
     s.role_of_rank[i] = trace_.role_of(s.rank_of_slot[i]);

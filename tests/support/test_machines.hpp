@@ -108,28 +108,32 @@ inline hw::SwitchModel switch_model(int radix, const std::string& latency,
   return hw::SwitchModel::from_json(o);
 }
 
-/// n units, each on its own link to one switch.
-inline topology::Machine single_switch_machine(int n, const hw::ComputeUnitModel& unit,
-                                               const hw::LinkModel& link) {
+/// n units, each on its own link to one switch whose model is `switch_model` (topology::kNoModel: none,
+/// its hops cost only the links').
+inline topology::Machine star_machine(int n, const hw::ComputeUnitModel& unit, const hw::LinkModel& link,
+                                      uint32_t switch_model) {
   topology::Machine m;
   m.name = "test-switch-" + std::to_string(n);
   m.generator = "single-switch";
   m.unit_models.push_back(unit);
   m.link_models.push_back(link);
-  auto sw = m.topology.add_switch("switch");
+  auto sw = m.topology.add_switch("switch", switch_model);
   for (int i = 0; i < n; ++i) m.topology.add_link(m.topology.add_unit("unit" + std::to_string(i), 0), sw, 0);
   return m;
 }
 
-/// n units, each on its own link to one switch of the given model (e.g. one that reduces in the network).
+/// n units, each on its own link to one switch without a model.
+inline topology::Machine single_switch_machine(int n, const hw::ComputeUnitModel& unit,
+                                               const hw::LinkModel& link) {
+  return star_machine(n, unit, link, topology::kNoModel);
+}
+
+/// The same with a switch model (e.g. one that reduces in the network).
 inline topology::Machine single_switch_machine(int n, const hw::ComputeUnitModel& unit,
                                                const hw::LinkModel& link,
                                                const hw::SwitchModel& switch_model) {
-  topology::Machine m = single_switch_machine(n, unit, link);
+  topology::Machine m = star_machine(n, unit, link, 0);
   m.switch_models.push_back(switch_model);
-  m.topology = topology::Topology();
-  auto sw = m.topology.add_switch("switch", 0);
-  for (int i = 0; i < n; ++i) m.topology.add_link(m.topology.add_unit("unit" + std::to_string(i), 0), sw, 0);
   return m;
 }
 

@@ -1,0 +1,22 @@
+// A scenario's reliability section resolved against the placed job: checkpoint costs, recovery, scripted
+// failures and degradations, and how the engine re-simulates a degraded iteration.
+#pragma once
+
+#include <string>
+
+#include "policy/placement_policy.hpp"
+#include "reliability/goodput_simulator.hpp"
+#include "reliability/job_components.hpp"
+#include "scenario/scenario.hpp"
+
+namespace zs::cli {
+
+/// Checkpoint costs, spares, elastic shrink, scripted failures and degradations from the reliability
+/// section, resolved against the job (names that are not in it are input errors with their JSON path).
+/// `state` is the checkpoint size, B. `s` and `placement` must outlive `cfg` (its degraded-iteration
+/// callback simulates `s` again).
+void apply_recovery_setup(const scenario::Scenario& s, const std::string& file,
+                          const reliability::JobComponents& job, const policy::Placement& placement,
+                          double state, reliability::GoodputConfig& cfg);
+
+}  // namespace zs::cli
