@@ -13,6 +13,7 @@
 #include "cli/results_folder.hpp"
 #include "cli/scenario_simulation.hpp"
 #include "cli/trace_commands.hpp"
+#include "cli/validate_command.hpp"
 #include "core/file_source.hpp"
 #include "core/input_error.hpp"
 #include "engine/simulation.hpp"
@@ -159,6 +160,15 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
                     "Placement policy to evaluate (repeatable; default: the scenario's)");
   place->add_option("--sample", place_opt.sample, "Evaluate at most this many ranks (every k-th), scaled up")
       ->check(CLI::Range(uint64_t(1), uint64_t(1) << 32));
+  ValidateOptions validate_opt;
+  auto* validate = app.add_subcommand(
+      "validate",
+      "Predict published throughput (Megatron-LM SC'21 Tables 1 and 2) through the scenario path");
+  validate->add_option("file", validate_opt.file,
+                       "Validation file (default: the embedded scenarios/validation/megatron-sc21.json)");
+  validate->add_option("--out", validate_opt.out_dir, "Output folder (default: results/validate-<name>)");
+  validate->add_option("--rows", validate_opt.rows, "Run only the rows whose name contains this text");
+  validate->add_flag("--quiet", validate_opt.quiet, "Print only where the results went");
   auto* trace = app.add_subcommand("trace", "Generate, inspect, import or export a trace");
   trace->require_subcommand(1);
   TraceGenOptions gen_opt;
@@ -210,6 +220,7 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
     if (*topo) return summarize_topology(topo_opt, out);
     if (*gen) return generate_trace_file(gen_opt, out);
     if (*place) return print_placement_cost(place_opt, out);
+    if (*validate) return run_validate(validate_opt, out);
     if (*inspect) return inspect_trace(inspect_input, out);
     if (*export_chakra) return export_chakra_files(export_input, export_dir, out);
   } catch (const core::InputError& e) {

@@ -33,6 +33,11 @@ std::optional<std::string> BundledFileSource::read(const std::string& path) cons
   return it->second;
 }
 
+std::optional<std::string> OverlayFileSource::read(const std::string& path) const {
+  if (auto text = files_.read(path)) return text;
+  return base_.read(path);
+}
+
 std::string resolve_relative(const std::string& including_file, const std::string& reference) {
   std::filesystem::path ref(reference);
   if (ref.is_absolute()) return ref.lexically_normal().generic_string();

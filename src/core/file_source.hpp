@@ -36,6 +36,19 @@ class BundledFileSource final : public FileSource {
   std::map<std::string, std::string> files_;
 };
 
+/// Files held in memory in front of another source: a path found here shadows the other's (used for
+/// scenarios a command composes, such as `zettasim validate`'s rows, which refer to shipped models).
+class OverlayFileSource final : public FileSource {
+ public:
+  OverlayFileSource(const FileSource& base, std::map<std::string, std::string> files)
+      : base_(base), files_(std::move(files)) {}
+  std::optional<std::string> read(const std::string& path) const override;
+
+ private:
+  const FileSource& base_;
+  BundledFileSource files_;
+};
+
 /// Resolves `reference` relative to the directory of `including_file` (absolute references stay as
 /// they are), normalized lexically ("scenarios/../models/x.json" becomes "models/x.json").
 std::string resolve_relative(const std::string& including_file, const std::string& reference);

@@ -96,6 +96,34 @@ class StageBuilder {
                ComputeOp{flops, core::Bytes(params * elem()), model_.dtype, core::WorkKind::kMatrix, 1});
   }
 
+  /// The memory-bound kernels around a block's matrix products (norm, residual add, activation
+  /// function, and without flash attention the softmax and dropout over the scores), as one vector op.
+  /// Elements of HBM traffic per micro-batch in forward: 5 T h for the pre-norm (read, write) and the
+  /// residual add (read two, write one), replicated over tensor parallelism unless sequence parallel;
+  /// the FFN activation function reads and writes T x ffn_activation_width / tp (GELU: f in, f out;
+  /// SwiGLU: 2f in, f out); unfused attention scores cost 6.5 per score, a/tp x T x s of them (the
+  /// score product writes them, softmax reads and writes, dropout reads, writes and stores a one-byte
+  /// mask, the value product reads them). Backward moves twice the forward's traffic. One FLOP per
+  /// element: these kernels are bound by HBM bandwidth.
+  void elementwise(const std::string& name, const std::string& phase, double split_elements,
+                   double score_elements, double factor, uint32_t kernels) {
+    const double replicated = 5.0 * tokens() * model_.hidden / (sp() ? tp() : 1.0);
+    const double elements = factor * (replicated + split_elements + score_elements);
+    add(name, phase, kCompute, {},
+        ComputeOp{core::Flops(elements), core::Bytes(elements * elem()), model_.dtype,
+                  core::WorkKind::kVector, kernels});
+  }
+
+  /// Attention scores one rank moves through HBM per micro-batch in forward (elements; 0 with flash
+  /// attention).
+  double score_elements() const {
+    if (plan_.flash_attention) return 0.0;
+    return 6.5 * model_.heads / tp() * tokens() * double(model_.seq_len);
+  }
+
+  /// The FFN activation function's traffic per micro-batch in forward (elements, per rank).
+  double activation_elements(uint32_t l) const { return tokens() * model_.ffn_activation_width(l) / tp(); }
+
   void collective(const std::string& name, const std::string& phase, CollectiveKind kind, const char* comm,
                   core::Bytes bytes) {
     add(name, phase, kCompute, {}, CollectiveOp{kind, comm, bytes});
@@ -186,11 +214,14 @@ class StageBuilder {
     compute(at + "attention/forward", phase,
             model_.attention_forward_flops(plan_.micro_batch) / (tp() * cp()),
             model_.attention_params() / tp(), deps);
+    elementwise(at + "attention/elementwise-forward", phase, 0.0, score_elements(), 1.0,
+                plan_.flash_attention ? 2 : 4);
     tensor_exchange(at + "attention/", phase, false);
     if (!model_.is_moe_layer(l)) {
       tensor_exchange(at + "ffn/", phase, true);
       compute(at + "ffn/forward", phase, model_.ffn_forward_flops(l, plan_.micro_batch) / (tp() * cp()),
               layer_dense(l) - model_.attention_params() / tp());
+      elementwise(at + "ffn/elementwise-forward", phase, activation_elements(l), 0.0, 1.0, 3);
       tensor_exchange(at + "ffn/", phase, false);
     } else {
       moe_block(l, mb, at, phase, false);
@@ -219,6 +250,8 @@ class StageBuilder {
                       core::Bytes(layer_experts(l) * elem()), model_.dtype, core::WorkKind::kMatrix, 1};
     experts.scaled_by = sent;
     add(at + "moe/experts/" + (backward ? "backward" : "forward"), phase, kCompute, {}, experts);
+    elementwise(at + "moe/elementwise-" + (backward ? "backward" : "forward"), phase, activation_elements(l),
+                0.0, factor, 3);
     if (plan_.expert_parallel > 1)
       add(at + "moe/ep-combine", phase, kCompute, {},
           CollectiveOp{CollectiveKind::kAllToAll, "ep", dispatch_bytes(), dispatch(l, mb, true)});
@@ -231,6 +264,7 @@ class StageBuilder {
     const std::string phase = "backward";
     if (!model_.is_moe_layer(l)) {
       tensor_exchange(at + "ffn/", phase, true);
+      elementwise(at + "ffn/elementwise-backward", phase, activation_elements(l), 0.0, 2.0, 3);
       compute(at + "ffn/backward", phase,
               model_.ffn_forward_flops(l, plan_.micro_batch) * 2.0 / (tp() * cp()),
               2 * (layer_dense(l) - model_.attention_params() / tp()), deps);
@@ -243,6 +277,10 @@ class StageBuilder {
       collective(at + "attention/cp-all-gather-kv", phase, CollectiveKind::kAllGather, "cp", kv_bytes());
     core::Flops flops = model_.attention_forward_flops(plan_.micro_batch) * 2.0;
     if (plan_.recompute == Recompute::kSelective) flops += model_.attention_score_flops(plan_.micro_batch);
+    // Selective recomputation redoes the score kernels' forward before their backward.
+    const double scores = score_elements() * (plan_.recompute == Recompute::kSelective ? 1.5 : 1.0);
+    elementwise(at + "attention/elementwise-backward", phase, 0.0, scores, 2.0,
+                plan_.flash_attention ? 2 : (plan_.recompute == Recompute::kSelective ? 6 : 4));
     compute(at + "attention/backward", phase, flops / (tp() * cp()), 2 * model_.attention_params() / tp());
     if (plan_.context_parallel > 1)
       collective(at + "attention/cp-reduce-scatter-kv-gradients", phase, CollectiveKind::kReduceScatter, "cp",

@@ -18,15 +18,16 @@ namespace zs::workload {
 /// attention (again in backward), and their gradients reduce-scattered. An MoE layer runs the router
 /// and shared experts on the rank's tokens, dispatches them to the experts' ranks over ep
 /// (all-to-all-v drawn from the plan's routing model), runs its experts on what it received, and
-/// combines the results back. Gradients: all-reduced over dp (dense) and over the expert replicas
-/// (experts) after the last backward, or reduce-scattered with ZeRO (stage 2: every micro-batch;
-/// stage 3: every layer, whose weights are all-gathered before its forward and backward); then Adam
-/// (memory-bound) on the rank's shard, the optimizer state moved from and to the memory pool when
-/// offloaded, and the updated weights all-gathered under ZeRO 1-2. Point-to-point receives, tensor-,
-/// context- and expert-parallel collectives block the compute stream; sends use one stream per
-/// direction; data-parallel collectives their own. Each role states its memory footprint
-/// (stage_footprint). Not modelled: embedding gradient sync between first and last stage,
-/// vocabulary-parallel loss all-reduces, element-wise FLOPs.
+/// combines the results back. Around each block's matrix products, one memory-bound op carries the
+/// norm, residual, activation-function and (without flash attention) softmax and dropout traffic.
+/// Gradients: all-reduced over dp (dense) and over the expert replicas (experts) after the last backward, or
+/// reduce-scattered with ZeRO (stage 2: every micro-batch; stage 3: every layer, whose weights are
+/// all-gathered before its forward and backward); then Adam (memory-bound) on the rank's shard, the optimizer
+/// state moved from and to the memory pool when offloaded, and the updated weights all-gathered under ZeRO
+/// 1-2. Point-to-point receives, tensor-, context- and expert-parallel collectives block the compute stream;
+/// sends use one stream per direction; data-parallel collectives their own. Each role states its memory
+/// footprint (stage_footprint). Not modelled: embedding gradient sync between first and last stage,
+/// vocabulary-parallel loss all-reduces, the loss's element-wise work over the logits.
 Trace generate_megatron_trace(const TransformerSpec& model, const ParallelPlan& plan);
 
 }  // namespace zs::workload

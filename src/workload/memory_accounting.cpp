@@ -53,8 +53,9 @@ double layer_activation_bytes(const TransformerSpec& model, const ParallelPlan& 
   if (recompute == Recompute::kFull) return 2.0 * sbh / (plan.sequence_parallel ? t : 1.0);
   const double replicated = 10.0 * sbh;
   const double split = 8.0 * sbh + 2.0 * s * b * model.ffn_activation_width(layer);
-  const double scores =
-      recompute == Recompute::kSelective ? 0.0 : 5.0 * model.heads * s * double(model.seq_len) * b;
+  const double scores = recompute == Recompute::kSelective || plan.flash_attention
+                            ? 0.0
+                            : 5.0 * model.heads * s * double(model.seq_len) * b;
   if (plan.sequence_parallel) return (replicated + split + scores) / t;
   return replicated + (split + scores) / t;
 }

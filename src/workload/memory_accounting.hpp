@@ -32,7 +32,8 @@ std::vector<uint32_t> chunk_layers(const TransformerSpec& model, const ParallelP
 /// s' = s / cp tokens): 10 s'bh replicated across tensor parallelism without sequence parallelism
 /// (norm inputs, attention and FFN inputs, dropout masks), 8 s'bh + 2 s'b x ffn_activation_width
 /// split over it (34 s'bh in all with a 4h GELU FFN), and 5 a s' s b of attention scores (dropped by
-/// selective recomputation). Full recomputation keeps only the layer input, 2 s'bh.
+/// selective recomputation, and absent under flash attention, which keeps no scores). Full recomputation
+/// keeps only the layer input, 2 s'bh.
 double layer_activation_bytes(const TransformerSpec& model, const ParallelPlan& plan, uint32_t layer,
                               Recompute recompute);
 

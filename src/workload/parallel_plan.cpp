@@ -86,6 +86,7 @@ ParallelPlan ParallelPlan::from_json(core::JsonObject& json, const TransformerSp
     throw json.error("recompute",
                      "unknown recomputation \"" + recompute + "\" (known: none, selective, full)");
   p.offload_optimizer = json.boolean_or("offload_optimizer", false);
+  p.flash_attention = json.boolean_or("flash_attention", true);
   p.seed = static_cast<uint64_t>(json.integer_or("seed", 1, 0, int64_t(1) << 53));
   p.routing = plan_routing(json, model, files);
 
@@ -126,21 +127,14 @@ ParallelPlan ParallelPlan::from_json(core::JsonObject& json, const TransformerSp
 }
 
 nlohmann::json ParallelPlan::to_json() const {
-  nlohmann::json j = {{"data_parallel", data_parallel},
-                      {"tensor_parallel", tensor_parallel},
-                      {"pipeline_parallel", pipeline_parallel},
-                      {"context_parallel", context_parallel},
-                      {"expert_parallel", expert_parallel},
-                      {"micro_batch", micro_batch},
-                      {"global_batch", global_batch},
-                      {"micro_batches", micro_batches()},
-                      {"schedule", to_string(schedule)},
-                      {"virtual_stages", virtual_stages},
-                      {"sequence_parallel", sequence_parallel},
-                      {"zero_stage", zero_stage},
-                      {"recompute", to_string(recompute)},
-                      {"offload_optimizer", offload_optimizer},
-                      {"seed", seed}};
+  nlohmann::json j = {{"data_parallel", data_parallel},         {"tensor_parallel", tensor_parallel},
+                      {"pipeline_parallel", pipeline_parallel}, {"context_parallel", context_parallel},
+                      {"expert_parallel", expert_parallel},     {"micro_batch", micro_batch},
+                      {"global_batch", global_batch},           {"micro_batches", micro_batches()},
+                      {"schedule", to_string(schedule)},        {"virtual_stages", virtual_stages},
+                      {"sequence_parallel", sequence_parallel}, {"zero_stage", zero_stage},
+                      {"recompute", to_string(recompute)},      {"offload_optimizer", offload_optimizer},
+                      {"flash_attention", flash_attention},     {"seed", seed}};
   if (expert_parallel > 1 || routing.distribution != ExpertRoutingModel::Distribution::kUniform)
     j["routing"] = routing_to_json(routing);
   return j;
@@ -158,6 +152,7 @@ std::string ParallelPlan::describe() const {
   if (zero_stage > 0) s += ", ZeRO-" + std::to_string(zero_stage);
   if (recompute != Recompute::kNone) s += ", " + std::string(to_string(recompute)) + " recomputation";
   if (offload_optimizer) s += ", optimizer offloaded";
+  if (!flash_attention) s += ", attention scores in HBM";
   return s;
 }
 

@@ -43,8 +43,11 @@ struct ParallelPlan {
   uint32_t zero_stage = 0;  ///< 0..3
   Recompute recompute = Recompute::kNone;
   bool offload_optimizer = false;  ///< optimizer state in the rank's memory pool, moved for the step
-  ExpertRoutingModel routing;      ///< capacity_factor from the model unless the plan sets it
-  uint64_t seed = 1;               ///< expert routing draws
+  /// Attention scores stay on chip (FlashAttention); false: the b x heads x s x s scores go through HBM
+  /// (softmax and dropout kernels, as Megatron-LM did in 2021), costing traffic and activation memory.
+  bool flash_attention = true;
+  ExpertRoutingModel routing;  ///< capacity_factor from the model unless the plan sets it
+  uint64_t seed = 1;           ///< expert routing draws
 
   /// Reads the plan and checks it against the model; each failed constraint is an InputError at its
   /// key (divisibility of layers, heads, key/value heads, FFN width, experts, batch; schedules).

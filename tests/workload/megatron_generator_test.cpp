@@ -45,7 +45,7 @@ TEST_CASE("every rank's share adds up to the model's FLOPs and parameters") {
     for (const auto& role : trace.roles)
       for (const auto& op : role.ops) {
         if (const auto* c = std::get_if<ComputeOp>(&op.body)) {
-          if (op.phase != "optimizer") flops += c->flops.value();
+          if (op.phase != "optimizer" && c->kind == zs::core::WorkKind::kMatrix) flops += c->flops.value();
         } else if (const auto* c = std::get_if<CollectiveOp>(&op.body)) {
           if (c->communicator == "tp") ++tp_all_reduces;
           if (c->communicator == "dp") dp_bytes += c->bytes.value();
@@ -152,7 +152,8 @@ workload::TransformerSpec moe_model() {
   return m;
 }
 
-/// Sums FLOPs of every rank (non-optimizer compute at nominal expert load) and bytes per communicator.
+/// Sums matrix FLOPs of every rank (non-optimizer compute at nominal expert load; the memory-bound
+/// element-wise ops are not model FLOPs) and bytes per communicator.
 struct Totals {
   double flops = 0;
   std::map<std::string, double> bytes;
@@ -165,7 +166,8 @@ Totals totals(const workload::Trace& trace) {
   for (const auto& role : trace.roles)
     for (const auto& op : role.ops) {
       if (const auto* c = std::get_if<ComputeOp>(&op.body)) {
-        if (op.phase != "optimizer") t.flops += c->flops.value() * ranks_per_role;
+        if (op.phase != "optimizer" && c->kind == zs::core::WorkKind::kMatrix)
+          t.flops += c->flops.value() * ranks_per_role;
       } else if (const auto* c = std::get_if<CollectiveOp>(&op.body)) {
         const std::string key = c->communicator + ":" + std::string(workload::to_string(c->kind));
         t.bytes[key] += c->bytes.value();
@@ -303,4 +305,36 @@ TEST_CASE("a routing histogram from a file: read relative to the plan's file, it
   CHECK(error({{"distribution", "histogram"}, {"histogram_file", "loads/hot.json"}, {"histogram", {1}}}) ==
         dir.file("scenario.json") +
             ": /workload/routing/histogram_file: give the histogram inline or in a file, not both");
+}
+
+TEST_CASE(
+    "element-wise traffic per layer: 5 T h + T x ffn width, and 6.5 a T s unfused scores, backward twice") {
+  // model(): 8 layers, h 512, 8 heads, FFN 2048 (GELU: width 2f), s 256; one stage, tp 2, no recomputation.
+  auto p = plan(1, 2, 1, 1, 1);
+  const double T = 256, h = 512, f = 2048, a = 8, s = 256, tp = 2, e = 2;  // bf16
+  auto elementwise_bytes = [](const workload::Trace& trace, const std::string& phase) {
+    double bytes = 0;
+    for (const auto& op : trace.roles.front().ops)
+      if (const auto* c = std::get_if<ComputeOp>(&op.body))
+        if (c->kind == zs::core::WorkKind::kVector && op.phase == phase) bytes += c->bytes.value();
+    return bytes;
+  };
+  // Flash attention: norms and residual adds (5 T h per block, replicated over tp) and GELU (2 T f / tp).
+  auto flash = workload::generate_megatron_trace(model(), p);
+  const double per_layer = (2 * 5 * T * h + 2 * T * f / tp) * e;
+  CHECK(elementwise_bytes(flash, "forward") == zs::test::approx(8 * per_layer));
+  CHECK(elementwise_bytes(flash, "backward") == zs::test::approx(2 * 8 * per_layer));
+  // Scores through HBM: 6.5 per score, a/tp heads x T queries x s keys, on top.
+  p.flash_attention = false;
+  auto unfused = workload::generate_megatron_trace(model(), p);
+  const double scores = 6.5 * a / tp * T * s * e;
+  CHECK(elementwise_bytes(unfused, "forward") == zs::test::approx(8 * (per_layer + scores)));
+  CHECK(elementwise_bytes(unfused, "backward") == zs::test::approx(2 * 8 * (per_layer + scores)));
+  // Sequence parallelism shards the replicated part; selective recomputation redoes the score kernels.
+  p.sequence_parallel = true;
+  p.recompute = workload::Recompute::kSelective;
+  auto sp = workload::generate_megatron_trace(model(), p);
+  const double sharded = (2 * 5 * T * h / tp + 2 * T * f / tp) * e;
+  CHECK(elementwise_bytes(sp, "forward") == zs::test::approx(8 * (sharded + scores)));
+  CHECK(elementwise_bytes(sp, "backward") == zs::test::approx(8 * (2 * sharded + 3 * scores)));
 }

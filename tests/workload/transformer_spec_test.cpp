@@ -18,16 +18,18 @@ struct Row {
 };
 
 std::vector<Row> megatron_table1() {
-  std::ifstream in(std::string(ZS_SOURCE_DIR) + "/tests/data/megatron_sc21_table1.csv");
+  // The validation rows (Tables 1 and 2 with their run configuration); Table 1's have table = 1.
+  std::ifstream in(std::string(ZS_SOURCE_DIR) + "/scenarios/validation/megatron-sc21.csv");
   std::vector<Row> rows;
   std::string line;
   while (std::getline(in, line)) {
-    if (line.empty() || line[0] == '#' || line.rfind("params", 0) == 0) continue;
+    if (line.empty() || line[0] == '#' || line.rfind("table", 0) == 0) continue;
     std::vector<std::string> f;
     std::stringstream ss(line);
     for (std::string cell; std::getline(ss, cell, ',');) f.push_back(cell);
-    rows.push_back({std::stod(f[0]), uint32_t(std::stoul(f[1])), uint32_t(std::stoul(f[2])),
-                    uint32_t(std::stoul(f[3])), std::stoull(f[7])});
+    if (f[0] != "1") continue;
+    rows.push_back({std::stod(f[1]), uint32_t(std::stoul(f[5])), uint32_t(std::stoul(f[4])),
+                    uint32_t(std::stoul(f[3])), std::stoull(f[10])});
   }
   return rows;
 }

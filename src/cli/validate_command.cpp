@@ -1,0 +1,188 @@
+// Validation runs: each published row simulated as a scenario, compared, summarized.
+#include "cli/validate_command.hpp"
+
+#include <cmath>
+#include <filesystem>
+#include <memory>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "cli/bundled_files.hpp"
+#include "cli/results_folder.hpp"
+#include "cli/scenario_simulation.hpp"
+#include "cli/text_columns.hpp"
+#include "core/file_source.hpp"
+#include "core/input_error.hpp"
+#include "output/version.hpp"
+#include "scenario/megatron_validation.hpp"
+#include "scenario/scenario_loader.hpp"
+
+namespace zs::cli {
+namespace {
+
+scenario::RowResult run_row(const core::FileSource& files, const scenario::ValidationSpec& spec,
+                            const scenario::ValidationRow& row) {
+  scenario::RowResult result{row, std::nullopt, 0.0, ""};
+  const auto composed = scenario::row_scenario(spec, row);
+  const core::OverlayFileSource overlay(files, composed.files);
+  try {
+    const scenario::Scenario s = scenario::ScenarioLoader(overlay).load(composed.scenario_path);
+    const engine::SimulationResult sim = simulate_scenario(s, spec.file + ": /fidelity");
+    result.iteration_s = sim.replay.iteration_time.value();
+    result.predicted_tflops = scenario::megatron_flops_per_iteration(row, spec.seq_len, spec.vocab) /
+                              (result.iteration_s * row.gpus) / 1e12;
+  } catch (const core::InputError& e) {
+    // The row's configuration does not run here (it does not fit in memory, for example): a result, not a
+    // problem with the validation file.
+    result.failure = e.what();
+  }
+  return result;
+}
+
+std::string percent(double fraction) {
+  return format_number(100.0 * fraction, "%+.1f%%");
+}
+
+std::string report(const scenario::ValidationSpec& spec, const std::vector<scenario::RowResult>& results,
+                   const scenario::ValidationSummary& sum) {
+  std::ostringstream out;
+  out << "validation \"" << spec.name << "\" (" << spec.file << ", rows " << spec.rows_file << ")\n"
+      << spec.description << "\n\n";
+  out << column("row", 34) << column("gpus", 6) << column("plan", 26) << column("iteration", 12)
+      << column("predicted", 11) << column("published", 11) << "error\n";
+  for (const auto& r : results) {
+    const auto& w = r.row;
+    std::string plan = w.scheme == "zero-3"
+                           ? "ZeRO-3, dp " + std::to_string(w.gpus)
+                           : "tp " + std::to_string(w.tensor_parallel) + " pp " +
+                                 std::to_string(w.pipeline_parallel) +
+                                 (w.virtual_stages > 1 ? " v " + std::to_string(w.virtual_stages) : "");
+    plan += ", mb " + std::to_string(w.micro_batch);
+    out << column(w.name(), 34) << column(std::to_string(w.gpus), 6) << column(plan, 26);
+    if (r.predicted_tflops) {
+      out << column(format_number(r.iteration_s, "%.2f s"), 12)
+          << column(format_number(*r.predicted_tflops, "%.1f"), 11)
+          << column(format_number(w.published_tflops, "%.0f"), 11) << percent(r.error())
+          << (std::abs(r.error()) > spec.row_tolerance ? "  (outside)" : "") << "\n";
+    } else {
+      out << column("-", 12) << column("-", 11) << column(format_number(w.published_tflops, "%.0f"), 11)
+          << "no prediction: " << r.failure << "\n";
+    }
+  }
+  out << "\n(TFLOP/s per GPU, Megatron-LM's count 96 B s l h^2 (1 + s/6h + V/16lh) over the simulated "
+         "iteration; "
+         "error = predicted / published - 1)\n\n";
+  out << "rows within " << format_number(100 * spec.row_tolerance, "%.0f") << "%: " << sum.within << " of "
+      << sum.rows << " (" << sum.predicted << " predicted)\n";
+  out << "mean absolute error: " << format_number(100 * sum.mean_abs_error, "%.1f") << "% (acceptance "
+      << format_number(100 * spec.mean_tolerance, "%.0f") << "%), largest "
+      << format_number(100 * sum.max_abs_error, "%.1f") << "%\n";
+  for (const auto& t : sum.trends) {
+    out << "Table 2 trend, " << format_number(t.params_billion, "%g") << "B: ";
+    if (t.scales < 2) {
+      out << "not checked (fewer than two GPU counts with both schemes predicted)\n";
+      continue;
+    }
+    out << (t.holds ? "holds" : "does not hold") << " over " << t.scales
+        << " GPU counts (PTD-P ahead at each required; from the fewest GPUs to the most PTD-P keeps "
+        << format_number(100 * t.ptdp_retained, "%.0f") << "% of its TFLOP/s per GPU, ZeRO-3 "
+        << format_number(100 * t.zero3_retained, "%.0f") << "%)\n";
+  }
+  out << (sum.passed ? "acceptance: met\n" : "acceptance: not met\n");
+  out << "\napproximate: every row runs at the scenario path's collapsed fidelity with the approximations "
+         "that "
+         "`zettasim run` prints (roofline compute without tile or wave quantization; fluid network)\n";
+  return out.str();
+}
+
+nlohmann::json to_json(const scenario::ValidationSpec& spec, const std::vector<scenario::RowResult>& results,
+                       const scenario::ValidationSummary& sum) {
+  nlohmann::json rows = nlohmann::json::array();
+  for (const auto& r : results) {
+    nlohmann::json j = {{"name", r.row.name()},
+                        {"table", r.row.table},
+                        {"params_billion", r.row.params_billion},
+                        {"scheme", r.row.scheme},
+                        {"gpus", r.row.gpus},
+                        {"published_tflops_per_gpu", r.row.published_tflops}};
+    if (r.predicted_tflops) {
+      j["iteration_time_s"] = r.iteration_s;
+      j["predicted_tflops_per_gpu"] = *r.predicted_tflops;
+      j["error"] = r.error();
+    } else {
+      j["failure"] = r.failure;
+    }
+    rows.push_back(j);
+  }
+  nlohmann::json trends = nlohmann::json::array();
+  for (const auto& t : sum.trends)
+    trends.push_back({{"params_billion", t.params_billion},
+                      {"gpu_counts_compared", t.scales},
+                      {"holds", t.holds},
+                      {"ptdp_retained", t.ptdp_retained},
+                      {"zero3_retained", t.zero3_retained}});
+  return {{"validation", spec.name},
+          {"file", spec.file},
+          {"rows_file", spec.rows_file},
+          {"zettasim_version", output::kVersion},
+          {"rows", rows},
+          {"summary",
+           {{"rows", sum.rows},
+            {"predicted", sum.predicted},
+            {"within_row_tolerance", sum.within},
+            {"row_tolerance", spec.row_tolerance},
+            {"mean_absolute_error", sum.mean_abs_error},
+            {"mean_tolerance", spec.mean_tolerance},
+            {"max_absolute_error", sum.max_abs_error},
+            {"table2_trends", trends},
+            {"passed", sum.passed}}}};
+}
+
+std::string to_csv(const std::vector<scenario::RowResult>& results) {
+  std::string csv = "name,gpus,published_tflops_per_gpu,predicted_tflops_per_gpu,iteration_time_s,error\n";
+  for (const auto& r : results) {
+    csv += r.row.name() + "," + std::to_string(r.row.gpus) + "," +
+           format_number(r.row.published_tflops, "%g") + ",";
+    if (r.predicted_tflops)
+      csv += format_number(*r.predicted_tflops, "%.6g") + "," + format_number(r.iteration_s, "%.6g") + "," +
+             format_number(r.error(), "%.6g");
+    else
+      csv += ",,";
+    csv += "\n";
+  }
+  return csv;
+}
+
+}  // namespace
+
+int run_validate(const ValidateOptions& opt, std::ostream& out) {
+  std::unique_ptr<core::FileSource> files;
+  std::string path = opt.file;
+  if (path.empty()) {
+    files = std::make_unique<core::BundledFileSource>(bundled_files());
+    path = kDefaultValidation;
+  } else {
+    files = std::make_unique<core::DiskFileSource>();
+  }
+  scenario::ValidationSpec spec = scenario::ValidationSpec::load(*files, path);
+  if (!opt.rows.empty()) {
+    std::erase_if(spec.rows, [&](const auto& r) { return r.name().find(opt.rows) == std::string::npos; });
+    if (spec.rows.empty()) throw core::InputError("--rows", "", "no row name contains \"" + opt.rows + "\"");
+  }
+  std::vector<scenario::RowResult> results;
+  for (const auto& row : spec.rows) results.push_back(run_row(*files, spec, row));
+  const auto summary = scenario::summarize(spec, results);
+  const std::string text = report(spec, results, summary);
+  const std::filesystem::path dir = opt.out_dir.empty()
+                                        ? std::filesystem::path("results") / ("validate-" + spec.name)
+                                        : std::filesystem::path(opt.out_dir);
+  write_results_folder(dir, {{"validation.json", to_json(spec, results, summary).dump(2) + "\n"},
+                             {"validation.csv", to_csv(results)},
+                             {"report.txt", text}});
+  if (!opt.quiet) out << text;
+  out << "\nresults: " << dir.string() << "/ (validation.json, validation.csv, report.txt)\n";
+  return summary.passed ? 0 : 1;
+}
+
+}  // namespace zs::cli
