@@ -37,6 +37,7 @@ struct Replayer::State {
     uint64_t peer_rank = 0;  ///< p2p: the receiver
     uint32_t peer_op = 0;    ///< p2p: the receiver's op
     uint32_t held = 0;       ///< circuit wait: index in held_transfers
+    uint32_t chained = 0;    ///< op: compute ops after `op` run in the same activity (see start_op)
   };
   /// A transfer waiting for an optical circuit on its route to come up.
   struct HeldTransfer {
@@ -178,8 +179,28 @@ struct Replayer::State {
       }
       auto duration = c->duration ? *c->duration : machine.unit_model(unit).compute_time(work);
       duration = duration * slowdown_of_slot[slot(rank)];
+      // Compute ops that can only follow this one, one after the other, run as one activity: nothing
+      // else can start between them, so their times are the same and SimGrid handles fewer activities.
+      // Their starts are recorded now; on_complete finishes them in order.
+      Activity a{Kind::kOp, rank, op};
+      const auto& graph = graphs[role_of_rank[slot(rank)]];
+      double end = now() + duration.value();
+      for (uint32_t at = op; graph.successors[at].size() == 1;) {
+        const uint32_t next = graph.successors[at][0];
+        const auto* nc = std::get_if<workload::ComputeOp>(&program(rank).ops[next].body);
+        if (graph.initial_pending[next] != 1 || nc == nullptr || nc->scaled_by) break;
+        const hw::ComputeWork next_work{nc->flops, nc->bytes, nc->dtype, nc->kind, nc->kernels};
+        const auto next_duration =
+            (nc->duration ? *nc->duration : machine.unit_model(unit).compute_time(next_work)) *
+            slowdown_of_slot[slot(rank)];
+        op_start[slot(rank)][next] = end;
+        end += next_duration.value();
+        duration = duration + next_duration;
+        ++a.chained;
+        at = next;
+      }
       ++result.compute_activities;
-      backend.start_compute(unit, duration, new_token({Kind::kOp, rank, op}));
+      backend.start_compute(unit, duration, new_token(a));
     } else if (const auto* p = std::get_if<workload::P2POp>(&o.body)) {
       post_p2p(rank, op, *p);
     } else if (const auto* m = std::get_if<workload::MemoryOp>(&o.body)) {
@@ -242,9 +263,15 @@ struct Replayer::State {
     backend.start_timer(core::Seconds(ready - now()), new_token(wait));
   }
 
-  void op_done(uint64_t rank, uint32_t op) {
+  void op_done(uint64_t rank, uint32_t op) { op_done_at(rank, op, now(), kNoOp); }
+
+  static constexpr uint32_t kNoOp = UINT32_MAX;
+
+  /// `op` finished at `end` (now, or earlier for the first ops of a chained activity); its successors
+  /// become ready, except `running` (the next op of the chain, already under way).
+  void op_done_at(uint64_t rank, uint32_t op, double end, uint32_t running) {
     const auto& o = program(rank).ops[op];
-    Interval span{op_start[slot(rank)][op], now()};
+    Interval span{op_start[slot(rank)][op], end};
     BusyTime& b = busy[slot(rank)];
     auto& kind = std::holds_alternative<workload::ComputeOp>(o.body)  ? b.compute
                  : std::holds_alternative<workload::MemoryOp>(o.body) ? b.memory
@@ -259,7 +286,7 @@ struct Replayer::State {
     finish[slot(rank)] = std::max(finish[slot(rank)], span.second);
     ++ops_done[slot(rank)];
     for (uint32_t s : graphs[role_of_rank[slot(rank)]].successors[op])
-      if (--pending[slot(rank)][s] == 0) start_op(rank, s);
+      if (--pending[slot(rank)][s] == 0 && s != running) start_op(rank, s);
   }
 
   void post_p2p(uint64_t rank, uint32_t op, const workload::P2POp& p) {
@@ -488,9 +515,16 @@ struct Replayer::State {
         op_done(a.rank, a.op);
         op_done(a.peer_rank, a.peer_op);
         break;
-      case Kind::kOp:
-        op_done(a.rank, a.op);
+      case Kind::kOp: {
+        uint32_t op = a.op;
+        for (uint32_t k = 0; k < a.chained; ++k) {
+          const uint32_t next = graphs[role_of_rank[slot(a.rank)]].successors[op][0];
+          op_done_at(a.rank, op, op_start[slot(a.rank)][next], next);
+          op = next;
+        }
+        op_done(a.rank, op);
         break;
+      }
       case Kind::kCollectiveTimer:
         collective_timer_done(a.instance);
         break;
