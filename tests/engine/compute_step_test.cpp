@@ -137,3 +137,35 @@ TEST_CASE(
   CHECK(engine::simulate(m, t, policy::LinearPlacement(), policy::RingCollective())
             .replay.iteration_time.value() == zs::test::approx(1e-3));
 }
+
+TEST_CASE("a chain of compute ops runs as one activity with the same times, a branch point ends it") {
+  // Rank program: a -> b -> c on the compute stream, and d on a second stream depending on b. b has two
+  // successors (c, d), so the chain is {a, b}; c and d start when b ends, at 3 ms.
+  auto unit = test::unit_model("1PFLOPS", 0.5, "0s");
+  auto machine = test::single_switch_machine(1, unit, test::link_model("1GB/s", "1us"));
+  auto op = [](const char* name, uint32_t stream, std::vector<uint32_t> deps, double flops) {
+    return workload::Op{name, "forward", stream, std::move(deps),
+                        workload::ComputeOp{core::Flops(flops), core::Bytes(0.0), core::Dtype::kBf16,
+                                            core::WorkKind::kMatrix, 1}};
+  };
+  workload::Trace t;
+  t.name = "chain";
+  t.mesh = workload::Mesh({{"dp", 1}});
+  t.streams = {"compute", "side"};
+  // 1 ms, 2 ms, 3 ms on the compute stream; 10 ms on the side stream after b.
+  t.roles = {{"rank",
+              {op("a", 0, {}, 0.5e12), op("b", 0, {}, 1e12), op("c", 0, {}, 1.5e12), op("d", 1, {1}, 5e12)}}};
+  t.model_flops = core::Flops(8e12);
+  auto r = engine::simulate(machine, t, policy::LinearPlacement(), policy::RingCollective());
+  // c (3 ms of work) and d (10 ms) share the unit from 3 ms: c ends at 3 + 2 x 3 = 9 ms, d has 7 ms left
+  // and ends at 16 ms.
+  CHECK(r.replay.compute_activities == 3);  // {a, b}, c, d
+  CHECK(r.replay.iteration_time.value() == zs::test::approx(16e-3).epsilon(1e-9));
+  // Without the branch: three ops in a row are one activity and take exactly their sum.
+  t.roles = {{"rank", {op("a", 0, {}, 0.5e12), op("b", 0, {}, 1e12), op("c", 0, {}, 1.5e12)}}};
+  t.streams = {"compute"};
+  auto chained = engine::simulate(machine, t, policy::LinearPlacement(), policy::RingCollective());
+  CHECK(chained.replay.compute_activities == 1);
+  CHECK(chained.replay.iteration_time.value() == zs::test::approx(6e-3).epsilon(1e-12));
+  CHECK(chained.replay.ranks[0].compute.value() == zs::test::approx(6e-3).epsilon(1e-12));
+}
