@@ -36,6 +36,19 @@ int print_placement_cost(const PlaceOptions& opt, std::ostream& out) {
           << column(format_number(c.mean_hops(), "%.2f"), 11) << core::display(core::Bytes(c.hop_bytes))
           << "\n";
     out << "  " << column("total", 45) << core::display(core::Bytes(cost.total_hop_bytes())) << "\n";
+    if (cost.max_link_load) {
+      const auto& load = *cost.max_link_load;
+      const auto& link = s.machine.topology.link(load.link);
+      const auto& nodes = s.machine.topology.nodes();
+      const auto& from = nodes[load.forward ? link.a : link.b].name;
+      const auto& to = nodes[load.forward ? link.b : link.a].name;
+      out << "  max link load: " << from << " -> " << to << ", " << core::display(core::Bytes(load.bytes))
+          << " per iteration = " << core::display(core::Seconds(load.seconds)) << " at "
+          << core::display(s.machine.link_bandwidth(load.link))
+          << (cost.ranks_evaluated < cost.ranks ? " (from the sampled ranks' traffic only: a lower bound)"
+                                                : "")
+          << "\n";
+    }
   }
   out << "\n(hops: links on the fewest-hop route to the ring neighbour, to up to 16 group members for "
          "all-to-all,"

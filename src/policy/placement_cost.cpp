@@ -62,15 +62,27 @@ PlacementCost placement_cost(const workload::Trace& trace, const topology::Machi
     }
 
   topology::Router router(machine.topology, topology::PathSelection::kLowestId, 4);
+  std::vector<double> link_bytes(2 * machine.topology.links().size(), 0.0);  ///< per link direction
   std::map<std::string, CommunicatorCost> costs;
   PlacementCost out;
   out.ranks = ranks;
   for (uint64_t r = 0; r < ranks; r += stride) {
     ++out.ranks_evaluated;
     const auto me = placement.unit_of_rank[r];
-    auto hops = [&](uint64_t peer) {  // routes towards this rank's unit: one distance map per rank
+    // Routes towards this rank's unit (one distance map per rank); `bytes` travel the route backwards,
+    // from this rank to the peer, loading each link in that direction. Returns the links crossed.
+    auto hops_loading = [&](uint64_t peer, double bytes) {
       const auto unit = placement.unit_of_rank[peer];
-      return unit == me ? 0.0 : double(router.route(unit, me).size());
+      if (unit == me) return 0.0;
+      const auto route = router.route(unit, me);
+      topology::NodeId at = me;
+      for (auto l = route.rbegin(); l != route.rend(); ++l) {
+        const auto& link = machine.topology.link(*l);
+        const bool forward = link.a == at;
+        link_bytes[2 * size_t(*l) + (forward ? 0 : 1)] += bytes;
+        at = forward ? link.b : link.a;
+      }
+      return double(route.size());
     };
     auto add = [&](const std::string& name, double bytes, double h) {
       auto& c = costs[name];
@@ -82,24 +94,23 @@ PlacementCost placement_cost(const workload::Trace& trace, const topology::Machi
     for (const auto& [comm, bytes] : sends.ring) {
       const auto members = trace.mesh.group_members(r, axes_of.at(comm));
       const size_t self = size_t(std::find(members.begin(), members.end(), r) - members.begin());
-      add(comm, bytes, bytes > 0 ? hops(members[(self + 1) % members.size()]) : 0.0);
+      add(comm, bytes, bytes > 0 ? hops_loading(members[(self + 1) % members.size()], bytes) : 0.0);
     }
     for (const auto& [comm, bytes] : sends.spread) {
       const auto members = trace.mesh.group_members(r, axes_of.at(comm));
       const size_t step = std::max<size_t>(1, members.size() / 16);
-      double sum = 0, count = 0;
-      for (size_t m = 0; m < members.size() && bytes > 0; m += step)
-        if (members[m] != r) {
-          sum += hops(members[m]);
-          ++count;
-        }
+      double count = 0;
+      for (size_t m = 0; m < members.size() && bytes > 0; m += step) count += members[m] != r ? 1 : 0;
+      double sum = 0;
+      for (size_t m = 0; m < members.size() && count > 0; m += step)
+        if (members[m] != r) sum += hops_loading(members[m], bytes / count);
       add(comm, bytes, count > 0 ? sum / count : 0.0);
     }
     for (const auto& [key, bytes] : sends.p2p) {
       const auto& [axis_name, offset, wrap] = key;
       const size_t axis = *trace.mesh.axis_index(axis_name);
       auto peer = trace.mesh.neighbour(r, axis, offset, wrap);
-      if (peer) add("p2p:" + axis_name, bytes, hops(*peer));
+      if (peer) add("p2p:" + axis_name, bytes, hops_loading(*peer, bytes));
     }
   }
   // Every k-th rank was evaluated: scale to all ranks (ranks / evaluated, not k, which overcounts when k
@@ -109,6 +120,13 @@ PlacementCost placement_cost(const workload::Trace& trace, const topology::Machi
     c.bytes *= scale;
     c.hop_bytes *= scale;
     out.communicators.push_back(c);
+  }
+  for (size_t d = 0; d < link_bytes.size(); ++d) {
+    if (link_bytes[d] <= 0) continue;
+    const auto link = static_cast<topology::LinkId>(d / 2);
+    const double seconds = link_bytes[d] / machine.link_bandwidth(link).value();
+    if (!out.max_link_load || seconds > out.max_link_load->seconds)
+      out.max_link_load = LinkLoad{link, d % 2 == 0, link_bytes[d], seconds};
   }
   return out;
 }

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -16,10 +17,22 @@ struct CommunicatorCost {
   double mean_hops() const { return bytes > 0 ? hop_bytes / bytes : 0.0; }
 };
 
+/// The busiest link direction: bytes crossing it per iteration and the time they need at its bandwidth.
+struct LinkLoad {
+  topology::LinkId link = 0;
+  bool forward = true;  ///< from the link's a to its b
+  double bytes = 0;     ///< B per iteration
+  double seconds = 0;   ///< bytes / the direction's bandwidth, s: a lower bound on the iteration's
+                        ///< communication through it, whatever the overlap
+};
+
 struct PlacementCost {
   std::vector<CommunicatorCost> communicators;  ///< sorted by name
   uint64_t ranks = 0;
   uint64_t ranks_evaluated = 0;  ///< < ranks: a deterministic sample (every k-th rank), scaled up
+  /// The link direction with the most seconds of traffic, from the evaluated ranks' sends along their
+  /// routes, not scaled: exact when every rank is evaluated, a lower bound otherwise. Absent: no traffic.
+  std::optional<LinkLoad> max_link_load;
   double total_hop_bytes() const;
 };
 
@@ -29,6 +42,7 @@ struct PlacementCost {
 /// fewest-hop route: to the next member of the group for collectives (the ring neighbour), the mean
 /// over up to 16 members spread over the group for all-to-all, the peer for point-to-point. At most
 /// `max_ranks` ranks are evaluated (one every ceil(ranks / max_ranks)), and sums scaled to all ranks.
+/// Link loads: an all-to-all's bytes are spread evenly over the sampled members' routes.
 PlacementCost placement_cost(const workload::Trace& trace, const topology::Machine& machine,
                              const Placement& placement, uint64_t max_ranks = 1024);
 

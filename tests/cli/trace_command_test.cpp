@@ -82,6 +82,11 @@ TEST_CASE("zettasim place: linear keeps tensor-parallel groups in a rack, random
   CHECK(r.out.substr(linear, random - linear).find("tp            384 GiB             2.00") !=
         std::string::npos);
   CHECK(r.out.substr(random).find("tp            384 GiB             2.00") == std::string::npos);
+  // The busiest link direction: with linear placement the pod spine uplinks carry the expert all-to-all
+  // and pipeline sends that leave a pod; random placement sends more of everything across them.
+  CHECK(r.out.substr(linear, random - linear).find("max link load: pod2-spine -> pod0-spine, 69.73 GiB") !=
+        std::string::npos);
+  CHECK(r.out.substr(random).find("max link load: pod") != std::string::npos);
   auto bad = test::run_cli({"place", source_file("scenarios/moe-ep-64.json"), "--policy", "scotch"});
   CHECK(bad.code == 2);
   CHECK(bad.err.find("--policy: unknown placement policy \"scotch\"") != std::string::npos);

@@ -8,6 +8,7 @@
 #include "policy/placement_cost.hpp"
 #include "policy/random_placement.hpp"
 #include "support/approx.hpp"
+#include "support/collective_trace.hpp"
 #include "support/test_machines.hpp"
 
 using namespace zs;
@@ -85,4 +86,30 @@ TEST_CASE(
     CHECK(dp.bytes == zs::test::approx(18 * (2.0 * 17 / 18 * 1e9 + 17.0 / 18 * 16e6)));
     CHECK(dp.mean_hops() == zs::test::approx(2.0));  // unit -> switch -> unit, whatever the placement
   }
+}
+
+TEST_CASE(
+    "max link load: a ring all-reduce loads each unit's uplink with 2(n-1)/n S, all-to-all with (n-1)/n S") {
+  // 8 ranks on the 64-unit star (1 GB/s links): every rank's sends leave through its own uplink.
+  const double S = 1e9, n = 8;
+  const auto ring = test::one_collective(workload::CollectiveKind::kAllReduce, 8, S);
+  const auto placement = policy::RandomPlacement().place({ring, machine(), 5});
+  const auto cost = policy::placement_cost(ring, machine(), placement);
+  REQUIRE(cost.max_link_load.has_value());
+  CHECK(cost.max_link_load->bytes == zs::test::approx(2 * (n - 1) / n * S));
+  CHECK(cost.max_link_load->seconds == zs::test::approx(2 * (n - 1) / n * S / 1e9));
+  // The busiest direction is an uplink (unit to switch) or, equally loaded, a downlink: a ring both sends
+  // and receives 2(n-1)/n S per unit.
+  const auto& link = machine().topology.link(cost.max_link_load->link);
+  const auto from = cost.max_link_load->forward ? link.a : link.b;
+  CHECK((machine().topology.nodes()[from].kind == topology::NodeKind::kUnit ||
+         machine().topology.nodes()[from].kind == topology::NodeKind::kSwitch));
+
+  const auto a2a = test::one_collective(workload::CollectiveKind::kAllToAll, 8, S);
+  const auto a2a_cost = policy::placement_cost(a2a, machine(), placement);
+  REQUIRE(a2a_cost.max_link_load.has_value());
+  CHECK(a2a_cost.max_link_load->bytes == zs::test::approx((n - 1) / n * S));
+  // A sample of every other rank sees half the ranks' traffic: a lower bound, never more.
+  const auto sampled = policy::placement_cost(ring, machine(), placement, 4);
+  CHECK(sampled.max_link_load->bytes <= cost.max_link_load->bytes * (1 + 1e-12));
 }
