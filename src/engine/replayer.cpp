@@ -13,6 +13,7 @@
 #include "core/input_error.hpp"
 #include "engine/busy_time.hpp"
 #include "engine/collapsed_costs.hpp"
+#include "engine/collective_instance.hpp"
 #include "engine/rank_slowdown.hpp"
 #include "engine/role_graph.hpp"
 #include "engine/simgrid_backend.hpp"
@@ -23,6 +24,11 @@ namespace zs::engine {
 namespace {
 
 using Interval = BusyTime::Interval;
+
+/// What the unit's cost function sees of a compute op (at its nominal load).
+hw::ComputeWork work_of(const workload::ComputeOp& c) {
+  return {c.flops, c.bytes, c.dtype, c.kind, c.kernels};
+}
 
 }  // namespace
 
@@ -54,25 +60,7 @@ struct Replayer::State {
     std::optional<P2PHalf> send, recv;
   };
 
-  struct Instance {
-    workload::CollectiveKind kind;
-    core::Bytes bytes;
-    std::vector<uint64_t> members;  ///< ranks in communicator order
-    policy::CollectiveSchedule schedule;
-    std::vector<uint32_t> op_of_member;
-    std::vector<bool> arrived;
-    std::vector<uint32_t> remaining_of_member;  ///< transfers the member still sends or receives
-    std::vector<std::vector<uint32_t>> transfers_of_member;
-    std::vector<uint32_t> pending_after;
-    std::vector<std::vector<uint32_t>> successors;
-    std::vector<bool> started;
-    uint32_t done_members = 0;
-    std::vector<double> load_of_member;  ///< expert dispatch: tokens received / nominal
-    double duration = 0;                 ///< collapsed: the analytic cost, s
-    double max_load = 1;                 ///< collapsed, expert dispatch: the group's largest load
-    double ready_at = 0;                 ///< collapsed: when the slowest member (a copy too) joins, s
-    uint32_t arrived_members = 0;        ///< collapsed: representatives that joined
-  };
+  using Instance = CollectiveInstance;
 
   State(const topology::Machine& m, const workload::Trace& t, const policy::Placement& p,
         const policy::CollectivePolicy& c, std::vector<topology::CircuitReconfiguration> reconfigurations,
@@ -153,7 +141,7 @@ struct Replayer::State {
     op_start[slot(rank)][op] = now();
     if (const auto* c = std::get_if<workload::ComputeOp>(&o.body)) {
       auto unit = placement.unit_of_rank[rank];
-      hw::ComputeWork work{c->flops, c->bytes, c->dtype, c->kind, c->kernels};
+      hw::ComputeWork work = work_of(*c);
       if (c->scaled_by) {
         auto load = expert_load.find(load_key(rank, *c->scaled_by));
         if (load == expert_load.end())
@@ -179,25 +167,21 @@ struct Replayer::State {
       }
       auto duration = c->duration ? *c->duration : machine.unit_model(unit).compute_time(work);
       duration = duration * slowdown_of_slot[slot(rank)];
-      // Compute ops that can only follow this one, one after the other, run as one activity: nothing
-      // else can start between them, so their times are the same and SimGrid handles fewer activities.
-      // Their starts are recorded now; on_complete finishes them in order.
+      // The compute ops that can only follow this one (RoleGraph::fused_next) run in the same activity:
+      // nothing else can start between them, so their times are the same and SimGrid handles fewer
+      // activities. Their starts are recorded now; on_complete finishes them in order.
       Activity a{Kind::kOp, rank, op};
       const auto& graph = graphs[role_of_rank[slot(rank)]];
       double end = now() + duration.value();
-      for (uint32_t at = op; graph.successors[at].size() == 1;) {
-        const uint32_t next = graph.successors[at][0];
-        const auto* nc = std::get_if<workload::ComputeOp>(&program(rank).ops[next].body);
-        if (graph.initial_pending[next] != 1 || nc == nullptr || nc->scaled_by) break;
-        const hw::ComputeWork next_work{nc->flops, nc->bytes, nc->dtype, nc->kind, nc->kernels};
+      for (uint32_t next = graph.fused_next[op]; next != RoleGraph::kNone; next = graph.fused_next[next]) {
+        const auto& nc = std::get<workload::ComputeOp>(program(rank).ops[next].body);
         const auto next_duration =
-            (nc->duration ? *nc->duration : machine.unit_model(unit).compute_time(next_work)) *
+            (nc.duration ? *nc.duration : machine.unit_model(unit).compute_time(work_of(nc))) *
             slowdown_of_slot[slot(rank)];
         op_start[slot(rank)][next] = end;
         end += next_duration.value();
         duration = duration + next_duration;
         ++a.chained;
-        at = next;
       }
       ++result.compute_activities;
       backend.start_compute(unit, duration, new_token(a));
@@ -518,7 +502,7 @@ struct Replayer::State {
       case Kind::kOp: {
         uint32_t op = a.op;
         for (uint32_t k = 0; k < a.chained; ++k) {
-          const uint32_t next = graphs[role_of_rank[slot(a.rank)]].successors[op][0];
+          const uint32_t next = graphs[role_of_rank[slot(a.rank)]].fused_next[op];
           op_done_at(a.rank, op, op_start[slot(a.rank)][next], next);
           op = next;
         }

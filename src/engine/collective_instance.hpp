@@ -1,0 +1,36 @@
+// One collective in flight during a replay: its group, its schedule of transfers and their progress.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "core/units.hpp"
+#include "policy/collective_policy.hpp"
+#include "workload/trace.hpp"
+
+namespace zs::engine {
+
+/// Created when the first member of a communicator group issues its n-th collective; exact fidelity
+/// runs its schedule's transfers as their dependencies allow, collapsed fidelity charges one analytic
+/// cost once the representatives have joined.
+struct CollectiveInstance {
+  workload::CollectiveKind kind;
+  core::Bytes bytes;              ///< the buffer per rank, B
+  std::vector<uint64_t> members;  ///< ranks in communicator order
+  policy::CollectiveSchedule schedule;
+  std::vector<uint32_t> op_of_member;  ///< the op each member issued it as
+  std::vector<bool> arrived;
+  std::vector<uint32_t> remaining_of_member;  ///< transfers the member still sends or receives
+  std::vector<std::vector<uint32_t>> transfers_of_member;
+  std::vector<uint32_t> pending_after;            ///< by transfer: earlier transfers it still waits for
+  std::vector<std::vector<uint32_t>> successors;  ///< by transfer
+  std::vector<bool> started;                      ///< by transfer
+  uint32_t done_members = 0;
+  std::vector<double> load_of_member;  ///< expert dispatch: tokens received / nominal
+  double duration = 0;                 ///< collapsed: the analytic cost, s
+  double max_load = 1;                 ///< collapsed, expert dispatch: the group's largest load
+  double ready_at = 0;                 ///< collapsed: when the slowest member (a copy too) joins, s
+  uint32_t arrived_members = 0;        ///< collapsed: representatives that joined
+};
+
+}  // namespace zs::engine
