@@ -29,6 +29,7 @@ int print_placement_cost(const PlaceOptions& opt, std::ostream& out) {
     out << "\nplacement " << name;
     if (cost.ranks_evaluated < cost.ranks)
       out << " (sampled: " << cost.ranks_evaluated << " of " << cost.ranks << " ranks, scaled up)";
+    if (!placement.layout.empty()) out << "\n  layout: " << placement.layout;
     out << "\n  " << column("traffic", 14) << column("sent per iteration", 20) << column("mean hops", 11)
         << "hop-bytes\n";
     for (const auto& c : cost.communicators)

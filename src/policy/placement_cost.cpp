@@ -3,29 +3,11 @@
 
 #include <algorithm>
 #include <map>
-#include <optional>
-#include <tuple>
 
+#include "policy/rank_traffic.hpp"
 #include "topology/router.hpp"
 
 namespace zs::policy {
-namespace {
-
-double bytes_sent(workload::CollectiveKind kind, double S, double n) {
-  using K = workload::CollectiveKind;
-  if (n <= 1) return 0;
-  switch (kind) {
-    case K::kAllReduce:
-      return 2 * (n - 1) / n * S;
-    case K::kBroadcast:
-    case K::kReduce:
-      return S;
-    default:
-      return (n - 1) / n * S;
-  }
-}
-
-}  // namespace
 
 double PlacementCost::total_hop_bytes() const {
   double t = 0;
@@ -33,84 +15,44 @@ double PlacementCost::total_hop_bytes() const {
   return t;
 }
 
+void load_fewest_hop_routes(topology::Router& router, const topology::Topology& topology,
+                            topology::NodeId from, topology::NodeId to, double bytes,
+                            std::vector<double>& link_bytes) {
+  // Spread from `to` towards `from` over the same fewest-hop routes, then count each crossing in the
+  // opposite direction: the bytes really travel from `from` to `to`.
+  router.spread({{to, bytes}}, {{from, 1.0}}, [&](topology::LinkId l, topology::NodeId leaving, double b) {
+    link_bytes[2 * size_t(l) + (topology.link(l).b == leaving ? 0 : 1)] += b;
+  });
+}
+
 PlacementCost placement_cost(const workload::Trace& trace, const topology::Machine& machine,
                              const Placement& placement, uint64_t max_ranks) {
   const uint64_t ranks = trace.mesh.size();
   const uint64_t stride = std::max<uint64_t>(1, (ranks + max_ranks - 1) / std::max<uint64_t>(max_ranks, 1));
 
-  // What one rank of each role sends, per communicator (ring-like or all-to-all) and per p2p peer.
-  struct Sends {
-    std::map<std::string, double> ring, spread;                    ///< communicator -> B
-    std::map<std::tuple<std::string, int32_t, bool>, double> p2p;  ///< (axis, offset, wrap) -> B
-  };
-  std::vector<Sends> role_sends(trace.roles.size());
-  std::map<std::string, std::vector<size_t>> axes_of;
-  for (size_t role = 0; role < trace.roles.size(); ++role)
-    for (const auto& op : trace.roles[role].ops) {
-      if (const auto* c = std::get_if<workload::CollectiveOp>(&op.body)) {
-        auto axes = axes_of.find(c->communicator);
-        if (axes == axes_of.end())
-          axes = axes_of.emplace(c->communicator, *trace.communicator_axes(c->communicator)).first;
-        const double n = double(trace.mesh.group_size(axes->second));
-        auto& to =
-            c->kind == workload::CollectiveKind::kAllToAll ? role_sends[role].spread : role_sends[role].ring;
-        to[c->communicator] += bytes_sent(c->kind, c->bytes.value(), n);
-      } else if (const auto* p = std::get_if<workload::P2POp>(&op.body)) {
-        if (p->direction == workload::P2PDirection::kSend)
-          role_sends[role].p2p[{p->axis, p->offset, p->wrap}] += p->bytes.value();
-      }
-    }
-
+  const RankTraffic traffic(trace);
   topology::Router router(machine.topology, topology::PathSelection::kLowestId, 4);
   std::vector<double> link_bytes(2 * machine.topology.links().size(), 0.0);  ///< per link direction
   std::map<std::string, CommunicatorCost> costs;
   PlacementCost out;
+  std::vector<RankTraffic::Send> sends;
   out.ranks = ranks;
   for (uint64_t r = 0; r < ranks; r += stride) {
     ++out.ranks_evaluated;
     const auto me = placement.unit_of_rank[r];
-    // Routes towards this rank's unit (one distance map per rank); `bytes` travel the route backwards,
-    // from this rank to the peer, loading each link in that direction. Returns the links crossed.
+    // Routes towards this rank's unit (one distance map per rank). Returns the links crossed.
     auto hops_loading = [&](uint64_t peer, double bytes) {
       const auto unit = placement.unit_of_rank[peer];
       if (unit == me) return 0.0;
-      const auto route = router.route(unit, me);
-      topology::NodeId at = me;
-      for (auto l = route.rbegin(); l != route.rend(); ++l) {
-        const auto& link = machine.topology.link(*l);
-        const bool forward = link.a == at;
-        link_bytes[2 * size_t(*l) + (forward ? 0 : 1)] += bytes;
-        at = forward ? link.b : link.a;
-      }
-      return double(route.size());
+      load_fewest_hop_routes(router, machine.topology, me, unit, bytes, link_bytes);
+      return double(router.route(unit, me).size());
     };
-    auto add = [&](const std::string& name, double bytes, double h) {
-      auto& c = costs[name];
-      c.name = name;
-      c.bytes += bytes;
-      c.hop_bytes += bytes * h;
-    };
-    const Sends& sends = role_sends[trace.role_of(r)];
-    for (const auto& [comm, bytes] : sends.ring) {
-      const auto members = trace.mesh.group_members(r, axes_of.at(comm));
-      const size_t self = size_t(std::find(members.begin(), members.end(), r) - members.begin());
-      add(comm, bytes, bytes > 0 ? hops_loading(members[(self + 1) % members.size()], bytes) : 0.0);
-    }
-    for (const auto& [comm, bytes] : sends.spread) {
-      const auto members = trace.mesh.group_members(r, axes_of.at(comm));
-      const size_t step = std::max<size_t>(1, members.size() / 16);
-      double count = 0;
-      for (size_t m = 0; m < members.size() && bytes > 0; m += step) count += members[m] != r ? 1 : 0;
-      double sum = 0;
-      for (size_t m = 0; m < members.size() && count > 0; m += step)
-        if (members[m] != r) sum += hops_loading(members[m], bytes / count);
-      add(comm, bytes, count > 0 ? sum / count : 0.0);
-    }
-    for (const auto& [key, bytes] : sends.p2p) {
-      const auto& [axis_name, offset, wrap] = key;
-      const size_t axis = *trace.mesh.axis_index(axis_name);
-      auto peer = trace.mesh.neighbour(r, axis, offset, wrap);
-      if (peer) add("p2p:" + axis_name, bytes, hops_loading(*peer, bytes));
+    traffic.sends_of(r, sends);
+    for (const auto& send : sends) {
+      auto& c = costs[*send.name];
+      c.name = *send.name;
+      c.bytes += send.bytes;
+      if (send.bytes > 0) c.hop_bytes += send.bytes * hops_loading(send.peer, send.bytes);
     }
   }
   // Every k-th rank was evaluated: scale to all ranks (ranks / evaluated, not k, which overcounts when k

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "policy/placement_policy.hpp"
+#include "topology/router.hpp"
 
 namespace zs::policy {
 
@@ -36,13 +37,22 @@ struct PlacementCost {
   double total_hop_bytes() const;
 };
 
+/// Adds `bytes` sent from unit `from` to unit `to` to `link_bytes` (B per link direction: index 2l for
+/// link l's a to b, 2l + 1 for b to a), split evenly among the next hops of the fewest-hop routes at
+/// every node, as per-connection ECMP spreads many connections. Uses the router's distance map towards
+/// `from`, so that many calls from one unit share one map.
+void load_fewest_hop_routes(topology::Router& router, const topology::Topology& topology,
+                            topology::NodeId from, topology::NodeId to, double bytes,
+                            std::vector<double>& link_bytes);
+
 /// Bytes each rank sends per collective, algorithm-independent (the ring's, which the bandwidth-optimal
 /// algorithms share): 2(n-1)/n S for all-reduce, (n-1)/n S for reduce-scatter, all-gather and
 /// all-to-all, S for broadcast and reduce; point-to-point sends their bytes. Hops are links on the
 /// fewest-hop route: to the next member of the group for collectives (the ring neighbour), the mean
 /// over up to 16 members spread over the group for all-to-all, the peer for point-to-point. At most
 /// `max_ranks` ranks are evaluated (one every ceil(ranks / max_ranks)), and sums scaled to all ranks.
-/// Link loads: an all-to-all's bytes are spread evenly over the sampled members' routes.
+/// Link loads: an all-to-all's bytes are split evenly among the sampled members, and every send over
+/// its fewest-hop routes (load_fewest_hop_routes).
 PlacementCost placement_cost(const workload::Trace& trace, const topology::Machine& machine,
                              const Placement& placement, uint64_t max_ranks = 1024);
 

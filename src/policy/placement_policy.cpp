@@ -17,7 +17,7 @@ void require_enough_units(const workload::Mesh& mesh, const topology::Machine& m
 }
 
 Placement place_on_units(std::vector<topology::NodeId> units, const topology::Machine& machine) {
-  Placement p{std::move(units), {}};
+  Placement p{std::move(units), {}, {}};
   if (!machine.topology.memories().empty()) {
     const auto nearest = topology::nearest_memory_pools(machine.topology);
     for (auto unit : p.unit_of_rank) {

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -15,6 +16,7 @@ namespace zs::policy {
 struct Placement {
   std::vector<topology::NodeId> unit_of_rank;
   std::vector<topology::NodeId> pool_of_rank;
+  std::string layout;  ///< what the policy chose and why, for reports; empty when there is nothing to say
 };
 
 /// What a placement policy decides from: the job (mesh, communicators, each role's traffic), the

@@ -14,6 +14,7 @@
 #include "policy/random_placement.hpp"
 #include "policy/recursive_collective.hpp"
 #include "policy/ring_collective.hpp"
+#include "policy/topology_aware_placement.hpp"
 
 namespace zs::policy {
 namespace {
@@ -30,6 +31,10 @@ std::vector<Entry<PlacementPolicy>> placement_table() {
        [] { return std::make_unique<LinearPlacement>(); }},
       {{"placement", "random", "ranks on a random subset of the units, seeded by the scenario (a baseline)"},
        [] { return std::make_unique<RandomPlacement>(); }},
+      {{"placement", "topology-aware",
+        "the nesting of mesh axes, over the topology's or a locality order of units, with the fewest "
+        "hop-bytes for the job's traffic (sampled estimate; linear unless 2% better)"},
+       [] { return std::make_unique<TopologyAwarePlacement>(); }},
       {{"placement", "from-file", "an explicit rank-to-unit map: {\"name\": \"from-file\", \"map\": FILE}"},
        nullptr}};
 }

@@ -72,8 +72,8 @@ TEST_CASE("bad plans and files: one line, exit code 2") {
 }
 
 TEST_CASE("zettasim place: linear keeps tensor-parallel groups in a rack, random scatters them") {
-  auto r = test::run_cli(
-      {"place", source_file("scenarios/moe-ep-64.json"), "--policy", "linear", "--policy", "random"});
+  auto r = test::run_cli({"place", source_file("scenarios/moe-ep-64.json"), "--policy", "linear", "--policy",
+                          "random", "--policy", "topology-aware"});
   CHECK(r.code == 0);
   const auto linear = r.out.find("placement linear"), random = r.out.find("placement random");
   REQUIRE(linear != std::string::npos);
@@ -81,12 +81,20 @@ TEST_CASE("zettasim place: linear keeps tensor-parallel groups in a rack, random
   // Through the rack's scale-up switch: 2 links.
   CHECK(r.out.substr(linear, random - linear).find("tp            384 GiB             2.00") !=
         std::string::npos);
-  CHECK(r.out.substr(random).find("tp            384 GiB             2.00") == std::string::npos);
-  // The busiest link direction: with linear placement the pod spine uplinks carry the expert all-to-all
-  // and pipeline sends that leave a pod; random placement sends more of everything across them.
-  CHECK(r.out.substr(linear, random - linear).find("max link load: pod2-spine -> pod0-spine, 69.73 GiB") !=
+  const auto aware = r.out.find("placement topology-aware");
+  REQUIRE(aware != std::string::npos);
+  CHECK(r.out.substr(random, aware - random).find("tp            384 GiB             2.00") ==
         std::string::npos);
-  CHECK(r.out.substr(random).find("max link load: pod") != std::string::npos);
+  // The busiest link direction: with linear placement the optical circuits between pod spines carry the
+  // expert all-to-all and pipeline sends that leave a pod (pods 0 and 1, one stage's expert group, have
+  // no circuit of their own: their traffic splits over the two paths through pods 2 and 3); random
+  // placement sends more of everything across them.
+  CHECK(r.out.substr(linear, random - linear).find("max link load: pod1-spine -> pod3-spine, 35.12 GiB") !=
+        std::string::npos);
+  CHECK(r.out.substr(random, aware - random).find("max link load: pod") != std::string::npos);
+  // Its layouts with fewer hop-bytes (the locality order: 4.6% fewer) load the busiest circuit as much.
+  CHECK(r.out.substr(aware).find("layout: kept the linear layout (axes pp > ep > tp on the topology's unit "
+                                 "order): no layout has both 2% fewer hop-bytes") != std::string::npos);
   auto bad = test::run_cli({"place", source_file("scenarios/moe-ep-64.json"), "--policy", "scotch"});
   CHECK(bad.code == 2);
   CHECK(bad.err.find("--policy: unknown placement policy \"scotch\"") != std::string::npos);

@@ -11,7 +11,7 @@ TEST_CASE("built-in policies are found by name") {
   for (const char* name :
        {"ring", "recursive", "tree", "double-binary-tree", "in-network", "hierarchical", "pairwise", "auto"})
     CHECK(policy::make_collective_policy(name)->name() == name);
-  CHECK(policy::builtin_policies().size() == 11);
+  CHECK(policy::builtin_policies().size() == 12);
 }
 
 TEST_CASE("an unknown policy name lists the known ones") {
@@ -20,7 +20,7 @@ TEST_CASE("an unknown policy name lists the known ones") {
       "unknown collective policy \"butterfly\" (known: ring, recursive, tree, double-binary-tree, "
       "in-network, hierarchical, pairwise, auto)");
   CHECK_THROWS_WITH(policy::make_placement_policy("scotch"),
-                    "unknown placement policy \"scotch\" (known: linear, random, from-file)");
+                    "unknown placement policy \"scotch\" (known: linear, random, topology-aware, from-file)");
   CHECK_THROWS_AS(policy::make_placement_policy("from-file"), std::invalid_argument);
 }
 

@@ -137,4 +137,23 @@ inline topology::Machine single_switch_machine(int n, const hw::ComputeUnitModel
   return m;
 }
 
+/// `leaves` leaf switches of `per_leaf` units under one spine, each leaf's uplink `per_leaf` links wide
+/// (no oversubscription); units are created leaf by leaf and named "leafL-uK". 100 GB/s, 1 us links.
+inline topology::Machine tree_machine(int leaves, int per_leaf) {
+  topology::Machine m;
+  m.name = "tree-" + std::to_string(leaves * per_leaf);
+  m.generator = "test";
+  m.unit_models.push_back(unit_model("1PFLOPS", 1, "0s"));
+  m.link_models.push_back(link_model("100GB/s", "1us"));
+  auto& t = m.topology;
+  const auto spine = t.add_switch("spine");
+  for (int l = 0; l < leaves; ++l) {
+    const auto leaf = t.add_switch("leaf" + std::to_string(l));
+    for (int k = 0; k < per_leaf; ++k)
+      t.add_link(t.add_unit("leaf" + std::to_string(l) + "-u" + std::to_string(k), 0), leaf, 0);
+    t.add_link(leaf, spine, 0, double(per_leaf));
+  }
+  return m;
+}
+
 }  // namespace zs::test
