@@ -53,6 +53,7 @@ SimulationResult simulate(const topology::Machine& machine, const workload::Trac
   out.placement_policy = std::string(placement.name());
   out.collective_policy = std::string(collective.name());
   policy::Placement where = placement.place({trace, machine, events.seed});
+  out.placement_layout = where.layout;
   std::optional<RankCollapse> collapse;
   if (fidelity == Fidelity::kCollapsed) collapse.emplace(trace);
   out.replay = Replayer(machine, trace, where, collective, events.circuit_reconfigurations,

@@ -19,6 +19,7 @@ namespace zs::engine {
 struct SimulationResult {
   ReplayResult replay;  ///< its `fidelity` says which mode ran
   std::string placement_policy;
+  std::string placement_layout;  ///< what the placement policy chose and why; empty when it says nothing
   std::string collective_policy;
   core::FlopRate peak;           ///< sum of the placed units' dense peaks in the model's dtype, FLOP/s
   core::Flops model_flops;       ///< per iteration, whole job

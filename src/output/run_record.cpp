@@ -122,6 +122,7 @@ nlohmann::json summary_json(const scenario::Scenario& s, const engine::Simulatio
                         {"collective", r.collective_policy},
                         {"collective_algorithms", r.replay.collective_algorithms}}},
                       {"approximations", approximations(r)}};
+  if (!r.placement_layout.empty()) j["policies"]["placement_layout"] = r.placement_layout;
   if (r.replay.fidelity == "collapsed")
     j["collapsed"] = {{"axes", r.replay.collapsed_axes},
                       {"simulated_ranks", r.replay.ranks.size()},
@@ -143,6 +144,7 @@ std::string report_text(const scenario::Scenario& s, const engine::SimulationRes
                              unit.name() + ", generator " + s.machine.generator);
   out << line("workload", s.workload_summary);
   out << line("policies", "placement " + r.placement_policy + ", collective " + r.collective_policy);
+  if (!r.placement_layout.empty()) out << line("placement layout", r.placement_layout);
   if (r.replay.fidelity == "collapsed") {
     std::string axes;
     for (const auto& a : r.replay.collapsed_axes) axes += (axes.empty() ? "" : ", ") + a;

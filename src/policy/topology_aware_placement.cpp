@@ -140,21 +140,24 @@ Placement TopologyAwarePlacement::place(const PlacementRequest& request) const {
   std::vector<topology::NodeId> unit_of_rank(request.trace.mesh.size());
   for (uint64_t r = 0; r < unit_of_rank.size(); ++r) unit_of_rank[r] = units[slots.slot(r)];
   Placement p = place_on_units(std::move(unit_of_rank), request.machine);
-  const double linear = search.layouts.front().hop_bytes;
-  char saving[128];
-  const double linear_link = search.layouts.front().max_fabric_link_seconds;
-  std::snprintf(
-      saving, sizeof saving,
-      "estimated hop-bytes %.1f%% and busiest switch-to-switch link %.1f%% below linear's, of %zu layouts",
-      linear > 0 ? 100.0 * (1.0 - layout.hop_bytes / linear) : 0.0,
-      linear_link > 0 ? 100.0 * (1.0 - layout.max_fabric_link_seconds / linear_link) : 0.0,
-      search.layouts.size());
-  p.layout = (search.chosen == 0
-                  ? "kept the linear layout (" + describe(request.trace.mesh, layout) +
-                        "): no layout has both " + std::to_string(int(100 * kLayoutMargin)) +
-                        "% fewer hop-bytes and a " + std::to_string(int(100 * kLayoutMargin)) +
-                        "% less loaded busiest switch-to-switch link, of " + std::to_string(search.layouts.size()) + " layouts"
-                  : describe(request.trace.mesh, layout) + ": " + saving);
+  const size_t n = search.layouts.size();
+  const std::string of_layouts = "of " + std::to_string(n) + (n == 1 ? " layout" : " layouts");
+  const std::string margin = std::to_string(int(100 * kLayoutMargin)) + "%";
+  if (search.chosen == 0) {
+    p.layout = "kept the linear layout (" + describe(request.trace.mesh, layout) + "): no layout has both " +
+               margin + " fewer hop-bytes and a " + margin + " less loaded busiest switch-to-switch link, " +
+               of_layouts;
+  } else {
+    const MeshLayout& linear = search.layouts.front();
+    char saving[96];
+    std::snprintf(saving, sizeof saving,
+                  ": estimated hop-bytes %.1f%% and busiest switch-to-switch link %.1f%% below linear's, ",
+                  100.0 * (1.0 - layout.hop_bytes / linear.hop_bytes),
+                  linear.max_fabric_link_seconds > 0
+                      ? 100.0 * (1.0 - layout.max_fabric_link_seconds / linear.max_fabric_link_seconds)
+                      : 0.0);
+    p.layout = describe(request.trace.mesh, layout) + saving + of_layouts;
+  }
   return p;
 }
 
