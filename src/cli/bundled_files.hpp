@@ -2,7 +2,10 @@
 #pragma once
 
 #include <map>
+#include <memory>
 #include <string>
+
+#include "core/file_source.hpp"
 
 namespace zs::cli {
 
@@ -11,5 +14,16 @@ std::map<std::string, std::string> bundled_files();
 
 /// The scenario `zettasim run` uses when given none.
 inline constexpr const char* kDefaultScenario = "scenarios/default.json";
+
+/// Where a command reads its input from: `path` on disk, or, when `path` is empty, `default_path` among
+/// the bundled files.
+struct InputFiles {
+  std::unique_ptr<core::FileSource> files;
+  std::string path;
+};
+inline InputFiles input_files(const std::string& path, const char* default_path) {
+  if (path.empty()) return {std::make_unique<core::BundledFileSource>(bundled_files()), default_path};
+  return {std::make_unique<core::DiskFileSource>(), path};
+}
 
 }  // namespace zs::cli

@@ -37,14 +37,7 @@ struct RunOptions {
 };
 
 int run_scenario(const RunOptions& opt, std::ostream& out) {
-  std::unique_ptr<core::FileSource> files;
-  std::string path = opt.scenario;
-  if (path.empty()) {
-    files = std::make_unique<core::BundledFileSource>(bundled_files());
-    path = kDefaultScenario;
-  } else {
-    files = std::make_unique<core::DiskFileSource>();
-  }
+  auto [files, path] = input_files(opt.scenario, kDefaultScenario);
   scenario::Scenario s = scenario::ScenarioLoader(*files).load(path);
   if (!opt.fidelity.empty()) s.fidelity = opt.fidelity;
   s.resolved["scenario"]["fidelity"] = s.fidelity;

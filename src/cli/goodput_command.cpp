@@ -64,11 +64,6 @@ int run_goodput(const GoodputOptions& opt, std::ostream& out) {
   cfg.units = s.trace.mesh.size();
   cfg.horizon = rel.horizon;
   cfg.checkpoint = rel.checkpoint;
-  cfg.detection = rel.detection;
-  cfg.restart = rel.restart;
-  cfg.spares = rel.spares;
-  cfg.swap = rel.swap;
-  cfg.repair = rel.repair;
   const uint32_t seeds = opt.seeds > 0 ? opt.seeds : rel.seeds;
   const auto g = reliability::simulate_goodput(rel.rates, cfg, s.seed, seeds);
 

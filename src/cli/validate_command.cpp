@@ -157,14 +157,7 @@ std::string to_csv(const std::vector<scenario::RowResult>& results) {
 }  // namespace
 
 int run_validate(const ValidateOptions& opt, std::ostream& out) {
-  std::unique_ptr<core::FileSource> files;
-  std::string path = opt.file;
-  if (path.empty()) {
-    files = std::make_unique<core::BundledFileSource>(bundled_files());
-    path = kDefaultValidation;
-  } else {
-    files = std::make_unique<core::DiskFileSource>();
-  }
+  auto [files, path] = input_files(opt.file, kDefaultValidation);
   scenario::ValidationSpec spec = scenario::ValidationSpec::load(*files, path);
   if (!opt.rows.empty()) {
     std::erase_if(spec.rows, [&](const auto& r) { return r.name().find(opt.rows) == std::string::npos; });

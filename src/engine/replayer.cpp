@@ -14,6 +14,7 @@
 #include "engine/busy_time.hpp"
 #include "engine/collapsed_costs.hpp"
 #include "engine/collective_instance.hpp"
+#include "engine/p2p_matcher.hpp"
 #include "engine/rank_slowdown.hpp"
 #include "engine/role_graph.hpp"
 #include "engine/simgrid_backend.hpp"
@@ -51,15 +52,6 @@ struct Replayer::State {
     core::Bytes bytes;
     Activity activity;  ///< what completes when the transfer does
   };
-  /// The two halves of a point-to-point transfer, keyed by (sender, receiver, direction, sequence number).
-  struct P2PHalf {
-    uint64_t rank;
-    uint32_t op;
-  };
-  struct Channel {
-    std::optional<P2PHalf> send, recv;
-  };
-
   using Instance = CollectiveInstance;
 
   State(const topology::Machine& m, const workload::Trace& t, const policy::Placement& p,
@@ -103,8 +95,7 @@ struct Replayer::State {
   std::vector<std::vector<size_t>> communicator_axes;
   std::map<std::string, size_t> communicator_index;
   std::vector<BusyTime> busy;  ///< per slot
-  std::map<std::tuple<uint64_t, uint64_t, int32_t, uint32_t>, Channel> channels;
-  std::map<std::tuple<uint64_t, uint64_t, int32_t>, uint32_t> sends_posted, recvs_posted;
+  P2PMatcher p2p;
   std::vector<double> finish;
   std::vector<uint64_t> ops_done;
 
@@ -283,24 +274,18 @@ struct Replayer::State {
                                  std::to_string(p.offset) + " along \"" + p.axis + "\"");
     const bool send = p.direction == workload::P2PDirection::kSend;
     const uint64_t src = send ? rank : *peer, dst = send ? *peer : rank;
-    // Sends and receives pair up in posting order per (sender, receiver, direction along the axis):
-    // with a wrapped axis of two ranks, activations and gradients travel between the same pair.
-    const int32_t tag = send ? p.offset : -p.offset;
-    const uint32_t seq = (send ? sends_posted : recvs_posted)[{src, dst, tag}]++;
-    auto key = std::make_tuple(src, dst, tag, seq);
-    Channel& ch = channels[key];
-    (send ? ch.send : ch.recv) = P2PHalf{rank, op};
-    if (!ch.send || !ch.recv) return;
-    const auto& sent = std::get<workload::P2POp>(program(ch.send->rank).ops[ch.send->op].body);
-    const auto& expected = std::get<workload::P2POp>(program(ch.recv->rank).ops[ch.recv->op].body);
+    // The tag is the direction along the axis, as the sender sees it.
+    const auto pair = p2p.post(src, dst, send ? p.offset : -p.offset, send, {rank, op});
+    if (!pair) return;
+    const auto& sent = std::get<workload::P2POp>(program(pair->send.rank).ops[pair->send.op].body);
+    const auto& expected = std::get<workload::P2POp>(program(pair->recv.rank).ops[pair->recv.op].body);
     if (sent.bytes != expected.bytes)
       throw core::InputError(trace.name, where,
                              "rank " + std::to_string(src) + " sends " + core::to_string(sent.bytes) +
                                  " but rank " + std::to_string(dst) + " expects " +
                                  core::to_string(expected.bytes));
     ++result.p2p_activities;
-    Activity a{Kind::kP2P, ch.send->rank, ch.send->op, 0, 0, ch.recv->rank, ch.recv->op, 0};
-    channels.erase(key);
+    Activity a{Kind::kP2P, pair->send.rank, pair->send.op, 0, 0, pair->recv.rank, pair->recv.op, 0};
     if (collapse != nullptr) {
       backend.start_timer(core::Seconds(costs->p2p(src, dst, sent.bytes, result.link_bytes)), new_token(a));
     } else {

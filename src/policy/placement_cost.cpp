@@ -25,6 +25,19 @@ void load_fewest_hop_routes(topology::Router& router, const topology::Topology& 
   });
 }
 
+std::optional<LinkLoad> busiest_link_direction(const topology::Machine& machine,
+                                               const std::vector<double>& link_bytes,
+                                               const std::vector<char>& counted) {
+  std::optional<LinkLoad> busiest;
+  for (size_t d = 0; d < link_bytes.size(); ++d) {
+    const auto link = static_cast<topology::LinkId>(d / 2);
+    if (link_bytes[d] <= 0 || (!counted.empty() && !counted[link])) continue;
+    const double seconds = link_bytes[d] / machine.link_bandwidth(link).value();
+    if (!busiest || seconds > busiest->seconds) busiest = LinkLoad{link, d % 2 == 0, link_bytes[d], seconds};
+  }
+  return busiest;
+}
+
 PlacementCost placement_cost(const workload::Trace& trace, const topology::Machine& machine,
                              const Placement& placement, uint64_t max_ranks) {
   const uint64_t ranks = trace.mesh.size();
@@ -63,13 +76,7 @@ PlacementCost placement_cost(const workload::Trace& trace, const topology::Machi
     c.hop_bytes *= scale;
     out.communicators.push_back(c);
   }
-  for (size_t d = 0; d < link_bytes.size(); ++d) {
-    if (link_bytes[d] <= 0) continue;
-    const auto link = static_cast<topology::LinkId>(d / 2);
-    const double seconds = link_bytes[d] / machine.link_bandwidth(link).value();
-    if (!out.max_link_load || seconds > out.max_link_load->seconds)
-      out.max_link_load = LinkLoad{link, d % 2 == 0, link_bytes[d], seconds};
-  }
+  out.max_link_load = busiest_link_direction(machine, link_bytes);
   return out;
 }
 

@@ -45,6 +45,13 @@ void load_fewest_hop_routes(topology::Router& router, const topology::Topology& 
                             topology::NodeId from, topology::NodeId to, double bytes,
                             std::vector<double>& link_bytes);
 
+/// The link direction of `link_bytes` (as load_fewest_hop_routes fills it) with the most seconds of
+/// traffic at its bandwidth, among the links `counted` marks (all when empty); nothing when none
+/// carries any.
+std::optional<LinkLoad> busiest_link_direction(const topology::Machine& machine,
+                                               const std::vector<double>& link_bytes,
+                                               const std::vector<char>& counted = {});
+
 /// Bytes each rank sends per collective, algorithm-independent (the ring's, which the bandwidth-optimal
 /// algorithms share): 2(n-1)/n S for all-reduce, (n-1)/n S for reduce-scatter, all-gather and
 /// all-to-all, S for broadcast and reduce; point-to-point sends their bytes. Hops are links on the

@@ -66,58 +66,96 @@ std::string describe(const workload::Mesh& mesh, const MeshLayout& layout) {
   return text + (layout.locality_units ? " on the locality order of units" : " on the topology's unit order");
 }
 
-}  // namespace
-
-LayoutSearch search_mesh_layouts(const workload::Trace& trace, const topology::Machine& machine,
-                                 uint64_t samples, double margin) {
-  const uint64_t ranks = trace.mesh.size();
-  const RankTraffic traffic(trace);
-  // The sampled ranks: one at a seeded offset inside each of `samples` equal spans of ranks, so that
-  // the sample does not alias with the mesh's strides.
+/// `count` ranks of `ranks`: one at a seeded offset inside each of `count` equal spans, so that the
+/// sample does not alias with the mesh's strides.
+std::vector<uint64_t> spread_sample(uint64_t ranks, uint64_t count) {
   std::vector<uint64_t> sampled;
-  const uint64_t count = std::max<uint64_t>(1, std::min(samples, ranks));
   for (uint64_t i = 0; i < count; ++i) {
     const uint64_t begin = i * ranks / count, end = (i + 1) * ranks / count;
     sampled.push_back(begin + core::splitmix64(i) % std::max<uint64_t>(1, end - begin));
   }
-  std::vector<std::vector<RankTraffic::Send>> sends(sampled.size());
-  for (size_t i = 0; i < sampled.size(); ++i) traffic.sends_of(sampled[i], sends[i]);
+  return sampled;
+}
 
-  const std::vector<topology::NodeId> unit_orders[2] = {machine.topology.units(),
-                                                        topology::locality_order(machine)};
-  topology::Router router(machine.topology, topology::PathSelection::kLowestId);
-  std::vector<double> link_bytes(2 * machine.topology.links().size());  ///< per link direction, B
-  std::vector<char> fabric;                                             ///< per link: between two switches
-  for (const auto& link : machine.topology.links())
-    fabric.push_back(machine.topology.node(link.a).kind == topology::NodeKind::kSwitch &&
-                     machine.topology.node(link.b).kind == topology::NodeKind::kSwitch);
-  LayoutSearch search;
-  for (int locality = 0; locality < 2; ++locality) {
-    const auto& units = unit_orders[locality];
-    if (locality == 1 && units == unit_orders[0]) continue;  // the same layouts again
-    for (auto& order : axis_orders(trace.mesh)) {
-      const SlotMap slots(trace.mesh, order);
-      double hop_bytes = 0;
-      std::fill(link_bytes.begin(), link_bytes.end(), 0.0);
-      for (size_t i = 0; i < sampled.size(); ++i) {
-        const auto me = units[slots.slot(sampled[i])];
-        for (const auto& send : sends[i]) {
-          const auto peer = units[slots.slot(send.peer)];
-          if (send.bytes <= 0 || peer == me) continue;
-          hop_bytes += send.bytes * double(router.route(peer, me).size());
-          load_fewest_hop_routes(router, machine.topology, me, peer, send.bytes, link_bytes);
-        }
-      }
-      double max_fabric_link_seconds = 0;
-      for (size_t d = 0; d < link_bytes.size(); ++d)
-        if (link_bytes[d] > 0 && fabric[d / 2])
-          max_fabric_link_seconds =
-              std::max(max_fabric_link_seconds,
-                       link_bytes[d] / machine.link_bandwidth(topology::LinkId(d / 2)).value());
-      search.layouts.push_back({std::move(order), locality == 1, hop_bytes * double(ranks) / double(count),
-                                max_fabric_link_seconds});
-    }
+/// Scores layouts from the sends of a fixed sample of ranks.
+class LayoutScorer {
+ public:
+  LayoutScorer(const workload::Trace& trace, const topology::Machine& machine, uint64_t samples)
+      : trace_(trace),
+        machine_(machine),
+        router_(machine.topology, topology::PathSelection::kLowestId),
+        link_bytes_(2 * machine.topology.links().size()) {
+    const RankTraffic traffic(trace);
+    sampled_ = spread_sample(trace.mesh.size(), std::max<uint64_t>(1, std::min(samples, trace.mesh.size())));
+    sends_.resize(sampled_.size());
+    for (size_t i = 0; i < sampled_.size(); ++i) traffic.sends_of(sampled_[i], sends_[i]);
+    for (const auto& link : machine.topology.links())
+      between_switches_.push_back(machine.topology.node(link.a).kind == topology::NodeKind::kSwitch &&
+                                  machine.topology.node(link.b).kind == topology::NodeKind::kSwitch);
   }
+
+  /// The layout of the mesh with `order` over `units`, with its hop-bytes and busiest
+  /// switch-to-switch link.
+  MeshLayout score(std::vector<size_t> order, const std::vector<topology::NodeId>& units, bool locality) {
+    const SlotMap slots(trace_.mesh, order);
+    double hop_bytes = 0;
+    std::fill(link_bytes_.begin(), link_bytes_.end(), 0.0);
+    for (size_t i = 0; i < sampled_.size(); ++i) {
+      const auto me = units[slots.slot(sampled_[i])];
+      for (const auto& send : sends_[i]) {
+        const auto peer = units[slots.slot(send.peer)];
+        if (send.bytes <= 0 || peer == me) continue;
+        hop_bytes += send.bytes * double(router_.route(peer, me).size());
+        load_fewest_hop_routes(router_, machine_.topology, me, peer, send.bytes, link_bytes_);
+      }
+    }
+    const auto busiest = busiest_link_direction(machine_, link_bytes_, between_switches_);
+    return {std::move(order), locality, hop_bytes * double(trace_.mesh.size()) / double(sampled_.size()),
+            busiest ? busiest->seconds : 0.0};
+  }
+
+ private:
+  const workload::Trace& trace_;
+  const topology::Machine& machine_;
+  topology::Router router_;
+  std::vector<uint64_t> sampled_;
+  std::vector<std::vector<RankTraffic::Send>> sends_;  ///< per sampled rank
+  std::vector<double> link_bytes_;                     ///< per link direction, B
+  std::vector<char> between_switches_;                 ///< per link
+};
+
+/// The text of Placement::layout: what the search chose, or that it kept linear.
+std::string decision(const workload::Mesh& mesh, const LayoutSearch& search) {
+  const MeshLayout& layout = search.layouts[search.chosen];
+  const size_t n = search.layouts.size();
+  const std::string of_layouts = "of " + std::to_string(n) + (n == 1 ? " layout" : " layouts");
+  const std::string margin = std::to_string(int(100 * kLayoutMargin)) + "%";
+  if (search.chosen == 0)
+    return "kept the linear layout (" + describe(mesh, layout) + "): no layout has both " + margin +
+           " fewer hop-bytes and a " + margin + " less loaded busiest switch-to-switch link, " + of_layouts;
+  const MeshLayout& linear = search.layouts.front();
+  char saving[96];
+  std::snprintf(saving, sizeof saving,
+                ": estimated hop-bytes %.1f%% and busiest switch-to-switch link %.1f%% below linear's, ",
+                100.0 * (1.0 - layout.hop_bytes / linear.hop_bytes),
+                linear.max_fabric_link_seconds > 0
+                    ? 100.0 * (1.0 - layout.max_fabric_link_seconds / linear.max_fabric_link_seconds)
+                    : 0.0);
+  return describe(mesh, layout) + saving + of_layouts;
+}
+
+}  // namespace
+
+LayoutSearch search_mesh_layouts(const workload::Trace& trace, const topology::Machine& machine,
+                                 uint64_t samples, double margin) {
+  LayoutScorer scorer(trace, machine, samples);
+  const std::vector<topology::NodeId>& listed = machine.topology.units();
+  const std::vector<topology::NodeId> local = topology::locality_order(machine);
+  LayoutSearch search;
+  for (auto& order : axis_orders(trace.mesh)) search.layouts.push_back(scorer.score(order, listed, false));
+  if (local != listed)  // else the same layouts again
+    for (auto& order : axis_orders(trace.mesh)) search.layouts.push_back(scorer.score(order, local, true));
+
   const MeshLayout& linear = search.layouts.front();
   for (size_t i = 1; i < search.layouts.size(); ++i) {
     const MeshLayout& l = search.layouts[i];
@@ -140,24 +178,7 @@ Placement TopologyAwarePlacement::place(const PlacementRequest& request) const {
   std::vector<topology::NodeId> unit_of_rank(request.trace.mesh.size());
   for (uint64_t r = 0; r < unit_of_rank.size(); ++r) unit_of_rank[r] = units[slots.slot(r)];
   Placement p = place_on_units(std::move(unit_of_rank), request.machine);
-  const size_t n = search.layouts.size();
-  const std::string of_layouts = "of " + std::to_string(n) + (n == 1 ? " layout" : " layouts");
-  const std::string margin = std::to_string(int(100 * kLayoutMargin)) + "%";
-  if (search.chosen == 0) {
-    p.layout = "kept the linear layout (" + describe(request.trace.mesh, layout) + "): no layout has both " +
-               margin + " fewer hop-bytes and a " + margin + " less loaded busiest switch-to-switch link, " +
-               of_layouts;
-  } else {
-    const MeshLayout& linear = search.layouts.front();
-    char saving[96];
-    std::snprintf(saving, sizeof saving,
-                  ": estimated hop-bytes %.1f%% and busiest switch-to-switch link %.1f%% below linear's, ",
-                  100.0 * (1.0 - layout.hop_bytes / linear.hop_bytes),
-                  linear.max_fabric_link_seconds > 0
-                      ? 100.0 * (1.0 - layout.max_fabric_link_seconds / linear.max_fabric_link_seconds)
-                      : 0.0);
-    p.layout = describe(request.trace.mesh, layout) + saving + of_layouts;
-  }
+  p.layout = decision(request.trace.mesh, search);
   return p;
 }
 

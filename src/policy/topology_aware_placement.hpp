@@ -1,5 +1,5 @@
-// The topology-aware placement: the layout of mesh axes over a locality order of units with the fewest
-// hop-bytes for the job's traffic.
+// The topology-aware placement: of the mesh layouts (axis nestings over the listed or the locality order
+// of units), the one with the fewest hop-bytes that also relieves the busiest switch-to-switch link.
 #pragma once
 
 #include <cstdint>
