@@ -79,7 +79,7 @@ struct SimgridBackend::Impl {
     sg4::ActivityPtr activity;
   };
 
-  explicit Impl(const topology::Machine& m) : machine(m), router(m.topology) {}
+  explicit Impl(const topology::Machine& m) : machine(m), router(m) {}
 
   const topology::Machine& machine;
   topology::Router router;

@@ -35,7 +35,7 @@ AlphaBeta measure(const CollectiveRequest& request, const std::vector<uint32_t>&
   AlphaBeta ab;
   if (request.machine == nullptr)
     throw std::invalid_argument("the auto policy needs the machine to estimate costs");
-  topology::Router router(request.machine->topology, topology::PathSelection::kLowestId, 1);
+  topology::Router router(*request.machine, topology::PathSelection::kLowestId, 1);
   const auto root = request.member_units[members.front()];
   for (size_t m = 1; m < members.size(); ++m) {
     const auto unit = request.member_units[members[m]];

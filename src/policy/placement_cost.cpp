@@ -44,7 +44,7 @@ PlacementCost placement_cost(const workload::Trace& trace, const topology::Machi
   const uint64_t stride = std::max<uint64_t>(1, (ranks + max_ranks - 1) / std::max<uint64_t>(max_ranks, 1));
 
   const RankTraffic traffic(trace);
-  topology::Router router(machine.topology, topology::PathSelection::kLowestId, 4);
+  topology::Router router(machine, topology::PathSelection::kLowestId, 4);
   std::vector<double> link_bytes(2 * machine.topology.links().size(), 0.0);  ///< per link direction
   std::map<std::string, CommunicatorCost> costs;
   PlacementCost out;

@@ -83,7 +83,7 @@ class LayoutScorer {
   LayoutScorer(const workload::Trace& trace, const topology::Machine& machine, uint64_t samples)
       : trace_(trace),
         machine_(machine),
-        router_(machine.topology, topology::PathSelection::kLowestId),
+        router_(machine, topology::PathSelection::kLowestId),
         link_bytes_(2 * machine.topology.links().size()) {
     const RankTraffic traffic(trace);
     sampled_ = spread_sample(trace.mesh.size(), std::max<uint64_t>(1, std::min(samples, trace.mesh.size())));

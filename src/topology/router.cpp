@@ -30,6 +30,21 @@ Router::Router(const Topology& topo, PathSelection selection, size_t max_cached)
   }
 }
 
+Router::Router(const Machine& machine, PathSelection selection, size_t max_cached)
+    : Router(machine.topology, selection, max_cached) {
+  bandwidth_.reserve(machine.topology.links().size());
+  for (LinkId l = 0; l < machine.topology.links().size(); ++l)  // nominal: a derated link is still hashed to
+    bandwidth_.push_back(machine.link_model(l).effective_bandwidth().value() *
+                         machine.topology.link(l).width);
+}
+
+void Router::keep_widest(std::vector<std::pair<NodeId, LinkId>>& candidates) const {
+  if (bandwidth_.empty() || candidates.size() < 2) return;
+  double widest = 0;
+  for (auto [m, link] : candidates) widest = std::max(widest, bandwidth_[link]);
+  std::erase_if(candidates, [&](const auto& c) { return bandwidth_[c.second] < widest * (1 - 1e-9); });
+}
+
 void Router::set_link_enabled(LinkId link, bool enabled) {
   char value = enabled ? 1 : 0;
   if (enabled_.at(link) == value) return;
@@ -117,6 +132,7 @@ std::vector<LinkId> Router::route(NodeId src, NodeId dst) {
       candidates.emplace_back(m, link);
     }
     // A node on a fewest-hop route always has a next hop one step closer.
+    keep_widest(candidates);
     size_t pick = 0;
     if (selection_ == PathSelection::kEcmpHash && candidates.size() > 1)
       pick = core::splitmix64(connection ^ n) % candidates.size();
@@ -161,6 +177,7 @@ void Router::spread(const std::vector<std::pair<NodeId, double>>& demand,
         if (topo_.node(m).kind == NodeKind::kMemory) continue;
         candidates.emplace_back(m, link);
       }
+      keep_widest(candidates);
       const double share = bytes / double(candidates.size());
       for (auto [m, link] : candidates) {
         on_link(link, n, share);

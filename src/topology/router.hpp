@@ -10,6 +10,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "topology/machine.hpp"
 #include "topology/topology.hpp"
 
 namespace zs::topology {
@@ -34,6 +35,14 @@ class Router {
  public:
   /// `max_cached` 0: as many maps as fit in 512 MiB, between 16 and 4096.
   explicit Router(const Topology& topo, PathSelection selection = PathSelection::kEcmpHash,
+                  size_t max_cached = 0);
+  /// On a machine, next hops are also chosen by bandwidth: among the next hops on fewest-hop routes,
+  /// only those over the widest link from the node (nominal bandwidth: model times width, within 1e-9;
+  /// a degraded link is still hashed to, as switches do) are
+  /// taken, then ECMP among them. Two units of one rack that share both an NVLink switch and a ToR
+  /// then talk over NVLink, as NCCL's peer-to-peer transport does, instead of hashing half their
+  /// connections onto the NICs; links of equal bandwidth (a fat-tree's uplinks) are all still taken.
+  explicit Router(const Machine& machine, PathSelection selection = PathSelection::kEcmpHash,
                   size_t max_cached = 0);
 
   /// The links from src to dst in order; empty when src == dst. The same pair always gets the same
@@ -69,6 +78,8 @@ class Router {
     NodeId target = 0;             ///< the destination the search was started for
   };
   Tree& tree_for(NodeId dst);
+  /// Keeps in `candidates` (next hops from one node) only those over the widest links.
+  void keep_widest(std::vector<std::pair<NodeId, LinkId>>& candidates) const;
   /// Continues the search until `node` is labelled (or nothing is left to search).
   void reach(Tree& tree, NodeId node);
 
@@ -78,6 +89,7 @@ class Router {
   std::vector<size_t> offsets_;                        ///< CSR offsets into neighbours_, per node
   std::vector<std::pair<NodeId, LinkId>> neighbours_;  ///< sorted by (node id, link id) per node
   std::vector<char> enabled_;                          ///< per link
+  std::vector<double> bandwidth_;                      ///< per link, B/s; empty: hops only
   std::vector<char> is_pool_;                          ///< per node: a memory pool (does not forward)
   std::map<std::vector<NodeId>, Tree> trees_;          ///< attachment key -> its search
   std::deque<std::vector<NodeId>> tree_order_;         ///< keys in the order their maps were made

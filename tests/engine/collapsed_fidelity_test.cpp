@@ -80,14 +80,17 @@ TEST_CASE(
   check_agreement(run_both("fat-tree-oversubscribed"));
 }
 
-TEST_CASE("collapsed stays within 4% of exact on an MoE with Zipf-skewed routing (2% not met yet)") {
-  // Known gap: the two pipeline stages' all-to-alls cross the optical core at the same time, so in
-  // exact fidelity they slow each other down; collapsed fidelity lets a communication contend only
-  // with its own copies, and its iteration comes out 2.8% long. The hot expert's compute is exact.
+TEST_CASE("collapsed stays within 2% of exact on an MoE with Zipf-skewed routing (terms not within 5%)") {
+  // Until session 9 this held only within 4% (+2.8%): the router hashed half of the connections inside
+  // a rack onto the NICs (a unit's NVLink switch and its ToR are both one hop away), where both pipeline
+  // stages' traffic met, contention collapsed fidelity does not see. Routes now prefer the wider link
+  // among fewest-hop next hops. Known gap left: the stages' all-to-alls still cross the optical core at
+  // the same time in exact fidelity, so the split between exposed ep time and bubble differs by more
+  // than 5% (rank 0: ep 0.203 s collapsed vs 0.229 s exact, bubble 0.158 vs 0.134 s).
   const auto r = run_both("moe-ep-64");
   const double t = r.exact.replay.iteration_time.value();
-  CHECK(std::abs(r.collapsed.replay.iteration_time.value() / t - 1.0) < 0.04);
-  for (const auto& rep : r.collapsed.replay.ranks) {
+  CHECK(std::abs(r.collapsed.replay.iteration_time.value() / t - 1.0) < 0.02);
+  for (const auto& rep : r.collapsed.replay.ranks) {  // the hot expert's compute is exact
     CAPTURE(rep.rank);
     CHECK(rep.compute.value() ==
           zs::test::approx(r.exact.replay.ranks.at(rep.rank).compute.value()).epsilon(1e-6));

@@ -170,3 +170,41 @@ TEST_CASE("endpoints with the same attachments share one distance map and keep t
   // One map per leaf for its plain units and pool, one each for u00 and u10 (two attachments).
   CHECK(router.trees_computed() == 6);
 }
+
+TEST_CASE("on a machine, units sharing an NVLink switch and a ToR talk over NVLink, in routes and spreads") {
+  topology::Machine m;
+  m.name = "rack";
+  m.generator = "test";
+  m.unit_models.push_back(test::unit_model("1PFLOPS", 1, "0s"));
+  m.link_models.push_back(test::link_model("450GB/s", "1us"));  // 0: NVLink
+  m.link_models.push_back(test::link_model("50GB/s", "1us"));   // 1: NIC
+  auto& t = m.topology;
+  const auto nvswitch = t.add_switch("nvswitch");
+  const auto tor = t.add_switch("tor");
+  std::vector<topology::NodeId> units;
+  for (int u = 0; u < 4; ++u) {
+    units.push_back(t.add_unit("u" + std::to_string(u), 0));
+    t.add_link(units.back(), nvswitch, 0);
+    t.add_link(units.back(), tor, 1);
+  }
+  topology::Router by_hops(t), by_machine(m);
+  int over_nic = 0;
+  for (auto s : units)
+    for (auto d : units) {
+      if (s == d) continue;
+      const auto hops_only = by_hops.route(s, d);
+      over_nic += m.topology.link(hops_only.front()).model == 1 ? 1 : 0;
+      const auto route = by_machine.route(s, d);
+      REQUIRE(route.size() == 2);
+      CHECK(m.topology.link(route[0]).model == 0);
+      CHECK(m.topology.link(route[1]).model == 0);
+    }
+  CHECK(over_nic > 0);  // hops alone hash some connections onto the NICs
+  double nic_bytes = 0, nvlink_bytes = 0;
+  by_machine.spread({{units[0], 100.0}}, {{units[1], 1.0}},
+                    [&](topology::LinkId l, topology::NodeId, double b) {
+                      (m.topology.link(l).model == 1 ? nic_bytes : nvlink_bytes) += b;
+                    });
+  CHECK(nic_bytes == 0);
+  CHECK(nvlink_bytes == 200);  // 100 B up to the NVLink switch and 100 B down
+}
