@@ -1,6 +1,7 @@
 // zettasim subcommands: run, list.
 #include "cli/cli_app.hpp"
 
+#include <algorithm>
 #include <filesystem>
 #include <memory>
 #include <sstream>
@@ -78,6 +79,11 @@ int summarize_topology(const TopoOptions& opt, std::ostream& out) {
     for (const auto& c : m.topology.circuits()) active += c.active_at_start ? 1 : 0;
     out << "  optical switches      " << m.topology.optical_switches().size() << " (" << active
         << " circuits set up at the start)\n";
+  }
+  if (!m.power_domains.empty()) {
+    size_t most = 0;
+    for (const auto& d : m.power_domains) most = std::max(most, d.units.size());
+    out << "  power domains         " << m.power_domains.size() << " (up to " << most << " units each)\n";
   }
   out << "  links                 " << s.links << "\n";
   out << "  injection per unit    " << core::display(s.min_injection);

@@ -57,7 +57,9 @@ int run_goodput(const GoodputOptions& opt, std::ostream& out) {
 
   reliability::GoodputConfig cfg;
   cfg.job = &job;
-  apply_recovery_setup(s, opt.scenario, job, placement, state, cfg);  // input errors before simulating
+  reliability::RePlacementSetup re_placement;
+  apply_recovery_setup(s, opt.scenario, job, *placement_policy, placement, state, re_placement,
+                       cfg);  // input errors before simulating
   const engine::SimulationResult iteration = simulate_scenario(s, opt.scenario);
   cfg.iteration = iteration.replay.iteration_time.value();
   cfg.tokens_per_iteration = s.trace.tokens_per_iteration;
@@ -86,7 +88,13 @@ int run_goodput(const GoodputOptions& opt, std::ostream& out) {
                                     : " = " + sec(cfg.checkpoint_cost)) +
           ", every " + sec(g.interval) + " of work (" + rel.checkpoint.describe() + ")");
   row("recovery",
-      std::to_string(cfg.spares) + " hot spares" +
+      (rel.re_place
+           ? std::to_string(s.machine.unit_count() - cfg.units) +
+                 " idle units as spares, failed ranks re-placed by the " + s.placement_policy + " policy" +
+                 (re_placement.reconfiguration > 0
+                      ? " (optical reconfiguration " + sec(re_placement.reconfiguration) + ")"
+                      : std::string())
+           : std::to_string(cfg.spares) + " hot spares") +
           (cfg.elastic ? ", elastic shrink over " + std::to_string(cfg.replicas) + " data-parallel replicas"
                        : ""));
   row("horizon", sec(cfg.horizon) + ", " + std::to_string(seeds) + " seeds (mean +- 95% CI)");
@@ -107,10 +115,15 @@ int run_goodput(const GoodputOptions& opt, std::ostream& out) {
       "    machine's current state (healthy, or with the stragglers and degraded links in force, simulated\n"
       "    once per state; drawn stragglers are keyed by their rank's role, taken to cost the same); the\n"
       "    machine after a swap is taken as healthy\n"
+      "  - re-placement (spares from idle units): ranks stay where they were moved; the iteration is the\n"
+      "    slowest of the displaced ranks' own, each simulated alone once per (role, links from its first\n"
+      "    unit, island left or not), and the slower of that and the stragglers'; a topology domain's\n"
+      "    failure stops the ranks running behind it now, but its failure rate counts the domains the job\n"
+      "    started on\n"
       "  - the checkpoint is every rank's weights and optimizer state; a synchronous one blocks for the\n"
       "    write, an asynchronous one for the snapshot, then drains in the background\n"
-      "  - failures are independent per component instance; a rack or switch takes down the units behind\n"
-      "    it in the topology; power domains are not modelled\n"
+      "  - failures are independent per component instance; a rack, switch or power domain takes down the\n"
+      "    units behind it in the topology\n"
       "  - elastic shrink: replicas rejoin when repaired, at no cost\n";
 
   nlohmann::json result = {{"scenario", s.name},
@@ -127,6 +140,19 @@ int run_goodput(const GoodputOptions& opt, std::ostream& out) {
                            {"failures", estimate_json(g.failures)},
                            {"interruptions", estimate_json(g.interruptions)},
                            {"zettasim_version", output::kVersion}};
+  if (rel.re_place) {
+    nlohmann::json displaced = nlohmann::json::array();
+    for (const auto& [key, seconds] : re_placement.iteration_by_key) {
+      const auto& [role, hops, left_island] = key;
+      displaced.push_back({{"role", s.trace.roles.at(role).name},
+                           {"links_from_first_unit", hops},
+                           {"left_island", left_island},
+                           {"iteration_time_s", seconds}});
+    }
+    result["re_placement"] = {{"idle_units", s.machine.unit_count() - cfg.units},
+                              {"optical_reconfiguration_s", re_placement.reconfiguration},
+                              {"displaced_iterations", displaced}};
+  }
   for (const auto& [cause, e] : g.lost) result["lost_s"][cause] = estimate_json(e);
   for (const auto& [name, e] : g.by_component) result["failures_by_component"][name] = estimate_json(e);
   nlohmann::json timeline = nlohmann::json::array();

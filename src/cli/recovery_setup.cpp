@@ -19,12 +19,59 @@ std::optional<topology::LinkId> link_between(const topology::Machine& m, topolog
   return std::nullopt;
 }
 
+/// The job on given units (a re-placed rank's iteration).
+class GivenUnits final : public policy::PlacementPolicy {
+ public:
+  explicit GivenUnits(std::vector<topology::NodeId> units) : units_(std::move(units)) {}
+  std::string_view name() const override { return "given"; }
+  policy::Placement place(const policy::PlacementRequest& request) const override {
+    return policy::place_on_units(units_, request.machine);
+  }
+
+ private:
+  std::vector<topology::NodeId> units_;
+};
+
+/// Re-placement onto the units the job leaves idle.
+void set_up_re_placement(const scenario::Scenario& s, const std::string& file,
+                         const policy::PlacementPolicy& policy, const policy::Placement& placement,
+                         reliability::RePlacementSetup& rp, reliability::GoodputConfig& cfg) {
+  const auto& topo = s.machine.topology;
+  if (topo.units().size() <= placement.unit_of_rank.size())
+    throw core::InputError(file, "/reliability/spares/from",
+                           "machine \"" + s.machine.name + "\" has " + std::to_string(topo.units().size()) +
+                               " units and the job runs on all of them: no idle unit to re-place ranks onto");
+  rp.machine = &s.machine;
+  rp.policy = &policy;
+  rp.unit_of_rank = placement.unit_of_rank;
+  rp.class_of_rank = cfg.class_of_rank;
+  rp.reconfiguration = 0;
+  for (const auto& ocs : topo.optical_switches())
+    rp.reconfiguration = std::max(
+        rp.reconfiguration, s.machine.optical_switch_models.at(ocs.model).reconfiguration_time().value());
+  rp.displaced_iteration = [&s, &placement, file](uint64_t rank, topology::NodeId unit) {
+    auto units = placement.unit_of_rank;
+    units.at(rank) = unit;
+    const GivenUnits moved(std::move(units));
+    return simulate_scenario(s, file, &moved).replay.iteration_time.value();
+  };
+  cfg.re_placement = &rp;
+}
+
 }  // namespace
 
 void apply_recovery_setup(const scenario::Scenario& s, const std::string& file,
-                          const reliability::JobComponents& job, const policy::Placement& placement,
-                          double state, reliability::GoodputConfig& cfg) {
+                          const reliability::JobComponents& job,
+                          const policy::PlacementPolicy& placement_policy, const policy::Placement& placement,
+                          double state, reliability::RePlacementSetup& re_placement,
+                          reliability::GoodputConfig& cfg) {
   const auto& rel = *s.reliability;
+  for (const auto& c : rel.rates.components)
+    if (c.per == "power-domain" && s.machine.power_domains.empty())
+      throw core::InputError(file, "/reliability/failure_rates",
+                             "component \"" + c.name + "\" of " + rel.rates.file +
+                                 " fails per power domain, but the topology of machine \"" + s.machine.name +
+                                 "\" declares none (add \"power_domains\": {\"racks_per_domain\": K} to it)");
   double bandwidth = rel.checkpoint_bandwidth;
   if (rel.checkpoint_target == "memory-pools") {
     bandwidth = 0;
@@ -100,6 +147,7 @@ void apply_recovery_setup(const scenario::Scenario& s, const std::string& file,
   }
   cfg.stragglers = {rel.straggler_rate_per_unit_hour, rel.straggler_slowdown, rel.straggler_duration};
   for (uint64_t r = 0; r < s.trace.mesh.size(); ++r) cfg.class_of_rank.push_back(s.trace.role_of(r));
+  if (rel.re_place) set_up_re_placement(s, file, placement_policy, placement, re_placement, cfg);
   cfg.degraded_iteration = [&s, &placement,
                             file](const std::vector<const reliability::Degradation*>& active) {
     scenario::Scenario degraded = s;

@@ -13,10 +13,13 @@ namespace zs::cli {
 
 /// Checkpoint costs, spares, elastic shrink, scripted failures and degradations from the reliability
 /// section, resolved against the job (names that are not in it are input errors with their JSON path).
-/// `state` is the checkpoint size, B. `s` and `placement` must outlive `cfg` (its degraded-iteration
-/// callback simulates `s` again).
+/// `state` is the checkpoint size, B. With spares from the idle units, `re_placement` is filled and
+/// `cfg` points to it. `s`, `placement_policy`, `placement` and `re_placement` must outlive `cfg` (its
+/// callbacks simulate `s` again).
 void apply_recovery_setup(const scenario::Scenario& s, const std::string& file,
-                          const reliability::JobComponents& job, const policy::Placement& placement,
-                          double state, reliability::GoodputConfig& cfg);
+                          const reliability::JobComponents& job,
+                          const policy::PlacementPolicy& placement_policy, const policy::Placement& placement,
+                          double state, reliability::RePlacementSetup& re_placement,
+                          reliability::GoodputConfig& cfg);
 
 }  // namespace zs::cli

@@ -33,11 +33,13 @@ FailureRates FailureRates::from_json(core::JsonObject& o) {
       instances = std::ceil(units / r.units_per_host);
     else if (rate.per == "job")
       instances = 1;
-    else if (rate.per == "rack" || rate.per == "switch")  // topology domains: how many were observed
+    else if (rate.per == "rack" || rate.per == "switch" || rate.per == "power-domain")  // topology domains:
+      // how many were observed
       instances = static_cast<double>(c.integer("observed_instances", 1, int64_t(1) << 40));
     else
       throw c.error("per",
-                    "expected \"unit\", \"host\", \"rack\", \"switch\" or \"job\", got \"" + rate.per + "\"");
+                    "expected \"unit\", \"host\", \"rack\", \"switch\", \"power-domain\" or \"job\", got \"" +
+                        rate.per + "\"");
     const double count = c.number("count", 0, 1e15);
     if (!(count > 0))
       throw c.error("count",
@@ -63,19 +65,21 @@ FailureRates FailureRates::from_json(core::JsonObject& o) {
 }
 
 bool ComponentRate::topology_domain() const {
-  return per == "rack" || per == "switch";
+  return per == "rack" || per == "switch" || per == "power-domain";
 }
 
 uint64_t FailureRates::instances(const ComponentRate& c, uint64_t units) const {
   if (c.topology_domain())
-    throw std::logic_error("the instances of a rack or switch component come from the topology");
+    throw std::logic_error(
+        "the instances of a rack, switch or power-domain component come from the topology");
   if (c.per == "unit") return units;
   if (c.per == "host") return (units + units_per_host - 1) / units_per_host;
   return 1;
 }
 
 uint64_t FailureRates::units_taken(const ComponentRate& c, uint64_t units) const {
-  if (c.topology_domain()) throw std::logic_error("what a rack or switch takes down comes from the topology");
+  if (c.topology_domain())
+    throw std::logic_error("what a rack, switch or power domain takes down comes from the topology");
   if (c.per == "unit") return 1;
   if (c.per == "host") return std::min<uint64_t>(units_per_host, units);
   return units;

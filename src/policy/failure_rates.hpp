@@ -19,14 +19,16 @@ enum class Recovery {
 struct ComponentRate {
   std::string name;
   /// What one instance of the component is: "unit", "host", "job", or a topology domain: "rack" (the units
-  /// sharing a domain switch) or "switch" (an electrical switch and the units attached to it).
+  /// sharing a domain switch), "switch" (an electrical switch and the units attached to it) or
+  /// "power-domain" (the racks on one power feed, as the topology file declares them).
   std::string per;
   double rate_per_hour = 0;  ///< mean failures per instance per hour, 1/h
   Recovery recovery = Recovery::kRestart;
   bool silent = false;       ///< silent data corruption: noticed only when the next checkpoint is validated
   double weibull_shape = 1;  ///< 1: exponential lifetimes; otherwise Weibull of this shape with the same mean
   std::string includes;      ///< what the published counts grouped here are
-  /// Rack and switch components: their instances and what each takes down come from the machine.
+  /// Rack, switch and power-domain components: their instances and what each takes down come from the
+  /// machine.
   bool topology_domain() const;
 };
 

@@ -2,8 +2,10 @@
 #include "policy/placement_policy.hpp"
 
 #include <limits>
+#include <stdexcept>
 
 #include "core/input_error.hpp"
+#include "topology/hop_distances.hpp"
 #include "topology/memory_pools.hpp"
 
 namespace zs::policy {
@@ -14,6 +16,26 @@ void require_enough_units(const workload::Mesh& mesh, const topology::Machine& m
                            "the job's mesh has " + std::to_string(mesh.size()) + " ranks but machine \"" +
                                machine.name + "\" has " + std::to_string(machine.topology.units().size()) +
                                " units");
+}
+
+std::vector<topology::NodeId> PlacementPolicy::re_place(const topology::Machine& machine,
+                                                        const std::vector<topology::NodeId>& unit_of_rank,
+                                                        const std::vector<uint64_t>& ranks,
+                                                        const std::vector<topology::NodeId>& idle) const {
+  if (idle.size() < ranks.size())
+    throw std::invalid_argument("re-placement of " + std::to_string(ranks.size()) + " ranks on " +
+                                std::to_string(idle.size()) + " idle units");
+  std::vector<bool> taken(idle.size(), false);
+  std::vector<topology::NodeId> out;
+  for (uint64_t rank : ranks) {
+    const auto hops = topology::hops_from(machine, unit_of_rank.at(rank));
+    size_t best = idle.size();
+    for (size_t i = 0; i < idle.size(); ++i)
+      if (!taken[i] && (best == idle.size() || hops[idle[i]] < hops[idle[best]])) best = i;
+    taken[best] = true;
+    out.push_back(idle[best]);
+  }
+  return out;
 }
 
 Placement place_on_units(std::vector<topology::NodeId> units, const topology::Machine& machine) {

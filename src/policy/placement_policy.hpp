@@ -34,6 +34,15 @@ class PlacementPolicy {
   virtual std::string_view name() const = 0;
   /// Throws core::InputError when the mesh does not fit the machine.
   virtual Placement place(const PlacementRequest& request) const = 0;
+  /// Re-placement after a failure: a new unit for each of `ranks` (whose units failed), taken from
+  /// `idle` (units the job does not use, at least as many as `ranks`), given the units the job runs on
+  /// now (`unit_of_rank`, the failed ones included). Returned in the order of `ranks`. The default puts
+  /// each rank, in the given order, on the idle unit the fewest links from its failed unit (ties: the
+  /// first in `idle`), so that its traffic stays as close to its peers' as the idle units allow.
+  virtual std::vector<topology::NodeId> re_place(const topology::Machine& machine,
+                                                 const std::vector<topology::NodeId>& unit_of_rank,
+                                                 const std::vector<uint64_t>& ranks,
+                                                 const std::vector<topology::NodeId>& idle) const;
 };
 
 /// Ranks on `units` (one per rank, in rank order), each using its unit's nearest memory pool.

@@ -9,6 +9,7 @@
 
 #include "core/splitmix.hpp"
 #include "reliability/failure_clock.hpp"
+#include "reliability/re_placement.hpp"
 #include "reliability/spare_pool.hpp"
 
 namespace zs::reliability {
@@ -38,6 +39,8 @@ GoodputRun simulate_goodput_once(const policy::FailureRates& rates, const Goodpu
   const JobComponents& job = cfg.job != nullptr ? *cfg.job : own.emplace(rates, cfg.units);
   FailureClock clock(rates, job, seed, cfg.scripted);
   SparePool spares(cfg.spares, cfg.repair);
+  std::optional<RePlacer> replacer;
+  if (cfg.re_placement != nullptr) replacer.emplace(*cfg.re_placement, cfg.repair);
   const double tau = interval, delta = cfg.checkpoint_cost, cycle = tau + delta, H = cfg.horizon;
   double t = 0, pos = 0;  // wall time; position in the current work + checkpoint cycle
   double pending = 0;     // progress since the last snapshot, s of healthy training
@@ -77,6 +80,7 @@ GoodputRun simulate_goodput_once(const policy::FailureRates& rates, const Goodpu
            "runs degraded for " + std::to_string(d.duration) + " s");
     }
     rate = 1;
+    double slow = cfg.iteration;  // s, the iteration in the machine's present state
     if (!active.empty()) {
       std::vector<std::tuple<int, uint64_t, double>> key;
       for (const auto* d : active) {
@@ -86,8 +90,10 @@ GoodputRun simulate_goodput_once(const policy::FailureRates& rates, const Goodpu
       std::sort(key.begin(), key.end());
       auto [it, fresh] = slow_iteration.try_emplace(key, 0.0);
       if (fresh) it->second = cfg.degraded_iteration(active);
-      rate *= cfg.iteration / it->second;
+      slow = it->second;
     }
+    if (replacer) slow = std::max(slow, replacer->iteration(cfg.iteration));
+    rate *= cfg.iteration / slow;
     if (!shrunk.empty()) {
       std::vector<uint32_t> lost;
       for (const auto& s : shrunk) lost.insert(lost.end(), s.replicas.begin(), s.replicas.end());
@@ -147,10 +153,18 @@ GoodputRun simulate_goodput_once(const policy::FailureRates& rates, const Goodpu
     std::string action = "restart";
     double wait = 0;
     if (comp.recovery == policy::Recovery::kReplace) {
-      const uint64_t need = job.units_taken(f.component, f.instance);
-      if (cfg.elastic && !spares.can_replace(need, at)) {
+      const auto down = replacer ? job.units_down(f.component, f.instance) : std::vector<topology::NodeId>{};
+      const auto failed = replacer ? replacer->failed_ranks(job.ranks_taken(f.component, f.instance), down)
+                                   : std::vector<uint64_t>{};
+      const uint64_t need = replacer ? failed.size() : job.units_taken(f.component, f.instance);
+      auto replace = [&] {
+        return replacer ? replacer->replace(failed, down, at, cfg.swap, action)
+                        : spares.replace(need, at, cfg.swap, action);
+      };
+      const bool enough = replacer ? replacer->can_replace(need, at) : spares.can_replace(need, at);
+      if (cfg.elastic && !enough) {
         Shrink s{at + cfg.repair, {}};
-        for (uint64_t r : job.ranks_taken(f.component, f.instance))
+        for (uint64_t r : replacer ? failed : job.ranks_taken(f.component, f.instance))
           s.replicas.push_back(cfg.replica_of_rank.at(r));
         std::sort(s.replicas.begin(), s.replicas.end());
         s.replicas.erase(std::unique(s.replicas.begin(), s.replicas.end()), s.replicas.end());
@@ -161,10 +175,10 @@ GoodputRun simulate_goodput_once(const policy::FailureRates& rates, const Goodpu
           action = "shrink by " + std::to_string(s.replicas.size()) + " replica(s) until repaired";
           shrunk.push_back(std::move(s));
         } else {
-          wait = spares.replace(need, at, cfg.swap, action);  // nothing left to run: wait
+          wait = replace();  // nothing left to run: wait
         }
       } else {
-        wait = spares.replace(need, at, cfg.swap, action);
+        wait = replace();
       }
     }
     note(at, comp.name, f.instance, job.instance_name(f.component, f.instance), action + when);

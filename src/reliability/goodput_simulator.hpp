@@ -11,6 +11,7 @@
 #include "policy/failure_rates.hpp"
 #include "reliability/failure_clock.hpp"
 #include "reliability/job_components.hpp"
+#include "reliability/re_placement.hpp"
 
 namespace zs::reliability {
 
@@ -64,6 +65,9 @@ struct GoodputConfig {
   /// The iteration time while the given degradations are in force, s (the engine re-simulates it); needed
   /// when there are any.
   std::function<double(const std::vector<const Degradation*>&)> degraded_iteration;
+  /// Re-placement: spares are the machine's idle units, and a failure's ranks move onto the ones the
+  /// placement policy picks (instead of `spares` abstract units swapped in place). Null: not used.
+  const RePlacementSetup* re_placement = nullptr;
   /// Per rank, its class for the cache of degraded iteration times: a straggler on any rank of a class is
   /// taken to cost the same (the ranks that run the same program). Empty: every rank its own class.
   std::vector<uint32_t> class_of_rank;

@@ -1,8 +1,10 @@
 // Component instances of a job from its rate table, its machine and its placement.
 #include "reliability/job_components.hpp"
 
+#include <algorithm>
 #include <map>
 #include <stdexcept>
+#include <unordered_map>
 
 #include "topology/unit_domains.hpp"
 
@@ -24,22 +26,40 @@ JobComponents::JobComponents(const policy::FailureRates& rates, const topology::
   for (size_t c = 0; c < rates.components.size(); ++c) {
     const auto& comp = rates.components[c];
     if (!comp.topology_domain()) continue;
-    std::map<topology::NodeId, std::vector<uint64_t>> by_switch;  // ordered by node id: deterministic
-    for (uint64_t r = 0; r < unit_of_rank.size(); ++r) {
-      const auto unit = unit_of_rank[r];
-      if (comp.per == "rack") {
-        if (const auto sw = topology::domain_switch(machine, unit)) by_switch[*sw].push_back(r);
-        continue;
+    // Every unit of each domain (the job's and idle ones), keyed by the domain's switch or power domain.
+    std::map<topology::NodeId, std::vector<topology::NodeId>> units_of;  // ordered by key: deterministic
+    std::map<topology::NodeId, std::string> name_of;
+    if (comp.per == "power-domain") {
+      for (size_t d = 0; d < machine.power_domains.size(); ++d) {
+        units_of[topology::NodeId(d)] = machine.power_domains[d].units;
+        name_of[topology::NodeId(d)] = machine.power_domains[d].name;
       }
-      for (auto [node, link] : topo.neighbours(unit))
-        if (topo.node(node).kind == topology::NodeKind::kSwitch) {
-          auto& list = by_switch[node];
-          if (list.empty() || list.back() != r) list.push_back(r);
+    } else {
+      for (auto unit : topo.units()) {
+        if (comp.per == "rack") {
+          if (const auto sw = topology::domain_switch(machine, unit)) units_of[*sw].push_back(unit);
+          continue;
         }
+        for (auto [node, link] : topo.neighbours(unit))
+          if (topo.node(node).kind == topology::NodeKind::kSwitch) {
+            auto& list = units_of[node];
+            if (list.empty() || list.back() != unit) list.push_back(unit);
+          }
+      }
+      for (const auto& [sw, list] : units_of) name_of[sw] = topo.node(sw).name;
     }
-    for (auto& [sw, list] : by_switch) {
-      domains_[c].names.push_back(topo.node(sw).name);
-      domains_[c].ranks.push_back(std::move(list));
+    std::unordered_map<topology::NodeId, std::vector<uint64_t>> ranks_of_unit;
+    for (uint64_t r = 0; r < unit_of_rank.size(); ++r) ranks_of_unit[unit_of_rank[r]].push_back(r);
+    for (auto& [key, units] : units_of) {
+      std::vector<uint64_t> ranks;
+      for (auto unit : units)
+        if (auto it = ranks_of_unit.find(unit); it != ranks_of_unit.end())
+          ranks.insert(ranks.end(), it->second.begin(), it->second.end());
+      if (ranks.empty()) continue;  // no job unit behind it: not an instance of the job
+      std::sort(ranks.begin(), ranks.end());
+      domains_[c].names.push_back(name_of[key]);
+      domains_[c].ranks.push_back(std::move(ranks));
+      domains_[c].units.push_back(std::move(units));
     }
   }
 }
@@ -66,6 +86,11 @@ std::vector<uint64_t> JobComponents::ranks_taken(uint32_t c, uint64_t instance) 
   std::vector<uint64_t> out(count);
   for (uint64_t i = 0; i < count; ++i) out[i] = first + i;
   return out;
+}
+
+std::vector<topology::NodeId> JobComponents::units_down(uint32_t c, uint64_t instance) const {
+  if (!rates_.components.at(c).topology_domain()) return {};
+  return domains_[c].units.at(instance);
 }
 
 std::string JobComponents::instance_name(uint32_t c, uint64_t instance) const {

@@ -18,7 +18,9 @@ namespace zs::reliability {
 /// - switch: every electrical switch with job units attached, taking exactly those units' ranks;
 /// - rack: every domain switch (topology::domain_switch: a rack's scale-up switch, a server's NVSwitch, a
 ///   unit's only leaf) with job units, taking the ranks on the units whose domain it is.
-/// Both topology domains are named by their switch.
+/// - power-domain: every power domain of the machine (Machine::power_domains) with job units, taking the
+///   ranks on its units, named as the topology names it ("power<k>").
+/// Rack and switch domains are named by their switch.
 class JobComponents {
  public:
   /// Without a machine: unit, host and job components only; a topology domain is std::invalid_argument.
@@ -31,6 +33,9 @@ class JobComponents {
   uint64_t instances(uint32_t component) const;
   uint64_t units_taken(uint32_t component, uint64_t instance) const;
   std::vector<uint64_t> ranks_taken(uint32_t component, uint64_t instance) const;
+  /// Topology domains: every unit the instance takes down, the job's and idle ones (topology order for
+  /// racks and switches, the power domain's order). Other components: empty (their units are the ranks').
+  std::vector<topology::NodeId> units_down(uint32_t component, uint64_t instance) const;
   std::string instance_name(uint32_t component, uint64_t instance) const;
   /// The instance with this name, if the job has one.
   std::optional<uint64_t> find_instance(uint32_t component, const std::string& name) const;
@@ -41,6 +46,7 @@ class JobComponents {
   struct Domains {
     std::vector<std::string> names;
     std::vector<std::vector<uint64_t>> ranks;
+    std::vector<std::vector<topology::NodeId>> units;
   };
   const policy::FailureRates& rates_;
   uint64_t ranks_ = 0;

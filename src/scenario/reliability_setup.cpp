@@ -45,10 +45,18 @@ ReliabilitySetup read_reliability(core::JsonObject& o, const core::FileSource& f
   r.repair = o.seconds("repair", core::Bound::kPositive).value();
   if (o.has("spares")) {
     auto s = o.object("spares");
-    const int64_t units = s.integer("units", 0, 1 << 30);
-    if (units == 0)
-      throw s.error("units", "a spare pool of 0 units: leave \"spares\" out to wait for repairs instead");
-    r.spares = static_cast<uint32_t>(units);
+    if (s.has("from")) {
+      if (s.string("from") != "idle-units")
+        throw s.error("from", "expected \"idle-units\" (the machine's units the job leaves idle)");
+      if (s.has("units"))
+        throw s.error("units", "give either \"units\" (a pool of that many) or \"from\", not both");
+      r.re_place = true;
+    } else {
+      const int64_t units = s.integer("units", 0, 1 << 30);
+      if (units == 0)
+        throw s.error("units", "a spare pool of 0 units: leave \"spares\" out to wait for repairs instead");
+      r.spares = static_cast<uint32_t>(units);
+    }
     r.swap = s.seconds("swap").value();
     s.finish();
   }
@@ -114,7 +122,7 @@ ReliabilitySetup read_reliability(core::JsonObject& o, const core::FileSource& f
                 {"detection", core::to_string(core::Seconds(r.detection))},
                 {"restart", core::to_string(core::Seconds(r.restart))},
                 {"repair", core::to_string(core::Seconds(r.repair))},
-                {"spares", r.spares},
+                {"spares", r.re_place ? nlohmann::json("idle-units") : nlohmann::json(r.spares)},
                 {"swap", core::to_string(core::Seconds(r.swap))},
                 {"elastic", r.elastic},
                 {"checkpoint_mode", r.snapshot_bandwidth > 0 ? "async" : "sync"},

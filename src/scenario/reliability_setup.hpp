@@ -47,9 +47,12 @@ struct ReliabilitySetup {
   double detection = 0;             ///< s
   double restart = 0;               ///< s
   uint32_t spares = 0;              ///< 0: no spare pool (replaced parts are waited for)
-  double swap = 0;                  ///< s
-  double repair = 0;                ///< s
-  bool elastic = false;             ///< shrink data-parallel replicas instead of waiting for repairs
+  /// Spares are the machine's units the job leaves idle; failed ranks are re-placed onto them
+  /// ("spares": {"from": "idle-units"}).
+  bool re_place = false;
+  double swap = 0;       ///< s
+  double repair = 0;     ///< s
+  bool elastic = false;  ///< shrink data-parallel replicas instead of waiting for repairs
   /// Asynchronous checkpoints: the blocking snapshot to memory goes at this bandwidth (all ranks together),
   /// then the drain to the store at checkpoint_bandwidth in the background. 0: synchronous.
   double snapshot_bandwidth = 0;

@@ -16,6 +16,12 @@
 
 namespace zs::topology {
 
+/// Units fed by one power feed: a failure of the feed takes all of them down.
+struct PowerDomain {
+  std::string name;
+  std::vector<NodeId> units;
+};
+
 struct Machine {
   std::string name;
   std::string generator;  ///< which generator built it, for reports
@@ -30,6 +36,8 @@ struct Machine {
   std::map<NodeId, double> unit_slowdown;
   /// Degraded links: the link carries this fraction of its bandwidth. Empty for a healthy machine.
   std::map<LinkId, double> link_derating;
+  /// Power domains the topology file declares (topology/power_domains.hpp); empty when it declares none.
+  std::vector<PowerDomain> power_domains;
 
   /// How many times as long compute takes on the unit: 1 unless it straggles.
   double compute_slowdown(NodeId unit) const {

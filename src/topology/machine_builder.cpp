@@ -7,6 +7,7 @@
 #include "topology/dragonfly_generator.hpp"
 #include "topology/fat_tree_generator.hpp"
 #include "topology/graph_generator.hpp"
+#include "topology/power_domains.hpp"
 #include "topology/rail_optimized_generator.hpp"
 #include "topology/single_switch_generator.hpp"
 #include "topology/torus_generator.hpp"
@@ -57,6 +58,7 @@ Machine build_machine(core::JsonObject& json, const ModelSet& models) {
   for (const auto& entry : generator_table()) {
     if (entry.info.name != machine.generator) continue;
     entry.generate(json, binder, machine);
+    read_power_domains(json, machine);
     json.finish();
     return machine;
   }

@@ -113,3 +113,104 @@ TEST_CASE("scripted failures and degradations name things of the job, or exit 2 
             (e["at_s"] == 3 * 3600.0 && e["name"] == "host7" && e["action"] == "swap 8 spares (scripted)");
   CHECK(found);
 }
+
+namespace {
+
+/// A rate table whose components practically never fail on their own (one failure in 10^12 s), so that
+/// only the scripted events happen: a unit ("gpu") and a power feed ("feed", per power domain).
+nlohmann::json quiet_rates() {
+  return {{"kind", "failure-rates"},
+          {"name", "quiet"},
+          {"source", "test value"},
+          {"observed", {{"units", 1}, {"units_per_host", 8}, {"duration", "1000000000000s"}}},
+          {"components",
+           {{{"name", "gpu"}, {"per", "unit"}, {"count", 1}, {"recovery", "replace"}},
+            {{"name", "feed"},
+             {"per", "power-domain"},
+             {"observed_instances", 1},
+             {"count", 1},
+             {"recovery", "replace"}}}}};
+}
+
+/// moe-ep-64's model on half of the disaggregated machine (dp 4 x pp 2 x tp 4: pods 0 and 1), the other
+/// 32 units idle, one scripted failure of `component` `instance` at 1 h, spares from the idle units.
+nlohmann::json half_machine_job(test::TempDir& dir, const std::string& component,
+                                const std::string& instance) {
+  auto doc = nlohmann::json::parse(test::read_text(source_file("scenarios/moe-ep-64.json")));
+  doc["machine"] = source_file("topologies/disaggregated-64.machine.json");
+  doc["workload"]["model"] = source_file("workloads/mixtral-8x7b.json");
+  doc["workload"]["data_parallel"] = 4;
+  doc["workload"]["expert_parallel"] = 4;
+  doc["workload"]["global_batch"] = 16;
+  doc["reliability"] = {{"failure_rates", dir.write("quiet.json", quiet_rates().dump())},
+                        {"horizon", "1d"},
+                        {"seeds", 1},
+                        {"checkpoint", {{"interval", "30min"}, {"bandwidth", "100GB/s"}}},
+                        {"detection", "1min"},
+                        {"restart", "5min"},
+                        {"repair", "2d"},
+                        {"spares", {{"from", "idle-units"}, {"swap", "10min"}}},
+                        {"events", {{{"at", "1h"}, {"component", component}, {"instance", instance}}}}};
+  return doc;
+}
+
+}  // namespace
+
+TEST_CASE("re-placement onto idle units: the rank crosses to another pod, the circuits are reconfigured") {
+  test::TempDir dir;
+  auto r =
+      test::run_cli({"goodput", dir.write("s.json", half_machine_job(dir, "gpu", "pod1-rack1-unit7").dump()),
+                     "--out", dir.file("x"), "--quiet"});
+  REQUIRE(r.code == 0);
+  const auto g = nlohmann::json::parse(test::read_text(dir.path() / "x" / "goodput.json"));
+  const auto& timeline = g["timeline_first_seed"];
+  REQUIRE(timeline.size() == 1);
+  // Pod 1 is full: the nearest idle unit is across an optical circuit, in pod 2.
+  CHECK(timeline[0]["action"] == "re-place 1 rank onto idle units, optical circuits reconfigured (scripted)");
+  CHECK(g["re_placement"]["idle_units"] == 32);
+  CHECK(g["re_placement"]["optical_reconfiguration_s"].get<double>() == 0.01);  // palomar-ocs.json
+  CHECK(g["lost_s"]["waiting"]["mean"].get<double>() == zs::test::approx(600.01).epsilon(1e-12));
+  const auto& displaced = g["re_placement"]["displaced_iterations"];
+  REQUIRE(displaced.size() == 1);
+  CHECK(displaced[0]["left_island"] == true);
+  const double healthy = g["iteration_time_s"], moved = displaced[0]["iteration_time_s"];
+  // Its tensor-parallel peers now reach it over a NIC and a circuit instead of NVLink.
+  CHECK(moved > 1.3 * healthy);
+  // From the restart on, training runs at healthy/moved of its speed: the rest is lost as "degraded".
+  const double restart_end = 3600 + 60 + 600.01 + 300;
+  const double checkpoints_after =
+      g["lost_s"]["checkpoint"]["mean"].get<double>() - g["checkpoint_cost_s"].get<double>();
+  const double work_after = 86400 - restart_end - checkpoints_after;
+  CHECK(g["lost_s"]["degraded"]["mean"].get<double>() ==
+        zs::test::approx(work_after * (1 - healthy / moved)).epsilon(1e-9));
+}
+
+TEST_CASE("a power domain's failure re-places every rank it fed; power domains and idle units must exist") {
+  test::TempDir dir;
+  auto r = test::run_cli({"goodput", dir.write("p.json", half_machine_job(dir, "feed", "power0").dump()),
+                          "--out", dir.file("x"), "--quiet"});
+  REQUIRE(r.code == 0);
+  const auto g = nlohmann::json::parse(test::read_text(dir.path() / "x" / "goodput.json"));
+  REQUIRE(g["timeline_first_seed"].size() == 1);
+  CHECK(g["timeline_first_seed"][0]["action"] ==
+        "re-place 16 ranks onto idle units, optical circuits reconfigured (scripted)");  // pod 0's 2 racks
+
+  auto whole = half_machine_job(dir, "feed", "power0");  // every unit busy: nothing idle to re-place onto
+  whole["workload"] =
+      nlohmann::json::parse(test::read_text(source_file("scenarios/moe-ep-64.json")))["workload"];
+  whole["workload"]["model"] = source_file("workloads/mixtral-8x7b.json");
+  r = test::run_cli({"goodput", dir.write("w.json", whole.dump()), "--out", dir.file("y")});
+  CHECK(r.code == 2);
+  CHECK(r.err.find(
+            "w.json: /reliability/spares/from: machine \"disaggregated-64\" has 64 units and the job runs "
+            "on all of them") != std::string::npos);
+  auto no_power = half_machine_job(dir, "gpu", "pod1-rack1-unit7");
+  no_power["machine"] = source_file("topologies/fat-tree-512-oversubscribed.machine.json");
+  no_power["reliability"].erase("events");
+  r = test::run_cli({"goodput", dir.write("n.json", no_power.dump()), "--out", dir.file("z")});
+  CHECK(r.code == 2);
+  CHECK(r.err.find("n.json: /reliability/failure_rates: component \"feed\"") != std::string::npos);
+  CHECK(r.err.find("declares none") != std::string::npos);
+  CHECK_FALSE(fs::exists(dir.path() / "y"));
+  CHECK_FALSE(fs::exists(dir.path() / "z"));
+}

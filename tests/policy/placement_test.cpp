@@ -113,3 +113,16 @@ TEST_CASE(
   const auto sampled = policy::placement_cost(ring, machine(), placement, 4);
   CHECK(sampled.max_link_load->bytes <= cost.max_link_load->bytes * (1 + 1e-12));
 }
+
+TEST_CASE("re-placement: each failed rank goes to the idle unit fewest links from its failed unit") {
+  const auto m = test::tree_machine(3, 4);  // leaves of 4 units under one spine
+  const auto& u = m.topology.units();
+  // Ranks on leaf0's units 0-2 and leaf1's unit 0; idle: leaf0-u3, leaf1-u1, leaf2's units.
+  const std::vector<topology::NodeId> unit_of_rank{u[0], u[1], u[2], u[4]};
+  const std::vector<topology::NodeId> idle{u[8], u[5], u[3], u[9]};
+  const policy::RandomPlacement policy;  // the default re-placement, as every built-in policy has
+  // Rank 1 (leaf0) gets leaf0's idle unit; rank 3 (leaf1) then leaf1's; rank 0 (leaf0) the first idle
+  // unit four links away in the given order.
+  CHECK(policy.re_place(m, unit_of_rank, {1, 3, 0}, idle) == std::vector<topology::NodeId>{u[3], u[5], u[8]});
+  CHECK_THROWS_AS(policy.re_place(m, unit_of_rank, {0, 1, 2}, {u[3], u[5]}), std::invalid_argument);
+}

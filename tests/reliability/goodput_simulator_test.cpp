@@ -144,8 +144,8 @@ TEST_CASE("the Llama 3 table: 419 failures expected over 54 days on 16,384 units
   const double failures_running = F * (1 - down / H);
   const double lost = failures_running * (tau / (tau + delta) * tau / 2 + delta / (tau + delta) * tau);
   const double first_order = ((H - down) * tau / (tau + delta) - lost) / H;
-  MESSAGE("ETTR " << s.ettr.mean << " +- " << s.ettr.half_width << ", first order " << first_order << ", interval "
-                  << tau << " s");
+  MESSAGE("ETTR " << s.ettr.mean << " +- " << s.ettr.half_width << ", first order " << first_order
+                  << ", interval " << tau << " s");
   CHECK(s.ettr.mean == zs::test::approx(first_order).epsilon(0.02));
   CHECK(s.goodput.mean == zs::test::approx(s.ettr.mean * 16e6 / 10).epsilon(1e-9));
 }
@@ -231,10 +231,12 @@ TEST_CASE("bad rate tables name the file and the JSON path") {
       with("count", 0).find("bad.json: /components/0/count: expected the number of failures observed, > 0") ==
       0);
   CHECK(with("count", -2).find("bad.json: /components/0/count") == 0);
-  CHECK(with("per", "pod").find("bad.json: /components/0/per: expected \"unit\", \"host\", \"rack\", \"switch\" or "
-                               "\"job\"") == 0);
+  CHECK(with("per", "pod")
+            .find("bad.json: /components/0/per: expected \"unit\", \"host\", \"rack\", \"switch\", "
+                  "\"power-domain\" or \"job\"") == 0);
   // A rack or switch rate needs how many were observed, and only those take it.
-  CHECK(with("per", "rack").find("bad.json: /components/0: missing required key \"observed_instances\"") == 0);
+  CHECK(with("per", "rack").find("bad.json: /components/0: missing required key \"observed_instances\"") ==
+        0);
   CHECK(with("observed_instances", 4).find("bad.json: /components/0/observed_instances: unknown key") == 0);
   CHECK(with("recovery", "pray").find("bad.json: /components/0/recovery") == 0);
   CHECK(with("weibull_shape", 0).find("bad.json: /components/0/weibull_shape") == 0);

@@ -3,11 +3,15 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <memory>
 
+#include "policy/policy_catalog.hpp"
 #include "reliability/goodput_simulator.hpp"
 #include "reliability/job_components.hpp"
+#include "reliability/re_placement.hpp"
 #include "support/approx.hpp"
 #include "support/test_machines.hpp"
+#include "topology/power_domains.hpp"
 
 using namespace zs;
 
@@ -17,7 +21,7 @@ namespace {
 /// never fails on its own (one failure in 10^12 s): only scripted failures happen.
 policy::FailureRates quiet_rates(const std::string& per, const std::string& recovery = "replace") {
   nlohmann::json c = {{"name", per}, {"per", per}, {"count", 1}, {"recovery", recovery}};
-  if (per == "rack" || per == "switch") c["observed_instances"] = 1;
+  if (per == "rack" || per == "switch" || per == "power-domain") c["observed_instances"] = 1;
   nlohmann::json j = {{"kind", "failure-rates"},
                       {"name", "quiet"},
                       {"source", "test value"},
@@ -83,6 +87,32 @@ TEST_CASE("a rack failure takes down exactly the units the topology puts behind 
     CHECK_FALSE(components.find_instance(0, "spine").has_value());
   }
   CHECK_THROWS_AS(reliability::JobComponents(quiet_rates("rack"), 8), std::invalid_argument);
+}
+
+TEST_CASE("a power domain takes down the units of the racks the topology feeds from it") {
+  for (int racks_per_domain : {1, 2}) {
+    CAPTURE(racks_per_domain);
+    auto machine = two_racks();
+    nlohmann::json j = {{"power_domains", {{"racks_per_domain", racks_per_domain}}}};
+    core::JsonObject o(j, "two-racks.json", "");
+    topology::read_power_domains(o, machine);
+    std::vector<topology::NodeId> unit_of_rank(machine.topology.units().begin(),
+                                               machine.topology.units().end());
+    std::reverse(unit_of_rank.begin(), unit_of_rank.end());  // rank 0 on the last unit
+    const auto rates = quiet_rates("power-domain");
+    const reliability::JobComponents components(rates, machine, unit_of_rank);
+    if (racks_per_domain == 2) {
+      REQUIRE(components.instances(0) == 1);
+      CHECK(components.instance_name(0, 0) == "power0");
+      CHECK(components.ranks_taken(0, 0) == std::vector<uint64_t>{0, 1, 2, 3, 4, 5, 6, 7});
+    } else {
+      REQUIRE(components.instances(0) == 2);
+      CHECK(components.instance_name(0, 1) == "power1");
+      CHECK(components.ranks_taken(0, 0) == std::vector<uint64_t>{4, 5, 6, 7});  // rack0's units
+      CHECK(components.ranks_taken(0, 1) == std::vector<uint64_t>{0, 1, 2, 3});
+      CHECK(components.find_instance(0, "power1") == 1u);
+    }
+  }
 }
 
 TEST_CASE("a scripted rack failure: 4 spares swap in after the swap time, 3 are too few and the job waits") {
@@ -164,4 +194,90 @@ TEST_CASE("asynchronous checkpoints block for the snapshot only, and a failure d
   CHECK(after.recompute == zs::test::approx(1500).epsilon(1e-12));
   CHECK(after.checkpoint == zs::test::approx(10.0 * after.checkpoints).epsilon(1e-12));
   CHECK(after.useful + lost_total(after) == zs::test::approx(50000).epsilon(1e-12));
+}
+
+namespace {
+
+/// Re-placement on the two racks: the job's ranks on the first `ranks` units of rack0, the other units
+/// idle; a displaced rank makes the iteration `displaced` s (the callback counts its calls).
+struct RePlacementJob {
+  topology::Machine machine = two_racks();
+  std::unique_ptr<policy::PlacementPolicy> policy = policy::make_placement_policy("linear", nullptr);
+  reliability::RePlacementSetup setup;
+  int simulated = 0;
+
+  RePlacementJob(uint64_t ranks, double displaced) {
+    const auto& units = machine.topology.units();
+    setup.machine = &machine;
+    setup.policy = policy.get();
+    setup.unit_of_rank.assign(units.begin(), units.begin() + static_cast<std::ptrdiff_t>(ranks));
+    setup.displaced_iteration = [this, displaced](uint64_t, topology::NodeId) {
+      ++simulated;
+      return displaced;
+    };
+  }
+};
+
+}  // namespace
+
+TEST_CASE("re-placement: a failed unit's rank moves to the nearest idle unit and runs as simulated there") {
+  const auto rates = quiet_rates("unit");
+  RePlacementJob j(6, 2.0);  // ranks 0-3 on rack0, 4-5 on rack1; rack1-unit2 and unit3 idle
+  auto cfg = job(6, 100000);
+  cfg.re_placement = &j.setup;
+  cfg.swap = 900;
+  cfg.scripted = {{5000, 0, 2, true}};  // rank 2's unit (rack0-unit2)
+  const auto run = reliability::simulate_goodput_once(rates, cfg, 1e9, 1, true);
+  REQUIRE(run.interruptions == 1);
+  CHECK(run.timeline.front().action == "re-place 1 rank onto idle units (scripted)");
+  CHECK(j.simulated == 1);
+  CHECK(j.setup.iteration_by_key.size() == 1);
+  const auto& [cls, hops, left_island] = j.setup.iteration_by_key.begin()->first;
+  CHECK(cls == 2);
+  CHECK(hops == 4);  // rack0-unit2 - rack0-switch - spine - rack1-switch - rack1-unit2
+  CHECK_FALSE(left_island);
+  // Lost: the 5000 s before, detection, the swap (no optical switch to reconfigure), restart; then half
+  // speed to the end, since ranks do not move back.
+  CHECK(run.recompute == 5000);
+  CHECK(run.waiting == 900);
+  const double after = 100000 - 5000 - 60 - 900 - 600;
+  CHECK(run.degraded == zs::test::approx(after / 2).epsilon(1e-12));
+  CHECK(run.useful == zs::test::approx(after / 2).epsilon(1e-12));
+  CHECK(run.useful + lost_total(run) == zs::test::approx(100000).epsilon(1e-12));
+}
+
+TEST_CASE("re-placement: idle units behind a failed rack are down too, and too few idle units mean a wait") {
+  const auto rates = quiet_rates("rack");
+  {
+    RePlacementJob j(2, 1.5);  // ranks on rack0-unit0 and unit1; rack0's other two units idle, rack1's 4
+    reliability::RePlacer placer(j.setup, 10000);
+    const reliability::JobComponents components(rates, j.machine, j.setup.unit_of_rank);
+    REQUIRE(components.instances(0) == 1);
+    const auto down = components.units_down(0, 0);
+    CHECK(down.size() == 4);
+    const auto failed = placer.failed_ranks(components.ranks_taken(0, 0), down);
+    CHECK(failed == std::vector<uint64_t>{0, 1});
+    std::string action;
+    CHECK(placer.replace(failed, down, 100, 900, action) == 900);
+    CHECK(action == "re-place 2 ranks onto idle units");
+    for (uint64_t r = 0; r < 2; ++r)  // onto rack1, not rack0's idle units (nearer, but down)
+      CHECK(j.machine.topology.node(placer.unit_of_rank()[r]).name == "rack1-unit" + std::to_string(r));
+    CHECK(placer.iteration(1.0) == 1.5);
+    // The same rack fails again: nothing of the job runs there any more.
+    CHECK(placer.failed_ranks(components.ranks_taken(0, 0), down).empty());
+  }
+  {
+    RePlacementJob j(5, 1.5);  // rack0 full, rack1-unit0 busy: 3 idle units for 4 failed ranks
+    reliability::RePlacer placer(j.setup, 10000);
+    const reliability::JobComponents components(rates, j.machine, j.setup.unit_of_rank);
+    const auto down = components.units_down(0, 0);
+    const auto failed = placer.failed_ranks(components.ranks_taken(0, 0), down);
+    REQUIRE(failed.size() == 4);
+    CHECK_FALSE(placer.can_replace(4, 100));
+    std::string action;
+    CHECK(placer.replace(failed, down, 100, 900, action) == 10000);
+    CHECK(action == "wait for repair");
+    CHECK(placer.iteration(1.0) == 1.0);  // nobody moved
+    CHECK(j.simulated == 0);
+  }
 }
