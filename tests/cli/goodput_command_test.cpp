@@ -185,7 +185,8 @@ TEST_CASE("re-placement onto idle units: the rank crosses to another pod, the ci
         zs::test::approx(work_after * (1 - healthy / moved)).epsilon(1e-9));
 }
 
-TEST_CASE("a power domain's failure re-places every rank it fed, and power domains and idle units must exist") {
+TEST_CASE(
+    "a power domain's failure re-places every rank it fed, and power domains and idle units must exist") {
   test::TempDir dir;
   auto r = test::run_cli({"goodput", dir.write("p.json", half_machine_job(dir, "feed", "power0").dump()),
                           "--out", dir.file("x"), "--quiet"});
