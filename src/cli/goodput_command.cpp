@@ -28,6 +28,21 @@ nlohmann::json estimate_json(const reliability::Estimate& e) {
   return {{"mean", e.mean}, {"ci95_half_width", e.half_width}};
 }
 
+/// What recovers the job's failed units: hot spares or re-placement onto idle units, and elastic shrink.
+std::string recovery_text(const scenario::Scenario& s, const reliability::GoodputConfig& cfg,
+                          const reliability::RePlacementSetup& re_placement) {
+  std::string text = std::to_string(cfg.spares) + " hot spares";
+  if (s.reliability->re_place) {
+    text = std::to_string(s.machine.unit_count() - cfg.units) +
+           " idle units as spares, failed ranks re-placed by the " + s.placement_policy + " policy";
+    if (re_placement.reconfiguration > 0)
+      text += " (optical reconfiguration " + core::display(core::Seconds(re_placement.reconfiguration)) + ")";
+  }
+  if (cfg.elastic)
+    text += ", elastic shrink over " + std::to_string(cfg.replicas) + " data-parallel replicas";
+  return text;
+}
+
 }  // namespace
 
 int run_goodput(const GoodputOptions& opt, std::ostream& out) {
@@ -87,16 +102,7 @@ int run_goodput(const GoodputOptions& opt, std::ostream& out) {
                                           sec(cfg.checkpoint_drain) + " drain"
                                     : " = " + sec(cfg.checkpoint_cost)) +
           ", every " + sec(g.interval) + " of work (" + rel.checkpoint.describe() + ")");
-  row("recovery",
-      (rel.re_place
-           ? std::to_string(s.machine.unit_count() - cfg.units) +
-                 " idle units as spares, failed ranks re-placed by the " + s.placement_policy + " policy" +
-                 (re_placement.reconfiguration > 0
-                      ? " (optical reconfiguration " + sec(re_placement.reconfiguration) + ")"
-                      : std::string())
-           : std::to_string(cfg.spares) + " hot spares") +
-          (cfg.elastic ? ", elastic shrink over " + std::to_string(cfg.replicas) + " data-parallel replicas"
-                       : ""));
+  row("recovery", recovery_text(s, cfg, re_placement));
   row("horizon", sec(cfg.horizon) + ", " + std::to_string(seeds) + " seeds (mean +- 95% CI)");
   row("ETTR", with_ci(g.ettr, "%.4f"));
   row("goodput", with_ci(g.goodput, "%.4g") + " tokens/s");

@@ -33,9 +33,8 @@ FailureRates FailureRates::from_json(core::JsonObject& o) {
       instances = std::ceil(units / r.units_per_host);
     else if (rate.per == "job")
       instances = 1;
-    else if (rate.per == "rack" || rate.per == "switch" || rate.per == "power-domain")  // topology domains:
-      // how many were observed
-      instances = static_cast<double>(c.integer("observed_instances", 1, int64_t(1) << 40));
+    else if (rate.per == "rack" || rate.per == "switch" || rate.per == "power-domain")  // a topology domain:
+      instances = static_cast<double>(c.integer("observed_instances", 1, int64_t(1) << 40));  // as observed
     else
       throw c.error("per",
                     "expected \"unit\", \"host\", \"rack\", \"switch\", \"power-domain\" or \"job\", got \"" +

@@ -153,10 +153,11 @@ GoodputRun simulate_goodput_once(const policy::FailureRates& rates, const Goodpu
     std::string action = "restart";
     double wait = 0;
     if (comp.recovery == policy::Recovery::kReplace) {
+      // The ranks it stops: with re-placement those running on its units now (ranks move), else its own.
       const auto down = replacer ? job.units_down(f.component, f.instance) : std::vector<topology::NodeId>{};
-      const auto failed = replacer ? replacer->failed_ranks(job.ranks_taken(f.component, f.instance), down)
-                                   : std::vector<uint64_t>{};
-      const uint64_t need = replacer ? failed.size() : job.units_taken(f.component, f.instance);
+      const auto own = job.ranks_taken(f.component, f.instance);
+      const auto failed = replacer ? replacer->failed_ranks(own, down) : own;
+      const uint64_t need = failed.size();
       auto replace = [&] {
         return replacer ? replacer->replace(failed, down, at, cfg.swap, action)
                         : spares.replace(need, at, cfg.swap, action);
@@ -164,8 +165,7 @@ GoodputRun simulate_goodput_once(const policy::FailureRates& rates, const Goodpu
       const bool enough = replacer ? replacer->can_replace(need, at) : spares.can_replace(need, at);
       if (cfg.elastic && !enough) {
         Shrink s{at + cfg.repair, {}};
-        for (uint64_t r : replacer ? failed : job.ranks_taken(f.component, f.instance))
-          s.replicas.push_back(cfg.replica_of_rank.at(r));
+        for (uint64_t r : failed) s.replicas.push_back(cfg.replica_of_rank.at(r));
         std::sort(s.replicas.begin(), s.replicas.end());
         s.replicas.erase(std::unique(s.replicas.begin(), s.replicas.end()), s.replicas.end());
         std::vector<uint32_t> all = s.replicas;

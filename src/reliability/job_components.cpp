@@ -9,6 +9,45 @@
 #include "topology/unit_domains.hpp"
 
 namespace zs::reliability {
+namespace {
+
+/// Every instance of a topology domain on the machine, each with all its units (the job's and idle ones).
+struct MachineDomains {
+  std::vector<std::string> names;
+  std::vector<std::vector<topology::NodeId>> units;
+};
+
+/// Power domains as declared; racks and switches keyed by their switch, in node-id order (deterministic).
+MachineDomains domains_on_machine(const std::string& per, const topology::Machine& machine) {
+  MachineDomains out;
+  if (per == "power-domain") {
+    for (const auto& d : machine.power_domains) {
+      out.names.push_back(d.name);
+      out.units.push_back(d.units);
+    }
+    return out;
+  }
+  const auto& topo = machine.topology;
+  std::map<topology::NodeId, std::vector<topology::NodeId>> units_of;
+  for (auto unit : topo.units()) {
+    if (per == "rack") {
+      if (const auto sw = topology::domain_switch(machine, unit)) units_of[*sw].push_back(unit);
+      continue;
+    }
+    for (auto [node, link] : topo.neighbours(unit))
+      if (topo.node(node).kind == topology::NodeKind::kSwitch) {
+        auto& list = units_of[node];
+        if (list.empty() || list.back() != unit) list.push_back(unit);
+      }
+  }
+  for (auto& [sw, list] : units_of) {
+    out.names.push_back(topo.node(sw).name);
+    out.units.push_back(std::move(list));
+  }
+  return out;
+}
+
+}  // namespace
 
 JobComponents::JobComponents(const policy::FailureRates& rates, uint64_t ranks)
     : rates_(rates), ranks_(ranks), domains_(rates.components.size()) {
@@ -23,43 +62,23 @@ JobComponents::JobComponents(const policy::FailureRates& rates, const topology::
     : rates_(rates), ranks_(unit_of_rank.size()), domains_(rates.components.size()) {
   const auto& topo = machine.topology;
   for (auto unit : unit_of_rank) unit_names_.push_back(topo.node(unit).name);
+  std::unordered_map<topology::NodeId, std::vector<uint64_t>> ranks_of_unit;
+  for (uint64_t r = 0; r < unit_of_rank.size(); ++r) ranks_of_unit[unit_of_rank[r]].push_back(r);
   for (size_t c = 0; c < rates.components.size(); ++c) {
     const auto& comp = rates.components[c];
     if (!comp.topology_domain()) continue;
-    // Every unit of each domain (the job's and idle ones), keyed by the domain's switch or power domain.
-    std::map<topology::NodeId, std::vector<topology::NodeId>> units_of;  // ordered by key: deterministic
-    std::map<topology::NodeId, std::string> name_of;
-    if (comp.per == "power-domain") {
-      for (size_t d = 0; d < machine.power_domains.size(); ++d) {
-        units_of[topology::NodeId(d)] = machine.power_domains[d].units;
-        name_of[topology::NodeId(d)] = machine.power_domains[d].name;
-      }
-    } else {
-      for (auto unit : topo.units()) {
-        if (comp.per == "rack") {
-          if (const auto sw = topology::domain_switch(machine, unit)) units_of[*sw].push_back(unit);
-          continue;
-        }
-        for (auto [node, link] : topo.neighbours(unit))
-          if (topo.node(node).kind == topology::NodeKind::kSwitch) {
-            auto& list = units_of[node];
-            if (list.empty() || list.back() != unit) list.push_back(unit);
-          }
-      }
-      for (const auto& [sw, list] : units_of) name_of[sw] = topo.node(sw).name;
-    }
-    std::unordered_map<topology::NodeId, std::vector<uint64_t>> ranks_of_unit;
-    for (uint64_t r = 0; r < unit_of_rank.size(); ++r) ranks_of_unit[unit_of_rank[r]].push_back(r);
-    for (auto& [key, units] : units_of) {
+    const auto all = domains_on_machine(comp.per, machine);
+    for (size_t d = 0; d < all.units.size(); ++d) {
       std::vector<uint64_t> ranks;
+      const auto& units = all.units[d];
       for (auto unit : units)
         if (auto it = ranks_of_unit.find(unit); it != ranks_of_unit.end())
           ranks.insert(ranks.end(), it->second.begin(), it->second.end());
       if (ranks.empty()) continue;  // no job unit behind it: not an instance of the job
       std::sort(ranks.begin(), ranks.end());
-      domains_[c].names.push_back(name_of[key]);
+      domains_[c].names.push_back(all.names[d]);
       domains_[c].ranks.push_back(std::move(ranks));
-      domains_[c].units.push_back(std::move(units));
+      domains_[c].units.push_back(units);
     }
   }
 }

@@ -12,6 +12,7 @@
 #include "hw/optical_switch_model.hpp"
 #include "hw/switch_model.hpp"
 #include "topology/machine.hpp"
+#include "topology/model_binder.hpp"
 
 namespace zs::test {
 
@@ -139,6 +140,16 @@ inline topology::Machine single_switch_machine(int n, const hw::ComputeUnitModel
 
 /// `leaves` leaf switches of `per_leaf` units under one spine, each leaf's uplink `per_leaf` links wide
 /// (no oversubscription); units are created leaf by leaf and named "leafL-uK". 100 GB/s, 1 us links.
+/// Models for generated test topologies: "gpu" (1 PFLOP/s), "nvlink" (450 GB/s, 0.5 us) and "nic" (50 GB/s,
+/// 1 us).
+inline topology::ModelSet gpu_nvlink_nic_models() {
+  topology::ModelSet m;
+  m.units.emplace("gpu", unit_model("1PFLOPS", 0.5, "0s"));
+  m.links.emplace("nvlink", link_model("450GB/s", "0.5us"));
+  m.links.emplace("nic", link_model("50GB/s", "1us"));
+  return m;
+}
+
 inline topology::Machine tree_machine(int leaves, int per_leaf) {
   topology::Machine m;
   m.name = "tree-" + std::to_string(leaves * per_leaf);

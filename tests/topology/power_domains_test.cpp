@@ -10,14 +10,6 @@ using nlohmann::json;
 
 namespace {
 
-topology::ModelSet models() {
-  topology::ModelSet m;
-  m.units.emplace("gpu", test::unit_model("1PFLOPS", 0.5, "0s"));
-  m.links.emplace("nvlink", test::link_model("450GB/s", "0.5us"));
-  m.links.emplace("nic", test::link_model("50GB/s", "1us"));
-  return m;
-}
-
 /// One pod of 6 racks of 4 units; `power` is the topology's power_domains value (null: none).
 topology::Machine build(const json& power) {
   json params = {{"kind", "topology"},
@@ -29,7 +21,7 @@ topology::Machine build(const json& power) {
                  {"scale_out", {{"nic_link", "nic"}, {"oversubscription", 1}}}};
   if (!power.is_null()) params["power_domains"] = power;
   core::JsonObject o(params, "d.json", "");
-  return topology::build_machine(o, models());
+  return topology::build_machine(o, test::gpu_nvlink_nic_models());
 }
 
 }  // namespace

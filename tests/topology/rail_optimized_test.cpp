@@ -18,14 +18,6 @@ topology::Machine build(json params, topology::ModelSet models) {
   return topology::build_machine(o, models);
 }
 
-topology::ModelSet models() {
-  topology::ModelSet m;
-  m.units.emplace("gpu", test::unit_model("1PFLOPS", 0.5, "0s"));
-  m.links.emplace("nvlink", test::link_model("450GB/s", "0.5us"));
-  m.links.emplace("nic", test::link_model("50GB/s", "1us"));
-  return m;
-}
-
 json rails(int servers, int per_server) {
   return {{"generator", "rail-optimized"},   {"servers", servers},
           {"units_per_server", per_server},  {"unit_model", "gpu"},
@@ -35,7 +27,7 @@ json rails(int servers, int per_server) {
 
 TEST_CASE("rail-optimized: counts, diameter 4, bisection n/2 x NIC bandwidth") {
   for (auto [servers, per_server] : {std::pair{4, 8}, {16, 4}, {8, 8}}) {
-    auto m = build(rails(servers, per_server), models());
+    auto m = build(rails(servers, per_server), test::gpu_nvlink_nic_models());
     auto s = topology::summarize(m);
     const int n = servers * per_server;
     CHECK(s.units == uint64_t(n));
@@ -48,7 +40,7 @@ TEST_CASE("rail-optimized: counts, diameter 4, bisection n/2 x NIC bandwidth") {
 }
 
 TEST_CASE("rail-optimized routes: same rail through the rail switch, across rails through a server") {
-  auto m = build(rails(4, 8), models());
+  auto m = build(rails(4, 8), test::gpu_nvlink_nic_models());
   const auto& u = m.topology.units();
   auto same_rail = topology::shortest_route(m.topology, u[0], u[8]);  // GPU 0 of servers 0 and 1
   CHECK(same_rail.links.size() == 2);
@@ -59,13 +51,13 @@ TEST_CASE("rail-optimized routes: same rail through the rail switch, across rail
   // A spine adds a rail-to-rail path with the rails' bandwidth divided by the oversubscription.
   auto j = rails(4, 8);
   j["spine"] = {{"link_model", "nic"}, {"oversubscription", 2}};
-  auto spined = build(j, models());
+  auto spined = build(j, test::gpu_nvlink_nic_models());
   CHECK(topology::summarize(spined).switches == 4 + 8 + 1);
   CHECK(spined.link_bandwidth(spined.topology.links().size() - 1).value() == zs::test::approx(4 * 50e9 / 2));
 }
 
 TEST_CASE("a mixed machine keeps each unit type's own model") {
-  auto set = models();
+  auto set = test::gpu_nvlink_nic_models();
   auto npu_json = test::unit_model_json("500TFLOPS", 0.5, "0s");
   npu_json["name"] = "test-npu";
   core::JsonObject npu_obj(npu_json, "npu.json", "");
