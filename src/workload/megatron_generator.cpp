@@ -161,20 +161,30 @@ class StageBuilder {
   /// gathers, B.
   core::Bytes kv_bytes() const { return core::Bytes(tokens() * cp() * model_.kv_width() * elem() / tp()); }
 
-  /// ZeRO-3: gather a layer's weights on the data-parallel stream; returns the ops compute waits on.
-  /// Issued once the compute two layers back is done (a prefetch depth of one layer).
-  std::vector<uint32_t> gather_weights(const std::string& at, const std::string& phase, uint32_t l) {
+  /// ZeRO-3: gather one block's weights (`dense` on the dense communicator, `experts` on the experts'
+  /// one) on the data-parallel stream; returns the ops compute waits on. Issued once the compute two
+  /// blocks back is done: a prefetch depth of one block, so two blocks are gathered at a time.
+  std::vector<uint32_t> gather_block(const std::string& at, const std::string& phase, double dense,
+                                     double experts) {
     if (plan_.zero_stage < 3) return {};
     std::vector<uint32_t> deps;
     if (compute_history_.size() >= 2) deps.push_back(compute_history_[compute_history_.size() - 2]);
     std::vector<uint32_t> out;
-    out.push_back(add(at + "dp-all-gather-weights", phase, kDataParallel, deps,
-                      CollectiveOp{CollectiveKind::kAllGather, "dp", core::Bytes(layer_dense(l) * elem())}));
-    if (layout_.expert_sync && layer_experts(l) > 0)
+    if (dense > 0)
+      out.push_back(add(at + "dp-all-gather-weights", phase, kDataParallel, deps,
+                        CollectiveOp{CollectiveKind::kAllGather, "dp", core::Bytes(dense * elem())}));
+    if (layout_.expert_sync && experts > 0)
       out.push_back(
           add(at + "expert-dp-all-gather-weights", phase, kDataParallel, deps,
-              CollectiveOp{CollectiveKind::kAllGather, "expert-dp", core::Bytes(layer_experts(l) * elem())}));
+              CollectiveOp{CollectiveKind::kAllGather, "expert-dp", core::Bytes(experts * elem())}));
     return out;
+  }
+  std::vector<uint32_t> gather_attention(const std::string& at, const std::string& phase, uint32_t l) {
+    return gather_block(at + "attention/", phase, layer_blocks(model_, plan_, l).attention, 0.0);
+  }
+  std::vector<uint32_t> gather_rest(const std::string& at, const std::string& phase, uint32_t l) {
+    return gather_block(at + (model_.is_moe_layer(l) ? "moe/" : "ffn/"), phase,
+                        layer_dense(l) - layer_blocks(model_, plan_, l).attention, layer_experts(l));
   }
 
   void reduce_gradients(const std::string& at, const std::string& phase, double dense, double experts) {
@@ -207,7 +217,7 @@ class StageBuilder {
   }
 
   void layer_forward(uint32_t l, uint32_t mb, const std::string& at, const std::string& phase) {
-    auto deps = gather_weights(at, phase, l);
+    auto deps = gather_attention(at, phase, l);
     tensor_exchange(at + "attention/", phase, true);
     if (plan_.context_parallel > 1)
       collective(at + "attention/cp-all-gather-kv", phase, CollectiveKind::kAllGather, "cp", kv_bytes());
@@ -217,21 +227,25 @@ class StageBuilder {
     elementwise(at + "attention/elementwise-forward", phase, 0.0, score_elements(), 1.0,
                 plan_.flash_attention ? 2 : 4);
     tensor_exchange(at + "attention/", phase, false);
+    compute_history_.push_back(last_compute_);
+    deps = gather_rest(at, phase, l);
     if (!model_.is_moe_layer(l)) {
       tensor_exchange(at + "ffn/", phase, true);
       compute(at + "ffn/forward", phase, model_.ffn_forward_flops(l, plan_.micro_batch) / (tp() * cp()),
-              layer_dense(l) - model_.attention_params() / tp());
+              layer_dense(l) - model_.attention_params() / tp(), deps);
       elementwise(at + "ffn/elementwise-forward", phase, activation_elements(l), 0.0, 1.0, 3);
       tensor_exchange(at + "ffn/", phase, false);
     } else {
-      moe_block(l, mb, at, phase, false);
+      moe_block(l, mb, at, phase, false, deps);
     }
     compute_history_.push_back(last_compute_);
   }
 
   /// An MoE block: router and shared experts, dispatch, routed experts, combine; backward runs the
   /// same all-to-alls (the gradients of the same tokens) at twice the FLOPs, router last.
-  void moe_block(uint32_t l, uint32_t mb, const std::string& at, const std::string& phase, bool backward) {
+  /// `gathered`: the ZeRO-3 gathers its first compute waits on.
+  void moe_block(uint32_t l, uint32_t mb, const std::string& at, const std::string& phase, bool backward,
+                 const std::vector<uint32_t>& gathered) {
     const auto& moe = *model_.moe;
     const double t = double(rank_tokens());
     const double local =
@@ -239,7 +253,7 @@ class StageBuilder {
     const double factor = backward ? 2.0 : 1.0;
     auto local_compute = [&] {
       compute(at + "moe/router-shared/" + (backward ? "backward" : "forward"), phase,
-              core::Flops(factor * 2.0 * t * local), local);
+              core::Flops(factor * 2.0 * t * local), local, backward ? std::vector<uint32_t>{} : gathered);
     };
     if (!backward) local_compute();
     std::optional<uint32_t> sent;
@@ -249,7 +263,8 @@ class StageBuilder {
     ComputeOp experts{core::Flops(factor * 2.0 * t * moe.top_k * model_.expert_weights()),
                       core::Bytes(layer_experts(l) * elem()), model_.dtype, core::WorkKind::kMatrix, 1};
     experts.scaled_by = sent;
-    add(at + "moe/experts/" + (backward ? "backward" : "forward"), phase, kCompute, {}, experts);
+    add(at + "moe/experts/" + (backward ? "backward" : "forward"), phase, kCompute,
+        backward ? gathered : std::vector<uint32_t>{}, experts);
     elementwise(at + "moe/elementwise-" + (backward ? "backward" : "forward"), phase, activation_elements(l),
                 0.0, factor, 3);
     if (plan_.expert_parallel > 1)
@@ -260,8 +275,8 @@ class StageBuilder {
 
   void layer_backward(uint32_t l, uint32_t mb, const std::string& at) {
     if (plan_.recompute == Recompute::kFull) layer_forward(l, mb, at + "recompute/", "recompute");
-    auto deps = gather_weights(at, "backward", l);
     const std::string phase = "backward";
+    auto deps = gather_rest(at, phase, l);
     if (!model_.is_moe_layer(l)) {
       tensor_exchange(at + "ffn/", phase, true);
       elementwise(at + "ffn/elementwise-backward", phase, activation_elements(l), 0.0, 2.0, 3);
@@ -270,8 +285,10 @@ class StageBuilder {
               2 * (layer_dense(l) - model_.attention_params() / tp()), deps);
       tensor_exchange(at + "ffn/", phase, false);
     } else {
-      moe_block(l, mb, at, phase, true);
+      moe_block(l, mb, at, phase, true, deps);
     }
+    compute_history_.push_back(last_compute_);
+    deps = gather_attention(at, phase, l);
     tensor_exchange(at + "attention/", phase, true);
     if (plan_.context_parallel > 1)
       collective(at + "attention/cp-all-gather-kv", phase, CollectiveKind::kAllGather, "cp", kv_bytes());
@@ -281,7 +298,8 @@ class StageBuilder {
     const double scores = score_elements() * (plan_.recompute == Recompute::kSelective ? 1.5 : 1.0);
     elementwise(at + "attention/elementwise-backward", phase, 0.0, scores, 2.0,
                 plan_.flash_attention ? 2 : (plan_.recompute == Recompute::kSelective ? 6 : 4));
-    compute(at + "attention/backward", phase, flops / (tp() * cp()), 2 * model_.attention_params() / tp());
+    compute(at + "attention/backward", phase, flops / (tp() * cp()), 2 * model_.attention_params() / tp(),
+            deps);
     if (plan_.context_parallel > 1)
       collective(at + "attention/cp-reduce-scatter-kv-gradients", phase, CollectiveKind::kReduceScatter, "cp",
                  kv_bytes());
@@ -370,7 +388,7 @@ class StageBuilder {
   RoleProgram& program_;
   StageParameters params_;
   uint32_t last_compute_ = 0;
-  std::vector<uint32_t> compute_history_;  ///< the last compute op of each layer pass, in order
+  std::vector<uint32_t> compute_history_;  ///< the last compute op of each block pass, in order
 };
 
 }  // namespace

@@ -27,6 +27,12 @@ StageParameters layer_parameters(const TransformerSpec& model, const ParallelPla
   return {(model.layer_params(layer) - routed) / plan.tensor_parallel, routed / plan.expert_parallel};
 }
 
+LayerBlocks layer_blocks(const TransformerSpec& model, const ParallelPlan& plan, uint32_t layer) {
+  const auto params = layer_parameters(model, plan, layer);
+  const double attention = model.attention_params() / plan.tensor_parallel;
+  return {attention, params.dense - attention + params.experts};
+}
+
 StageParameters stage_parameters(const TransformerSpec& model, const ParallelPlan& plan, uint32_t stage) {
   const uint32_t p = plan.pipeline_parallel;
   const double vh = double(model.vocab) * model.hidden;
@@ -80,8 +86,10 @@ MemoryFootprint stage_footprint(const TransformerSpec& model, const ParallelPlan
     for (uint32_t l : chunk_layers(model, plan, stage, c)) {
       per_chunk[c] += layer_activation_bytes(model, plan, l, plan.recompute);
       largest_layer = std::max(largest_layer, layer_activation_bytes(model, plan, l, Recompute::kNone));
-      const auto layer = layer_parameters(model, plan, l);
-      largest_gathered = std::max(largest_gathered, layer.dense + layer.experts);
+      // Blocks run attention, rest, attention, ... and every layer's attention is the same size, so
+      // any two adjacent blocks are an attention block and some layer's rest.
+      const auto blocks = layer_blocks(model, plan, l);
+      largest_gathered = std::max(largest_gathered, blocks.attention + blocks.rest);
     }
   double now = 0, peak = 0;
   for (const auto& step :
@@ -91,7 +99,7 @@ MemoryFootprint stage_footprint(const TransformerSpec& model, const ParallelPlan
   }
   f.activations = core::Bytes(peak);
   double buffers = 0;
-  if (plan.zero_stage == 3) buffers += 2.0 * 2.0 * largest_gathered;  // two layers gathered, 2 B each
+  if (plan.zero_stage == 3) buffers += 2.0 * largest_gathered;  // two blocks gathered, 2 B each
   if (plan.recompute == Recompute::kFull) buffers += largest_layer;
   f.buffers = core::Bytes(buffers);
   return f;

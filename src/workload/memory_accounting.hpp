@@ -23,6 +23,15 @@ StageParameters stage_parameters(const TransformerSpec& model, const ParallelPla
 /// The same for one layer alone (no embeddings): what ZeRO-3 gathers and reduces per layer.
 StageParameters layer_parameters(const TransformerSpec& model, const ParallelPlan& plan, uint32_t layer);
 
+/// One layer's parameters on one rank split into the two blocks ZeRO-3 gathers one at a time, as
+/// DeepSpeed gathers per module rather than per layer: the attention block (attention_params / tp) and
+/// the rest (norms, dense FFN or router, shared and routed experts).
+struct LayerBlocks {
+  double attention = 0;  ///< per rank
+  double rest = 0;       ///< per rank, dense and routed experts together
+};
+LayerBlocks layer_blocks(const TransformerSpec& model, const ParallelPlan& plan, uint32_t layer);
+
 /// The layers of `chunk` on `stage`: virtual stage chunk x stages + stage holds layers/(stages x chunks).
 std::vector<uint32_t> chunk_layers(const TransformerSpec& model, const ParallelPlan& plan, uint32_t stage,
                                    uint32_t chunk);
@@ -39,7 +48,8 @@ double layer_activation_bytes(const TransformerSpec& model, const ParallelPlan& 
 
 /// ZeRO accounting (Rajbhandari et al. 2020) with K = 12: weights 2 B, gradients 2 B and optimizer
 /// state 12 B per parameter, divided by the data-parallel group from stages 3, 2 and 1 on; activations
-/// at the schedule's peak of micro-batches in flight; buffers: the two layers ZeRO-3 keeps gathered,
+/// at the schedule's peak of micro-batches in flight; buffers: the two blocks ZeRO-3 keeps gathered
+/// (the one computing and the one prefetched: the largest attention and rest pair, 2 B per parameter),
 /// and one layer's full activations while full recomputation rebuilds it. Not counted: logits,
 /// temporary buffers of collectives, fragmentation.
 MemoryFootprint stage_footprint(const TransformerSpec& model, const ParallelPlan& plan, uint32_t stage);

@@ -242,10 +242,12 @@ TEST_CASE("ZeRO: gradients all-reduced (0), reduce-scattered once (1), per micro
   CHECK(bytes_of(1).bytes["dp:all-gather"] == zs::test::approx(psi));
   CHECK(bytes_of(2).bytes["dp:reduce-scatter"] == zs::test::approx(2 * psi));
   CHECK(bytes_of(2).bytes["dp:all-gather"] == zs::test::approx(psi));
-  // ZeRO-3: every layer gathered before its forward and its backward in each micro-batch, its gradients
-  // reduce-scattered after its backward (the embeddings are not sharded per layer here: layers only).
+  // ZeRO-3: every layer gathered before its forward and its backward in each micro-batch, in two blocks
+  // (attention, then the rest), its gradients reduce-scattered after its backward (the embeddings are
+  // not sharded per layer here: layers only).
   const double layers = 8 * model().layer_params(0) * 2;
   CHECK(bytes_of(3).bytes["dp:all-gather"] == zs::test::approx(2 * 2 * layers));
+  CHECK(bytes_of(3).count["dp:all-gather"] == 2 * 8 * 2 * 2);
   CHECK(bytes_of(3).bytes["dp:reduce-scatter"] == zs::test::approx(2 * layers));
 }
 

@@ -56,6 +56,18 @@ TEST_CASE("ZeRO stages: 2psi + 2psi + 12psi, sharded over Nd from stage 3, 2, 1 
   CHECK(workload::stage_footprint(m, offloaded, 0).optimizer.value() == 0.0);
 }
 
+TEST_CASE("ZeRO-3 keeps two blocks gathered: one layer's attention and the rest, 2 B per parameter") {
+  const auto m = gpt();
+  auto p = plan(8, 1, 1, 3);
+  p.recompute = Recompute::kSelective;  // no recomputed layer's activations among the buffers
+  const auto blocks = workload::layer_blocks(m, p, 0);
+  CHECK(blocks.attention == zs::test::approx(m.attention_params()));
+  CHECK(blocks.attention + blocks.rest == zs::test::approx(m.layer_params(0)));
+  CHECK(workload::stage_footprint(m, p, 0).buffers.value() == zs::test::approx(2.0 * m.layer_params(0)));
+  p.zero_stage = 2;
+  CHECK(workload::stage_footprint(m, p, 0).buffers.value() == 0.0);
+}
+
 TEST_CASE("stage parameters over tensor and pipeline parallelism add up to the model (and the untied copy)") {
   const auto m = gpt();
   auto p = plan(1, 4, 4, 0);
