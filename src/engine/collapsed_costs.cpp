@@ -102,10 +102,13 @@ CollapsedCosts::Cost CollapsedCosts::schedule_cost(uint64_t rank, const std::vec
   // The policy gives steps that repeat (the 2(n-1) steps of a ring) once, with their count.
   Cost cost;
   cost.algorithm = std::move(steps.first);
-  std::vector<AnalyticNetwork::Flow> own, others;
+  auto& own = own_flows_;
+  auto& others = other_flows_;
   for (const auto& step : steps.second) {
     own.clear();
     others.clear();
+    own.reserve(step.transfers.size());
+    others.reserve(step.transfers.size() * copy_units.size());
     for (const auto& tr : step.transfers) {
       const auto& units = request.member_units;
       own.push_back({policy::endpoint_node(machine_, units, tr.src),

@@ -85,6 +85,9 @@ class CollapsedCosts {
   std::map<std::tuple<uint64_t, uint64_t, int, double>, std::pair<double, std::vector<double>>>
       dispatch_draws_;
   uint64_t patterns_costed_ = 0;
+  /// A step's flows, kept between calls: a large all-to-all's copies make millions of them, and fresh
+  /// vectors would fault their pages in again on every pattern.
+  std::vector<AnalyticNetwork::Flow> own_flows_, other_flows_;
 };
 
 }  // namespace zs::engine

@@ -31,6 +31,14 @@ hw::ComputeWork work_of(const workload::ComputeOp& c) {
   return {c.flops, c.bytes, c.dtype, c.kind, c.kernels};
 }
 
+/// The units collapsed fidelity computes on: its representatives'.
+std::vector<topology::NodeId> representative_units(const policy::Placement& placement,
+                                                   const RankCollapse& collapse) {
+  std::vector<topology::NodeId> units;
+  for (uint64_t r : collapse.representatives()) units.push_back(placement.unit_of_rank[r]);
+  return units;
+}
+
 }  // namespace
 
 struct Replayer::State {
@@ -62,7 +70,8 @@ struct Replayer::State {
         placement(p),
         collective(c),
         collapse(collapsed),
-        backend(m),
+        backend(collapsed == nullptr ? SimgridBackend(m)
+                                     : SimgridBackend(m, representative_units(p, *collapsed))),
         circuits(m, std::move(reconfigurations)) {
     if (collapse != nullptr) costs.emplace(m, t, p, c, *collapse, backend.router());
   }

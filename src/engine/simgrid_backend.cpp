@@ -146,7 +146,7 @@ struct SimgridBackend::Impl {
   }
 };
 
-SimgridBackend::SimgridBackend(const topology::Machine& machine) {
+void SimgridBackend::prepare_engine() {
   static std::once_flag connected;
   std::call_once(connected, [] {
     // SimGrid signals are process-wide and cannot be disconnected: connect one trampoline that
@@ -157,6 +157,10 @@ SimgridBackend::SimgridBackend(const topology::Machine& machine) {
     });
   });
   reset_simgrid_clock();
+}
+
+SimgridBackend::SimgridBackend(const topology::Machine& machine) {
+  prepare_engine();
   impl_ = std::make_unique<Impl>(machine);
   configure_simgrid_once();  // after the engine exists (it declares the keys), before the platform
   impl_->start_clock = sg4::Engine::get_clock();
@@ -203,6 +207,27 @@ SimgridBackend::SimgridBackend(const topology::Machine& machine) {
     if (!topo.active_at_start(l)) impl_->router.set_link_enabled(l, false);
 }
 
+SimgridBackend::SimgridBackend(const topology::Machine& machine,
+                               const std::vector<topology::NodeId>& compute_units) {
+  prepare_engine();
+  impl_ = std::make_unique<Impl>(machine);
+  configure_simgrid_once();
+  impl_->start_clock = sg4::Engine::get_clock();
+  Impl* impl = impl_.get();
+  auto* zone_impl =
+      new ExplicitRouteZone("machine", [impl](topology::NodeId src, simgrid::kernel::routing::Route* into,
+                                              double* latency) { impl->resolve(src, into, latency); });
+  auto* zone = zone_impl->get_iface();
+  impl_->hosts.assign(machine.topology.nodes().size(), nullptr);
+  for (topology::NodeId n : compute_units)
+    if (impl_->hosts.at(n) == nullptr)
+      impl_->hosts[n] = zone->create_host("n" + std::to_string(n), kHostSpeed);
+  impl_->timer_host = zone->create_host("timer", kHostSpeed)->set_core_count(kTimerCores);
+  zone->seal();
+  for (topology::LinkId l = 0; l < machine.topology.links().size(); ++l)
+    if (!machine.topology.active_at_start(l)) impl_->router.set_link_enabled(l, false);
+}
+
 SimgridBackend::~SimgridBackend() = default;
 
 core::Seconds SimgridBackend::now() const {
@@ -210,8 +235,10 @@ core::Seconds SimgridBackend::now() const {
 }
 
 void SimgridBackend::start_compute(topology::NodeId unit, core::Seconds duration, Token token) {
+  auto* host = impl_->hosts.at(unit);
+  if (host == nullptr) throw std::logic_error("compute started on a node without a host");
   auto exec = sg4::Exec::init();
-  exec->set_host(impl_->hosts.at(unit));
+  exec->set_host(host);
   exec->set_flops_amount(duration.value() * kHostSpeed);
   impl_->start(exec, token);
 }
@@ -231,6 +258,8 @@ void SimgridBackend::start_transfer(topology::NodeId src, topology::NodeId dst, 
     start_compute(src, core::Seconds(0.0), token);
     return;
   }
+  if (impl_->links.empty() && !route.empty())
+    throw std::logic_error("transfer started on a backend built without a network");
   impl_->check_route(src, dst, route);
   auto comm = sg4::Comm::sendto_init(impl_->hosts.at(src), impl_->hosts.at(dst));
   comm->set_payload_size(static_cast<uint64_t>(std::llround(bytes.value())));

@@ -24,7 +24,12 @@ class SimgridBackend {
  public:
   using Token = uint64_t;  ///< the caller's name for an activity, returned on completion
 
+  /// A platform of the whole machine: a host per unit, pool and reducing switch, a link per direction.
   explicit SimgridBackend(const topology::Machine& machine);
+  /// Hosts for `compute_units` alone and no network: for collapsed fidelity, which costs communication
+  /// itself and only runs its representatives' compute and timers on SimGrid. Transfers are then an
+  /// error (std::logic_error); the router is still the machine's.
+  SimgridBackend(const topology::Machine& machine, const std::vector<topology::NodeId>& compute_units);
   ~SimgridBackend();
   SimgridBackend(const SimgridBackend&) = delete;
   SimgridBackend& operator=(const SimgridBackend&) = delete;
@@ -49,6 +54,8 @@ class SimgridBackend {
   void run(const std::function<void(Token)>& on_done);
 
  private:
+  /// Registers the completion trampoline once per process and resets SimGrid's clock.
+  static void prepare_engine();
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };

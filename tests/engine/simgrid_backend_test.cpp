@@ -71,3 +71,19 @@ TEST_CASE("a route that is not a path between the endpoints is refused") {
   engine::SimgridBackend backend(m);
   CHECK_THROWS_AS(backend.start_transfer(0, 1, core::Bytes(1e3), 1, {0, 3}), std::logic_error);
 }
+
+TEST_CASE("a compute-only backend (collapsed fidelity) runs compute on its units and timers, no transfers") {
+  auto m = fast_and_slow();
+  engine::SimgridBackend backend(m, {0});  // unit a only
+  backend.start_compute(0, core::Seconds(2e-3), 1);
+  backend.start_compute(0, core::Seconds(2e-3), 2);  // two at once share the unit
+  backend.start_timer(core::Seconds(1e-3), 3);
+  CHECK_THROWS_AS(backend.start_compute(1, core::Seconds(1e-3), 4), std::logic_error);  // b has no host
+  CHECK_THROWS_AS(backend.start_transfer(0, 1, core::Bytes(1e6), 5), std::logic_error);
+  auto done = run_all(backend);
+  REQUIRE(done.size() == 3);
+  CHECK(done[1] == zs::test::approx(4e-3).epsilon(1e-12));
+  CHECK(done[2] == zs::test::approx(4e-3).epsilon(1e-12));
+  CHECK(done[3] == zs::test::approx(1e-3).epsilon(1e-12));
+  CHECK(backend.router().route(0, 1).size() == 2);  // routing still knows the machine
+}
