@@ -31,10 +31,8 @@ AnalyticNetwork::StepCost AnalyticNetwork::fluid_step(const std::vector<Flow>& o
                                                       double repeat) {
   // Destinations grouped by the neighbours they attach to, in order of first appearance.
   std::map<std::vector<topology::NodeId>, size_t> group_of_key;
-  std::unordered_map<topology::NodeId, size_t> group_of_dst;
-  struct Group {
-    std::vector<std::pair<topology::NodeId, double>> own, others, received;  // by source; by destination
-  };
+  std::vector<topology::NodeId> grouped;  // destinations with an entry in group_of_node_
+  using Group = FluidGroup;
   // Adds up the entries of each node in a dense scratch array, in entry order (so the sums are
   // deterministic), and leaves one entry per node, sorted by node.
   auto merge = [this](std::vector<std::pair<topology::NodeId, double>>& v) {
@@ -50,15 +48,22 @@ AnalyticNetwork::StepCost AnalyticNetwork::fluid_step(const std::vector<Flow>& o
       node_sum_[n] = 0;
     }
   };
-  std::vector<Group> groups;
+  if (group_of_node_.size() != node_sum_.size()) group_of_node_.assign(node_sum_.size(), 0);
+  size_t used = 0;  // fluid_groups_[0, used) are this step's
   auto group = [&](topology::NodeId dst) -> Group& {
-    auto found = group_of_dst.find(dst);
-    if (found == group_of_dst.end()) {
-      auto [it, fresh] = group_of_key.emplace(router_.attachment_key(dst), groups.size());
-      if (fresh) groups.emplace_back();
-      found = group_of_dst.emplace(dst, it->second).first;
+    if (group_of_node_[dst] == 0) {
+      auto [it, fresh] = group_of_key.emplace(router_.attachment_key(dst), used);
+      if (fresh) {
+        if (used == fluid_groups_.size()) fluid_groups_.emplace_back();
+        auto& g = fluid_groups_[used++];
+        g.own.clear();
+        g.others.clear();
+        g.received.clear();
+      }
+      group_of_node_[dst] = static_cast<uint32_t>(it->second + 1);
+      grouped.push_back(dst);
     }
-    return groups[found->second];
+    return fluid_groups_[group_of_node_[dst] - 1];
   };
   for (const auto& f : own)
     if (f.src != f.dst && f.bytes > 0) {
@@ -76,7 +81,9 @@ AnalyticNetwork::StepCost AnalyticNetwork::fluid_step(const std::vector<Flow>& o
   auto direction = [&](topology::LinkId l, topology::NodeId from) {
     return 2 * l + (links[l].a == from ? 0u : 1u);
   };
-  for (auto& g : groups) {
+  for (topology::NodeId n : grouped) group_of_node_[n] = 0;
+  for (size_t gi = 0; gi < used; ++gi) {
+    Group& g = fluid_groups_[gi];
     merge(g.own);
     merge(g.others);
     merge(g.received);

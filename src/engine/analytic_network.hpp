@@ -70,6 +70,13 @@ class AnalyticNetwork {
   std::vector<uint32_t> touched_;
   std::vector<char> own_touched_;  ///< per link direction, scratch (fluid steps)
   std::vector<double> node_sum_;   ///< per node, scratch (fluid steps), B
+  /// A fluid step's demand towards one set of destinations sharing their attachments.
+  struct FluidGroup {
+    std::vector<std::pair<topology::NodeId, double>> own, others;  ///< by source, B
+    std::vector<std::pair<topology::NodeId, double>> received;     ///< by destination, B
+  };
+  std::vector<FluidGroup> fluid_groups_;  ///< scratch kept between steps (their buffers reused)
+  std::vector<uint32_t> group_of_node_;   ///< per node, scratch: 1 + its group in this step, 0: none
 };
 
 }  // namespace zs::engine

@@ -150,13 +150,32 @@ void Router::spread(const std::vector<std::pair<NodeId, double>>& demand,
   Tree& tree = tree_for(first);
   for (const auto& [src, bytes] : demand) reach(tree, src);
   const auto& map = tree.dist;
-  // Demand arriving at each node, by distance to the destinations' attachments (1 = an attachment).
+  // Demand arriving at each node (in the node-indexed scratch `at`, reset before returning), by
+  // distance to the destinations' attachments (1 = an attachment).
   std::vector<std::vector<NodeId>> by_distance;
-  std::unordered_map<NodeId, double> at;
+  auto& at = spread_bytes_;
+  auto& seen = spread_seen_;
+  if (at.size() != topo_.nodes().size()) {
+    at.assign(topo_.nodes().size(), 0.0);
+    seen.assign(topo_.nodes().size(), 0);
+  }
+  std::vector<NodeId> touched;
+  struct Reset {  // leaves the scratch clean however spread exits
+    std::vector<NodeId>& nodes;
+    std::vector<double>& at;
+    std::vector<char>& seen;
+    ~Reset() {
+      for (NodeId n : nodes) {
+        at[n] = 0.0;
+        seen[n] = 0;
+      }
+    }
+  } reset{touched, at, seen};
   auto add = [&](NodeId n, double bytes) {
-    auto [it, fresh] = at.emplace(n, 0.0);
-    it->second += bytes;
-    if (!fresh) return;
+    at[n] += bytes;
+    if (seen[n]) return;
+    seen[n] = 1;
+    touched.push_back(n);
     const uint32_t d = map[n];
     if (d == kUnreached)
       throw std::invalid_argument("no route from " + topo_.node(n).name + " to " + topo_.node(first).name);
@@ -169,7 +188,7 @@ void Router::spread(const std::vector<std::pair<NodeId, double>>& demand,
     std::sort(by_distance[d].begin(), by_distance[d].end());  // a fixed order: sums are deterministic
     for (size_t i = 0; i < by_distance[d].size(); ++i) {
       const NodeId n = by_distance[d][i];
-      const double bytes = at.at(n);
+      const double bytes = at[n];
       candidates.clear();
       for (size_t k = offsets_[n]; k < offsets_[n + 1]; ++k) {
         auto [m, link] = neighbours_[k];
@@ -190,7 +209,7 @@ void Router::spread(const std::vector<std::pair<NodeId, double>>& demand,
   if (by_distance.size() > 1) {
     std::sort(by_distance[1].begin(), by_distance[1].end());
     for (NodeId a : by_distance[1]) {
-      const double bytes = at.at(a);
+      const double bytes = at[a];
       for (const auto& [dst, fraction] : destinations) {
         if (fraction <= 0) continue;
         for (size_t k = offsets_[a]; k < offsets_[a + 1]; ++k)

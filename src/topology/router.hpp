@@ -93,6 +93,8 @@ class Router {
   std::vector<char> is_pool_;                          ///< per node: a memory pool (does not forward)
   std::map<std::vector<NodeId>, Tree> trees_;          ///< attachment key -> its search
   std::deque<std::vector<NodeId>> tree_order_;         ///< keys in the order their maps were made
+  std::vector<double> spread_bytes_;                   ///< spread's per-node demand, B; zero between calls
+  std::vector<char> spread_seen_;                      ///< spread's per-node "has demand"; zero between calls
   size_t trees_computed_ = 0;
 };
 

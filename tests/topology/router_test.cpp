@@ -86,6 +86,25 @@ TEST_CASE("a disabled link is routed around, and enabling it again restores the 
   CHECK(router.route(0, 1) == std::vector<topology::LinkId>{0, 1});
 }
 
+TEST_CASE("a spread after one that found no route sees none of its demand") {
+  auto t = two_paths();
+  topology::Router router(t);
+  auto total = [&] {
+    double bytes = 0;
+    router.spread({{0, 100.0}}, {{1, 1.0}}, [&](topology::LinkId, topology::NodeId, double b) { bytes += b; });
+    return bytes;
+  };
+  const double healthy = total();
+  CHECK(healthy == 200.0);  // a - s1 - b: two links
+  router.set_link_enabled(1, false);
+  router.set_link_enabled(4, false);
+  CHECK_THROWS_AS(total(), std::invalid_argument);
+  router.set_link_enabled(1, true);
+  router.set_link_enabled(4, true);
+  CHECK(total() == healthy);
+  CHECK(total() == healthy);
+}
+
 TEST_CASE("no route passes through a memory pool") {
   topology::Topology t;
   auto a = t.add_unit("a", 0);
