@@ -32,7 +32,6 @@ AnalyticNetwork::StepCost AnalyticNetwork::fluid_step(const std::vector<Flow>& o
   // Destinations grouped by the neighbours they attach to, in order of first appearance.
   std::map<std::vector<topology::NodeId>, size_t> group_of_key;
   std::vector<topology::NodeId> grouped;  // destinations with an entry in group_of_node_
-  using Group = FluidGroup;
   // Adds up the entries of each node in a dense scratch array, in entry order (so the sums are
   // deterministic), and leaves one entry per node, sorted by node.
   auto merge = [this](std::vector<std::pair<topology::NodeId, double>>& v) {
@@ -50,7 +49,7 @@ AnalyticNetwork::StepCost AnalyticNetwork::fluid_step(const std::vector<Flow>& o
   };
   if (group_of_node_.size() != node_sum_.size()) group_of_node_.assign(node_sum_.size(), 0);
   size_t used = 0;  // fluid_groups_[0, used) are this step's
-  auto group = [&](topology::NodeId dst) -> Group& {
+  auto group = [&](topology::NodeId dst) -> FluidGroup& {
     if (group_of_node_[dst] == 0) {
       auto [it, fresh] = group_of_key.emplace(router_.attachment_key(dst), used);
       if (fresh) {
@@ -67,13 +66,13 @@ AnalyticNetwork::StepCost AnalyticNetwork::fluid_step(const std::vector<Flow>& o
   };
   for (const auto& f : own)
     if (f.src != f.dst && f.bytes > 0) {
-      Group& g = group(f.dst);
+      FluidGroup& g = group(f.dst);
       g.own.emplace_back(f.src, f.bytes);
       g.received.emplace_back(f.dst, f.bytes);
     }
   for (const auto& f : others)
     if (f.src != f.dst && f.bytes > 0) {
-      Group& g = group(f.dst);
+      FluidGroup& g = group(f.dst);
       g.others.emplace_back(f.src, f.bytes * others_weight);
       g.received.emplace_back(f.dst, f.bytes * others_weight);
     }
@@ -83,7 +82,7 @@ AnalyticNetwork::StepCost AnalyticNetwork::fluid_step(const std::vector<Flow>& o
   };
   for (topology::NodeId n : grouped) group_of_node_[n] = 0;
   for (size_t gi = 0; gi < used; ++gi) {
-    Group& g = fluid_groups_[gi];
+    FluidGroup& g = fluid_groups_[gi];
     merge(g.own);
     merge(g.others);
     merge(g.received);

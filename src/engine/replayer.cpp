@@ -14,6 +14,7 @@
 #include "engine/busy_time.hpp"
 #include "engine/collapsed_costs.hpp"
 #include "engine/collective_instance.hpp"
+#include "engine/op_duration.hpp"
 #include "engine/p2p_matcher.hpp"
 #include "engine/rank_slowdown.hpp"
 #include "engine/role_graph.hpp"
@@ -25,11 +26,6 @@ namespace zs::engine {
 namespace {
 
 using Interval = BusyTime::Interval;
-
-/// What the unit's cost function sees of a compute op (at its nominal load).
-hw::ComputeWork work_of(const workload::ComputeOp& c) {
-  return {c.flops, c.bytes, c.dtype, c.kind, c.kernels};
-}
 
 /// The units collapsed fidelity computes on: its representatives'.
 std::vector<topology::NodeId> representative_units(const policy::Placement& placement,
@@ -165,8 +161,7 @@ struct Replayer::State {
           work.bytes = work.bytes * load->second;
         }
       }
-      auto duration = c->duration ? *c->duration : machine.unit_model(unit).compute_time(work);
-      duration = duration * slowdown_of_slot[slot(rank)];
+      auto duration = op_duration(machine.unit_model(unit), *c, work) * slowdown_of_slot[slot(rank)];
       // The compute ops that can only follow this one (RoleGraph::fused_next) run in the same activity:
       // nothing else can start between them, so their times are the same and SimGrid handles fewer
       // activities. Their starts are recorded now; on_complete finishes them in order.
@@ -175,9 +170,7 @@ struct Replayer::State {
       double end = now() + duration.value();
       for (uint32_t next = graph.fused_next[op]; next != RoleGraph::kNone; next = graph.fused_next[next]) {
         const auto& nc = std::get<workload::ComputeOp>(program(rank).ops[next].body);
-        const auto next_duration =
-            (nc.duration ? *nc.duration : machine.unit_model(unit).compute_time(work_of(nc))) *
-            slowdown_of_slot[slot(rank)];
+        const auto next_duration = op_duration(machine.unit_model(unit), nc) * slowdown_of_slot[slot(rank)];
         op_start[slot(rank)][next] = end;
         end += next_duration.value();
         duration = duration + next_duration;

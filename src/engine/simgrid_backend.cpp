@@ -79,7 +79,11 @@ struct SimgridBackend::Impl {
     sg4::ActivityPtr activity;
   };
 
-  explicit Impl(const topology::Machine& m) : machine(m), router(m) {}
+  /// After prepare_engine(): the engine exists here, so SimGrid's configuration keys do too.
+  explicit Impl(const topology::Machine& m) : machine(m), router(m) {
+    configure_simgrid_once();  // before the platform
+    start_clock = sg4::Engine::get_clock();
+  }
 
   const topology::Machine& machine;
   topology::Router router;
@@ -132,6 +136,23 @@ struct SimgridBackend::Impl {
     }
   }
 
+  /// The platform's root zone (the engine owns and deletes it), routing through resolve(); no hosts yet.
+  sg4::NetZone* open_zone() {
+    auto* zone =
+        new ExplicitRouteZone("machine", [this](topology::NodeId src, simgrid::kernel::routing::Route* into,
+                                                double* latency) { resolve(src, into, latency); });
+    hosts.assign(machine.topology.nodes().size(), nullptr);
+    return zone->get_iface();
+  }
+
+  /// Adds the timer host, seals the platform and switches off the links not active at the start.
+  void close_zone(sg4::NetZone* zone) {
+    timer_host = zone->create_host("timer", kHostSpeed)->set_core_count(kTimerCores);
+    zone->seal();
+    for (topology::LinkId l = 0; l < machine.topology.links().size(); ++l)
+      if (!machine.topology.active_at_start(l)) router.set_link_enabled(l, false);
+  }
+
   void complete(Pending* p) {
     finished.clear();  // activities of earlier callbacks are no longer used by SimGrid
     finished.push_back(p->activity);
@@ -162,17 +183,8 @@ void SimgridBackend::prepare_engine() {
 SimgridBackend::SimgridBackend(const topology::Machine& machine) {
   prepare_engine();
   impl_ = std::make_unique<Impl>(machine);
-  configure_simgrid_once();  // after the engine exists (it declares the keys), before the platform
-  impl_->start_clock = sg4::Engine::get_clock();
-
   const auto& topo = machine.topology;
-  Impl* impl = impl_.get();
-  // The engine owns and deletes its root zone.
-  auto* zone_impl =
-      new ExplicitRouteZone("machine", [impl](topology::NodeId src, simgrid::kernel::routing::Route* into,
-                                              double* latency) { impl->resolve(src, into, latency); });
-  auto* zone = zone_impl->get_iface();
-  impl_->hosts.assign(topo.nodes().size(), nullptr);
+  auto* zone = impl_->open_zone();
   for (topology::NodeId n = 0; n < topo.nodes().size(); ++n) {
     std::string name = "n" + std::to_string(n);
     simgrid::kernel::routing::NetPoint* point = nullptr;
@@ -186,7 +198,6 @@ SimgridBackend::SimgridBackend(const topology::Machine& machine) {
     }
     if (point->id() != n) throw std::logic_error("SimGrid numbered the platform's points out of order");
   }
-  impl_->timer_host = zone->create_host("timer", kHostSpeed)->set_core_count(kTimerCores);
   for (topology::NodeId n = 0; n < topo.nodes().size(); ++n)
     impl_->transit_latency.push_back(machine.transit_latency(n).value());
   impl_->links.resize(topo.links().size());
@@ -202,30 +213,18 @@ SimgridBackend::SimgridBackend(const topology::Machine& machine) {
     impl_->links[l] = {make("f"), make("b")};
     impl_->link_latency[l] = latency;
   }
-  zone->seal();
-  for (topology::LinkId l = 0; l < topo.links().size(); ++l)
-    if (!topo.active_at_start(l)) impl_->router.set_link_enabled(l, false);
+  impl_->close_zone(zone);
 }
 
 SimgridBackend::SimgridBackend(const topology::Machine& machine,
                                const std::vector<topology::NodeId>& compute_units) {
   prepare_engine();
   impl_ = std::make_unique<Impl>(machine);
-  configure_simgrid_once();
-  impl_->start_clock = sg4::Engine::get_clock();
-  Impl* impl = impl_.get();
-  auto* zone_impl =
-      new ExplicitRouteZone("machine", [impl](topology::NodeId src, simgrid::kernel::routing::Route* into,
-                                              double* latency) { impl->resolve(src, into, latency); });
-  auto* zone = zone_impl->get_iface();
-  impl_->hosts.assign(machine.topology.nodes().size(), nullptr);
+  auto* zone = impl_->open_zone();
   for (topology::NodeId n : compute_units)
     if (impl_->hosts.at(n) == nullptr)
       impl_->hosts[n] = zone->create_host("n" + std::to_string(n), kHostSpeed);
-  impl_->timer_host = zone->create_host("timer", kHostSpeed)->set_core_count(kTimerCores);
-  zone->seal();
-  for (topology::LinkId l = 0; l < machine.topology.links().size(); ++l)
-    if (!machine.topology.active_at_start(l)) impl_->router.set_link_enabled(l, false);
+  impl_->close_zone(zone);
 }
 
 SimgridBackend::~SimgridBackend() = default;
