@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <filesystem>
 
+#include "cli/checkpoint_setup.hpp"
 #include "cli/recovery_setup.hpp"
 #include "cli/results_folder.hpp"
 #include "cli/scenario_simulation.hpp"
@@ -73,8 +74,11 @@ int run_goodput(const GoodputOptions& opt, std::ostream& out) {
   reliability::GoodputConfig cfg;
   cfg.job = &job;
   reliability::RePlacementSetup re_placement;
-  apply_recovery_setup(s, opt.scenario, job, *placement_policy, placement, state, re_placement,
+  apply_recovery_setup(s, opt.scenario, job, *placement_policy, placement, re_placement,
                        cfg);  // input errors before simulating
+  reliability::PeerCheckpoints peer;
+  const CheckpointDescription checkpoint =
+      apply_checkpoint_setup(s, opt.scenario, placement, state, peer, cfg);
   const engine::SimulationResult iteration = simulate_scenario(s, opt.scenario);
   cfg.iteration = iteration.replay.iteration_time.value();
   cfg.tokens_per_iteration = s.trace.tokens_per_iteration;
@@ -93,21 +97,16 @@ int run_goodput(const GoodputOptions& opt, std::ostream& out) {
   row("iteration", sec(cfg.iteration) + " (" + iteration.replay.fidelity + " replay)");
   row("units", std::to_string(cfg.units));
   row("failure rates", rel.rates.name + ": job MTBF " + sec(g.mtbf));
-  const double store_bandwidth =
-      state / (cfg.checkpoint_drain > 0 ? cfg.checkpoint_drain : cfg.checkpoint_cost);
   row("checkpoint",
-      core::display(core::Bytes(state)) + " at " + core::display(core::ByteRate(store_bandwidth)) +
-          (rel.checkpoint_target.empty() ? "" : " (" + rel.checkpoint_target + ")") +
-          (cfg.checkpoint_drain > 0 ? ", asynchronous: " + sec(cfg.checkpoint_cost) + " snapshot then " +
-                                          sec(cfg.checkpoint_drain) + " drain"
-                                    : " = " + sec(cfg.checkpoint_cost)) +
-          ", every " + sec(g.interval) + " of work (" + rel.checkpoint.describe() + ")");
+      checkpoint.text + ", every " + sec(g.interval) + " of work (" + rel.checkpoint.describe() + ")");
   row("recovery", recovery_text(s, cfg, re_placement));
   row("horizon", sec(cfg.horizon) + ", " + std::to_string(seeds) + " seeds (mean +- 95% CI)");
   row("ETTR", with_ci(g.ettr, "%.4f"));
   row("goodput", with_ci(g.goodput, "%.4g") + " tokens/s");
   row("failures", with_ci(g.failures, "%.1f"));
   row("interruptions", with_ci(g.interruptions, "%.1f"));
+  if (cfg.peer != nullptr)
+    row("persistent restores", with_ci(g.fallbacks, "%.1f") + " (a rank and its peer lost)");
   report += "  time lost, per seed\n";
   for (const auto& [cause, e] : g.lost)
     report += "    " + column(cause, 26) + sec(e.mean) + " (" +
@@ -128,6 +127,9 @@ int run_goodput(const GoodputOptions& opt, std::ostream& out) {
       "    started on\n"
       "  - the checkpoint is every rank's weights and optimizer state; a synchronous one blocks for the\n"
       "    write, an asynchronous one for the snapshot, then drains in the background\n"
+      "  - peer memory: snapshots sit in HBM beside the footprint (own and peer's; double buffering of a\n"
+      "    snapshot being taken is not counted); a replaced part's HBM is lost, a crashed process's\n"
+      "    snapshot is kept (held by a separate agent); drains to the persistent tier do not slow training\n"
       "  - failures are independent per component instance; a rack, switch or power domain takes down the\n"
       "    units behind it in the topology\n"
       "  - elastic shrink: replicas rejoin when repaired, at no cost\n";
@@ -145,6 +147,7 @@ int run_goodput(const GoodputOptions& opt, std::ostream& out) {
                            {"goodput_tokens_per_s", estimate_json(g.goodput)},
                            {"failures", estimate_json(g.failures)},
                            {"interruptions", estimate_json(g.interruptions)},
+                           {"checkpoint", checkpoint.json},
                            {"zettasim_version", output::kVersion}};
   if (rel.re_place) {
     nlohmann::json displaced = nlohmann::json::array();
@@ -159,6 +162,7 @@ int run_goodput(const GoodputOptions& opt, std::ostream& out) {
                               {"optical_reconfiguration_s", re_placement.reconfiguration},
                               {"displaced_iterations", displaced}};
   }
+  if (cfg.peer != nullptr) result["persistent_restores"] = estimate_json(g.fallbacks);
   for (const auto& [cause, e] : g.lost) result["lost_s"][cause] = estimate_json(e);
   for (const auto& [name, e] : g.by_component) result["failures_by_component"][name] = estimate_json(e);
   nlohmann::json timeline = nlohmann::json::array();

@@ -63,8 +63,7 @@ void set_up_re_placement(const scenario::Scenario& s, const std::string& file,
 void apply_recovery_setup(const scenario::Scenario& s, const std::string& file,
                           const reliability::JobComponents& job,
                           const policy::PlacementPolicy& placement_policy, const policy::Placement& placement,
-                          double state, reliability::RePlacementSetup& re_placement,
-                          reliability::GoodputConfig& cfg) {
+                          reliability::RePlacementSetup& re_placement, reliability::GoodputConfig& cfg) {
   const auto& rel = *s.reliability;
   for (const auto& c : rel.rates.components)
     if (c.per == "power-domain" && s.machine.power_domains.empty())
@@ -72,22 +71,6 @@ void apply_recovery_setup(const scenario::Scenario& s, const std::string& file,
                              "component \"" + c.name + "\" of " + rel.rates.file +
                                  " fails per power domain, but the topology of machine \"" + s.machine.name +
                                  "\" declares none (add \"power_domains\": {\"racks_per_domain\": K} to it)");
-  double bandwidth = rel.checkpoint_bandwidth;
-  if (rel.checkpoint_target == "memory-pools") {
-    bandwidth = 0;
-    for (const auto& node : s.machine.topology.nodes())
-      if (node.kind == topology::NodeKind::kMemory)
-        bandwidth += s.machine.memory_models.at(node.model).bandwidth().value();
-    if (bandwidth <= 0)
-      throw core::InputError(file, "/reliability/checkpoint/target",
-                             "machine \"" + s.machine.name + "\" has no memory pools to checkpoint to");
-  }
-  if (rel.snapshot_bandwidth > 0) {
-    cfg.checkpoint_cost = state / rel.snapshot_bandwidth;
-    cfg.checkpoint_drain = state / bandwidth;
-  } else {
-    cfg.checkpoint_cost = state / bandwidth;
-  }
   cfg.detection = rel.detection;
   cfg.restart = rel.restart;
   cfg.spares = rel.spares;

@@ -1,4 +1,4 @@
-// A scenario's reliability section resolved against the placed job: checkpoint costs, recovery, scripted
+// A scenario's reliability section resolved against the placed job: recovery, scripted
 // failures and degradations, and how the engine re-simulates a degraded iteration.
 #pragma once
 
@@ -11,15 +11,14 @@
 
 namespace zs::cli {
 
-/// Checkpoint costs, spares, elastic shrink, scripted failures and degradations from the reliability
-/// section, resolved against the job (names that are not in it are input errors with their JSON path).
-/// `state` is the checkpoint size, B. With spares from the idle units, `re_placement` is filled and
+/// Spares, elastic shrink, scripted failures and degradations from the reliability section, resolved
+/// against the job (names that are not in it are input errors with their JSON path); checkpoint costs are
+/// apply_checkpoint_setup's. With spares from the idle units, `re_placement` is filled and
 /// `cfg` points to it. `s`, `placement_policy`, `placement` and `re_placement` must outlive `cfg` (its
 /// callbacks simulate `s` again).
 void apply_recovery_setup(const scenario::Scenario& s, const std::string& file,
                           const reliability::JobComponents& job,
                           const policy::PlacementPolicy& placement_policy, const policy::Placement& placement,
-                          double state, reliability::RePlacementSetup& re_placement,
-                          reliability::GoodputConfig& cfg);
+                          reliability::RePlacementSetup& re_placement, reliability::GoodputConfig& cfg);
 
 }  // namespace zs::cli

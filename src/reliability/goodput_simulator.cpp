@@ -47,6 +47,22 @@ GoodputRun simulate_goodput_once(const policy::FailureRates& rates, const Goodpu
   double draining = 0;    // asynchronous: progress of the last snapshot, safe once its drain ends
   double drain_end = 0;
   bool corrupted = false;
+  // Peer checkpoints: snapshotted progress not yet in the persistent tier, and the drain to it.
+  const PeerCheckpoints* peer = cfg.peer;
+  double in_peers = 0;     // progress safe in the snapshots only
+  double persisting = 0;   // the part of it the drain in progress covers
+  double persist_end = 0;  // when that drain ends
+  bool persist_active = false;
+  double restart = cfg.restart;     // this downtime's restart: longer when loading from the persistent tier
+  std::vector<char> memory_lost;    // this downtime: ranks whose memory (own snapshot, peers' copies) is gone
+  std::vector<uint64_t> lost_list;  // the marked ranks, to clear
+  std::vector<uint64_t> holder_of;  // by rank: whose snapshot copy it holds (inverse of peer_of_rank)
+  bool fell_back = false;           // this downtime restores from the persistent tier
+  if (peer != nullptr) {
+    memory_lost.assign(peer->peer_of_rank.size(), 0);
+    holder_of.assign(peer->peer_of_rank.size(), 0);
+    for (uint64_t r = 0; r < peer->peer_of_rank.size(); ++r) holder_of[peer->peer_of_rank[r]] = r;
+  }
 
   auto note = [&](double at, const std::string& component, uint64_t instance, const std::string& name,
                   const std::string& action) {
@@ -117,10 +133,33 @@ GoodputRun simulate_goodput_once(const policy::FailureRates& rates, const Goodpu
     run.degraded += work * (1 - rate);
     run.checkpoint += std::max(0.0, b - std::max(a, tau));
   };
-  // A snapshot is taken: synchronous, its progress is safe; asynchronous, once its drain ends.
+  // Peer checkpoints: drains that ended by `now` make their progress persistent; the next starts on the
+  // newest snapshot at once.
+  auto settle_persistent = [&](double now) {
+    while (persist_active && now >= persist_end) {
+      run.useful += persisting;
+      in_peers -= persisting;
+      persist_active = false;
+      if (in_peers > 0) {
+        persisting = in_peers;
+        persist_end += peer->persistent_drain;
+        persist_active = true;
+      }
+    }
+  };
+  // A snapshot is taken: synchronous, its progress is safe; asynchronous, once its drain ends; to peer
+  // memory, safe unless a rank and its peer are lost together, and persistent once drained.
   auto commit = [&](double at) {
     ++run.checkpoints;
-    if (cfg.checkpoint_drain <= 0) {
+    if (peer != nullptr) {
+      settle_persistent(at);
+      in_peers += pending;
+      if (!persist_active && in_peers > 0) {
+        persisting = in_peers;
+        persist_end = at + peer->persistent_drain;
+        persist_active = true;
+      }
+    } else if (cfg.checkpoint_drain <= 0) {
       run.useful += pending;
     } else {
       run.useful += draining;  // the previous drain ended (drain < interval)
@@ -146,6 +185,38 @@ GoodputRun simulate_goodput_once(const policy::FailureRates& rates, const Goodpu
     ++run.by_component[comp.name];
     return comp;
   };
+  // Peer checkpoints: the memory of `ranks` is gone for this downtime. When a rank's snapshot and its
+  // peer's copy are both gone, the job restores from the persistent tier: the progress only the snapshots
+  // held is lost too, and loading takes longer. Returns the text for the timeline.
+  auto lose_memory = [&](const std::vector<uint64_t>& ranks, double at) -> std::string {
+    if (peer == nullptr || fell_back) return "";
+    for (uint64_t r : ranks)
+      if (!memory_lost[r]) memory_lost[r] = 1, lost_list.push_back(r);
+    for (uint64_t r : ranks) {
+      const uint64_t other = memory_lost[peer->peer_of_rank[r]] ? peer->peer_of_rank[r]
+                             : memory_lost[holder_of[r]]        ? holder_of[r]
+                                                                : r;
+      if (other == r) continue;
+      fell_back = true;
+      ++run.fallbacks;
+      settle_persistent(at);
+      run.recompute += in_peers;
+      in_peers = persisting = 0;
+      persist_active = false;
+      restart = cfg.restart + peer->persistent_load;
+      return "; restore from the persistent tier (rank " + std::to_string(std::min(r, other)) +
+             " and its peer rank " + std::to_string(std::max(r, other)) + " lost together)";
+    }
+    return "";
+  };
+  // A new downtime: no memory lost yet.
+  auto begin_downtime = [&] {
+    for (uint64_t r : lost_list) memory_lost[r] = 0;
+    lost_list.clear();
+    fell_back = false;
+    restart = cfg.restart;
+  };
+
   // The job stops for a (non-silent) failure at `at`: returns the wait for a swap or repair it needs, or
   // shrinks the job (elastic) and returns 0.
   auto interrupt = [&](const Failure& f, const policy::ComponentRate& comp, double at, const char* when) {
@@ -158,6 +229,7 @@ GoodputRun simulate_goodput_once(const policy::FailureRates& rates, const Goodpu
       const auto own = job.ranks_taken(f.component, f.instance);
       const auto failed = replacer ? replacer->failed_ranks(own, down) : own;
       const uint64_t need = failed.size();
+      const std::string restore = lose_memory(failed, at);
       auto replace = [&] {
         return replacer ? replacer->replace(failed, down, at, cfg.swap, action)
                         : spares.replace(need, at, cfg.swap, action);
@@ -180,6 +252,7 @@ GoodputRun simulate_goodput_once(const policy::FailureRates& rates, const Goodpu
       } else {
         wait = replace();
       }
+      action += restore;
     }
     note(at, comp.name, f.instance, job.instance_name(f.component, f.instance), action + when);
     return wait;
@@ -189,7 +262,7 @@ GoodputRun simulate_goodput_once(const policy::FailureRates& rates, const Goodpu
   // failures in the meantime start it again. Returns when the job runs again (or the horizon).
   auto recover = [&](double start, double detection, double wait) {
     for (double at = start;;) {
-      const double phases[3] = {detection, wait, cfg.restart};
+      const double phases[3] = {detection, wait, restart};
       const double end = at + phases[0] + phases[1] + phases[2];
       if (clock.next().at >= end || clock.next().at >= H) {
         charge_downtime(at, std::min(end, H), phases);
@@ -206,6 +279,8 @@ GoodputRun simulate_goodput_once(const policy::FailureRates& rates, const Goodpu
   };
   // A failure (or a found corruption) at t: progress since the last safe checkpoint is lost.
   auto lose_progress = [&] {
+    begin_downtime();
+    if (peer != nullptr) settle_persistent(t);  // the snapshots survive unless lose_memory says otherwise
     if (draining > 0 && t < drain_end) {
       pending += draining;  // the checkpoint being drained is incomplete
     } else {
@@ -237,7 +312,13 @@ GoodputRun simulate_goodput_once(const policy::FailureRates& rates, const Goodpu
       }
       commit(t);
       const double k = std::floor((stop - t) / cycle);
-      if (k >= 1) {  // whole cycles at the same rate: all but the last are safe by the next snapshot
+      if (k >= 1 && peer != nullptr) {  // drains end between snapshots: take the cycles one by one
+        for (double i = 0; i < k; ++i) {
+          advance(0, cycle);
+          t += cycle;
+          commit(t);
+        }
+      } else if (k >= 1) {  // whole cycles at the same rate: all but the last are safe by the next snapshot
         run.degraded += k * tau * (1 - rate);
         run.checkpoint += k * delta;
         run.checkpoints += static_cast<uint64_t>(k);
@@ -272,7 +353,7 @@ GoodputRun simulate_goodput_once(const policy::FailureRates& rates, const Goodpu
     t = recover(t, cfg.detection, wait);
     update_rate();
   }
-  run.useful += pending + draining;  // progress not yet checkpointed at the horizon is kept
+  run.useful += pending + draining + in_peers;  // progress not yet checkpointed at the horizon is kept
   return run;
 }
 
@@ -298,7 +379,7 @@ GoodputSummary simulate_goodput(const policy::FailureRates& rates, const Goodput
   const JobComponents& job = cfg.job != nullptr ? *cfg.job : own.emplace(rates, cfg.units);
   s.mtbf = 3600.0 / job.rate_per_hour();
   s.interval = cfg.checkpoint.interval(s.mtbf, cfg.checkpoint_cost);
-  std::vector<double> ettr, goodput, failures, interruptions;
+  std::vector<double> ettr, goodput, failures, interruptions, fallbacks;
   std::map<std::string, std::vector<double>> lost, by_component;
   for (const auto& c : rates.components) by_component[c.name];
   for (uint32_t k = 0; k < seeds; ++k) {
@@ -307,6 +388,7 @@ GoodputSummary simulate_goodput(const policy::FailureRates& rates, const Goodput
     goodput.push_back(run.useful / cfg.iteration * cfg.tokens_per_iteration / cfg.horizon);
     failures.push_back(static_cast<double>(run.failures));
     interruptions.push_back(static_cast<double>(run.interruptions));
+    fallbacks.push_back(static_cast<double>(run.fallbacks));
     lost["recompute"].push_back(run.recompute);
     lost["checkpoint"].push_back(run.checkpoint);
     lost["detection"].push_back(run.detection);
@@ -323,6 +405,7 @@ GoodputSummary simulate_goodput(const policy::FailureRates& rates, const Goodput
   s.goodput = estimate(goodput);
   s.failures = estimate(failures);
   s.interruptions = estimate(interruptions);
+  s.fallbacks = estimate(fallbacks);
   for (const auto& [name, values] : lost) s.lost[name] = estimate(values);
   for (const auto& [name, values] : by_component) s.by_component[name] = estimate(values);
   return s;

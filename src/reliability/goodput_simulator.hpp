@@ -34,6 +34,19 @@ struct StragglerProcess {
   double duration = 0;  ///< s
 };
 
+/// Two-tier checkpoints: every checkpoint is a snapshot each rank keeps in its own memory and copies to
+/// its peer's; snapshots drain to a persistent tier in the background, one at a time (a drain that ends
+/// starts on the newest snapshot). A failure loses a rank's memory when its part is replaced (recovery
+/// "replace"; a crashed process's snapshot is taken to be held by a separate agent and kept). The job
+/// restores from the snapshots when every rank's own or peer copy survived, else from the persistent tier:
+/// the progress since its last completed drain is lost and loading it takes `persistent_load` on top of
+/// the restart.
+struct PeerCheckpoints {
+  std::vector<uint64_t> peer_of_rank;  ///< whose memory holds each rank's copy
+  double persistent_drain = 0;         ///< s, one snapshot to the persistent tier, all ranks together
+  double persistent_load = 0;          ///< s, reading a checkpoint back from it, all ranks together
+};
+
 /// A job and its recovery setup. Times in seconds.
 struct GoodputConfig {
   double iteration = 0;             ///< one training iteration on the healthy machine (the engine's), s
@@ -71,6 +84,9 @@ struct GoodputConfig {
   /// Per rank, its class for the cache of degraded iteration times: a straggler on any rank of a class is
   /// taken to cost the same (the ranks that run the same program). Empty: every rank its own class.
   std::vector<uint32_t> class_of_rank;
+  /// Two-tier checkpoints to peer memory (checkpoint_cost is then the snapshot's, checkpoint_drain 0).
+  /// Null: one tier.
+  const PeerCheckpoints* peer = nullptr;
 };
 
 /// One interruption of the timeline.
@@ -94,6 +110,7 @@ struct GoodputRun {
   uint64_t failures = 0;       ///< component failures (silent ones included, whether found or not)
   uint64_t interruptions = 0;  ///< times the job stopped (a failure, a failure during recovery, a rollback)
   uint64_t checkpoints = 0;    ///< completed
+  uint64_t fallbacks = 0;  ///< peer checkpoints: restores from the persistent tier (a rank and its peer lost)
   std::map<std::string, uint64_t> by_component;
   std::vector<TimelineEvent> timeline;
 };
@@ -113,6 +130,7 @@ struct GoodputSummary {
   Estimate goodput;  ///< useful tokens per wall-clock second
   Estimate failures;
   Estimate interruptions;
+  Estimate fallbacks;                    ///< restores from the persistent tier (peer checkpoints)
   std::map<std::string, Estimate> lost;  ///< recompute, checkpoint, detection, restart, waiting, degraded: s
   std::map<std::string, Estimate> by_component;
   GoodputRun first;  ///< the first seed's run, with its timeline

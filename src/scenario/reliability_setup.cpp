@@ -4,6 +4,60 @@
 #include <algorithm>
 
 namespace zs::scenario {
+namespace {
+
+/// One of "bandwidth", "target": "memory-pools" or "file_system" in `o` (the checkpoint section, or its
+/// persistent tier); `peer_allowed`: "target" may also be "peer-memory" (read by the caller).
+CheckpointStore read_checkpoint_store(core::JsonObject& o, const core::FileSource& files, bool peer_allowed) {
+  const int given = int(o.has("bandwidth")) + int(o.has("target")) + int(o.has("file_system"));
+  const std::string expected = std::string("expected one of \"bandwidth\" (a store's, e.g. \"2TB/s\"), ") +
+                               "\"target\": \"memory-pools\"" + (peer_allowed ? " or \"peer-memory\"" : "") +
+                               ", or \"file_system\" (a file-system model file)";
+  if (given != 1)
+    throw o.error(given == 0 ? "bandwidth" : "target",
+                  given == 0 ? "missing; " + expected : expected + ", not several");
+  CheckpointStore store;
+  if (o.has("bandwidth")) {
+    store.bandwidth = o.byte_rate("bandwidth").value();
+  } else if (o.has("target")) {
+    const std::string target = o.string("target");
+    if (target != "memory-pools") throw o.error("target", expected + ", got \"" + target + "\"");
+    store.kind = CheckpointStore::Kind::kMemoryPools;
+  } else {
+    store.kind = CheckpointStore::Kind::kFileSystem;
+    store.file_system_path = core::resolve_relative(o.file(), o.string("file_system"));
+    nlohmann::json doc = files.read_json(store.file_system_path);
+    core::JsonObject model(doc, store.file_system_path, "");
+    store.file_system = hw::FileSystemModel::from_json(model);
+  }
+  return store;
+}
+
+nlohmann::json store_json(const CheckpointStore& s) {
+  switch (s.kind) {
+    case CheckpointStore::Kind::kBandwidth:
+      return {{"bandwidth", core::to_string(core::ByteRate(s.bandwidth))}};
+    case CheckpointStore::Kind::kMemoryPools:
+      return {{"target", "memory-pools"}};
+    case CheckpointStore::Kind::kFileSystem:
+      return {{"file_system", s.file_system_path}, {"model", s.file_system->to_json()}};
+  }
+  return {};
+}
+
+}  // namespace
+
+std::string CheckpointStore::describe() const {
+  switch (kind) {
+    case Kind::kBandwidth:
+      return core::display(core::ByteRate(bandwidth));
+    case Kind::kMemoryPools:
+      return "memory-pools";
+    case Kind::kFileSystem:
+      return "file system " + file_system->name();
+  }
+  return "";
+}
 
 ReliabilitySetup read_reliability(core::JsonObject& o, const core::FileSource& files) {
   ReliabilitySetup r;
@@ -25,16 +79,30 @@ ReliabilitySetup read_reliability(core::JsonObject& o, const core::FileSource& f
     r.checkpoint.rule = policy::CheckpointPolicy::Rule::kFixed;
     r.checkpoint.fixed_interval = c.seconds("interval", core::Bound::kPositive).value();
   }
-  if (c.has("target")) {
-    r.checkpoint_target = c.string("target");
-    if (r.checkpoint_target != "memory-pools")
-      throw c.error("target", "expected \"memory-pools\" (or give \"bandwidth\" for another store)");
-    if (c.has("bandwidth")) throw c.error("bandwidth", "give either a target or a bandwidth, not both");
+  if (c.has("target") && c.string("target") == "peer-memory") {
+    r.peer_memory = true;
+    for (const char* key : {"bandwidth", "file_system"})
+      if (c.has(key))
+        throw c.error(key, "peer-memory checkpoints name their persistent tier in \"persistent\", not here");
+    if (!c.has("persistent"))
+      throw c.error(
+          "persistent",
+          "missing; peer-memory checkpoints drain to a persistent tier: expected {\"bandwidth\": ...}, "
+          "{\"target\": \"memory-pools\"} or {\"file_system\": MODEL FILE}");
+    if (c.has("peer_offset")) r.peer_offset = static_cast<uint32_t>(c.integer("peer_offset", 1, 1 << 30));
+    auto p = c.object("persistent");
+    r.store = read_checkpoint_store(p, files, false);
+    p.finish();
   } else {
-    r.checkpoint_bandwidth = c.byte_rate("bandwidth").value();
+    r.store = read_checkpoint_store(c, files, true);
   }
   const std::string mode = c.has("mode") ? c.string("mode") : "sync";
   if (mode == "async") {
+    if (r.peer_memory)
+      throw c.error(
+          "mode",
+          "peer-memory checkpoints already drain to their persistent tier in the background; leave out "
+          "\"mode\"");
     r.snapshot_bandwidth = c.byte_rate("snapshot_bandwidth").value();
   } else if (mode != "sync") {
     throw c.error("mode", "expected \"sync\" or \"async\", got \"" + mode + "\"");
@@ -116,9 +184,7 @@ ReliabilitySetup read_reliability(core::JsonObject& o, const core::FileSource& f
                 {"failure_rates_name", r.rates.name},
                 {"horizon", core::to_string(core::Seconds(r.horizon))},
                 {"seeds", r.seeds},
-                {"checkpoint",
-                 {{"interval", r.checkpoint.describe()},
-                  {"bandwidth", core::to_string(core::ByteRate(r.checkpoint_bandwidth))}}},
+                {"checkpoint", {{"interval", r.checkpoint.describe()}}},
                 {"detection", core::to_string(core::Seconds(r.detection))},
                 {"restart", core::to_string(core::Seconds(r.restart))},
                 {"repair", core::to_string(core::Seconds(r.repair))},
@@ -131,9 +197,13 @@ ReliabilitySetup read_reliability(core::JsonObject& o, const core::FileSource& f
                 {"straggler_rate_per_unit_hour", r.straggler_rate_per_unit_hour},
                 {"straggler_slowdown", r.straggler_slowdown},
                 {"straggler_duration", core::to_string(core::Seconds(r.straggler_duration))}};
-  if (!r.checkpoint_target.empty()) {
-    r.resolved["checkpoint"]["target"] = r.checkpoint_target;
-    r.resolved["checkpoint"].erase("bandwidth");
+  if (r.peer_memory) {
+    r.resolved["checkpoint"]["target"] = "peer-memory";
+    r.resolved["checkpoint"]["persistent"] = store_json(r.store);
+    r.resolved["checkpoint"]["peer_offset"] =
+        r.peer_offset == 0 ? nlohmann::json("half the data-parallel axis") : nlohmann::json(r.peer_offset);
+  } else {
+    r.resolved["checkpoint"].update(store_json(r.store));
   }
   if (r.snapshot_bandwidth > 0)
     r.resolved["checkpoint"]["snapshot_bandwidth"] = core::to_string(core::ByteRate(r.snapshot_bandwidth));

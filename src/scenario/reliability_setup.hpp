@@ -12,6 +12,7 @@
 
 #include "core/file_source.hpp"
 #include "core/json_object.hpp"
+#include "hw/file_system_model.hpp"
 #include "policy/checkpoint_interval.hpp"
 #include "policy/failure_rates.hpp"
 
@@ -38,15 +39,33 @@ struct DegradationSpec {
   double factor = 1;  ///< slowdown (>= 1) of the unit, or fraction of bandwidth (0, 1] left on the link
 };
 
+/// Where checkpoints are written: a store given by its bandwidth, the machine's memory pools (at the sum of
+/// their ports' bandwidth) or a parallel file system model.
+struct CheckpointStore {
+  enum class Kind { kBandwidth, kMemoryPools, kFileSystem };
+  Kind kind = Kind::kBandwidth;
+  double bandwidth = 0;                            ///< kBandwidth: all ranks together, B/s
+  std::optional<hw::FileSystemModel> file_system;  ///< kFileSystem
+  std::string file_system_path;                    ///< kFileSystem: the model file, resolved
+  /// "2 TB/s", "memory-pools" or "file system tectonic-240pb".
+  std::string describe() const;
+};
+
 struct ReliabilitySetup {
   policy::FailureRates rates;
   double horizon = 0;  ///< wall-clock time simulated, s
   uint32_t seeds = 1;  ///< Monte Carlo seeds
   policy::CheckpointPolicy checkpoint;
-  double checkpoint_bandwidth = 0;  ///< to the checkpoint store, all ranks together, B/s
-  double detection = 0;             ///< s
-  double restart = 0;               ///< s
-  uint32_t spares = 0;              ///< 0: no spare pool (replaced parts are waited for)
+  /// The checkpoint store; with peer_memory, the persistent tier the peer copies drain to.
+  CheckpointStore store;
+  /// "target": "peer-memory": every checkpoint is a snapshot kept in the rank's own HBM and copied to its
+  /// peer's (two-tier checkpointing, as Gemini, SOSP'23, does in host memory); `store` is the second tier.
+  bool peer_memory = false;
+  /// Peer memory: the peer is this many ranks round the data-parallel ring ("peer_offset"); 0: half of it.
+  uint32_t peer_offset = 0;
+  double detection = 0;  ///< s
+  double restart = 0;    ///< s
+  uint32_t spares = 0;   ///< 0: no spare pool (replaced parts are waited for)
   /// Spares are the machine's units the job leaves idle; failed ranks are re-placed onto them
   /// ("spares": {"from": "idle-units"}).
   bool re_place = false;
@@ -54,11 +73,8 @@ struct ReliabilitySetup {
   double repair = 0;     ///< s
   bool elastic = false;  ///< shrink data-parallel replicas instead of waiting for repairs
   /// Asynchronous checkpoints: the blocking snapshot to memory goes at this bandwidth (all ranks together),
-  /// then the drain to the store at checkpoint_bandwidth in the background. 0: synchronous.
+  /// then the drain to the store in the background. 0: synchronous.
   double snapshot_bandwidth = 0;
-  /// "memory-pools": the checkpoint store is the machine's memory pools (checkpoint_bandwidth is then the
-  /// sum of their port bandwidths); empty: checkpoint_bandwidth as given.
-  std::string checkpoint_target;
   std::vector<ScriptedFailureSpec> events;
   std::vector<DegradationSpec> degradations;
   double straggler_rate_per_unit_hour = 0;  ///< 1/h

@@ -7,12 +7,14 @@
 #include <nlohmann/json.hpp>
 
 #include "support/approx.hpp"
+#include "support/quiet_rates.hpp"
 #include "support/run_cli.hpp"
 #include "support/temp_dir.hpp"
 
 using namespace zs;
 namespace fs = std::filesystem;
 
+using test::quiet_rates;
 using test::source_file;
 
 TEST_CASE(
@@ -115,22 +117,6 @@ TEST_CASE("scripted failures and degradations name things of the job, or exit 2 
 }
 
 namespace {
-
-/// A rate table whose components practically never fail on their own (one failure in 10^12 s), so that
-/// only the scripted events happen: a unit ("gpu") and a power feed ("feed", per power domain).
-nlohmann::json quiet_rates() {
-  return {{"kind", "failure-rates"},
-          {"name", "quiet"},
-          {"source", "test value"},
-          {"observed", {{"units", 1}, {"units_per_host", 8}, {"duration", "1000000000000s"}}},
-          {"components",
-           {{{"name", "gpu"}, {"per", "unit"}, {"count", 1}, {"recovery", "replace"}},
-            {{"name", "feed"},
-             {"per", "power-domain"},
-             {"observed_instances", 1},
-             {"count", 1},
-             {"recovery", "replace"}}}}};
-}
 
 /// moe-ep-64's model on half of the disaggregated machine (dp 4 x pp 2 x tp 4: pods 0 and 1), the other
 /// 32 units idle, one scripted failure of `component` `instance` at 1 h, spares from the idle units.

@@ -6,6 +6,7 @@
 #include "core/file_source.hpp"
 #include "core/input_error.hpp"
 #include "hw/compute_unit_model.hpp"
+#include "hw/file_system_model.hpp"
 #include "hw/link_model.hpp"
 #include "hw/memory_pool_model.hpp"
 #include "hw/optical_switch_model.hpp"
@@ -41,6 +42,8 @@ TEST_CASE("every shipped model file loads as its kind") {
       CHECK_NOTHROW(hw::SwitchModel::from_json(o));
     else if (kind == "optical-circuit-switch")
       CHECK_NOTHROW(hw::OpticalSwitchModel::from_json(o));
+    else if (kind == "file-system")
+      CHECK_NOTHROW(hw::FileSystemModel::from_json(o));
     else
       FAIL("unknown model kind " << kind);
     ++kinds[kind];
@@ -50,6 +53,24 @@ TEST_CASE("every shipped model file loads as its kind") {
   CHECK(kinds["memory-pool"] >= 2);  // a CXL pool and host DRAM
   CHECK(kinds["switch"] >= 3);
   CHECK(kinds["optical-circuit-switch"] >= 1);
+  CHECK(kinds["file-system"] >= 1);
+}
+
+TEST_CASE("a file system's transfer is limited by its aggregate bandwidth or by its clients' paths") {
+  auto doc = read_model("tectonic-240pb");
+  core::JsonObject o(doc, "tectonic-240pb.json", "");
+  const auto fs = hw::FileSystemModel::from_json(o);
+  CHECK(fs.capacity().value() == 240e15);
+  CHECK(fs.write_bandwidth().value() == 2e12);  // Llama 3: 2 TB/s sustained
+  // 16,384 clients x 6.25 GB/s = 102 TB/s: the store's 2 TB/s is the limit.
+  CHECK(fs.write_time(core::Bytes(4e12), 16384).value() == doctest::Approx(2.0).epsilon(1e-12));
+  // 8 clients x 6.25 GB/s = 50 GB/s: their own paths are.
+  CHECK(fs.read_time(core::Bytes(100e9), 8).value() == doctest::Approx(2.0).epsilon(1e-12));
+  auto bad = doc;
+  bad["write_bandwidth"] = "2TB";
+  core::JsonObject b(bad, "fs.json", "");
+  CHECK_THROWS_WITH_AS(hw::FileSystemModel::from_json(b), doctest::Contains("fs.json: /write_bandwidth"),
+                       core::InputError);
 }
 
 TEST_CASE("the shipped switch models carry their datasheet figures") {

@@ -281,3 +281,99 @@ TEST_CASE("re-placement: idle units behind a failed rack are down too, and too f
     CHECK(j.simulated == 0);
   }
 }
+
+namespace {
+
+/// The two racks with rank r on unit r (ranks 0-3 in rack0), rack failures scripted; snapshots to peer
+/// memory every 3,600 s of work at 10 s, drains of `drain` s, loads of 300 s; the peer of rank r is
+/// `peer(r)`.
+struct PeerJob {
+  topology::Machine machine = two_racks();
+  policy::FailureRates rates;
+  std::unique_ptr<reliability::JobComponents> components;
+  reliability::PeerCheckpoints peer;
+  reliability::GoodputConfig cfg = job(8, 50000);
+
+  PeerJob(const std::string& per, double drain, uint64_t (*peer_of)(uint64_t)) : rates(quiet_rates(per)) {
+    const std::vector<topology::NodeId> unit_of_rank(machine.topology.units().begin(),
+                                                     machine.topology.units().end());
+    components = std::make_unique<reliability::JobComponents>(rates, machine, unit_of_rank);
+    for (uint64_t r = 0; r < 8; ++r) peer.peer_of_rank.push_back(peer_of(r));
+    peer.persistent_drain = drain;
+    peer.persistent_load = 300;
+    cfg.job = components.get();
+    cfg.peer = &peer;
+    cfg.checkpoint_cost = 10;
+    cfg.spares = 16;
+    cfg.swap = 0;
+  }
+  reliability::GoodputRun run() const {
+    return reliability::simulate_goodput_once(rates, cfg, 3600, 1, true);
+  }
+};
+
+uint64_t other_rack(uint64_t r) {
+  return (r + 4) % 8;
+}
+uint64_t same_rack(uint64_t r) {
+  return r ^ 1;
+}
+
+}  // namespace
+
+TEST_CASE("peer-memory checkpoints survive a rack unless a rank and its peer were both in it") {
+  // The first snapshot is taken at 3,610 s and drains to the persistent tier until 4,610 s; rack0 fails
+  // at 4,000 s.
+  PeerJob apart("rack", 1000, other_rack);
+  apart.cfg.scripted = {{4000, 0, 0, true}};
+  const auto a = apart.run();
+  CHECK(a.fallbacks == 0);
+  CHECK(a.recompute == zs::test::approx(390).epsilon(1e-12));  // the work since the snapshot
+  CHECK(a.restart == 600);
+  CHECK(a.useful + lost_total(a) == zs::test::approx(50000).epsilon(1e-12));
+
+  // Pairs in one rack: the snapshot is gone with it, and the drain had not ended: back to the start.
+  PeerJob together("rack", 1000, same_rack);
+  together.cfg.scripted = {{4000, 0, 0, true}};
+  const auto t = together.run();
+  CHECK(t.fallbacks == 1);
+  CHECK(t.recompute == zs::test::approx(390 + 3600).epsilon(1e-12));
+  CHECK(t.restart == 900);  // restart and the load from the persistent tier
+  REQUIRE(t.timeline.size() == 1);
+  CHECK(t.timeline[0].action ==
+        "swap 4 spares; restore from the persistent tier (rank 0 and its peer rank 1 lost together) "
+        "(scripted)");
+  CHECK(t.useful + lost_total(t) == zs::test::approx(50000).epsilon(1e-12));
+
+  // After the drain ended, the persistent tier holds the first snapshot: only the work since is lost.
+  together.cfg.scripted = {{5000, 0, 0, true}};
+  const auto late = together.run();
+  CHECK(late.fallbacks == 1);
+  CHECK(late.recompute == zs::test::approx(5000 - 3610).epsilon(1e-12));
+}
+
+TEST_CASE("peer-memory checkpoints: drains longer than a cycle take the newest snapshot when they end") {
+  // Snapshots at 3,610, 7,220 and 10,830 s. The first drains until 8,610 s; the second starts then and
+  // ends at 13,610 s, so a fallback at 12,000 s keeps only the first.
+  PeerJob job("rack", 5000, same_rack);
+  job.cfg.scripted = {{12000, 0, 1, true}};
+  const auto r = job.run();
+  CHECK(r.fallbacks == 1);
+  CHECK(r.recompute == zs::test::approx(2 * 3600 + (12000 - 10830)).epsilon(1e-12));
+  CHECK(r.useful + lost_total(r) == zs::test::approx(50000).epsilon(1e-12));
+}
+
+TEST_CASE("peer-memory checkpoints: a rank's peer failing during its recovery falls back too") {
+  PeerJob job("unit", 1000, same_rack);
+  job.cfg.scripted = {{4000, 0, 0, true}};  // unit 0 alone: its peer, rank 1, holds its copy
+  const auto alone = job.run();
+  CHECK(alone.fallbacks == 0);
+  CHECK(alone.recompute == zs::test::approx(390).epsilon(1e-12));
+  job.cfg.scripted = {{4000, 0, 0, true}, {4030, 0, 1, true}};  // rank 1 during the detection
+  const auto both = job.run();
+  CHECK(both.fallbacks == 1);
+  CHECK(both.recompute == zs::test::approx(390 + 3600).epsilon(1e-12));
+  CHECK(both.restart == 900);
+  job.cfg.scripted = {{4000, 0, 0, true}, {4030, 0, 2, true}};  // rank 2: neither 0's peer nor its holder
+  CHECK(job.run().fallbacks == 0);
+}

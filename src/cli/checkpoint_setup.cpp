@@ -1,0 +1,136 @@
+// Checkpoint costs from the store's bandwidth, a file system model, or a snapshot to peer memory.
+#include "cli/checkpoint_setup.hpp"
+
+#include "cli/scenario_simulation.hpp"
+#include "core/input_error.hpp"
+#include "workload/peer_checkpoint.hpp"
+
+namespace zs::cli {
+namespace {
+
+/// Seconds to write and to read back `state` on a store, all ranks at once.
+struct StoreTimes {
+  double write = 0, read = 0;  ///< s
+};
+
+StoreTimes store_times(const scenario::Scenario& s, const std::string& file,
+                       const scenario::CheckpointStore& store, const std::string& path, double state) {
+  using Kind = scenario::CheckpointStore::Kind;
+  const uint64_t ranks = s.trace.mesh.size();
+  switch (store.kind) {
+    case Kind::kBandwidth:
+      return {state / store.bandwidth, state / store.bandwidth};
+    case Kind::kMemoryPools: {
+      double bandwidth = 0;
+      for (const auto& node : s.machine.topology.nodes())
+        if (node.kind == topology::NodeKind::kMemory)
+          bandwidth += s.machine.memory_models.at(node.model).bandwidth().value();
+      if (bandwidth <= 0)
+        throw core::InputError(file, path + "/target",
+                               "machine \"" + s.machine.name + "\" has no memory pools to checkpoint to");
+      return {state / bandwidth, state / bandwidth};
+    }
+    case Kind::kFileSystem: {
+      const auto& fs = *store.file_system;
+      if (2 * state > fs.capacity().value())
+        throw core::InputError(file, path + "/file_system",
+                               "file system \"" + fs.name() + "\" holds " + core::display(fs.capacity()) +
+                                   ", but keeping the last checkpoint while writing the next needs 2 x " +
+                                   core::display(core::Bytes(state)));
+      return {fs.write_time(core::Bytes(state), ranks).value(),
+              fs.read_time(core::Bytes(state), ranks).value()};
+    }
+  }
+  return {};
+}
+
+}  // namespace
+
+CheckpointDescription apply_checkpoint_setup(const scenario::Scenario& s, const std::string& file,
+                                             const policy::Placement& placement, double state,
+                                             reliability::PeerCheckpoints& peer,
+                                             reliability::GoodputConfig& cfg) {
+  const auto& rel = *s.reliability;
+  auto sec = [](double x) { return core::display(core::Seconds(x)); };
+  CheckpointDescription d;
+  d.json = {{"state_bytes", state}};
+  const std::string path = rel.peer_memory ? "/reliability/checkpoint/persistent" : "/reliability/checkpoint";
+  const StoreTimes store = store_times(s, file, rel.store, path, state);
+  const std::string size = core::display(core::Bytes(state));
+  if (!rel.peer_memory) {
+    const std::string where = size + " to " + rel.store.describe() + " (" +
+                              core::display(core::ByteRate(state / store.write)) + ")";
+    if (rel.snapshot_bandwidth > 0) {
+      cfg.checkpoint_cost = state / rel.snapshot_bandwidth;
+      cfg.checkpoint_drain = store.write;
+      d.text = where + ", asynchronous: " + sec(cfg.checkpoint_cost) + " snapshot then " +
+               sec(cfg.checkpoint_drain) + " drain";
+    } else {
+      cfg.checkpoint_cost = store.write;
+      d.text = where + " = " + sec(cfg.checkpoint_cost);
+    }
+    d.json["store"] = rel.store.describe();
+    return d;
+  }
+
+  auto rule = workload::peer_rule(s.trace);
+  if (!rule)
+    throw core::InputError(
+        file, "/reliability/checkpoint/target",
+        "peer-memory checkpoints copy each rank's snapshot to a data-parallel peer, but the "
+        "job's \"dp\" communicator has no axis of 2 or more");
+  if (rel.peer_offset > 0) {
+    const uint32_t size = s.trace.mesh.axes()[rule->axis].size;
+    if (rel.peer_offset >= size)
+      throw core::InputError(file, "/reliability/checkpoint/peer_offset",
+                             "expected 1 to " + std::to_string(size - 1) +
+                                 ": the peer is that many ranks round "
+                                 "the data-parallel axis \"" +
+                                 s.trace.mesh.axes()[rule->axis].name + "\" of " + std::to_string(size));
+    rule->offset = static_cast<int32_t>(rel.peer_offset);
+  }
+  std::vector<core::Bytes> state_of_role;
+  for (const auto& role : s.trace.roles)
+    state_of_role.push_back(role.memory->weights + role.memory->optimizer);
+  // Room in HBM: every rank's footprint, its own snapshot and its peer's (the same role: the same size).
+  for (uint64_t r = 0; r < s.trace.mesh.size(); ++r) {
+    const uint32_t role = s.trace.role_of(r);
+    const auto& program = s.trace.roles[role];
+    const auto& model = s.machine.unit_model(placement.unit_of_rank[r]);
+    const core::Bytes need = program.memory->total() + state_of_role[role] * 2.0;
+    if (need > model.hbm_capacity())
+      throw core::InputError(file, "/reliability/checkpoint/target",
+                             "peer memory: rank " + std::to_string(r) + " (role \"" + program.name +
+                                 "\") keeps its snapshot and its "
+                                 "peer's, 2 x " +
+                                 core::display(state_of_role[role]) + ", beside its footprint of " +
+                                 core::display(program.memory->total()) + ", but its \"" + model.name() +
+                                 "\" has " + core::display(model.hbm_capacity()) +
+                                 " of HBM (use a persistent store instead)");
+  }
+  peer.peer_of_rank.resize(s.trace.mesh.size());
+  for (uint64_t r = 0; r < s.trace.mesh.size(); ++r) peer.peer_of_rank[r] = rule->peer_of(s.trace.mesh, r);
+  scenario::Scenario snapshot = s;
+  snapshot.trace = workload::peer_snapshot_trace(s.trace, *rule, state_of_role);
+  const auto result = simulate_scenario(snapshot, file);
+  cfg.checkpoint_cost = result.replay.iteration_time.value();
+  cfg.checkpoint_drain = 0;
+  peer.persistent_drain = store.write;
+  peer.persistent_load = store.read;
+  cfg.peer = &peer;
+  const std::string& axis = s.trace.mesh.axes()[rule->axis].name;
+  d.text = size + " to peer memory (each rank's own HBM and the rank " + std::to_string(rule->offset) +
+           " along " + axis + "'s) = " + sec(cfg.checkpoint_cost) + " (" + result.replay.fidelity +
+           " replay); drained to " + rel.store.describe() + " in " + sec(peer.persistent_drain) +
+           ", loaded back in " + sec(peer.persistent_load);
+  d.json["peer_memory"] = {{"peer_axis", axis},
+                           {"peer_offset", rule->offset},
+                           {"snapshot_s", cfg.checkpoint_cost},
+                           {"persistent_store", rel.store.describe()},
+                           {"persistent_drain_s", peer.persistent_drain},
+                           {"persistent_load_s", peer.persistent_load}};
+  d.json["store"] = "peer-memory";
+  return d;
+}
+
+}  // namespace zs::cli

@@ -1,0 +1,31 @@
+// What a checkpoint costs on the placed job: its store's bandwidth, or a snapshot to peer memory simulated
+// by the engine and the persistent tier it drains to.
+#pragma once
+
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "policy/placement_policy.hpp"
+#include "reliability/goodput_simulator.hpp"
+#include "scenario/scenario.hpp"
+
+namespace zs::cli {
+
+/// The checkpoint, as the report and goodput.json state it.
+struct CheckpointDescription {
+  std::string text;     ///< one line: size, where, cost
+  nlohmann::json json;  ///< the figures, seconds and bytes
+};
+
+/// Sets cfg's checkpoint_cost and checkpoint_drain, or (peer memory) fills `peer` and points cfg to it,
+/// from the reliability section's checkpoint store. `state` is every rank's weights and optimizer state, B.
+/// Peer memory needs a data-parallel axis and, in every rank's HBM beside its footprint, room for its own
+/// snapshot and its peer's; a file system needs room for two checkpoints (the last complete one while the
+/// next is written). Otherwise core::InputError at /reliability/checkpoint.
+CheckpointDescription apply_checkpoint_setup(const scenario::Scenario& s, const std::string& file,
+                                             const policy::Placement& placement, double state,
+                                             reliability::PeerCheckpoints& peer,
+                                             reliability::GoodputConfig& cfg);
+
+}  // namespace zs::cli
