@@ -44,6 +44,46 @@ StoreTimes store_times(const scenario::Scenario& s, const std::string& file,
   return {};
 }
 
+/// The peer rule of the job, with the scenario's peer_offset when it gives one.
+workload::PeerRule peer_rule_of(const scenario::Scenario& s, const std::string& file) {
+  auto rule = workload::peer_rule(s.trace);
+  if (!rule)
+    throw core::InputError(
+        file, "/reliability/checkpoint/target",
+        "peer-memory checkpoints copy each rank's snapshot to a data-parallel peer, but the "
+        "job's \"dp\" communicator has no axis of 2 or more");
+  const uint32_t offset = s.reliability->peer_offset;
+  if (offset > 0) {
+    const auto& axis = s.trace.mesh.axes()[rule->axis];
+    if (offset >= axis.size)
+      throw core::InputError(file, "/reliability/checkpoint/peer_offset",
+                             "expected 1 to " + std::to_string(axis.size - 1) +
+                                 ": the peer is that many ranks round the data-parallel axis \"" + axis.name +
+                                 "\" of " + std::to_string(axis.size));
+    rule->offset = static_cast<int32_t>(offset);
+  }
+  return *rule;
+}
+
+/// Every rank's HBM must hold its footprint, its own snapshot and its peer's (the same role: the same size).
+void check_room_for_snapshots(const scenario::Scenario& s, const std::string& file,
+                              const policy::Placement& placement,
+                              const std::vector<core::Bytes>& state_of_role) {
+  for (uint64_t r = 0; r < s.trace.mesh.size(); ++r) {
+    const uint32_t role = s.trace.role_of(r);
+    const auto& program = s.trace.roles[role];
+    const auto& model = s.machine.unit_model(placement.unit_of_rank[r]);
+    const core::Bytes footprint = program.memory->total();
+    if (footprint + state_of_role[role] * 2.0 > model.hbm_capacity())
+      throw core::InputError(
+          file, "/reliability/checkpoint/target",
+          "peer memory: rank " + std::to_string(r) + " (role \"" + program.name +
+              "\") keeps its snapshot and its peer's, 2 x " + core::display(state_of_role[role]) +
+              ", beside its footprint of " + core::display(footprint) + ", but its \"" + model.name() +
+              "\" has " + core::display(model.hbm_capacity()) + " of HBM (use a persistent store instead)");
+  }
+}
+
 }  // namespace
 
 CheckpointDescription apply_checkpoint_setup(const scenario::Scenario& s, const std::string& file,
@@ -73,58 +113,28 @@ CheckpointDescription apply_checkpoint_setup(const scenario::Scenario& s, const 
     return d;
   }
 
-  auto rule = workload::peer_rule(s.trace);
-  if (!rule)
-    throw core::InputError(
-        file, "/reliability/checkpoint/target",
-        "peer-memory checkpoints copy each rank's snapshot to a data-parallel peer, but the "
-        "job's \"dp\" communicator has no axis of 2 or more");
-  if (rel.peer_offset > 0) {
-    const uint32_t size = s.trace.mesh.axes()[rule->axis].size;
-    if (rel.peer_offset >= size)
-      throw core::InputError(file, "/reliability/checkpoint/peer_offset",
-                             "expected 1 to " + std::to_string(size - 1) +
-                                 ": the peer is that many ranks round "
-                                 "the data-parallel axis \"" +
-                                 s.trace.mesh.axes()[rule->axis].name + "\" of " + std::to_string(size));
-    rule->offset = static_cast<int32_t>(rel.peer_offset);
-  }
+  const workload::PeerRule rule = peer_rule_of(s, file);
   std::vector<core::Bytes> state_of_role;
   for (const auto& role : s.trace.roles)
     state_of_role.push_back(role.memory->weights + role.memory->optimizer);
-  // Room in HBM: every rank's footprint, its own snapshot and its peer's (the same role: the same size).
-  for (uint64_t r = 0; r < s.trace.mesh.size(); ++r) {
-    const uint32_t role = s.trace.role_of(r);
-    const auto& program = s.trace.roles[role];
-    const auto& model = s.machine.unit_model(placement.unit_of_rank[r]);
-    const core::Bytes need = program.memory->total() + state_of_role[role] * 2.0;
-    if (need > model.hbm_capacity())
-      throw core::InputError(file, "/reliability/checkpoint/target",
-                             "peer memory: rank " + std::to_string(r) + " (role \"" + program.name +
-                                 "\") keeps its snapshot and its "
-                                 "peer's, 2 x " +
-                                 core::display(state_of_role[role]) + ", beside its footprint of " +
-                                 core::display(program.memory->total()) + ", but its \"" + model.name() +
-                                 "\" has " + core::display(model.hbm_capacity()) +
-                                 " of HBM (use a persistent store instead)");
-  }
+  check_room_for_snapshots(s, file, placement, state_of_role);
   peer.peer_of_rank.resize(s.trace.mesh.size());
-  for (uint64_t r = 0; r < s.trace.mesh.size(); ++r) peer.peer_of_rank[r] = rule->peer_of(s.trace.mesh, r);
+  for (uint64_t r = 0; r < s.trace.mesh.size(); ++r) peer.peer_of_rank[r] = rule.peer_of(s.trace.mesh, r);
   scenario::Scenario snapshot = s;
-  snapshot.trace = workload::peer_snapshot_trace(s.trace, *rule, state_of_role);
+  snapshot.trace = workload::peer_snapshot_trace(s.trace, rule, state_of_role);
   const auto result = simulate_scenario(snapshot, file);
   cfg.checkpoint_cost = result.replay.iteration_time.value();
   cfg.checkpoint_drain = 0;
   peer.persistent_drain = store.write;
   peer.persistent_load = store.read;
   cfg.peer = &peer;
-  const std::string& axis = s.trace.mesh.axes()[rule->axis].name;
-  d.text = size + " to peer memory (each rank's own HBM and the rank " + std::to_string(rule->offset) +
+  const std::string& axis = s.trace.mesh.axes()[rule.axis].name;
+  d.text = size + " to peer memory (each rank's own HBM and the rank " + std::to_string(rule.offset) +
            " along " + axis + "'s) = " + sec(cfg.checkpoint_cost) + " (" + result.replay.fidelity +
            " replay); drained to " + rel.store.describe() + " in " + sec(peer.persistent_drain) +
            ", loaded back in " + sec(peer.persistent_load);
   d.json["peer_memory"] = {{"peer_axis", axis},
-                           {"peer_offset", rule->offset},
+                           {"peer_offset", rule.offset},
                            {"snapshot_s", cfg.checkpoint_cost},
                            {"persistent_store", rel.store.describe()},
                            {"persistent_drain_s", peer.persistent_drain},

@@ -106,7 +106,7 @@ int run_goodput(const GoodputOptions& opt, std::ostream& out) {
   row("failures", with_ci(g.failures, "%.1f"));
   row("interruptions", with_ci(g.interruptions, "%.1f"));
   if (cfg.peer != nullptr)
-    row("persistent restores", with_ci(g.fallbacks, "%.1f") + " (a rank and its peer lost)");
+    row("persistent restores", with_ci(g.persistent_restores, "%.1f") + " (a rank and its peer lost)");
   report += "  time lost, per seed\n";
   for (const auto& [cause, e] : g.lost)
     report += "    " + column(cause, 26) + sec(e.mean) + " (" +
@@ -162,7 +162,7 @@ int run_goodput(const GoodputOptions& opt, std::ostream& out) {
                               {"optical_reconfiguration_s", re_placement.reconfiguration},
                               {"displaced_iterations", displaced}};
   }
-  if (cfg.peer != nullptr) result["persistent_restores"] = estimate_json(g.fallbacks);
+  if (cfg.peer != nullptr) result["persistent_restores"] = estimate_json(g.persistent_restores);
   for (const auto& [cause, e] : g.lost) result["lost_s"][cause] = estimate_json(e);
   for (const auto& [name, e] : g.by_component) result["failures_by_component"][name] = estimate_json(e);
   nlohmann::json timeline = nlohmann::json::array();

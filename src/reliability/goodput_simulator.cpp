@@ -57,7 +57,7 @@ GoodputRun simulate_goodput_once(const policy::FailureRates& rates, const Goodpu
   std::vector<char> memory_lost;    // this downtime: ranks whose memory (own snapshot, peers' copies) is gone
   std::vector<uint64_t> lost_list;  // the marked ranks, to clear
   std::vector<uint64_t> holder_of;  // by rank: whose snapshot copy it holds (inverse of peer_of_rank)
-  bool fell_back = false;           // this downtime restores from the persistent tier
+  bool restoring_from_persistent = false;  // this downtime restores from the persistent tier
   if (peer != nullptr) {
     memory_lost.assign(peer->peer_of_rank.size(), 0);
     holder_of.assign(peer->peer_of_rank.size(), 0);
@@ -189,7 +189,7 @@ GoodputRun simulate_goodput_once(const policy::FailureRates& rates, const Goodpu
   // peer's copy are both gone, the job restores from the persistent tier: the progress only the snapshots
   // held is lost too, and loading takes longer. Returns the text for the timeline.
   auto lose_memory = [&](const std::vector<uint64_t>& ranks, double at) -> std::string {
-    if (peer == nullptr || fell_back) return "";
+    if (peer == nullptr || restoring_from_persistent) return "";
     for (uint64_t r : ranks)
       if (!memory_lost[r]) memory_lost[r] = 1, lost_list.push_back(r);
     for (uint64_t r : ranks) {
@@ -197,8 +197,8 @@ GoodputRun simulate_goodput_once(const policy::FailureRates& rates, const Goodpu
                              : memory_lost[holder_of[r]]        ? holder_of[r]
                                                                 : r;
       if (other == r) continue;
-      fell_back = true;
-      ++run.fallbacks;
+      restoring_from_persistent = true;
+      ++run.persistent_restores;
       settle_persistent(at);
       run.recompute += in_peers;
       in_peers = persisting = 0;
@@ -213,7 +213,7 @@ GoodputRun simulate_goodput_once(const policy::FailureRates& rates, const Goodpu
   auto begin_downtime = [&] {
     for (uint64_t r : lost_list) memory_lost[r] = 0;
     lost_list.clear();
-    fell_back = false;
+    restoring_from_persistent = false;
     restart = cfg.restart;
   };
 
@@ -379,7 +379,7 @@ GoodputSummary simulate_goodput(const policy::FailureRates& rates, const Goodput
   const JobComponents& job = cfg.job != nullptr ? *cfg.job : own.emplace(rates, cfg.units);
   s.mtbf = 3600.0 / job.rate_per_hour();
   s.interval = cfg.checkpoint.interval(s.mtbf, cfg.checkpoint_cost);
-  std::vector<double> ettr, goodput, failures, interruptions, fallbacks;
+  std::vector<double> ettr, goodput, failures, interruptions, persistent_restores;
   std::map<std::string, std::vector<double>> lost, by_component;
   for (const auto& c : rates.components) by_component[c.name];
   for (uint32_t k = 0; k < seeds; ++k) {
@@ -388,7 +388,7 @@ GoodputSummary simulate_goodput(const policy::FailureRates& rates, const Goodput
     goodput.push_back(run.useful / cfg.iteration * cfg.tokens_per_iteration / cfg.horizon);
     failures.push_back(static_cast<double>(run.failures));
     interruptions.push_back(static_cast<double>(run.interruptions));
-    fallbacks.push_back(static_cast<double>(run.fallbacks));
+    persistent_restores.push_back(static_cast<double>(run.persistent_restores));
     lost["recompute"].push_back(run.recompute);
     lost["checkpoint"].push_back(run.checkpoint);
     lost["detection"].push_back(run.detection);
@@ -405,7 +405,7 @@ GoodputSummary simulate_goodput(const policy::FailureRates& rates, const Goodput
   s.goodput = estimate(goodput);
   s.failures = estimate(failures);
   s.interruptions = estimate(interruptions);
-  s.fallbacks = estimate(fallbacks);
+  s.persistent_restores = estimate(persistent_restores);
   for (const auto& [name, values] : lost) s.lost[name] = estimate(values);
   for (const auto& [name, values] : by_component) s.by_component[name] = estimate(values);
   return s;

@@ -110,7 +110,8 @@ struct GoodputRun {
   uint64_t failures = 0;       ///< component failures (silent ones included, whether found or not)
   uint64_t interruptions = 0;  ///< times the job stopped (a failure, a failure during recovery, a rollback)
   uint64_t checkpoints = 0;    ///< completed
-  uint64_t fallbacks = 0;  ///< peer checkpoints: restores from the persistent tier (a rank and its peer lost)
+  uint64_t persistent_restores =
+      0;  ///< peer checkpoints: restores from the persistent tier (a rank and its peer lost)
   std::map<std::string, uint64_t> by_component;
   std::vector<TimelineEvent> timeline;
 };
@@ -130,7 +131,7 @@ struct GoodputSummary {
   Estimate goodput;  ///< useful tokens per wall-clock second
   Estimate failures;
   Estimate interruptions;
-  Estimate fallbacks;                    ///< restores from the persistent tier (peer checkpoints)
+  Estimate persistent_restores;          ///< restores from the persistent tier (peer checkpoints)
   std::map<std::string, Estimate> lost;  ///< recompute, checkpoint, detection, restart, waiting, degraded: s
   std::map<std::string, Estimate> by_component;
   GoodputRun first;  ///< the first seed's run, with its timeline

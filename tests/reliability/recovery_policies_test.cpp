@@ -327,7 +327,7 @@ TEST_CASE("peer-memory checkpoints survive a rack unless a rank and its peer wer
   PeerJob apart("rack", 1000, other_rack);
   apart.cfg.scripted = {{4000, 0, 0, true}};
   const auto a = apart.run();
-  CHECK(a.fallbacks == 0);
+  CHECK(a.persistent_restores == 0);
   CHECK(a.recompute == zs::test::approx(390).epsilon(1e-12));  // the work since the snapshot
   CHECK(a.restart == 600);
   CHECK(a.useful + lost_total(a) == zs::test::approx(50000).epsilon(1e-12));
@@ -336,7 +336,7 @@ TEST_CASE("peer-memory checkpoints survive a rack unless a rank and its peer wer
   PeerJob together("rack", 1000, same_rack);
   together.cfg.scripted = {{4000, 0, 0, true}};
   const auto t = together.run();
-  CHECK(t.fallbacks == 1);
+  CHECK(t.persistent_restores == 1);
   CHECK(t.recompute == zs::test::approx(390 + 3600).epsilon(1e-12));
   CHECK(t.restart == 900);  // restart and the load from the persistent tier
   REQUIRE(t.timeline.size() == 1);
@@ -348,7 +348,7 @@ TEST_CASE("peer-memory checkpoints survive a rack unless a rank and its peer wer
   // After the drain ended, the persistent tier holds the first snapshot: only the work since is lost.
   together.cfg.scripted = {{5000, 0, 0, true}};
   const auto late = together.run();
-  CHECK(late.fallbacks == 1);
+  CHECK(late.persistent_restores == 1);
   CHECK(late.recompute == zs::test::approx(5000 - 3610).epsilon(1e-12));
 }
 
@@ -358,7 +358,7 @@ TEST_CASE("peer-memory checkpoints: drains longer than a cycle take the newest s
   PeerJob job("rack", 5000, same_rack);
   job.cfg.scripted = {{12000, 0, 1, true}};
   const auto r = job.run();
-  CHECK(r.fallbacks == 1);
+  CHECK(r.persistent_restores == 1);
   CHECK(r.recompute == zs::test::approx(2 * 3600 + (12000 - 10830)).epsilon(1e-12));
   CHECK(r.useful + lost_total(r) == zs::test::approx(50000).epsilon(1e-12));
 }
@@ -367,13 +367,13 @@ TEST_CASE("peer-memory checkpoints: a rank's peer failing during its recovery fa
   PeerJob job("unit", 1000, same_rack);
   job.cfg.scripted = {{4000, 0, 0, true}};  // unit 0 alone: its peer, rank 1, holds its copy
   const auto alone = job.run();
-  CHECK(alone.fallbacks == 0);
+  CHECK(alone.persistent_restores == 0);
   CHECK(alone.recompute == zs::test::approx(390).epsilon(1e-12));
   job.cfg.scripted = {{4000, 0, 0, true}, {4030, 0, 1, true}};  // rank 1 during the detection
   const auto both = job.run();
-  CHECK(both.fallbacks == 1);
+  CHECK(both.persistent_restores == 1);
   CHECK(both.recompute == zs::test::approx(390 + 3600).epsilon(1e-12));
   CHECK(both.restart == 900);
   job.cfg.scripted = {{4000, 0, 0, true}, {4030, 0, 2, true}};  // rank 2: neither 0's peer nor its holder
-  CHECK(job.run().fallbacks == 0);
+  CHECK(job.run().persistent_restores == 0);
 }
