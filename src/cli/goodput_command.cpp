@@ -44,6 +44,32 @@ std::string recovery_text(const scenario::Scenario& s, const reliability::Goodpu
   return text;
 }
 
+/// What the job uses of the fabric: the links the healthy iteration's traffic crossed (either way), the
+/// memory pools its ranks use, and the ranks' roles. A fabric component on a machine without such parts is
+/// an input error.
+reliability::JobComponents::FabricUse fabric_use(const scenario::Scenario& s, const std::string& file,
+                                                 const policy::Placement& placement,
+                                                 const engine::ReplayResult& healthy) {
+  reliability::JobComponents::FabricUse use;
+  const auto& rates = s.reliability->rates;
+  if (std::none_of(rates.components.begin(), rates.components.end(),
+                   [](const auto& c) { return c.fabric(); }))
+    return use;
+  for (const auto& c : rates.components)
+    if (c.per == "optical-port" && s.machine.topology.optical_switches().empty())
+      throw core::InputError(file, "/reliability/failure_rates",
+                             "component \"" + c.name + "\" of " + rates.file +
+                                 " fails per optical port, but machine \"" + s.machine.name +
+                                 "\" has no optical circuit switch");
+  const auto& bytes = healthy.link_bytes;
+  use.links.resize(s.machine.topology.links().size(), 0);
+  for (size_t l = 0; l < use.links.size() && 2 * l + 1 < bytes.size(); ++l)
+    use.links[l] = bytes[2 * l] > 0 || bytes[2 * l + 1] > 0 ? 1 : 0;
+  use.pool_of_rank = placement.pool_of_rank;
+  for (uint64_t r = 0; r < s.trace.mesh.size(); ++r) use.class_of_rank.push_back(s.trace.role_of(r));
+  return use;
+}
+
 }  // namespace
 
 int run_goodput(const GoodputOptions& opt, std::ostream& out) {
@@ -69,17 +95,18 @@ int run_goodput(const GoodputOptions& opt, std::ostream& out) {
   const auto placement_policy =
       policy::make_placement_policy(s.placement_policy, s.placement_map ? &*s.placement_map : nullptr);
   const policy::Placement placement = placement_policy->place({s.trace, s.machine, s.seed});
-  const reliability::JobComponents job(rel.rates, s.machine, placement.unit_of_rank);
+  // The healthy iteration first: the links its traffic crosses are the job's links and optical ports.
+  const engine::SimulationResult iteration = simulate_scenario(s, opt.scenario);
+  const reliability::JobComponents job(rel.rates, s.machine, placement.unit_of_rank,
+                                       fabric_use(s, opt.scenario, placement, iteration.replay));
 
   reliability::GoodputConfig cfg;
   cfg.job = &job;
   reliability::RePlacementSetup re_placement;
-  apply_recovery_setup(s, opt.scenario, job, *placement_policy, placement, re_placement,
-                       cfg);  // input errors before simulating
+  apply_recovery_setup(s, opt.scenario, job, *placement_policy, placement, re_placement, cfg);
   reliability::PeerCheckpoints peer;
   const CheckpointDescription checkpoint =
       apply_checkpoint_setup(s, opt.scenario, placement, state, peer, cfg);
-  const engine::SimulationResult iteration = simulate_scenario(s, opt.scenario);
   cfg.iteration = iteration.replay.iteration_time.value();
   cfg.tokens_per_iteration = s.trace.tokens_per_iteration;
   cfg.units = s.trace.mesh.size();
@@ -111,9 +138,12 @@ int run_goodput(const GoodputOptions& opt, std::ostream& out) {
   for (const auto& [cause, e] : g.lost)
     report += "    " + column(cause, 26) + sec(e.mean) + " (" +
               with_ci({e.mean / cfg.horizon, e.half_width / cfg.horizon}, "%.4f") + " of the horizon)\n";
-  report += "  failures by component, per seed\n";
-  for (const auto& [name, e] : g.by_component)
-    report += "    " + column(name, 26) + with_ci(e, "%.1f") + "\n";
+  report += "  failures by component, per seed (instances in the job)\n";
+  for (uint32_t c = 0; c < rel.rates.components.size(); ++c) {
+    const auto& comp = rel.rates.components[c];
+    report += "    " + column(comp.name, 26) + with_ci(g.by_component.at(comp.name), "%.1f") + " (" +
+              std::to_string(job.instances(c)) + " per " + comp.per + ")\n";
+  }
   report +=
       "approximations:\n"
       "  - iterations are not replayed over the horizon: each takes the simulated iteration time of the\n"
@@ -132,6 +162,14 @@ int run_goodput(const GoodputOptions& opt, std::ostream& out) {
       "    snapshot is kept (held by a separate agent); drains to the persistent tier do not slow training\n"
       "  - failures are independent per component instance; a rack, switch or power domain takes down the\n"
       "    units behind it in the topology\n"
+      "  - links and optical ports: the job's are those its healthy iteration's traffic crossed; a failed "
+      "one\n"
+      "    is out of service until repaired (a bundle loses its share, a port is re-patched to a free port\n"
+      "    of its switch cabled to the same node when there is one); the iteration with parts out is\n"
+      "    simulated once per (link class, share lost): links of the same model, tiers and rank roles at\n"
+      "    their ends are taken to cost the same; a link whose loss cuts ranks off has them replaced; a\n"
+      "    degraded iteration simulated shorter than the healthy one (routes hashed differently around\n"
+      "    a failed link) counts as healthy\n"
       "  - elastic shrink: replicas rejoin when repaired, at no cost\n";
 
   nlohmann::json result = {{"scenario", s.name},
@@ -163,8 +201,14 @@ int run_goodput(const GoodputOptions& opt, std::ostream& out) {
                               {"displaced_iterations", displaced}};
   }
   if (cfg.peer != nullptr) result["persistent_restores"] = estimate_json(g.persistent_restores);
+  nlohmann::json degraded = nlohmann::json::array();  // in key order: deterministic
+  for (const auto& [key, state] : cfg.degraded_states)
+    degraded.push_back({{"state", state.description}, {"iteration_time_s", state.simulated}});
+  result["degraded_iterations"] = degraded;
   for (const auto& [cause, e] : g.lost) result["lost_s"][cause] = estimate_json(e);
   for (const auto& [name, e] : g.by_component) result["failures_by_component"][name] = estimate_json(e);
+  for (uint32_t c = 0; c < rel.rates.components.size(); ++c)
+    result["instances_by_component"][rel.rates.components[c].name] = job.instances(c);
   nlohmann::json timeline = nlohmann::json::array();
   for (const auto& ev : g.first.timeline)
     timeline.push_back({{"at_s", ev.at},

@@ -2,6 +2,7 @@
 #include "cli/recovery_setup.hpp"
 
 #include <algorithm>
+#include <map>
 #include <optional>
 #include <unordered_map>
 
@@ -133,17 +134,31 @@ void apply_recovery_setup(const scenario::Scenario& s, const std::string& file,
   if (rel.re_place) set_up_re_placement(s, file, placement_policy, placement, re_placement, cfg);
   cfg.degraded_iteration = [&s, &placement,
                             file](const std::vector<const reliability::Degradation*>& active) {
+    using Kind = reliability::Degradation::Kind;
     scenario::Scenario degraded = s;
+    auto derate = [&](topology::LinkId link, double factor) {
+      auto [it, fresh] = degraded.machine.link_derating.try_emplace(link, factor);
+      if (!fresh) it->second = std::min(it->second, factor);
+    };
+    std::map<topology::LinkId, double> lost;  // outages: share of each link out of service
     for (const auto* d : active) {
-      if (d->kind == reliability::Degradation::Kind::kUnit) {
+      if (d->kind == Kind::kUnit) {
         auto& f = degraded.machine.unit_slowdown[placement.unit_of_rank.at(d->id)];
         f = std::max(f, d->factor);
+      } else if (d->kind == Kind::kLink) {
+        derate(topology::LinkId(d->id), d->factor);
       } else {
-        auto [it, fresh] = degraded.machine.link_derating.try_emplace(topology::LinkId(d->id), d->factor);
-        if (!fresh) it->second = std::min(it->second, d->factor);
+        lost[topology::LinkId(d->id)] += d->factor;
       }
     }
-    return simulate_scenario(degraded, file).replay.iteration_time.value();
+    for (auto [link, share] : lost) {
+      if (share >= 1 - 1e-9)
+        degraded.machine.links_down.insert(link);
+      else
+        derate(link, 1 - share);
+    }
+    const GivenUnits same(placement.unit_of_rank);  // ranks stay where they are (routes change, not units)
+    return simulate_scenario(degraded, file, &same).replay.iteration_time.value();
   };
 }
 

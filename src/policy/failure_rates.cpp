@@ -33,11 +33,12 @@ FailureRates FailureRates::from_json(core::JsonObject& o) {
       instances = std::ceil(units / r.units_per_host);
     else if (rate.per == "job")
       instances = 1;
-    else if (rate.per == "rack" || rate.per == "switch" || rate.per == "power-domain")  // a topology domain:
-      instances = static_cast<double>(c.integer("observed_instances", 1, int64_t(1) << 40));  // as observed
+    else if (rate.topology_domain() || rate.fabric())  // counted on the machine; as observed here
+      instances = static_cast<double>(c.integer("observed_instances", 1, int64_t(1) << 40));
     else
       throw c.error("per",
-                    "expected \"unit\", \"host\", \"rack\", \"switch\", \"power-domain\" or \"job\", got \"" +
+                    "expected \"unit\", \"host\", \"rack\", \"switch\", \"power-domain\", \"link\", "
+                    "\"optical-port\" or \"job\", got \"" +
                         rate.per + "\"");
     const double count = c.number("count", 0, 1e15);
     if (!(count > 0))
@@ -52,6 +53,11 @@ FailureRates FailureRates::from_json(core::JsonObject& o) {
       rate.recovery = Recovery::kReplace;
     else
       throw c.error("recovery", "expected \"restart\" or \"replace\", got \"" + recovery + "\"");
+    if (rate.fabric() && rate.recovery != Recovery::kRestart)
+      throw c.error("recovery",
+                    "expected \"restart\" for a component per " + rate.per +
+                        ": the job restarts around the failed part (units it cuts off are replaced as the "
+                        "spares allow)");
     rate.silent = c.boolean_or("silent", false);
     rate.weibull_shape = c.number_or("weibull_shape", 1.0, 1e-3, 1e3);
     if (!(rate.weibull_shape > 0)) throw c.error("weibull_shape", "expected a shape > 0");
@@ -67,18 +73,25 @@ bool ComponentRate::topology_domain() const {
   return per == "rack" || per == "switch" || per == "power-domain";
 }
 
+bool ComponentRate::fabric() const {
+  return per == "link" || per == "optical-port";
+}
+
+bool ComponentRate::needs_machine() const {
+  return topology_domain() || fabric();
+}
+
 uint64_t FailureRates::instances(const ComponentRate& c, uint64_t units) const {
-  if (c.topology_domain())
-    throw std::logic_error(
-        "the instances of a rack, switch or power-domain component come from the topology");
+  if (c.needs_machine())
+    throw std::logic_error("the instances of a component per " + c.per + " come from the machine");
   if (c.per == "unit") return units;
   if (c.per == "host") return (units + units_per_host - 1) / units_per_host;
   return 1;
 }
 
 uint64_t FailureRates::units_taken(const ComponentRate& c, uint64_t units) const {
-  if (c.topology_domain())
-    throw std::logic_error("what a rack, switch or power domain takes down comes from the topology");
+  if (c.needs_machine())
+    throw std::logic_error("what a component per " + c.per + " takes down comes from the machine");
   if (c.per == "unit") return 1;
   if (c.per == "host") return std::min<uint64_t>(units_per_host, units);
   return units;

@@ -20,7 +20,9 @@ struct ComponentRate {
   std::string name;
   /// What one instance of the component is: "unit", "host", "job", or a topology domain: "rack" (the units
   /// sharing a domain switch), "switch" (an electrical switch and the units attached to it) or
-  /// "power-domain" (the racks on one power feed, as the topology file declares them).
+  /// "power-domain" (the racks on one power feed, as the topology file declares them); or a part of the
+  /// fabric: "link" (a cable with its transceivers) or "optical-port" (a port of an optical circuit
+  /// switch), whose failure takes down the link or circuit until repaired.
   std::string per;
   double rate_per_hour = 0;  ///< mean failures per instance per hour, 1/h
   Recovery recovery = Recovery::kRestart;
@@ -30,6 +32,11 @@ struct ComponentRate {
   /// Rack, switch and power-domain components: their instances and what each takes down come from the
   /// machine.
   bool topology_domain() const;
+  /// Link and optical-port components: the job restarts routing around the failed part (recovery is
+  /// always "restart"); units it cuts off are replaced.
+  bool fabric() const;
+  /// Topology domains and fabric parts: instances counted on the machine (reliability::JobComponents).
+  bool needs_machine() const;
 };
 
 /// A rate table: per-instance rates derived from counts observed on a cluster over a period, so that the
@@ -44,8 +51,8 @@ struct FailureRates {
   /// Weibull shape <= 0 are core::InputError with the JSON path.
   static FailureRates from_json(core::JsonObject& o);
 
-  /// Instances of `c` in a job of `units` units (hosts rounded up). Not for topology domains
-  /// (std::logic_error): reliability::JobComponents counts those on the machine.
+  /// Instances of `c` in a job of `units` units (hosts rounded up). Not for components counted on the
+  /// machine (std::logic_error): reliability::JobComponents counts those.
   uint64_t instances(const ComponentRate& c, uint64_t units) const;
   /// Units one failure of `c` takes out: 1 for a unit, units_per_host for a host, all for the job.
   uint64_t units_taken(const ComponentRate& c, uint64_t units) const;

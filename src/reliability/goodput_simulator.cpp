@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <deque>
 #include <limits>
 #include <optional>
 #include <tuple>
@@ -28,6 +30,23 @@ void draw_stragglers(const GoodputConfig& cfg, uint64_t ranks, uint64_t seed, st
     out.push_back(
         {at, p.duration, Degradation::Kind::kUnit, rank, p.slowdown, "rank " + std::to_string(rank)});
   }
+}
+
+/// A degradation in words, for the list of degraded states.
+std::string describe(const Degradation& d) {
+  char text[160];
+  switch (d.kind) {
+    case Degradation::Kind::kUnit:
+      std::snprintf(text, sizeof text, "%s computes %.3gx as long", d.name.c_str(), d.factor);
+      break;
+    case Degradation::Kind::kLink:
+      std::snprintf(text, sizeof text, "%s at %.3g%% bandwidth", d.name.c_str(), 100 * d.factor);
+      break;
+    case Degradation::Kind::kOutage:
+      std::snprintf(text, sizeof text, "%s out (%.3g%% of its link)", d.name.c_str(), 100 * d.factor);
+      break;
+  }
+  return text;
 }
 
 }  // namespace
@@ -82,8 +101,13 @@ GoodputRun simulate_goodput_once(const policy::FailureRates& rates, const Goodpu
     std::vector<uint32_t> replicas;
   };
   std::vector<Shrink> shrunk;
+  // Fabric parts out of service from their failure until repaired (referenced by `active`), and the free
+  // optical switch ports a failed port's circuit can be re-patched to.
+  std::deque<Degradation> outages;
+  std::vector<uint32_t> free_ports = job.spare_ports();
+  std::vector<std::pair<double, uint32_t>> port_returns;  // (back at s, spare group), in time order
+  size_t next_port_return = 0;
   double rate = 1;
-  std::map<std::vector<std::tuple<int, uint64_t, double>>, double> slow_iteration;  // per state, s
   auto update_rate = [&] {
     std::erase_if(active, [&](const Degradation* d) { return d->at + d->duration <= t; });
     std::erase_if(shrunk, [&](const Shrink& s) { return s.rejoin <= t; });
@@ -99,14 +123,28 @@ GoodputRun simulate_goodput_once(const policy::FailureRates& rates, const Goodpu
     double slow = cfg.iteration;  // s, the iteration in the machine's present state
     if (!active.empty()) {
       std::vector<std::tuple<int, uint64_t, double>> key;
+      std::map<uint64_t, double> lost_by_link;  // outages: the share of each link lost
       for (const auto* d : active) {
+        if (d->kind == Degradation::Kind::kOutage) {
+          lost_by_link[d->id] += d->factor;
+          continue;
+        }
         const bool by_class = d->kind == Degradation::Kind::kUnit && !cfg.class_of_rank.empty();
         key.emplace_back(int(d->kind), by_class ? cfg.class_of_rank.at(d->id) : d->id, d->factor);
       }
+      for (auto [link, lost] : lost_by_link)  // links of one class are taken to cost the same
+        key.emplace_back(int(Degradation::Kind::kOutage), job.link_class(topology::LinkId(link)),
+                         std::min(1.0, lost));
       std::sort(key.begin(), key.end());
-      auto [it, fresh] = slow_iteration.try_emplace(key, 0.0);
-      if (fresh) it->second = cfg.degraded_iteration(active);
-      slow = it->second;
+      auto [it, fresh] = cfg.degraded_states.try_emplace(key);
+      if (fresh) {
+        it->second.simulated = cfg.degraded_iteration(active);
+        for (const auto* d : active)
+          it->second.description += (it->second.description.empty() ? "" : "; ") + describe(*d);
+      }
+      // A degraded machine is never taken to be faster than the healthy one: a shorter simulated
+      // iteration (routes hashed differently around a failed link) counts as healthy.
+      slow = std::max(cfg.iteration, it->second.simulated);
     }
     if (replacer) slow = std::max(slow, replacer->iteration(cfg.iteration));
     rate *= cfg.iteration / slow;
@@ -217,42 +255,100 @@ GoodputRun simulate_goodput_once(const policy::FailureRates& rates, const Goodpu
     restart = cfg.restart;
   };
 
-  // The job stops for a (non-silent) failure at `at`: returns the wait for a swap or repair it needs, or
-  // shrinks the job (elastic) and returns 0.
+  // Recovery of `failed` ranks whose units are gone (`down`: the units taken down, which re-placement
+  // keeps out of use until repaired): spares swapped in, ranks re-placed, replicas shrunk, or a wait for
+  // repair. Returns the wait and says what it did in `action`.
+  auto replace_ranks = [&](const std::vector<uint64_t>& failed, const std::vector<topology::NodeId>& down,
+                           double at, std::string& action) {
+    double wait = 0;
+    const uint64_t need = failed.size();
+    const std::string restore = lose_memory(failed, at);
+    auto replace = [&] {
+      return replacer ? replacer->replace(failed, down, at, cfg.swap, action)
+                      : spares.replace(need, at, cfg.swap, action);
+    };
+    const bool enough = replacer ? replacer->can_replace(need, at) : spares.can_replace(need, at);
+    if (cfg.elastic && !enough) {
+      Shrink s{at + cfg.repair, {}};
+      for (uint64_t r : failed) s.replicas.push_back(cfg.replica_of_rank.at(r));
+      std::sort(s.replicas.begin(), s.replicas.end());
+      s.replicas.erase(std::unique(s.replicas.begin(), s.replicas.end()), s.replicas.end());
+      std::vector<uint32_t> all = s.replicas;
+      for (const auto& o : shrunk) all.insert(all.end(), o.replicas.begin(), o.replicas.end());
+      std::sort(all.begin(), all.end());
+      if (uint64_t(std::unique(all.begin(), all.end()) - all.begin()) < cfg.replicas) {
+        action = "shrink by " + std::to_string(s.replicas.size()) + " replica(s) until repaired";
+        shrunk.push_back(std::move(s));
+      } else {
+        wait = replace();  // nothing left to run: wait
+      }
+    } else {
+      wait = replace();
+    }
+    action += restore;
+    return wait;
+  };
+
+  // A link or optical port fails at `at`. A port whose switch has a free port cabled to the same node is
+  // re-patched (the switch's reconfiguration time). Otherwise the link loses the part's share until the
+  // repair; a link that goes down entirely and cuts ranks off the job has them replaced instead (the
+  // swap, re-placement or wait puts them where the job reaches them). Returns the wait.
+  auto fabric_failure = [&](const Failure& f, double at, std::string& action) {
+    if (rates.components[f.component].per == "optical-port") {
+      const auto& port = job.optical_port(f.component, f.instance);
+      for (; next_port_return < port_returns.size() && port_returns[next_port_return].first <= at;
+           ++next_port_return)
+        ++free_ports[port_returns[next_port_return].second];
+      if (free_ports[port.spare_group] > 0) {
+        --free_ports[port.spare_group];
+        port_returns.emplace_back(at + cfg.repair, port.spare_group);
+        action = "re-patch to a free port (optical reconfiguration " + std::to_string(port.reconfiguration) +
+                 " s)";
+        return port.reconfiguration;
+      }
+    }
+    const topology::LinkId link = job.fabric_link(f.component, f.instance);
+    const double share = job.fabric_share(f.component, f.instance);
+    double lost = share;
+    std::map<topology::LinkId, double> lost_by_link;
+    for (const auto* d : active)  // `active` may still hold outages repaired while the job was down
+      if (d->kind == Degradation::Kind::kOutage && d->at + d->duration > at)
+        lost_by_link[topology::LinkId(d->id)] += d->factor;
+    lost += lost_by_link[link];
+    if (lost >= 1 - 1e-9) {
+      std::vector<topology::LinkId> down{link};
+      for (auto [l, x] : lost_by_link)
+        if (l != link && x >= 1 - 1e-9) down.push_back(l);
+      const auto cut = job.cut_off(down, replacer ? replacer->unit_of_rank() : job.unit_of_rank());
+      if (!cut.ranks.empty()) {
+        const double wait = replace_ranks(cut.ranks, cut.units, at, action);
+        action = "cuts off " + std::to_string(cut.ranks.size()) + " rank(s): " + action;
+        return wait;
+      }
+    }
+    outages.push_back({at, cfg.repair, Degradation::Kind::kOutage, link, share,
+                       job.instance_name(f.component, f.instance)});
+    active.push_back(&outages.back());
+    char text[96];
+    std::snprintf(text, sizeof text, "restart with %.3g%% of the link until repaired",
+                  100 * std::max(0.0, 1 - lost));
+    action = lost >= 1 - 1e-9 ? "restart without the link until repaired" : text;
+    return 0.0;
+  };
+
+  // The job stops for a (non-silent) failure at `at`: returns the wait for a swap, repair or re-patch it
+  // needs, or shrinks the job (elastic) and returns 0.
   auto interrupt = [&](const Failure& f, const policy::ComponentRate& comp, double at, const char* when) {
     ++run.interruptions;
     std::string action = "restart";
     double wait = 0;
-    if (comp.recovery == policy::Recovery::kReplace) {
+    if (comp.fabric()) {
+      wait = fabric_failure(f, at, action);
+    } else if (comp.recovery == policy::Recovery::kReplace) {
       // The ranks it stops: with re-placement those running on its units now (ranks move), else its own.
       const auto down = replacer ? job.units_down(f.component, f.instance) : std::vector<topology::NodeId>{};
       const auto own = job.ranks_taken(f.component, f.instance);
-      const auto failed = replacer ? replacer->failed_ranks(own, down) : own;
-      const uint64_t need = failed.size();
-      const std::string restore = lose_memory(failed, at);
-      auto replace = [&] {
-        return replacer ? replacer->replace(failed, down, at, cfg.swap, action)
-                        : spares.replace(need, at, cfg.swap, action);
-      };
-      const bool enough = replacer ? replacer->can_replace(need, at) : spares.can_replace(need, at);
-      if (cfg.elastic && !enough) {
-        Shrink s{at + cfg.repair, {}};
-        for (uint64_t r : failed) s.replicas.push_back(cfg.replica_of_rank.at(r));
-        std::sort(s.replicas.begin(), s.replicas.end());
-        s.replicas.erase(std::unique(s.replicas.begin(), s.replicas.end()), s.replicas.end());
-        std::vector<uint32_t> all = s.replicas;
-        for (const auto& o : shrunk) all.insert(all.end(), o.replicas.begin(), o.replicas.end());
-        std::sort(all.begin(), all.end());
-        if (uint64_t(std::unique(all.begin(), all.end()) - all.begin()) < cfg.replicas) {
-          action = "shrink by " + std::to_string(s.replicas.size()) + " replica(s) until repaired";
-          shrunk.push_back(std::move(s));
-        } else {
-          wait = replace();  // nothing left to run: wait
-        }
-      } else {
-        wait = replace();
-      }
-      action += restore;
+      wait = replace_ranks(replacer ? replacer->failed_ranks(own, down) : own, down, at, action);
     }
     note(at, comp.name, f.instance, job.instance_name(f.component, f.instance), action + when);
     return wait;

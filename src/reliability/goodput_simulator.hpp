@@ -5,6 +5,7 @@
 #include <functional>
 #include <map>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "policy/checkpoint_interval.hpp"
@@ -17,7 +18,9 @@ namespace zs::reliability {
 
 /// A unit that runs slower (a straggler) or a link that carries less, for a while.
 struct Degradation {
-  enum class Kind : uint8_t { kUnit, kLink };
+  /// kOutage: a failed part of a link (a cable of a bundle, an optical port): `factor` is the share of the
+  /// link's bandwidth it takes away; the outages of one link add up, and at 1 the link is down.
+  enum class Kind : uint8_t { kUnit, kLink, kOutage };
   double at = 0;        ///< s
   double duration = 0;  ///< s
   Kind kind = Kind::kUnit;
@@ -87,6 +90,16 @@ struct GoodputConfig {
   /// Two-tier checkpoints to peer memory (checkpoint_cost is then the snapshot's, checkpoint_drain 0).
   /// Null: one tier.
   const PeerCheckpoints* peer = nullptr;
+
+  /// A machine state with degradations in force: the engine's iteration for it, and the degradations
+  /// that first made it, in words.
+  struct DegradedState {
+    double simulated = 0;  ///< s, as simulated (the job runs at no less than the healthy iteration)
+    std::string description;
+  };
+  /// Degraded states by key (per degradation: kind, rank class or link class, factor), filled as the
+  /// seeds first meet them and shared by them, so that each is simulated once.
+  mutable std::map<std::vector<std::tuple<int, uint64_t, double>>, DegradedState> degraded_states;
 };
 
 /// One interruption of the timeline.
@@ -105,7 +118,7 @@ struct GoodputRun {
   double checkpoint = 0;       ///< blocked in checkpoints, s
   double detection = 0;        ///< s
   double restart = 0;          ///< s
-  double waiting = 0;          ///< for a spare swap or a repair, s
+  double waiting = 0;          ///< for a spare swap, a repair or an optical re-patch, s
   double degraded = 0;         ///< progress not made while running slower or with fewer replicas, s
   uint64_t failures = 0;       ///< component failures (silent ones included, whether found or not)
   uint64_t interruptions = 0;  ///< times the job stopped (a failure, a failure during recovery, a rollback)

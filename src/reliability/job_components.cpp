@@ -2,8 +2,10 @@
 #include "reliability/job_components.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <map>
 #include <stdexcept>
+#include <tuple>
 #include <unordered_map>
 
 #include "topology/unit_domains.hpp"
@@ -50,20 +52,37 @@ MachineDomains domains_on_machine(const std::string& per, const topology::Machin
 }  // namespace
 
 JobComponents::JobComponents(const policy::FailureRates& rates, uint64_t ranks)
-    : rates_(rates), ranks_(ranks), domains_(rates.components.size()) {
+    : rates_(rates), ranks_(ranks), domains_(rates.components.size()), fabric_(rates.components.size()) {
   for (const auto& c : rates.components)
-    if (c.topology_domain())
+    if (c.needs_machine())
       throw std::invalid_argument("component \"" + c.name + "\" is per " + c.per +
                                   ", which needs the machine's topology");
 }
 
 JobComponents::JobComponents(const policy::FailureRates& rates, const topology::Machine& machine,
-                             const std::vector<topology::NodeId>& unit_of_rank)
-    : rates_(rates), ranks_(unit_of_rank.size()), domains_(rates.components.size()) {
+                             const std::vector<topology::NodeId>& unit_of_rank, FabricUse fabric)
+    : rates_(rates),
+      machine_(&machine),
+      ranks_(unit_of_rank.size()),
+      unit_of_rank_(unit_of_rank),
+      pool_of_rank_(std::move(fabric.pool_of_rank)),
+      domains_(rates.components.size()),
+      fabric_(rates.components.size()) {
   const auto& topo = machine.topology;
   for (auto unit : unit_of_rank) unit_names_.push_back(topo.node(unit).name);
   std::unordered_map<topology::NodeId, std::vector<uint64_t>> ranks_of_unit;
   for (uint64_t r = 0; r < unit_of_rank.size(); ++r) ranks_of_unit[unit_of_rank[r]].push_back(r);
+  std::vector<char> used = std::move(fabric.links);
+  if (used.empty())
+    for (topology::LinkId l = 0; l < topo.links().size(); ++l)
+      used.push_back(topo.active_at_start(l) ? 1 : 0);
+  bool any_fabric = false;
+  for (uint32_t c = 0; c < rates.components.size(); ++c) {
+    if (rates.components[c].per == "link") add_links(c, used);
+    if (rates.components[c].per == "optical-port") add_ports(c, used);
+    any_fabric = any_fabric || rates.components[c].fabric();
+  }
+  if (any_fabric) classify_links(fabric.class_of_rank);
   for (size_t c = 0; c < rates.components.size(); ++c) {
     const auto& comp = rates.components[c];
     if (!comp.topology_domain()) continue;
@@ -83,13 +102,169 @@ JobComponents::JobComponents(const policy::FailureRates& rates, const topology::
   }
 }
 
+namespace {
+
+/// Physical cables a link of this width stands for.
+uint64_t cables(double width) {
+  return std::max<uint64_t>(1, static_cast<uint64_t>(width + 1e-9));
+}
+
+/// Whether the link joins a memory pool (not a link of the fabric between units and switches).
+bool to_memory_pool(const topology::Topology& topo, topology::LinkId l) {
+  const auto& link = topo.link(l);
+  return topo.node(link.a).kind == topology::NodeKind::kMemory ||
+         topo.node(link.b).kind == topology::NodeKind::kMemory;
+}
+
+}  // namespace
+
+void JobComponents::add_links(uint32_t c, const std::vector<char>& used) {
+  const auto& topo = machine_->topology;
+  auto& f = fabric_[c];
+  f.first.push_back(0);
+  for (topology::LinkId l = 0; l < topo.links().size(); ++l) {
+    if (!used.at(l) || to_memory_pool(topo, l)) continue;
+    f.links.push_back(l);
+    f.first.push_back(f.first.back() + cables(topo.link(l).width));
+  }
+}
+
+void JobComponents::add_ports(uint32_t c, const std::vector<char>& used) {
+  const auto& topo = machine_->topology;
+  auto& f = fabric_[c];
+  std::vector<std::vector<char>> busy;  // per switch, per port: carries a circuit at the start
+  for (const auto& ocs : topo.optical_switches()) busy.emplace_back(ocs.port_nodes.size(), 0);
+  for (const auto& circuit : topo.circuits()) {
+    if (!circuit.active_at_start) continue;
+    const uint64_t n = cables(topo.link(circuit.link).width);
+    for (uint64_t k = 0; k < n; ++k)
+      for (uint64_t port : {circuit.port_a + k, circuit.port_b + k})
+        if (port < busy[circuit.optical_switch].size()) busy[circuit.optical_switch][port] = 1;
+  }
+  std::map<std::pair<uint32_t, topology::NodeId>, uint32_t> group_of;  // (switch, node) -> spare group
+  auto group = [&](uint32_t ocs, uint32_t port) {
+    const auto key = std::make_pair(ocs, topo.optical_switches()[ocs].port_nodes[port]);
+    auto [it, fresh] = group_of.try_emplace(key, static_cast<uint32_t>(spare_ports_.size()));
+    if (fresh) spare_ports_.push_back(0);
+    return it->second;
+  };
+  for (const auto& circuit : topo.circuits()) {
+    if (!circuit.active_at_start || !used.at(circuit.link)) continue;
+    const uint64_t n = cables(topo.link(circuit.link).width);
+    const auto ports = topo.optical_switches()[circuit.optical_switch].port_nodes.size();
+    for (uint32_t end : {circuit.port_a, circuit.port_b})
+      for (uint64_t k = 0; k < n && end + k < ports; ++k) {
+        const auto port = static_cast<uint32_t>(end + k);
+        const auto& model =
+            machine_->optical_switch_models.at(topo.optical_switches()[circuit.optical_switch].model);
+        f.ports.push_back({circuit.optical_switch, port, circuit.link, group(circuit.optical_switch, port),
+                           model.reconfiguration_time().value()});
+      }
+  }
+  for (uint32_t o = 0; o < busy.size(); ++o)
+    for (uint32_t p = 0; p < busy[o].size(); ++p)
+      if (!busy[o][p])
+        if (auto it = group_of.find({o, topo.optical_switches()[o].port_nodes[p]}); it != group_of.end())
+          ++spare_ports_[it->second];
+}
+
+void JobComponents::classify_links(const std::vector<uint32_t>& class_of_rank) {
+  const auto& topo = machine_->topology;
+  // Tiers: links from the nearest unit, over the links active at the start.
+  constexpr uint32_t kFar = std::numeric_limits<uint32_t>::max();
+  std::vector<uint32_t> tier(topo.nodes().size(), kFar);
+  std::vector<topology::NodeId> queue(topo.units().begin(), topo.units().end());
+  for (auto u : queue) tier[u] = 0;
+  for (size_t head = 0; head < queue.size(); ++head)
+    for (auto [next, link] : topo.neighbours(queue[head]))
+      if (tier[next] == kFar && topo.active_at_start(link)) {
+        tier[next] = tier[queue[head]] + 1;
+        queue.push_back(next);
+      }
+  std::vector<uint32_t> rank_class(topo.nodes().size(), kFar - 1);  // kFar - 1: a unit with no rank
+  for (uint64_t r = unit_of_rank_.size(); r-- > 0;)  // the lowest rank on a unit names its class
+    rank_class[unit_of_rank_[r]] = class_of_rank.empty() ? static_cast<uint32_t>(r) : class_of_rank.at(r);
+  std::map<std::tuple<uint32_t, uint32_t, uint32_t, uint32_t, uint32_t>, uint32_t> ids;
+  for (topology::LinkId l = 0; l < topo.links().size(); ++l) {
+    const auto& link = topo.link(l);
+    auto end = [&](topology::NodeId n) {
+      return std::make_pair(tier[n], topo.node(n).kind == topology::NodeKind::kUnit ? rank_class[n] : kFar);
+    };
+    auto a = end(link.a), b = end(link.b);
+    if (b < a) std::swap(a, b);
+    const auto key = std::make_tuple(link.model, a.first, a.second, b.first, b.second);
+    link_class_.push_back(ids.try_emplace(key, static_cast<uint32_t>(ids.size())).first->second);
+  }
+}
+
 uint64_t JobComponents::instances(uint32_t c) const {
   const auto& comp = rates_.components.at(c);
+  if (comp.per == "link") return fabric_[c].first.empty() ? 0 : fabric_[c].first.back();
+  if (comp.per == "optical-port") return fabric_[c].ports.size();
   return comp.topology_domain() ? domains_[c].ranks.size() : rates_.instances(comp, ranks_);
+}
+
+topology::LinkId JobComponents::fabric_link(uint32_t c, uint64_t instance) const {
+  const auto& f = fabric_.at(c);
+  if (rates_.components.at(c).per == "optical-port") return f.ports.at(instance).link;
+  if (instance >= instances(c)) throw std::out_of_range("no such link instance");
+  const auto at = std::upper_bound(f.first.begin(), f.first.end(), instance) - f.first.begin() - 1;
+  return f.links.at(static_cast<size_t>(at));
+}
+
+double JobComponents::fabric_share(uint32_t c, uint64_t instance) const {
+  return 1.0 / static_cast<double>(cables(machine_->topology.link(fabric_link(c, instance)).width));
+}
+
+const JobComponents::OpticalPort& JobComponents::optical_port(uint32_t c, uint64_t instance) const {
+  return fabric_.at(c).ports.at(instance);
+}
+
+JobComponents::CutOff JobComponents::cut_off(const std::vector<topology::LinkId>& down,
+                                             const std::vector<topology::NodeId>& unit_of_rank) const {
+  const auto& topo = machine_->topology;
+  std::vector<char> off(topo.links().size(), 0);
+  for (auto l : down) off.at(l) = 1;
+  auto usable = [&](topology::LinkId l) { return !off[l] && topo.active_at_start(l); };
+  auto is_pool = [&](topology::NodeId n) { return topo.node(n).kind == topology::NodeKind::kMemory; };
+  // Parts of the fabric (memory pools are endpoints: no search passes through one).
+  constexpr uint32_t kNone = std::numeric_limits<uint32_t>::max();
+  std::vector<uint32_t> part(topo.nodes().size(), kNone);
+  std::vector<topology::NodeId> queue;
+  uint32_t parts = 0;
+  for (topology::NodeId start = 0; start < topo.nodes().size(); ++start) {
+    if (part[start] != kNone || is_pool(start)) continue;
+    part[start] = parts;
+    queue.assign(1, start);
+    for (size_t head = 0; head < queue.size(); ++head)
+      for (auto [next, link] : topo.neighbours(queue[head]))
+        if (part[next] == kNone && !is_pool(next) && usable(link)) {
+          part[next] = parts;
+          queue.push_back(next);
+        }
+    ++parts;
+  }
+  std::vector<uint64_t> job_units(parts, 0);
+  for (auto unit : unit_of_rank) ++job_units[part[unit]];
+  const auto main =
+      static_cast<uint32_t>(std::max_element(job_units.begin(), job_units.end()) - job_units.begin());
+  CutOff out;
+  for (auto unit : topo.units())
+    if (part[unit] != main) out.units.push_back(unit);
+  auto pool_reached = [&](topology::NodeId pool) {
+    for (auto [next, link] : topo.neighbours(pool))
+      if (usable(link) && part[next] == main) return true;
+    return false;
+  };
+  for (uint64_t r = 0; r < unit_of_rank.size(); ++r)
+    if (part[unit_of_rank[r]] != main || (!pool_of_rank_.empty() && !pool_reached(pool_of_rank_.at(r))))
+      out.ranks.push_back(r);
+  return out;
 }
 
 uint64_t JobComponents::units_taken(uint32_t c, uint64_t instance) const {
   const auto& comp = rates_.components.at(c);
+  if (comp.fabric()) return 0;
   if (comp.topology_domain()) return domains_[c].ranks.at(instance).size();
   if (comp.per == "host")
     return std::min<uint64_t>(rates_.units_per_host, ranks_ - instance * rates_.units_per_host);
@@ -99,6 +274,7 @@ uint64_t JobComponents::units_taken(uint32_t c, uint64_t instance) const {
 std::vector<uint64_t> JobComponents::ranks_taken(uint32_t c, uint64_t instance) const {
   const auto& comp = rates_.components.at(c);
   if (comp.topology_domain()) return domains_[c].ranks.at(instance);
+  if (comp.fabric()) return {};
   uint64_t first = 0, count = ranks_;
   if (comp.per == "unit") first = instance, count = 1;
   if (comp.per == "host") first = instance * rates_.units_per_host, count = units_taken(c, instance);
@@ -115,6 +291,19 @@ std::vector<topology::NodeId> JobComponents::units_down(uint32_t c, uint64_t ins
 std::string JobComponents::instance_name(uint32_t c, uint64_t instance) const {
   const auto& comp = rates_.components.at(c);
   if (comp.topology_domain()) return domains_[c].names.at(instance);
+  if (comp.per == "optical-port") {
+    const auto& p = fabric_[c].ports.at(instance);
+    return machine_->topology.optical_switches()[p.optical_switch].name + ":" + std::to_string(p.port);
+  }
+  if (comp.per == "link") {
+    const auto& topo = machine_->topology;
+    const auto l = fabric_link(c, instance);
+    const auto at = std::upper_bound(fabric_[c].first.begin(), fabric_[c].first.end(), instance) -
+                    fabric_[c].first.begin() - 1;
+    const uint64_t cable = instance - fabric_[c].first[static_cast<size_t>(at)];
+    return topo.node(topo.link(l).a).name + " - " + topo.node(topo.link(l).b).name +
+           (cable > 0 ? " #" + std::to_string(cable) : "");
+  }
   if (comp.per == "unit")
     return unit_names_.empty() ? "unit" + std::to_string(instance) : unit_names_.at(instance);
   if (comp.per == "host") return "host" + std::to_string(instance);

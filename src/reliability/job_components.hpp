@@ -21,13 +21,42 @@ namespace zs::reliability {
 /// - power-domain: every power domain of the machine (Machine::power_domains) with job units, taking the
 ///   ranks on its units, named as the topology names it ("power<k>").
 /// Rack and switch domains are named by their switch.
+/// - link: every physical cable of the links the job's traffic crosses (a link of width w >= 2 is
+///   floor(w) cables, each carrying 1/floor(w) of it), named "a - b" after its nodes ("a - b #k" for
+///   cable k > 0); links to memory pools are left out;
+/// - optical-port: every port of the optical circuits active at the start that the job's traffic crosses
+///   (a circuit of width w takes w consecutive ports at each end), named "<switch>:<port>".
+/// A fabric part takes no rank by itself: what it cuts off depends on what else is down (cut_off).
 class JobComponents {
  public:
-  /// Without a machine: unit, host and job components only; a topology domain is std::invalid_argument.
+  /// What a job uses of the fabric, for link and optical-port components.
+  struct FabricUse {
+    std::vector<char> links;  ///< per link: 1 when the job's traffic crosses it; empty: every active link
+    std::vector<topology::NodeId> pool_of_rank;  ///< the memory pool each rank's moves use; empty: none
+    std::vector<uint32_t> class_of_rank;         ///< ranks running the same program; empty: each its own
+  };
+  /// An optical switch port as an instance: its circuit's link, and the group of ports it can be
+  /// re-patched to (same switch, cabled to the same node).
+  struct OpticalPort {
+    uint32_t optical_switch = 0;
+    uint32_t port = 0;
+    topology::LinkId link = 0;
+    uint32_t spare_group = 0;    ///< index into spare_ports()
+    double reconfiguration = 0;  ///< the switch model's time to re-point a port, s
+  };
+  /// What failed links cut off: units not connected to the part of the machine holding most of the job's
+  /// units, and the ranks on them or whose memory pool is on the other side.
+  struct CutOff {
+    std::vector<uint64_t> ranks;
+    std::vector<topology::NodeId> units;
+  };
+
+  /// Without a machine: unit, host and job components only; a component counted on the machine is
+  /// std::invalid_argument.
   JobComponents(const policy::FailureRates& rates, uint64_t ranks);
   /// On a machine, with rank r on unit_of_rank[r].
   JobComponents(const policy::FailureRates& rates, const topology::Machine& machine,
-                const std::vector<topology::NodeId>& unit_of_rank);
+                const std::vector<topology::NodeId>& unit_of_rank, FabricUse fabric = {});
 
   uint64_t ranks() const { return ranks_; }
   uint64_t instances(uint32_t component) const;
@@ -42,16 +71,51 @@ class JobComponents {
   /// Failures per hour of the whole job: instances x rate summed over components, 1/h.
   double rate_per_hour() const;
 
+  /// Fabric components: the link the instance belongs to, and the share of its bandwidth the instance
+  /// carries (1 / its cables; an optical port: 1 / its circuit's width).
+  topology::LinkId fabric_link(uint32_t component, uint64_t instance) const;
+  double fabric_share(uint32_t component, uint64_t instance) const;
+  /// Optical-port components: the port.
+  const OpticalPort& optical_port(uint32_t component, uint64_t instance) const;
+  /// Per spare group: ports of the switch cabled to the group's node that carry no circuit at the start.
+  const std::vector<uint32_t>& spare_ports() const { return spare_ports_; }
+  /// With the links `down` out of service and rank r on unit_of_rank[r]: what is cut off (breadth-first
+  /// search over the machine, O(nodes + links)).
+  CutOff cut_off(const std::vector<topology::LinkId>& down,
+                 const std::vector<topology::NodeId>& unit_of_rank) const;
+  /// Where the job starts.
+  const std::vector<topology::NodeId>& unit_of_rank() const { return unit_of_rank_; }
+  /// Links of one class are taken to slow the job alike when degraded: same model, same tiers at both
+  /// ends (links from the nearest unit: 0 for a unit, 1 for its switch, ...) and, at a unit end, the
+  /// same class of rank on it.
+  uint32_t link_class(topology::LinkId link) const { return link_class_.at(link); }
+
  private:
   struct Domains {
     std::vector<std::string> names;
     std::vector<std::vector<uint64_t>> ranks;
     std::vector<std::vector<topology::NodeId>> units;
   };
+  /// A fabric component's instances: cable or port k of the job's parts.
+  struct Fabric {
+    std::vector<topology::LinkId> links;  ///< per link the job uses: the link
+    std::vector<uint64_t> first;          ///< per link: its first instance (links.size() + 1 entries)
+    std::vector<OpticalPort> ports;       ///< optical-port: per instance
+  };
+  void add_links(uint32_t component, const std::vector<char>& used);
+  void add_ports(uint32_t component, const std::vector<char>& used);
+  void classify_links(const std::vector<uint32_t>& class_of_rank);
+
   const policy::FailureRates& rates_;
+  const topology::Machine* machine_ = nullptr;
   uint64_t ranks_ = 0;
-  std::vector<std::string> unit_names_;  ///< by rank; empty without a machine
-  std::vector<Domains> domains_;         ///< by component; filled for topology domains only
+  std::vector<std::string> unit_names_;         ///< by rank; empty without a machine
+  std::vector<topology::NodeId> unit_of_rank_;  ///< empty without a machine
+  std::vector<topology::NodeId> pool_of_rank_;  ///< empty: no memory pools used
+  std::vector<Domains> domains_;                ///< by component; filled for topology domains only
+  std::vector<Fabric> fabric_;                  ///< by component; filled for fabric components only
+  std::vector<uint32_t> spare_ports_;           ///< per spare group
+  std::vector<uint32_t> link_class_;            ///< per link
 };
 
 }  // namespace zs::reliability

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -36,6 +37,9 @@ struct Machine {
   std::map<NodeId, double> unit_slowdown;
   /// Degraded links: the link carries this fraction of its bandwidth. Empty for a healthy machine.
   std::map<LinkId, double> link_derating;
+  /// Failed links (a cable, a transceiver, an optical switch port): no route crosses them. Empty for a
+  /// healthy machine.
+  std::set<LinkId> links_down;
   /// Power domains the topology file declares (topology/power_domains.hpp); empty when it declares none.
   std::vector<PowerDomain> power_domains;
 

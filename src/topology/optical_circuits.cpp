@@ -181,7 +181,7 @@ void CircuitTimeline::advance(core::Seconds now, Router& router) {
       if (on_port[circuit.port_a] == c) continue;  // unchanged: its ports are not touched
       on_port[circuit.port_a] = on_port[circuit.port_b] = c;
       ready_[c] = up;
-      router.set_link_enabled(circuit.link, true);
+      if (!machine_.links_down.contains(circuit.link)) router.set_link_enabled(circuit.link, true);
     }
   }
 }

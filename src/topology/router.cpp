@@ -36,6 +36,7 @@ Router::Router(const Machine& machine, PathSelection selection, size_t max_cache
   for (LinkId l = 0; l < machine.topology.links().size(); ++l)  // nominal: a derated link is still hashed to
     bandwidth_.push_back(machine.link_model(l).effective_bandwidth().value() *
                          machine.topology.link(l).width);
+  for (LinkId l : machine.links_down) enabled_.at(l) = 0;
 }
 
 void Router::keep_widest(std::vector<std::pair<NodeId, LinkId>>& candidates) const {

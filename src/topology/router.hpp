@@ -42,6 +42,7 @@ class Router {
   /// taken, then ECMP among them. Two units of one rack that share both an NVLink switch and a ToR
   /// then talk over NVLink, as NCCL's peer-to-peer transport does, instead of hashing half their
   /// connections onto the NICs; links of equal bandwidth (a fat-tree's uplinks) are all still taken.
+  /// The machine's failed links (Machine::links_down) start switched off.
   explicit Router(const Machine& machine, PathSelection selection = PathSelection::kEcmpHash,
                   size_t max_cached = 0);
 

@@ -201,3 +201,115 @@ TEST_CASE(
   CHECK_FALSE(fs::exists(dir.path() / "y"));
   CHECK_FALSE(fs::exists(dir.path() / "z"));
 }
+
+namespace {
+
+/// moe-ep-64 in collapsed fidelity (each degraded iteration in a fraction of a second) with a rate table of
+/// links and optical ports that practically never fail on their own, no checkpoint within the 10-day
+/// horizon, and `events` scripted.
+nlohmann::json fabric_job(test::TempDir& dir, const nlohmann::json& events) {
+  auto doc = nlohmann::json::parse(test::read_text(source_file("scenarios/moe-ep-64.json")));
+  doc["fidelity"] = "collapsed";
+  doc["machine"] = source_file("topologies/disaggregated-64.machine.json");
+  doc["workload"]["model"] = source_file("workloads/mixtral-8x7b.json");
+  nlohmann::json rates = {{"kind", "failure-rates"},
+                          {"name", "quiet-fabric"},
+                          {"source", "test value"},
+                          {"observed", {{"units", 1}, {"units_per_host", 8}, {"duration", "1000000000000s"}}},
+                          {"components",
+                           {{{"name", "cable"},
+                             {"per", "link"},
+                             {"observed_instances", 1},
+                             {"count", 1},
+                             {"recovery", "restart"}},
+                            {{"name", "port"},
+                             {"per", "optical-port"},
+                             {"observed_instances", 1},
+                             {"count", 1},
+                             {"recovery", "restart"}}}}};
+  doc["reliability"] = {{"failure_rates", dir.write("fabric.json", rates.dump())},
+                        {"horizon", "10d"},
+                        {"seeds", 1},
+                        {"checkpoint", {{"interval", "1000d"}, {"bandwidth", "100GB/s"}}},
+                        {"detection", "1min"},
+                        {"restart", "5min"},
+                        {"repair", "2d"},
+                        {"spares", {{"units", 1}, {"swap", "10min"}}},
+                        {"events", events}};
+  return doc;
+}
+
+}  // namespace
+
+TEST_CASE("links and optical ports fail: the job runs without them until repaired, at the engine's pace") {
+  test::TempDir dir;
+  const nlohmann::json events = {
+      {{"at", "1h"}, {"component", "cable"}, {"instance", "pod0-rack0-tor - pod0-spine"}},
+      {{"at", "3d"}, {"component", "port"}, {"instance", "ocs0:0"}}};
+  auto r = test::run_cli(
+      {"goodput", dir.write("f.json", fabric_job(dir, events).dump()), "--out", dir.file("x"), "--quiet"});
+  REQUIRE(r.code == 0);
+  const auto g = nlohmann::json::parse(test::read_text(dir.path() / "x" / "goodput.json"));
+  // Every link but the 8 to the CXL pools carries traffic: per rack 8 NVLink and 8 NIC cables and 8 ToR
+  // uplink cables (one bundle of width 8), 8 racks; and the 4 circuits of width 1 (2 ports each).
+  CHECK(g["instances_by_component"]["cable"] == 8 * (8 + 8 + 8) + 4);
+  CHECK(g["instances_by_component"]["port"] == 4 * 2);
+  const auto& timeline = g["timeline_first_seed"];
+  REQUIRE(timeline.size() == 2);
+  CHECK(timeline[0]["action"] == "restart with 87.5% of the link until repaired (scripted)");
+  CHECK(timeline[1]["action"] == "restart without the link until repaired (scripted)");  // ports all in use
+  const auto& states = g["degraded_iterations"];
+  REQUIRE(states.size() == 2);
+  const double healthy = g["iteration_time_s"];
+  double degraded = 0;  // each outage from the restart (6 min after its failure) to the repair (2 days)
+  for (const auto& s : states) {
+    const double slow = std::max(healthy, s["iteration_time_s"].get<double>());
+    degraded += (2 * 86400 - 360) * (1 - healthy / slow);
+  }
+  CHECK(g["lost_s"]["degraded"]["mean"].get<double>() == zs::test::approx(degraded).epsilon(1e-9));
+  CHECK(g["lost_s"]["detection"]["mean"].get<double>() == 120);
+  // Losing one of pod 0's 4 circuits puts its traffic to the other pods on the rest.
+  bool circuit = false;
+  for (const auto& s : states)
+    if (s["state"].get<std::string>().find("ocs0:0 out (100% of its link)") == 0) {
+      circuit = true;
+      CHECK(s["iteration_time_s"].get<double>() > healthy);
+    }
+  CHECK(circuit);
+}
+
+TEST_CASE("a unit's last link out cuts it off: a spare takes its rank, and no outage is simulated") {
+  test::TempDir dir;
+  const nlohmann::json events = {
+      {{"at", "1h"}, {"component", "cable"}, {"instance", "pod0-rack0-unit0 - pod0-rack0-tor"}},
+      {{"at", "2h"}, {"component", "cable"}, {"instance", "pod0-rack0-unit0 - pod0-rack0-scale-up"}}};
+  auto r = test::run_cli(
+      {"goodput", dir.write("c.json", fabric_job(dir, events).dump()), "--out", dir.file("x"), "--quiet"});
+  REQUIRE(r.code == 0);
+  const auto g = nlohmann::json::parse(test::read_text(dir.path() / "x" / "goodput.json"));
+  const auto& timeline = g["timeline_first_seed"];
+  REQUIRE(timeline.size() == 2);
+  CHECK(timeline[1]["action"] == "cuts off 1 rank(s): swap 1 spare (scripted)");
+  CHECK(g["lost_s"]["waiting"]["mean"].get<double>() == 600);
+  CHECK(g["degraded_iterations"].size() == 1);  // the NIC link alone; the cut is healed by the swap
+}
+
+TEST_CASE(
+    "fabric components on a machine without those parts, or naming a part the job does not use, exit 2") {
+  test::TempDir dir;
+  auto no_ocs = fabric_job(dir, nlohmann::json::array());
+  no_ocs["machine"] = source_file("topologies/fat-tree-512-oversubscribed.machine.json");
+  auto r = test::run_cli({"goodput", dir.write("n.json", no_ocs.dump()), "--out", dir.file("x")});
+  CHECK(r.code == 2);
+  CHECK(r.err.find("n.json: /reliability/failure_rates: component \"port\" of ") != std::string::npos);
+  CHECK(r.err.find("fails per optical port, but machine \"fat-tree-512-oversubscribed\" has no optical "
+                   "circuit switch") != std::string::npos);
+  const nlohmann::json events = {
+      {{"at", "1h"}, {"component", "cable"}, {"instance", "pod0-rack0-unit0 - pod3-spine"}}};
+  r = test::run_cli({"goodput", dir.write("b.json", fabric_job(dir, events).dump()), "--out", dir.file("y")});
+  CHECK(r.code == 2);
+  CHECK(r.err.find("b.json: /reliability/events/0/instance: the job has no cable named \"pod0-rack0-unit0 - "
+                   "pod3-spine\"") != std::string::npos);
+  CHECK_FALSE(fs::exists(dir.path() / "x"));
+  CHECK_FALSE(fs::exists(dir.path() / "y"));
+}

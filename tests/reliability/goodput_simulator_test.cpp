@@ -233,7 +233,16 @@ TEST_CASE("bad rate tables name the file and the JSON path") {
   CHECK(with("count", -2).find("bad.json: /components/0/count") == 0);
   CHECK(with("per", "pod")
             .find("bad.json: /components/0/per: expected \"unit\", \"host\", \"rack\", \"switch\", "
-                  "\"power-domain\" or \"job\"") == 0);
+                  "\"power-domain\", \"link\", \"optical-port\" or \"job\", got \"pod\"") == 0);
+  // Links and optical ports are counted on the machine too, and the job restarts around them.
+  CHECK(with("per", "link").find("bad.json: /components/0: missing required key \"observed_instances\"") == 0);
+  auto port = ok;
+  port["per"] = "optical-port";
+  port["observed_instances"] = 100;
+  CHECK(error_of(port).find("bad.json: /components/0/recovery: expected \"restart\" for a component per "
+                            "optical-port") == 0);
+  port["recovery"] = "restart";
+  CHECK(error_of(port) == "(no error)");
   // A rack or switch rate needs how many were observed, and only those take it.
   CHECK(with("per", "rack").find("bad.json: /components/0: missing required key \"observed_instances\"") ==
         0);

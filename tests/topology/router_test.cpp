@@ -91,7 +91,8 @@ TEST_CASE("a spread after one that found no route sees none of its demand") {
   topology::Router router(t);
   auto total = [&] {
     double bytes = 0;
-    router.spread({{0, 100.0}}, {{1, 1.0}}, [&](topology::LinkId, topology::NodeId, double b) { bytes += b; });
+    router.spread({{0, 100.0}}, {{1, 1.0}},
+                  [&](topology::LinkId, topology::NodeId, double b) { bytes += b; });
     return bytes;
   };
   const double healthy = total();
@@ -190,7 +191,10 @@ TEST_CASE("endpoints with the same attachments share one distance map and keep t
   CHECK(router.trees_computed() == 6);
 }
 
-TEST_CASE("on a machine, units sharing an NVLink switch and a ToR talk over NVLink, in routes and spreads") {
+namespace {
+/// A rack of `n` units, each with a 450 GB/s NVLink (model 0, link 2u) to an NVLink switch and a 50 GB/s
+/// NIC (model 1, link 2u + 1) to a ToR. Units are nodes 2..n+1.
+topology::Machine nvlink_and_nic_rack(int n) {
   topology::Machine m;
   m.name = "rack";
   m.generator = "test";
@@ -200,13 +204,19 @@ TEST_CASE("on a machine, units sharing an NVLink switch and a ToR talk over NVLi
   auto& t = m.topology;
   const auto nvswitch = t.add_switch("nvswitch");
   const auto tor = t.add_switch("tor");
-  std::vector<topology::NodeId> units;
-  for (int u = 0; u < 4; ++u) {
-    units.push_back(t.add_unit("u" + std::to_string(u), 0));
-    t.add_link(units.back(), nvswitch, 0);
-    t.add_link(units.back(), tor, 1);
+  for (int u = 0; u < n; ++u) {
+    const auto unit = t.add_unit("u" + std::to_string(u), 0);
+    t.add_link(unit, nvswitch, 0);
+    t.add_link(unit, tor, 1);
   }
-  topology::Router by_hops(t), by_machine(m);
+  return m;
+}
+}  // namespace
+
+TEST_CASE("on a machine, units sharing an NVLink switch and a ToR talk over NVLink, in routes and spreads") {
+  const auto m = nvlink_and_nic_rack(4);
+  const auto& units = m.topology.units();
+  topology::Router by_hops(m.topology), by_machine(m);
   int over_nic = 0;
   for (auto s : units)
     for (auto d : units) {
@@ -226,4 +236,17 @@ TEST_CASE("on a machine, units sharing an NVLink switch and a ToR talk over NVLi
                     });
   CHECK(nic_bytes == 0);
   CHECK(nvlink_bytes == 200);  // 100 B up to the NVLink switch and 100 B down
+}
+
+TEST_CASE("a machine's failed links start switched off: a unit whose NVLink is out talks over its NIC") {
+  auto m = nvlink_and_nic_rack(2);
+  const auto& t = m.topology;
+  m.links_down.insert(0);  // u0's NVLink
+  topology::Router router(m);
+  CHECK_FALSE(router.link_enabled(0));
+  CHECK(router.link_enabled(2));  // u1's NVLink
+  const auto route = router.route(t.units()[0], t.units()[1]);
+  REQUIRE(route.size() == 2);
+  CHECK(t.link(route[0]).model == 1);
+  CHECK(t.link(route[1]).model == 1);
 }
