@@ -107,6 +107,16 @@ GoodputRun simulate_goodput_once(const policy::FailureRates& rates, const Goodpu
   std::vector<uint32_t> free_ports = job.spare_ports();
   std::vector<std::pair<double, uint32_t>> port_returns;  // (back at s, spare group), in time order
   size_t next_port_return = 0;
+  // Per link, the share of it the outages in force at `at` take out (`active` may still hold outages
+  // repaired while the job was down); a link is down when its share reaches 1.
+  auto outage_shares = [&](double at) {
+    std::map<topology::LinkId, double> share;
+    for (const auto* d : active)
+      if (d->kind == Degradation::Kind::kOutage && d->at + d->duration > at)
+        share[topology::LinkId(d->id)] += d->factor;
+    return share;
+  };
+  auto is_down = [](double share) { return share >= 1 - 1e-9; };
   double rate = 1;
   auto update_rate = [&] {
     std::erase_if(active, [&](const Degradation* d) { return d->at + d->duration <= t; });
@@ -123,18 +133,13 @@ GoodputRun simulate_goodput_once(const policy::FailureRates& rates, const Goodpu
     double slow = cfg.iteration;  // s, the iteration in the machine's present state
     if (!active.empty()) {
       std::vector<std::tuple<int, uint64_t, double>> key;
-      std::map<uint64_t, double> lost_by_link;  // outages: the share of each link lost
       for (const auto* d : active) {
-        if (d->kind == Degradation::Kind::kOutage) {
-          lost_by_link[d->id] += d->factor;
-          continue;
-        }
+        if (d->kind == Degradation::Kind::kOutage) continue;
         const bool by_class = d->kind == Degradation::Kind::kUnit && !cfg.class_of_rank.empty();
         key.emplace_back(int(d->kind), by_class ? cfg.class_of_rank.at(d->id) : d->id, d->factor);
       }
-      for (auto [link, lost] : lost_by_link)  // links of one class are taken to cost the same
-        key.emplace_back(int(Degradation::Kind::kOutage), job.link_class(topology::LinkId(link)),
-                         std::min(1.0, lost));
+      for (auto [link, share] : outage_shares(t))  // links of one class are taken to cost the same
+        key.emplace_back(int(Degradation::Kind::kOutage), job.link_class(link), std::min(1.0, share));
       std::sort(key.begin(), key.end());
       auto [it, fresh] = cfg.degraded_states.try_emplace(key);
       if (fresh) {
@@ -309,16 +314,12 @@ GoodputRun simulate_goodput_once(const policy::FailureRates& rates, const Goodpu
     }
     const topology::LinkId link = job.fabric_link(f.component, f.instance);
     const double share = job.fabric_share(f.component, f.instance);
-    double lost = share;
-    std::map<topology::LinkId, double> lost_by_link;
-    for (const auto* d : active)  // `active` may still hold outages repaired while the job was down
-      if (d->kind == Degradation::Kind::kOutage && d->at + d->duration > at)
-        lost_by_link[topology::LinkId(d->id)] += d->factor;
-    lost += lost_by_link[link];
-    if (lost >= 1 - 1e-9) {
+    auto shares = outage_shares(at);
+    const double lost = shares[link] + share;
+    if (is_down(lost)) {
       std::vector<topology::LinkId> down{link};
-      for (auto [l, x] : lost_by_link)
-        if (l != link && x >= 1 - 1e-9) down.push_back(l);
+      for (auto [l, x] : shares)
+        if (l != link && is_down(x)) down.push_back(l);
       const auto cut = job.cut_off(down, replacer ? replacer->unit_of_rank() : job.unit_of_rank());
       if (!cut.ranks.empty()) {
         const double wait = replace_ranks(cut.ranks, cut.units, at, action);
@@ -330,9 +331,8 @@ GoodputRun simulate_goodput_once(const policy::FailureRates& rates, const Goodpu
                        job.instance_name(f.component, f.instance)});
     active.push_back(&outages.back());
     char text[96];
-    std::snprintf(text, sizeof text, "restart with %.3g%% of the link until repaired",
-                  100 * std::max(0.0, 1 - lost));
-    action = lost >= 1 - 1e-9 ? "restart without the link until repaired" : text;
+    std::snprintf(text, sizeof text, "restart with %.3g%% of the link until repaired", 100 * (1 - lost));
+    action = is_down(lost) ? "restart without the link until repaired" : text;
     return 0.0;
   };
 

@@ -97,8 +97,9 @@ struct GoodputConfig {
     double simulated = 0;  ///< s, as simulated (the job runs at no less than the healthy iteration)
     std::string description;
   };
-  /// Degraded states by key (per degradation: kind, rank class or link class, factor), filled as the
-  /// seeds first meet them and shared by them, so that each is simulated once.
+  /// Degraded states by key, filled as the seeds first meet them and shared by them, so that each is
+  /// simulated once. Per degradation (kind, id, factor): a straggler's rank class (its rank without
+  /// class_of_rank), a degraded link's id, and per link with outages its link class and share out.
   mutable std::map<std::vector<std::tuple<int, uint64_t, double>>, DegradedState> degraded_states;
 };
 

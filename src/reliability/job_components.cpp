@@ -2,12 +2,11 @@
 #include "reliability/job_components.hpp"
 
 #include <algorithm>
-#include <limits>
 #include <map>
 #include <stdexcept>
-#include <tuple>
 #include <unordered_map>
 
+#include "reliability/fabric_parts.hpp"
 #include "topology/unit_domains.hpp"
 
 namespace zs::reliability {
@@ -82,7 +81,7 @@ JobComponents::JobComponents(const policy::FailureRates& rates, const topology::
     if (rates.components[c].per == "optical-port") add_ports(c, used);
     any_fabric = any_fabric || rates.components[c].fabric();
   }
-  if (any_fabric) classify_links(fabric.class_of_rank);
+  if (any_fabric) link_class_ = link_classes(machine, unit_of_rank, fabric.class_of_rank);
   for (size_t c = 0; c < rates.components.size(); ++c) {
     const auto& comp = rates.components[c];
     if (!comp.topology_domain()) continue;
@@ -102,22 +101,6 @@ JobComponents::JobComponents(const policy::FailureRates& rates, const topology::
   }
 }
 
-namespace {
-
-/// Physical cables a link of this width stands for.
-uint64_t cables(double width) {
-  return std::max<uint64_t>(1, static_cast<uint64_t>(width + 1e-9));
-}
-
-/// Whether the link joins a memory pool (not a link of the fabric between units and switches).
-bool to_memory_pool(const topology::Topology& topo, topology::LinkId l) {
-  const auto& link = topo.link(l);
-  return topo.node(link.a).kind == topology::NodeKind::kMemory ||
-         topo.node(link.b).kind == topology::NodeKind::kMemory;
-}
-
-}  // namespace
-
 void JobComponents::add_links(uint32_t c, const std::vector<char>& used) {
   const auto& topo = machine_->topology;
   auto& f = fabric_[c];
@@ -125,7 +108,7 @@ void JobComponents::add_links(uint32_t c, const std::vector<char>& used) {
   for (topology::LinkId l = 0; l < topo.links().size(); ++l) {
     if (!used.at(l) || to_memory_pool(topo, l)) continue;
     f.links.push_back(l);
-    f.first.push_back(f.first.back() + cables(topo.link(l).width));
+    f.first.push_back(f.first.back() + cables_of(topo.link(l).width));
   }
 }
 
@@ -136,7 +119,7 @@ void JobComponents::add_ports(uint32_t c, const std::vector<char>& used) {
   for (const auto& ocs : topo.optical_switches()) busy.emplace_back(ocs.port_nodes.size(), 0);
   for (const auto& circuit : topo.circuits()) {
     if (!circuit.active_at_start) continue;
-    const uint64_t n = cables(topo.link(circuit.link).width);
+    const uint64_t n = cables_of(topo.link(circuit.link).width);
     for (uint64_t k = 0; k < n; ++k)
       for (uint64_t port : {circuit.port_a + k, circuit.port_b + k})
         if (port < busy[circuit.optical_switch].size()) busy[circuit.optical_switch][port] = 1;
@@ -150,7 +133,7 @@ void JobComponents::add_ports(uint32_t c, const std::vector<char>& used) {
   };
   for (const auto& circuit : topo.circuits()) {
     if (!circuit.active_at_start || !used.at(circuit.link)) continue;
-    const uint64_t n = cables(topo.link(circuit.link).width);
+    const uint64_t n = cables_of(topo.link(circuit.link).width);
     const auto ports = topo.optical_switches()[circuit.optical_switch].port_nodes.size();
     for (uint32_t end : {circuit.port_a, circuit.port_b})
       for (uint64_t k = 0; k < n && end + k < ports; ++k) {
@@ -166,35 +149,6 @@ void JobComponents::add_ports(uint32_t c, const std::vector<char>& used) {
       if (!busy[o][p])
         if (auto it = group_of.find({o, topo.optical_switches()[o].port_nodes[p]}); it != group_of.end())
           ++spare_ports_[it->second];
-}
-
-void JobComponents::classify_links(const std::vector<uint32_t>& class_of_rank) {
-  const auto& topo = machine_->topology;
-  // Tiers: links from the nearest unit, over the links active at the start.
-  constexpr uint32_t kFar = std::numeric_limits<uint32_t>::max();
-  std::vector<uint32_t> tier(topo.nodes().size(), kFar);
-  std::vector<topology::NodeId> queue(topo.units().begin(), topo.units().end());
-  for (auto u : queue) tier[u] = 0;
-  for (size_t head = 0; head < queue.size(); ++head)
-    for (auto [next, link] : topo.neighbours(queue[head]))
-      if (tier[next] == kFar && topo.active_at_start(link)) {
-        tier[next] = tier[queue[head]] + 1;
-        queue.push_back(next);
-      }
-  std::vector<uint32_t> rank_class(topo.nodes().size(), kFar - 1);  // kFar - 1: a unit with no rank
-  for (uint64_t r = unit_of_rank_.size(); r-- > 0;)  // the lowest rank on a unit names its class
-    rank_class[unit_of_rank_[r]] = class_of_rank.empty() ? static_cast<uint32_t>(r) : class_of_rank.at(r);
-  std::map<std::tuple<uint32_t, uint32_t, uint32_t, uint32_t, uint32_t>, uint32_t> ids;
-  for (topology::LinkId l = 0; l < topo.links().size(); ++l) {
-    const auto& link = topo.link(l);
-    auto end = [&](topology::NodeId n) {
-      return std::make_pair(tier[n], topo.node(n).kind == topology::NodeKind::kUnit ? rank_class[n] : kFar);
-    };
-    auto a = end(link.a), b = end(link.b);
-    if (b < a) std::swap(a, b);
-    const auto key = std::make_tuple(link.model, a.first, a.second, b.first, b.second);
-    link_class_.push_back(ids.try_emplace(key, static_cast<uint32_t>(ids.size())).first->second);
-  }
 }
 
 uint64_t JobComponents::instances(uint32_t c) const {
@@ -213,53 +167,16 @@ topology::LinkId JobComponents::fabric_link(uint32_t c, uint64_t instance) const
 }
 
 double JobComponents::fabric_share(uint32_t c, uint64_t instance) const {
-  return 1.0 / static_cast<double>(cables(machine_->topology.link(fabric_link(c, instance)).width));
+  return 1.0 / static_cast<double>(cables_of(machine_->topology.link(fabric_link(c, instance)).width));
 }
 
 const JobComponents::OpticalPort& JobComponents::optical_port(uint32_t c, uint64_t instance) const {
   return fabric_.at(c).ports.at(instance);
 }
 
-JobComponents::CutOff JobComponents::cut_off(const std::vector<topology::LinkId>& down,
-                                             const std::vector<topology::NodeId>& unit_of_rank) const {
-  const auto& topo = machine_->topology;
-  std::vector<char> off(topo.links().size(), 0);
-  for (auto l : down) off.at(l) = 1;
-  auto usable = [&](topology::LinkId l) { return !off[l] && topo.active_at_start(l); };
-  auto is_pool = [&](topology::NodeId n) { return topo.node(n).kind == topology::NodeKind::kMemory; };
-  // Parts of the fabric (memory pools are endpoints: no search passes through one).
-  constexpr uint32_t kNone = std::numeric_limits<uint32_t>::max();
-  std::vector<uint32_t> part(topo.nodes().size(), kNone);
-  std::vector<topology::NodeId> queue;
-  uint32_t parts = 0;
-  for (topology::NodeId start = 0; start < topo.nodes().size(); ++start) {
-    if (part[start] != kNone || is_pool(start)) continue;
-    part[start] = parts;
-    queue.assign(1, start);
-    for (size_t head = 0; head < queue.size(); ++head)
-      for (auto [next, link] : topo.neighbours(queue[head]))
-        if (part[next] == kNone && !is_pool(next) && usable(link)) {
-          part[next] = parts;
-          queue.push_back(next);
-        }
-    ++parts;
-  }
-  std::vector<uint64_t> job_units(parts, 0);
-  for (auto unit : unit_of_rank) ++job_units[part[unit]];
-  const auto main =
-      static_cast<uint32_t>(std::max_element(job_units.begin(), job_units.end()) - job_units.begin());
-  CutOff out;
-  for (auto unit : topo.units())
-    if (part[unit] != main) out.units.push_back(unit);
-  auto pool_reached = [&](topology::NodeId pool) {
-    for (auto [next, link] : topo.neighbours(pool))
-      if (usable(link) && part[next] == main) return true;
-    return false;
-  };
-  for (uint64_t r = 0; r < unit_of_rank.size(); ++r)
-    if (part[unit_of_rank[r]] != main || (!pool_of_rank_.empty() && !pool_reached(pool_of_rank_.at(r))))
-      out.ranks.push_back(r);
-  return out;
+CutOff JobComponents::cut_off(const std::vector<topology::LinkId>& down,
+                              const std::vector<topology::NodeId>& unit_of_rank) const {
+  return reliability::cut_off(*machine_, down, unit_of_rank, pool_of_rank_);
 }
 
 uint64_t JobComponents::units_taken(uint32_t c, uint64_t instance) const {

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "policy/failure_rates.hpp"
+#include "reliability/fabric_parts.hpp"
 #include "topology/machine.hpp"
 
 namespace zs::reliability {
@@ -19,14 +20,14 @@ namespace zs::reliability {
 /// - rack: every domain switch (topology::domain_switch: a rack's scale-up switch, a server's NVSwitch, a
 ///   unit's only leaf) with job units, taking the ranks on the units whose domain it is.
 /// - power-domain: every power domain of the machine (Machine::power_domains) with job units, taking the
-///   ranks on its units, named as the topology names it ("power<k>").
-/// Rack and switch domains are named by their switch.
+///   ranks on its units, named as the topology names it ("power<k>");
 /// - link: every physical cable of the links the job's traffic crosses (a link of width w >= 2 is
 ///   floor(w) cables, each carrying 1/floor(w) of it), named "a - b" after its nodes ("a - b #k" for
 ///   cable k > 0); links to memory pools are left out;
 /// - optical-port: every port of the optical circuits active at the start that the job's traffic crosses
 ///   (a circuit of width w takes w consecutive ports at each end), named "<switch>:<port>".
-/// A fabric part takes no rank by itself: what it cuts off depends on what else is down (cut_off).
+/// Rack and switch domains are named by their switch. A fabric part takes no rank by itself: what it cuts
+/// off depends on what else is down (cut_off).
 class JobComponents {
  public:
   /// What a job uses of the fabric, for link and optical-port components.
@@ -43,12 +44,6 @@ class JobComponents {
     topology::LinkId link = 0;
     uint32_t spare_group = 0;    ///< index into spare_ports()
     double reconfiguration = 0;  ///< the switch model's time to re-point a port, s
-  };
-  /// What failed links cut off: units not connected to the part of the machine holding most of the job's
-  /// units, and the ranks on them or whose memory pool is on the other side.
-  struct CutOff {
-    std::vector<uint64_t> ranks;
-    std::vector<topology::NodeId> units;
   };
 
   /// Without a machine: unit, host and job components only; a component counted on the machine is
@@ -79,15 +74,14 @@ class JobComponents {
   const OpticalPort& optical_port(uint32_t component, uint64_t instance) const;
   /// Per spare group: ports of the switch cabled to the group's node that carry no circuit at the start.
   const std::vector<uint32_t>& spare_ports() const { return spare_ports_; }
-  /// With the links `down` out of service and rank r on unit_of_rank[r]: what is cut off (breadth-first
-  /// search over the machine, O(nodes + links)).
+  /// With the links `down` out of service and rank r on unit_of_rank[r]: what is cut off
+  /// (reliability::cut_off, with the job's memory pools).
   CutOff cut_off(const std::vector<topology::LinkId>& down,
                  const std::vector<topology::NodeId>& unit_of_rank) const;
   /// Where the job starts.
   const std::vector<topology::NodeId>& unit_of_rank() const { return unit_of_rank_; }
-  /// Links of one class are taken to slow the job alike when degraded: same model, same tiers at both
-  /// ends (links from the nearest unit: 0 for a unit, 1 for its switch, ...) and, at a unit end, the
-  /// same class of rank on it.
+  /// The link's class (reliability::link_classes, with the ranks' classes given in FabricUse); only with
+  /// a fabric component.
   uint32_t link_class(topology::LinkId link) const { return link_class_.at(link); }
 
  private:
@@ -104,7 +98,6 @@ class JobComponents {
   };
   void add_links(uint32_t component, const std::vector<char>& used);
   void add_ports(uint32_t component, const std::vector<char>& used);
-  void classify_links(const std::vector<uint32_t>& class_of_rank);
 
   const policy::FailureRates& rates_;
   const topology::Machine* machine_ = nullptr;
