@@ -21,6 +21,15 @@ StoreTimes store_times(const scenario::Scenario& s, const std::string& file,
     case Kind::kBandwidth:
       return {state / store.bandwidth, state / store.bandwidth};
     case Kind::kMemoryPools: {
+      const auto& rates = s.reliability->rates;
+      for (const auto& c : rates.components)
+        if (c.memory_pool())
+          throw core::InputError(
+              file, path + "/target",
+              "checkpoints held only in memory pools are lost when a pool fails, and component \"" + c.name +
+                  "\" of " + rates.file +
+                  " fails pools: checkpoint to a file system or a store given by bandwidth, or to peer "
+                  "memory with one of those as its persistent tier");
       double bandwidth = 0;
       for (const auto& node : s.machine.topology.nodes())
         if (node.kind == topology::NodeKind::kMemory)

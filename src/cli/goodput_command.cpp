@@ -14,6 +14,7 @@
 #include "output/version.hpp"
 #include "reliability/goodput_simulator.hpp"
 #include "scenario/scenario_loader.hpp"
+#include "workload/pool_residency.hpp"
 
 namespace zs::cli {
 namespace {
@@ -44,29 +45,41 @@ std::string recovery_text(const scenario::Scenario& s, const reliability::Goodpu
   return text;
 }
 
-/// What the job uses of the fabric: the links the healthy iteration's traffic crossed (either way), the
-/// memory pools its ranks use, and the ranks' roles. A fabric component on a machine without such parts is
-/// an input error.
+/// What the job uses of the fabric and the memory pools: the links the healthy iteration's traffic crossed
+/// (either way), the pool each rank uses and what it keeps there (when any rank keeps data in one), and
+/// the ranks' roles. A component on a machine without its kind of part is an input error.
 reliability::JobComponents::FabricUse fabric_use(const scenario::Scenario& s, const std::string& file,
                                                  const policy::Placement& placement,
                                                  const engine::ReplayResult& healthy) {
   reliability::JobComponents::FabricUse use;
   const auto& rates = s.reliability->rates;
   if (std::none_of(rates.components.begin(), rates.components.end(),
-                   [](const auto& c) { return c.fabric(); }))
+                   [](const auto& c) { return c.fabric() || c.memory_pool(); }))
     return use;
-  for (const auto& c : rates.components)
-    if (c.per == "optical-port" && s.machine.topology.optical_switches().empty())
+  for (const auto& c : rates.components) {
+    const bool no_ocs = c.per == "optical-port" && s.machine.topology.optical_switches().empty();
+    const bool no_pool = c.memory_pool() && s.machine.topology.memories().empty();
+    if (no_ocs || no_pool)
       throw core::InputError(file, "/reliability/failure_rates",
-                             "component \"" + c.name + "\" of " + rates.file +
-                                 " fails per optical port, but machine \"" + s.machine.name +
-                                 "\" has no optical circuit switch");
+                             "component \"" + c.name + "\" of " + rates.file + " fails per " +
+                                 (no_ocs ? "optical port" : "memory pool") + ", but machine \"" +
+                                 s.machine.name + "\" has no " +
+                                 (no_ocs ? "optical circuit switch" : "memory pool"));
+  }
   const auto& bytes = healthy.link_bytes;
   use.links.resize(s.machine.topology.links().size(), 0);
   for (size_t l = 0; l < use.links.size() && 2 * l + 1 < bytes.size(); ++l)
     use.links[l] = bytes[2 * l] > 0 || bytes[2 * l + 1] > 0 ? 1 : 0;
-  use.pool_of_rank = placement.pool_of_rank;
-  for (uint64_t r = 0; r < s.trace.mesh.size(); ++r) use.class_of_rank.push_back(s.trace.role_of(r));
+  std::vector<double> kept_by_role;
+  for (const auto& role : s.trace.roles) kept_by_role.push_back(workload::pool_resident_bytes(role).value());
+  for (uint64_t r = 0; r < s.trace.mesh.size(); ++r) {
+    use.class_of_rank.push_back(s.trace.role_of(r));
+    use.pool_bytes_of_rank.push_back(kept_by_role[use.class_of_rank.back()]);
+  }
+  if (std::any_of(use.pool_bytes_of_rank.begin(), use.pool_bytes_of_rank.end(), [](double b) { return b > 0; }))
+    use.pool_of_rank = placement.pool_of_rank;
+  else
+    use.pool_bytes_of_rank.clear();
   return use;
 }
 
@@ -170,6 +183,10 @@ int run_goodput(const GoodputOptions& opt, std::ostream& out) {
       "    their ends are taken to cost the same; a link whose loss cuts ranks off has them replaced; a\n"
       "    degraded iteration simulated shorter than the healthy one (routes hashed differently around\n"
       "    a failed link) counts as healthy\n"
+      "  - memory pools: the job's are those its ranks keep data in (the larger of what a rank writes to\n"
+      "    its pool and reads back per iteration); a failed one restarts the job with its ranks' data in\n"
+      "    the nearest healthy pools with room (in links from the failed pool) until repaired, the\n"
+      "    iteration simulated once per set of pools out; with no room anywhere the job waits for the repair\n"
       "  - elastic shrink: replicas rejoin when repaired, at no cost\n";
 
   nlohmann::json result = {{"scenario", s.name},

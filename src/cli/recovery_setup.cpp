@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <map>
 #include <optional>
+#include <stdexcept>
 #include <unordered_map>
 
 #include "cli/scenario_simulation.hpp"
@@ -20,7 +21,7 @@ std::optional<topology::LinkId> link_between(const topology::Machine& m, topolog
   return std::nullopt;
 }
 
-/// The job on given units (a re-placed rank's iteration).
+/// The job on given units, each rank using its unit's nearest pool (a re-placed rank's iteration).
 class GivenUnits final : public policy::PlacementPolicy {
  public:
   explicit GivenUnits(std::vector<topology::NodeId> units) : units_(std::move(units)) {}
@@ -31,6 +32,17 @@ class GivenUnits final : public policy::PlacementPolicy {
 
  private:
   std::vector<topology::NodeId> units_;
+};
+
+/// The job as placed, with some ranks' memory pools changed (a degraded iteration).
+class GivenPlacement final : public policy::PlacementPolicy {
+ public:
+  explicit GivenPlacement(policy::Placement placement) : placement_(std::move(placement)) {}
+  std::string_view name() const override { return "given"; }
+  policy::Placement place(const policy::PlacementRequest&) const override { return placement_; }
+
+ private:
+  policy::Placement placement_;
 };
 
 /// Re-placement onto the units the job leaves idle.
@@ -132,7 +144,7 @@ void apply_recovery_setup(const scenario::Scenario& s, const std::string& file,
   cfg.stragglers = {rel.straggler_rate_per_unit_hour, rel.straggler_slowdown, rel.straggler_duration};
   for (uint64_t r = 0; r < s.trace.mesh.size(); ++r) cfg.class_of_rank.push_back(s.trace.role_of(r));
   if (rel.re_place) set_up_re_placement(s, file, placement_policy, placement, re_placement, cfg);
-  cfg.degraded_iteration = [&s, &placement,
+  cfg.degraded_iteration = [&s, &placement, &job,
                             file](const std::vector<const reliability::Degradation*>& active) {
     using Kind = reliability::Degradation::Kind;
     scenario::Scenario degraded = s;
@@ -141,8 +153,11 @@ void apply_recovery_setup(const scenario::Scenario& s, const std::string& file,
       if (!fresh) it->second = std::min(it->second, factor);
     };
     std::map<topology::LinkId, double> lost;  // outages: share of each link out of service
+    std::vector<topology::NodeId> pools_down;
     for (const auto* d : active) {
-      if (d->kind == Kind::kUnit) {
+      if (d->kind == Kind::kPool) {
+        pools_down.push_back(topology::NodeId(d->id));
+      } else if (d->kind == Kind::kUnit) {
         auto& f = degraded.machine.unit_slowdown[placement.unit_of_rank.at(d->id)];
         f = std::max(f, d->factor);
       } else if (d->kind == Kind::kLink) {
@@ -157,8 +172,15 @@ void apply_recovery_setup(const scenario::Scenario& s, const std::string& file,
       else
         derate(link, 1 - share);
     }
-    const GivenUnits same(placement.unit_of_rank);  // ranks stay where they are (routes change, not units)
-    return simulate_scenario(degraded, file, &same).replay.iteration_time.value();
+    // Ranks stay where they are: routes change, and the data of a failed pool's ranks moves.
+    policy::Placement same = policy::place_on_units(placement.unit_of_rank, s.machine);
+    if (!pools_down.empty()) {
+      const auto pools = job.pools_without(pools_down);
+      if (!pools) throw std::logic_error("a degraded state with memory pools down that have no fallback");
+      same.pool_of_rank = *pools;
+    }
+    const GivenPlacement given(std::move(same));
+    return simulate_scenario(degraded, file, &given).replay.iteration_time.value();
   };
 }
 

@@ -1,14 +1,44 @@
-// Checks, before replay, that every role of a placed trace fits the unit that runs it.
+// Checks before replay that every role fits the unit running it and every pool what its ranks keep.
 #include "engine/trace_fit.hpp"
 
+#include <map>
 #include <set>
 #include <stdexcept>
 #include <utility>
 #include <variant>
 
 #include "core/input_error.hpp"
+#include "workload/pool_residency.hpp"
 
 namespace zs::engine {
+namespace {
+
+/// Every memory pool must hold what the ranks using it keep there (workload::pool_resident_bytes).
+void check_pools_hold(const topology::Machine& machine, const workload::Trace& trace,
+                      const policy::Placement& placement) {
+  if (placement.pool_of_rank.empty()) return;
+  std::vector<double> kept_by_role;
+  for (const auto& role : trace.roles) kept_by_role.push_back(workload::pool_resident_bytes(role).value());
+  std::map<topology::NodeId, std::pair<double, uint64_t>> kept;  // per pool: bytes, ranks keeping any
+  for (uint64_t r = 0; r < placement.pool_of_rank.size(); ++r)
+    if (const double b = kept_by_role[trace.role_of(r)]; b > 0) {
+      auto& k = kept[placement.pool_of_rank[r]];
+      k.first += b;
+      ++k.second;
+    }
+  for (const auto& [pool, k] : kept) {
+    const auto& model = machine.memory_model(pool);
+    if (k.first > model.capacity().value())
+      throw core::InputError(trace.name, "/roles",
+                             "capacity: memory pool \"" + machine.topology.node(pool).name + "\" (a \"" +
+                                 model.name() + "\") holds " + core::to_string(model.capacity()) + ", but the " +
+                                 std::to_string(k.second) + " ranks using it keep " +
+                                 core::to_string(core::Bytes(k.first)) +
+                                 " there (the larger of what each writes and reads back per iteration)");
+  }
+}
+
+}  // namespace
 
 void check_trace_fits(const topology::Machine& machine, const workload::Trace& trace,
                       const policy::Placement& placement) {
@@ -52,6 +82,7 @@ void check_trace_fits(const topology::Machine& machine, const workload::Trace& t
                                    ") has " + core::to_string(model.hbm_capacity()));
     }
   }
+  check_pools_hold(machine, trace, placement);
 }
 
 }  // namespace zs::engine

@@ -18,7 +18,9 @@ inline std::string op_path(uint32_t role, size_t op) {
 
 /// Throws core::InputError when a role does not fit the unit that runs it: a dtype the unit has no
 /// matrix peak for, a memory move on a machine without pools, a role footprint or an op's resident
-/// memory above the unit's HBM. Checked once per (role, unit model), so cheap at any mesh size.
+/// memory above the unit's HBM. Checked once per (role, unit model), so cheap at any mesh size. Also
+/// when the ranks using a memory pool keep more in it than it holds (workload::pool_resident_bytes), one
+/// pass over the ranks.
 void check_trace_fits(const topology::Machine& machine, const workload::Trace& trace,
                       const policy::Placement& placement);
 

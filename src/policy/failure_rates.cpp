@@ -33,12 +33,12 @@ FailureRates FailureRates::from_json(core::JsonObject& o) {
       instances = std::ceil(units / r.units_per_host);
     else if (rate.per == "job")
       instances = 1;
-    else if (rate.topology_domain() || rate.fabric())  // counted on the machine; as observed here
+    else if (rate.needs_machine())  // counted on the machine; as observed here
       instances = static_cast<double>(c.integer("observed_instances", 1, int64_t(1) << 40));
     else
       throw c.error("per",
                     "expected \"unit\", \"host\", \"rack\", \"switch\", \"power-domain\", \"link\", "
-                    "\"optical-port\" or \"job\", got \"" +
+                    "\"optical-port\", \"memory-pool\" or \"job\", got \"" +
                         rate.per + "\"");
     const double count = c.number("count", 0, 1e15);
     if (!(count > 0))
@@ -58,6 +58,10 @@ FailureRates FailureRates::from_json(core::JsonObject& o) {
                     "expected \"restart\" for a component per " + rate.per +
                         ": the job restarts around the failed part (units it cuts off are replaced as the "
                         "spares allow)");
+    if (rate.memory_pool() && rate.recovery != Recovery::kRestart)
+      throw c.error("recovery",
+                    "expected \"restart\" for a component per memory-pool: the job restarts with the "
+                    "pool's ranks on other pools (or waits for the repair when none has room)");
     rate.silent = c.boolean_or("silent", false);
     rate.weibull_shape = c.number_or("weibull_shape", 1.0, 1e-3, 1e3);
     if (!(rate.weibull_shape > 0)) throw c.error("weibull_shape", "expected a shape > 0");
@@ -77,8 +81,10 @@ bool ComponentRate::fabric() const {
   return per == "link" || per == "optical-port";
 }
 
+bool ComponentRate::memory_pool() const { return per == "memory-pool"; }
+
 bool ComponentRate::needs_machine() const {
-  return topology_domain() || fabric();
+  return topology_domain() || fabric() || memory_pool();
 }
 
 uint64_t FailureRates::instances(const ComponentRate& c, uint64_t units) const {

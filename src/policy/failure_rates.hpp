@@ -22,7 +22,8 @@ struct ComponentRate {
   /// sharing a domain switch), "switch" (an electrical switch and the units attached to it) or
   /// "power-domain" (the racks on one power feed, as the topology file declares them); or a part of the
   /// fabric: "link" (a cable with its transceivers) or "optical-port" (a port of an optical circuit
-  /// switch), whose failure takes down the link or circuit until repaired.
+  /// switch), whose failure takes down the link or circuit until repaired; or "memory-pool" (a CXL
+  /// memory pool the job's ranks keep data in), whose ranks move to other pools until it is repaired.
   std::string per;
   double rate_per_hour = 0;  ///< mean failures per instance per hour, 1/h
   Recovery recovery = Recovery::kRestart;
@@ -35,7 +36,10 @@ struct ComponentRate {
   /// Link and optical-port components: the job restarts routing around the failed part (recovery is
   /// always "restart"); units it cuts off are replaced.
   bool fabric() const;
-  /// Topology domains and fabric parts: instances counted on the machine (reliability::JobComponents).
+  /// Memory-pool components: the job restarts with the pool's ranks on the nearest healthy pools with room
+  /// (recovery is always "restart"), or waits for the repair when none has room.
+  bool memory_pool() const;
+  /// Topology domains, fabric parts and memory pools: instances counted on the machine (reliability::JobComponents).
   bool needs_machine() const;
 };
 

@@ -45,6 +45,10 @@ std::string describe(const Degradation& d) {
     case Degradation::Kind::kOutage:
       std::snprintf(text, sizeof text, "%s out (%.3g%% of its link)", d.name.c_str(), 100 * d.factor);
       break;
+    case Degradation::Kind::kPool:
+      std::snprintf(text, sizeof text, "memory pool %s out (its ranks' data in the nearest pools with room)",
+                    d.name.c_str());
+      break;
   }
   return text;
 }
@@ -101,7 +105,8 @@ GoodputRun simulate_goodput_once(const policy::FailureRates& rates, const Goodpu
     std::vector<uint32_t> replicas;
   };
   std::vector<Shrink> shrunk;
-  // Fabric parts out of service from their failure until repaired (referenced by `active`), and the free
+  // Fabric parts and memory pools out of service from their failure until repaired (referenced by
+  // `active`), and the free
   // optical switch ports a failed port's circuit can be re-patched to.
   std::deque<Degradation> outages;
   std::vector<uint32_t> free_ports = job.spare_ports();
@@ -117,6 +122,16 @@ GoodputRun simulate_goodput_once(const policy::FailureRates& rates, const Goodpu
     return share;
   };
   auto is_down = [](double share) { return share >= 1 - 1e-9; };
+  // The memory pools out of service at `at`, ascending.
+  auto pools_down = [&](double at) {
+    std::vector<topology::NodeId> down;
+    for (const auto* d : active)
+      if (d->kind == Degradation::Kind::kPool && d->at + d->duration > at)
+        down.push_back(topology::NodeId(d->id));
+    std::sort(down.begin(), down.end());
+    down.erase(std::unique(down.begin(), down.end()), down.end());
+    return down;
+  };
   double rate = 1;
   auto update_rate = [&] {
     std::erase_if(active, [&](const Degradation* d) { return d->at + d->duration <= t; });
@@ -134,12 +149,13 @@ GoodputRun simulate_goodput_once(const policy::FailureRates& rates, const Goodpu
     if (!active.empty()) {
       std::vector<std::tuple<int, uint64_t, double>> key;
       for (const auto* d : active) {
-        if (d->kind == Degradation::Kind::kOutage) continue;
+        if (d->kind == Degradation::Kind::kOutage || d->kind == Degradation::Kind::kPool) continue;
         const bool by_class = d->kind == Degradation::Kind::kUnit && !cfg.class_of_rank.empty();
         key.emplace_back(int(d->kind), by_class ? cfg.class_of_rank.at(d->id) : d->id, d->factor);
       }
       for (auto [link, share] : outage_shares(t))  // links of one class are taken to cost the same
         key.emplace_back(int(Degradation::Kind::kOutage), job.link_class(link), std::min(1.0, share));
+      for (auto pool : pools_down(t)) key.emplace_back(int(Degradation::Kind::kPool), pool, 1.0);
       std::sort(key.begin(), key.end());
       auto [it, fresh] = cfg.degraded_states.try_emplace(key);
       if (fresh) {
@@ -336,6 +352,23 @@ GoodputRun simulate_goodput_once(const policy::FailureRates& rates, const Goodpu
     return 0.0;
   };
 
+  // A memory pool fails at `at`: the job restarts (its checkpoint holds what the pool kept) with the
+  // pool's ranks keeping their data in the nearest healthy pools with room until the repair; when one
+  // finds no room, the job waits for the repair instead. Returns the wait.
+  auto pool_failure = [&](const Failure& f, double at, std::string& action) {
+    auto down = pools_down(at);
+    down.push_back(job.memory_pool(f.instance));
+    if (!job.pools_without(down)) {
+      action = "wait for repair (no healthy memory pool has room for its ranks' data)";
+      return cfg.repair;
+    }
+    outages.push_back({at, cfg.repair, Degradation::Kind::kPool, job.memory_pool(f.instance), 1.0,
+                       job.instance_name(f.component, f.instance)});
+    active.push_back(&outages.back());
+    action = "restart with its ranks' data in the nearest pools with room until repaired";
+    return 0.0;
+  };
+
   // The job stops for a (non-silent) failure at `at`: returns the wait for a swap, repair or re-patch it
   // needs, or shrinks the job (elastic) and returns 0.
   auto interrupt = [&](const Failure& f, const policy::ComponentRate& comp, double at, const char* when) {
@@ -344,6 +377,8 @@ GoodputRun simulate_goodput_once(const policy::FailureRates& rates, const Goodpu
     double wait = 0;
     if (comp.fabric()) {
       wait = fabric_failure(f, at, action);
+    } else if (comp.memory_pool()) {
+      wait = pool_failure(f, at, action);
     } else if (comp.recovery == policy::Recovery::kReplace) {
       // The ranks it stops: with re-placement those running on its units now (ranks move), else its own.
       const auto down = replacer ? job.units_down(f.component, f.instance) : std::vector<topology::NodeId>{};

@@ -20,11 +20,13 @@ namespace zs::reliability {
 struct Degradation {
   /// kOutage: a failed part of a link (a cable of a bundle, an optical port): `factor` is the share of the
   /// link's bandwidth it takes away; the outages of one link add up, and at 1 the link is down.
-  enum class Kind : uint8_t { kUnit, kLink, kOutage };
+  /// kPool: a failed memory pool (`id` its node): its ranks keep their data in other pools meanwhile
+  /// (JobComponents::pools_without).
+  enum class Kind : uint8_t { kUnit, kLink, kOutage, kPool };
   double at = 0;        ///< s
   double duration = 0;  ///< s
   Kind kind = Kind::kUnit;
-  uint64_t id = 0;    ///< the rank whose unit straggles, or the link's id
+  uint64_t id = 0;    ///< the rank whose unit straggles, the link's id, or the pool's node
   double factor = 1;  ///< unit: compute takes this many times as long; link: fraction of bandwidth left
   std::string name;   ///< for the timeline
 };
@@ -99,7 +101,8 @@ struct GoodputConfig {
   };
   /// Degraded states by key, filled as the seeds first meet them and shared by them, so that each is
   /// simulated once. Per degradation (kind, id, factor): a straggler's rank class (its rank without
-  /// class_of_rank), a degraded link's id, and per link with outages its link class and share out.
+  /// class_of_rank), a degraded link's id, per link with outages its link class and share out, and per
+  /// failed memory pool its node (factor 1).
   mutable std::map<std::vector<std::tuple<int, uint64_t, double>>, DegradedState> degraded_states;
 };
 

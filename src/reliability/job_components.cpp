@@ -7,6 +7,7 @@
 #include <unordered_map>
 
 #include "reliability/fabric_parts.hpp"
+#include "reliability/pool_fallback.hpp"
 #include "topology/unit_domains.hpp"
 
 namespace zs::reliability {
@@ -65,6 +66,7 @@ JobComponents::JobComponents(const policy::FailureRates& rates, const topology::
       ranks_(unit_of_rank.size()),
       unit_of_rank_(unit_of_rank),
       pool_of_rank_(std::move(fabric.pool_of_rank)),
+      pool_bytes_of_rank_(std::move(fabric.pool_bytes_of_rank)),
       domains_(rates.components.size()),
       fabric_(rates.components.size()) {
   const auto& topo = machine.topology;
@@ -82,6 +84,12 @@ JobComponents::JobComponents(const policy::FailureRates& rates, const topology::
     any_fabric = any_fabric || rates.components[c].fabric();
   }
   if (any_fabric) link_class_ = link_classes(machine, unit_of_rank, fabric.class_of_rank);
+  if (!pool_of_rank_.empty() && pool_bytes_of_rank_.size() != pool_of_rank_.size())
+    throw std::invalid_argument("pool_bytes_of_rank must give every rank's bytes with pool_of_rank");
+  for (uint64_t r = 0; r < pool_of_rank_.size(); ++r)
+    if (pool_bytes_of_rank_[r] > 0) pools_.push_back(pool_of_rank_[r]);
+  std::sort(pools_.begin(), pools_.end());
+  pools_.erase(std::unique(pools_.begin(), pools_.end()), pools_.end());
   for (size_t c = 0; c < rates.components.size(); ++c) {
     const auto& comp = rates.components[c];
     if (!comp.topology_domain()) continue;
@@ -155,6 +163,7 @@ uint64_t JobComponents::instances(uint32_t c) const {
   const auto& comp = rates_.components.at(c);
   if (comp.per == "link") return fabric_[c].first.empty() ? 0 : fabric_[c].first.back();
   if (comp.per == "optical-port") return fabric_[c].ports.size();
+  if (comp.memory_pool()) return pools_.size();
   return comp.topology_domain() ? domains_[c].ranks.size() : rates_.instances(comp, ranks_);
 }
 
@@ -179,9 +188,14 @@ CutOff JobComponents::cut_off(const std::vector<topology::LinkId>& down,
   return reliability::cut_off(*machine_, down, unit_of_rank, pool_of_rank_);
 }
 
+std::optional<std::vector<topology::NodeId>> JobComponents::pools_without(
+    const std::vector<topology::NodeId>& down) const {
+  return reliability::pools_without(*machine_, pool_of_rank_, pool_bytes_of_rank_, down);
+}
+
 uint64_t JobComponents::units_taken(uint32_t c, uint64_t instance) const {
   const auto& comp = rates_.components.at(c);
-  if (comp.fabric()) return 0;
+  if (comp.fabric() || comp.memory_pool()) return 0;
   if (comp.topology_domain()) return domains_[c].ranks.at(instance).size();
   if (comp.per == "host")
     return std::min<uint64_t>(rates_.units_per_host, ranks_ - instance * rates_.units_per_host);
@@ -191,7 +205,7 @@ uint64_t JobComponents::units_taken(uint32_t c, uint64_t instance) const {
 std::vector<uint64_t> JobComponents::ranks_taken(uint32_t c, uint64_t instance) const {
   const auto& comp = rates_.components.at(c);
   if (comp.topology_domain()) return domains_[c].ranks.at(instance);
-  if (comp.fabric()) return {};
+  if (comp.fabric() || comp.memory_pool()) return {};
   uint64_t first = 0, count = ranks_;
   if (comp.per == "unit") first = instance, count = 1;
   if (comp.per == "host") first = instance * rates_.units_per_host, count = units_taken(c, instance);
@@ -208,6 +222,7 @@ std::vector<topology::NodeId> JobComponents::units_down(uint32_t c, uint64_t ins
 std::string JobComponents::instance_name(uint32_t c, uint64_t instance) const {
   const auto& comp = rates_.components.at(c);
   if (comp.topology_domain()) return domains_[c].names.at(instance);
+  if (comp.memory_pool()) return machine_->topology.node(pools_.at(instance)).name;
   if (comp.per == "optical-port") {
     const auto& p = fabric_[c].ports.at(instance);
     return machine_->topology.optical_switches()[p.optical_switch].name + ":" + std::to_string(p.port);

@@ -25,16 +25,21 @@ namespace zs::reliability {
 ///   floor(w) cables, each carrying 1/floor(w) of it), named "a - b" after its nodes ("a - b #k" for
 ///   cable k > 0); links to memory pools are left out;
 /// - optical-port: every port of the optical circuits active at the start that the job's traffic crosses
-///   (a circuit of width w takes w consecutive ports at each end), named "<switch>:<port>".
+///   (a circuit of width w takes w consecutive ports at each end), named "<switch>:<port>";
+/// - memory-pool: every memory pool in which some rank keeps data (FabricUse::pool_bytes_of_rank > 0),
+///   named by the topology.
 /// Rack and switch domains are named by their switch. A fabric part takes no rank by itself: what it cuts
-/// off depends on what else is down (cut_off).
+/// off depends on what else is down (cut_off). Nor does a memory pool: its ranks move to other pools
+/// (pools_without).
 class JobComponents {
  public:
-  /// What a job uses of the fabric, for link and optical-port components.
+  /// What a job uses of the fabric and of the memory pools, for link, optical-port and memory-pool
+  /// components.
   struct FabricUse {
     std::vector<char> links;  ///< per link: 1 when the job's traffic crosses it; empty: every active link
     std::vector<topology::NodeId> pool_of_rank;  ///< the memory pool each rank's moves use; empty: none
     std::vector<uint32_t> class_of_rank;         ///< ranks running the same program; empty: each its own
+    std::vector<double> pool_bytes_of_rank;      ///< with pool_of_rank: what each rank keeps there, B
   };
   /// An optical switch port as an instance: its circuit's link, and the group of ports it can be
   /// re-patched to (same switch, cabled to the same node).
@@ -80,6 +85,11 @@ class JobComponents {
                  const std::vector<topology::NodeId>& unit_of_rank) const;
   /// Where the job starts.
   const std::vector<topology::NodeId>& unit_of_rank() const { return unit_of_rank_; }
+  /// Memory-pool components: the pool.
+  topology::NodeId memory_pool(uint64_t instance) const { return pools_.at(instance); }
+  /// Where each rank keeps its pool data with the pools `down` out of service (reliability::pools_without
+  /// from the job's pools); nullopt when a rank of a down pool finds no healthy pool with room.
+  std::optional<std::vector<topology::NodeId>> pools_without(const std::vector<topology::NodeId>& down) const;
   /// The link's class (reliability::link_classes, with the ranks' classes given in FabricUse); only with
   /// a fabric component.
   uint32_t link_class(topology::LinkId link) const { return link_class_.at(link); }
@@ -105,6 +115,8 @@ class JobComponents {
   std::vector<std::string> unit_names_;         ///< by rank; empty without a machine
   std::vector<topology::NodeId> unit_of_rank_;  ///< empty without a machine
   std::vector<topology::NodeId> pool_of_rank_;  ///< empty: no memory pools used
+  std::vector<double> pool_bytes_of_rank_;      ///< B, with pool_of_rank_
+  std::vector<topology::NodeId> pools_;         ///< the pools ranks keep data in, ascending
   std::vector<Domains> domains_;                ///< by component; filled for topology domains only
   std::vector<Fabric> fabric_;                  ///< by component; filled for fabric components only
   std::vector<uint32_t> spare_ports_;           ///< per spare group

@@ -102,7 +102,7 @@ TEST_CASE("a job's links are its cables, named by their nodes, and a cut leaves 
   // Only the links the job's traffic crosses are instances.
   std::vector<char> used(machine.topology.links().size(), 0);
   used[job.fabric_link(0, 3)] = 1;
-  const reliability::JobComponents one(rates, machine, units_of(machine), {used, {}, {}});
+  const reliability::JobComponents one(rates, machine, units_of(machine), {used, {}, {}, {}});
   CHECK(one.instances(0) == 2);
 
   const auto uplink0 = job.fabric_link(0, 0), uplink1 = job.fabric_link(0, 1);

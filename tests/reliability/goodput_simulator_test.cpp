@@ -233,7 +233,7 @@ TEST_CASE("bad rate tables name the file and the JSON path") {
   CHECK(with("count", -2).find("bad.json: /components/0/count") == 0);
   CHECK(with("per", "pod")
             .find("bad.json: /components/0/per: expected \"unit\", \"host\", \"rack\", \"switch\", "
-                  "\"power-domain\", \"link\", \"optical-port\" or \"job\", got \"pod\"") == 0);
+                  "\"power-domain\", \"link\", \"optical-port\", \"memory-pool\" or \"job\", got \"pod\"") == 0);
   // Links and optical ports are counted on the machine too, and the job restarts around them.
   CHECK(with("per", "link").find("bad.json: /components/0: missing required key \"observed_instances\"") == 0);
   auto port = ok;
@@ -243,6 +243,13 @@ TEST_CASE("bad rate tables name the file and the JSON path") {
                             "optical-port") == 0);
   port["recovery"] = "restart";
   CHECK(error_of(port) == "(no error)");
+  // So are memory pools, whose ranks move to other pools: nothing to replace.
+  auto pool = port;
+  pool["per"] = "memory-pool";
+  CHECK(error_of(pool) == "(no error)");
+  pool["recovery"] = "replace";
+  CHECK(error_of(pool).find("bad.json: /components/0/recovery: expected \"restart\" for a component per "
+                            "memory-pool") == 0);
   // A rack or switch rate needs how many were observed, and only those take it.
   CHECK(with("per", "rack").find("bad.json: /components/0: missing required key \"observed_instances\"") ==
         0);
