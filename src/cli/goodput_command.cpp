@@ -76,7 +76,8 @@ reliability::JobComponents::FabricUse fabric_use(const scenario::Scenario& s, co
     use.class_of_rank.push_back(s.trace.role_of(r));
     use.pool_bytes_of_rank.push_back(kept_by_role[use.class_of_rank.back()]);
   }
-  if (std::any_of(use.pool_bytes_of_rank.begin(), use.pool_bytes_of_rank.end(), [](double b) { return b > 0; }))
+  if (std::any_of(use.pool_bytes_of_rank.begin(), use.pool_bytes_of_rank.end(),
+                  [](double b) { return b > 0; }))
     use.pool_of_rank = placement.pool_of_rank;
   else
     use.pool_bytes_of_rank.clear();
@@ -186,7 +187,8 @@ int run_goodput(const GoodputOptions& opt, std::ostream& out) {
       "  - memory pools: the job's are those its ranks keep data in (the larger of what a rank writes to\n"
       "    its pool and reads back per iteration); a failed one restarts the job with its ranks' data in\n"
       "    the nearest healthy pools with room (in links from the failed pool) until repaired, the\n"
-      "    iteration simulated once per set of pools out; with no room anywhere the job waits for the repair\n"
+      "    iteration simulated once per set of pools out; with no room anywhere the job waits for the "
+      "repair\n"
       "  - elastic shrink: replicas rejoin when repaired, at no cost\n";
 
   nlohmann::json result = {{"scenario", s.name},

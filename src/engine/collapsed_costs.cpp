@@ -31,10 +31,12 @@ double CollapsedCosts::sampled_copies(uint64_t count, std::vector<uint64_t>& cop
 }
 
 /// One transfer and its copies over every collapsed axis; `ends(src copy, dst copy)` gives a copy's
-/// endpoints.
+/// endpoints. With `slowest_copy`, the cost is the slowest of the representative's and its sampled
+/// copies' own (each among all the others), so that copies whose routes differ from the representative's
+/// (a memory pool out of service) are not lost in the collapse.
 template <typename Ends>
 double CollapsedCosts::copied_flow(uint64_t src, uint64_t dst, core::Bytes bytes, int tag, Ends ends,
-                                   std::vector<double>& link_bytes) {
+                                   std::vector<double>& link_bytes, bool slowest_copy) {
   const auto own = ends(src, dst);
   const auto key = std::make_tuple(own.first, own.second, bytes.value(), tag);
   auto found = flow_costs_.find(key);
@@ -51,6 +53,16 @@ double CollapsedCosts::copied_flow(uint64_t src, uint64_t dst, core::Bytes bytes
     const auto step = network_.step(mine, others, weight, &cost.link_bytes);
     cost.latency = step.latency;
     cost.drain = step.drain;
+    if (slowest_copy) {
+      std::vector<AnalyticNetwork::Flow> copy(1), rest;
+      for (size_t k = 0; k < others.size(); ++k) {
+        copy[0] = others[k];
+        rest = others;
+        rest[k] = mine[0];
+        const auto c = network_.step(copy, rest, weight);
+        cost.drain = std::max(cost.drain, c.latency + c.drain - cost.latency);
+      }
+    }
     found = flow_costs_.emplace(key, std::move(cost)).first;
     ++patterns_costed_;
   }
@@ -62,7 +74,7 @@ double CollapsedCosts::p2p(uint64_t src, uint64_t dst, core::Bytes bytes, std::v
   const auto& units = placement_.unit_of_rank;
   return copied_flow(
       src, dst, bytes, 0, [&](uint64_t s, uint64_t r) { return std::make_pair(units[s], units[r]); },
-      link_bytes);
+      link_bytes, false);
 }
 
 double CollapsedCosts::memory_move(uint64_t rank, core::Bytes bytes, bool read,
@@ -74,7 +86,7 @@ double CollapsedCosts::memory_move(uint64_t rank, core::Bytes bytes, bool read,
       [&](uint64_t r, uint64_t) {
         return read ? std::make_pair(pools.at(r), units[r]) : std::make_pair(units[r], pools.at(r));
       },
-      link_bytes);
+      link_bytes, true);
 }
 
 CollapsedCosts::Cost CollapsedCosts::schedule_cost(uint64_t rank, const std::vector<size_t>& axes,

@@ -45,7 +45,8 @@ class CollapsedCosts {
 
   /// A point-to-point transfer of `bytes` from representative `src` to representative `dst`, s.
   double p2p(uint64_t src, uint64_t dst, core::Bytes bytes, std::vector<double>& link_bytes);
-  /// A move of `bytes` between representative `rank`'s unit and its memory pool, s.
+  /// A move of `bytes` between representative `rank`'s unit and its memory pool, s: the slowest of the
+  /// ranks it stands for (sampled as copies are), since their groups wait for the slowest.
   double memory_move(uint64_t rank, core::Bytes bytes, bool read, std::vector<double>& link_bytes);
   /// The collective `c` of `rank`'s group over `axes` (communicator index `comm`). Adds the bytes it
   /// moves to `link_bytes` (per link direction). Throws core::InputError at `where` when the policy
@@ -68,7 +69,7 @@ class CollapsedCosts {
   static double sampled_copies(uint64_t count, std::vector<uint64_t>& copies);
   template <typename Ends>
   double copied_flow(uint64_t src, uint64_t dst, core::Bytes bytes, int tag, Ends ends,
-                     std::vector<double>& link_bytes);
+                     std::vector<double>& link_bytes, bool slowest_copy);
   Cost schedule_cost(uint64_t rank, const std::vector<size_t>& axes, const workload::CollectiveOp& c,
                      const std::vector<std::vector<double>>* peer_bytes, const std::string& where);
 

@@ -31,8 +31,8 @@ void check_pools_hold(const topology::Machine& machine, const workload::Trace& t
     if (k.first > model.capacity().value())
       throw core::InputError(trace.name, "/roles",
                              "capacity: memory pool \"" + machine.topology.node(pool).name + "\" (a \"" +
-                                 model.name() + "\") holds " + core::to_string(model.capacity()) + ", but the " +
-                                 std::to_string(k.second) + " ranks using it keep " +
+                                 model.name() + "\") holds " + core::to_string(model.capacity()) +
+                                 ", but the " + std::to_string(k.second) + " ranks using it keep " +
                                  core::to_string(core::Bytes(k.first)) +
                                  " there (the larger of what each writes and reads back per iteration)");
   }

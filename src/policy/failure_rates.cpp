@@ -81,7 +81,9 @@ bool ComponentRate::fabric() const {
   return per == "link" || per == "optical-port";
 }
 
-bool ComponentRate::memory_pool() const { return per == "memory-pool"; }
+bool ComponentRate::memory_pool() const {
+  return per == "memory-pool";
+}
 
 bool ComponentRate::needs_machine() const {
   return topology_domain() || fabric() || memory_pool();

@@ -39,7 +39,8 @@ struct ComponentRate {
   /// Memory-pool components: the job restarts with the pool's ranks on the nearest healthy pools with room
   /// (recovery is always "restart"), or waits for the repair when none has room.
   bool memory_pool() const;
-  /// Topology domains, fabric parts and memory pools: instances counted on the machine (reliability::JobComponents).
+  /// Topology domains, fabric parts and memory pools: instances counted on the machine
+  /// (reliability::JobComponents).
   bool needs_machine() const;
 };
 

@@ -1,4 +1,5 @@
-// Where ranks keep their memory-pool data while pools are out of service: the nearest healthy pools with room.
+// Where ranks keep their memory-pool data while pools are out of service: the nearest healthy pools with
+// room.
 #pragma once
 
 #include <optional>

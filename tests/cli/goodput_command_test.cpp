@@ -2,6 +2,7 @@
 // exit 2.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <filesystem>
 
 #include <nlohmann/json.hpp>
@@ -310,6 +311,75 @@ TEST_CASE(
   CHECK(r.code == 2);
   CHECK(r.err.find("b.json: /reliability/events/0/instance: the job has no cable named \"pod0-rack0-unit0 - "
                    "pod3-spine\"") != std::string::npos);
+  CHECK_FALSE(fs::exists(dir.path() / "x"));
+  CHECK_FALSE(fs::exists(dir.path() / "y"));
+}
+
+namespace {
+
+/// moe-ep-64 with its optimizer state offloaded to the rack's CXL pool, in collapsed fidelity, with a
+/// rate table of memory pools that practically never fail on their own and `events` scripted.
+nlohmann::json pool_job(test::TempDir& dir, const nlohmann::json& events) {
+  auto doc = fabric_job(dir, events);
+  doc["workload"]["offload_optimizer"] = true;
+  nlohmann::json rates = {{"kind", "failure-rates"},
+                          {"name", "quiet-pools"},
+                          {"source", "test value"},
+                          {"observed", {{"units", 1}, {"units_per_host", 8}, {"duration", "1000000000000s"}}},
+                          {"components",
+                           {{{"name", "cxl"},
+                             {"per", "memory-pool"},
+                             {"observed_instances", 1},
+                             {"count", 1},
+                             {"recovery", "restart"}}}}};
+  doc["reliability"]["failure_rates"] = dir.write("pools.json", rates.dump());
+  return doc;
+}
+
+}  // namespace
+
+TEST_CASE(
+    "a memory pool fails: its ranks' data moves to the nearest pool until repaired, at the engine's pace") {
+  test::TempDir dir;
+  const nlohmann::json events = {{{"at", "1h"}, {"component", "cxl"}, {"instance", "pod0-rack0-pool0"}}};
+  auto r = test::run_cli(
+      {"goodput", dir.write("p.json", pool_job(dir, events).dump()), "--out", dir.file("x"), "--quiet"});
+  REQUIRE(r.code == 0);
+  const auto g = nlohmann::json::parse(test::read_text(dir.path() / "x" / "goodput.json"));
+  CHECK(g["instances_by_component"]["cxl"] == 8);  // every rack's pool holds its 8 ranks' optimizer state
+  const auto& timeline = g["timeline_first_seed"];
+  REQUIRE(timeline.size() == 1);
+  CHECK(timeline[0]["action"] ==
+        "restart with its ranks' data in the nearest pools with room until repaired (scripted)");
+  const auto& states = g["degraded_iterations"];
+  REQUIRE(states.size() == 1);
+  CHECK(states[0]["state"] ==
+        "memory pool pod0-rack0-pool0 out (its ranks' data in the nearest pools with room)");
+  // Rack 0's optimizer traffic crosses the rack's NICs to rack 1's pool, whose ports it shares: slower.
+  const double healthy = g["iteration_time_s"], slow = states[0]["iteration_time_s"];
+  CHECK(slow > 1.1 * healthy);
+  CHECK(g["lost_s"]["degraded"]["mean"].get<double>() ==
+        zs::test::approx((2 * 86400 - 360) * (1 - healthy / slow)).epsilon(1e-9));
+  CHECK(g["lost_s"]["recompute"]["mean"].get<double>() == 3600);
+}
+
+TEST_CASE("memory-pool failures without pools, or with checkpoints held only in pools, exit 2") {
+  test::TempDir dir;
+  auto no_pools = pool_job(dir, nlohmann::json::array());
+  no_pools["machine"] = source_file("topologies/fat-tree-512-oversubscribed.machine.json");
+  no_pools["workload"]["offload_optimizer"] = false;
+  auto r = test::run_cli({"goodput", dir.write("n.json", no_pools.dump()), "--out", dir.file("x")});
+  CHECK(r.code == 2);
+  CHECK(r.err.find("n.json: /reliability/failure_rates: component \"cxl\" of ") != std::string::npos);
+  CHECK(r.err.find("fails per memory pool, but machine \"fat-tree-512-oversubscribed\" has no memory pool") !=
+        std::string::npos);
+  auto in_pools = pool_job(dir, nlohmann::json::array());
+  in_pools["reliability"]["checkpoint"] = {{"interval", "1000d"}, {"target", "memory-pools"}};
+  r = test::run_cli({"goodput", dir.write("c.json", in_pools.dump()), "--out", dir.file("y")});
+  CHECK(r.code == 2);
+  CHECK(r.err.find("c.json: /reliability/checkpoint/target: checkpoints held only in memory pools are lost "
+                   "when a pool fails, and component \"cxl\" of ") != std::string::npos);
+  CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
   CHECK_FALSE(fs::exists(dir.path() / "x"));
   CHECK_FALSE(fs::exists(dir.path() / "y"));
 }

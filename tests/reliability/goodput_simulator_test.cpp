@@ -233,9 +233,11 @@ TEST_CASE("bad rate tables name the file and the JSON path") {
   CHECK(with("count", -2).find("bad.json: /components/0/count") == 0);
   CHECK(with("per", "pod")
             .find("bad.json: /components/0/per: expected \"unit\", \"host\", \"rack\", \"switch\", "
-                  "\"power-domain\", \"link\", \"optical-port\", \"memory-pool\" or \"job\", got \"pod\"") == 0);
+                  "\"power-domain\", \"link\", \"optical-port\", \"memory-pool\" or \"job\", got \"pod\"") ==
+        0);
   // Links and optical ports are counted on the machine too, and the job restarts around them.
-  CHECK(with("per", "link").find("bad.json: /components/0: missing required key \"observed_instances\"") == 0);
+  CHECK(with("per", "link").find("bad.json: /components/0: missing required key \"observed_instances\"") ==
+        0);
   auto port = ok;
   port["per"] = "optical-port";
   port["observed_instances"] = 100;
