@@ -108,8 +108,8 @@ ReliabilitySetup read_reliability(core::JsonObject& o, const core::FileSource& f
     throw c.error("mode", "expected \"sync\" or \"async\", got \"" + mode + "\"");
   }
   c.finish();
-  r.detection = o.seconds("detection").value();
-  r.restart = o.seconds("restart").value();
+  r.detection = o.has("detection") ? o.seconds("detection").value() : kDefaultDetection;
+  r.restart = o.has("restart") ? o.seconds("restart").value() : kDefaultRestart;
   r.repair = o.seconds("repair", core::Bound::kPositive).value();
   if (o.has("spares")) {
     auto s = o.object("spares");

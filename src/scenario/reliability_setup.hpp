@@ -51,6 +51,13 @@ struct CheckpointStore {
   std::string describe() const;
 };
 
+/// Detection when a scenario gives none: PyTorch's ProcessGroupNCCL watchdog timeout, 10 min (its default
+/// since pytorch/pytorch#110947), after which a collective hung on a failed peer aborts the job; a crash is
+/// noticed sooner, so this is the slow end. s
+inline constexpr double kDefaultDetection = 600;
+/// Restart when a scenario gives none: Daly 2006's R = 10 min (../shared/reference/reliability.md). s
+inline constexpr double kDefaultRestart = 600;
+
 struct ReliabilitySetup {
   policy::FailureRates rates;
   double horizon = 0;  ///< wall-clock time simulated, s
@@ -63,9 +70,9 @@ struct ReliabilitySetup {
   bool peer_memory = false;
   /// Peer memory: the peer is this many ranks round the data-parallel ring ("peer_offset"); 0: half of it.
   uint32_t peer_offset = 0;
-  double detection = 0;  ///< s
-  double restart = 0;    ///< s
-  uint32_t spares = 0;   ///< 0: no spare pool (replaced parts are waited for)
+  double detection = kDefaultDetection;  ///< from the failure to the job knowing, s
+  double restart = kDefaultRestart;      ///< re-initialization and loading the checkpoint, s
+  uint32_t spares = 0;                   ///< 0: no spare pool (replaced parts are waited for)
   /// Spares are the machine's units the job leaves idle; failed ranks are re-placed onto them
   /// ("spares": {"from": "idle-units"}).
   bool re_place = false;

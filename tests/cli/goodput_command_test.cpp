@@ -383,3 +383,19 @@ TEST_CASE("memory-pool failures without pools, or with checkpoints held only in 
   CHECK_FALSE(fs::exists(dir.path() / "x"));
   CHECK_FALSE(fs::exists(dir.path() / "y"));
 }
+
+TEST_CASE("detection and restart left out default to 10 minutes each, written in config.json") {
+  test::TempDir dir;
+  const nlohmann::json events = {{{"at", "1h"}, {"component", "cxl"}, {"instance", "pod0-rack0-pool0"}}};
+  auto doc = pool_job(dir, events);
+  doc["reliability"].erase("detection");
+  doc["reliability"].erase("restart");
+  auto r = test::run_cli({"goodput", dir.write("d.json", doc.dump()), "--out", dir.file("x"), "--quiet"});
+  REQUIRE(r.code == 0);
+  const auto g = nlohmann::json::parse(test::read_text(dir.path() / "x" / "goodput.json"));
+  CHECK(g["lost_s"]["detection"]["mean"].get<double>() == 600);
+  CHECK(g["lost_s"]["restart"]["mean"].get<double>() == 600);
+  const auto config = nlohmann::json::parse(test::read_text(dir.path() / "x" / "config.json"));
+  CHECK(config["reliability"]["detection"] == config["reliability"]["restart"]);
+  CHECK(config["reliability"]["detection"].get<std::string>().find("600") == 0);
+}
