@@ -160,8 +160,14 @@ GoodputRun simulate_goodput_once(const policy::FailureRates& rates, const Goodpu
       auto [it, fresh] = cfg.degraded_states.try_emplace(key);
       if (fresh) {
         it->second.simulated = cfg.degraded_iteration(active);
-        for (const auto* d : active)
+        for (size_t k = 0; k < active.size(); ++k) {
+          const auto* d = active[k];
+          auto same_pool = [d](const Degradation* e) {  // a pool drawn again while out is out once
+            return e->kind == Degradation::Kind::kPool && d->kind == e->kind && e->id == d->id;
+          };
+          if (std::any_of(active.begin(), active.begin() + long(k), same_pool)) continue;
           it->second.description += (it->second.description.empty() ? "" : "; ") + describe(*d);
+        }
       }
       // A degraded machine is never taken to be faster than the healthy one: a shorter simulated
       // iteration (routes hashed differently around a failed link) counts as healthy.
