@@ -213,21 +213,7 @@ nlohmann::json fabric_job(test::TempDir& dir, const nlohmann::json& events) {
   doc["fidelity"] = "collapsed";
   doc["machine"] = source_file("topologies/disaggregated-64.machine.json");
   doc["workload"]["model"] = source_file("workloads/mixtral-8x7b.json");
-  nlohmann::json rates = {{"kind", "failure-rates"},
-                          {"name", "quiet-fabric"},
-                          {"source", "test value"},
-                          {"observed", {{"units", 1}, {"units_per_host", 8}, {"duration", "1000000000000s"}}},
-                          {"components",
-                           {{{"name", "cable"},
-                             {"per", "link"},
-                             {"observed_instances", 1},
-                             {"count", 1},
-                             {"recovery", "restart"}},
-                            {{"name", "port"},
-                             {"per", "optical-port"},
-                             {"observed_instances", 1},
-                             {"count", 1},
-                             {"recovery", "restart"}}}}};
+  const auto rates = test::quiet_parts({{"cable", "link"}, {"port", "optical-port"}});
   doc["reliability"] = {{"failure_rates", dir.write("fabric.json", rates.dump())},
                         {"horizon", "10d"},
                         {"seeds", 1},
@@ -322,16 +308,7 @@ namespace {
 nlohmann::json pool_job(test::TempDir& dir, const nlohmann::json& events) {
   auto doc = fabric_job(dir, events);
   doc["workload"]["offload_optimizer"] = true;
-  nlohmann::json rates = {{"kind", "failure-rates"},
-                          {"name", "quiet-pools"},
-                          {"source", "test value"},
-                          {"observed", {{"units", 1}, {"units_per_host", 8}, {"duration", "1000000000000s"}}},
-                          {"components",
-                           {{{"name", "cxl"},
-                             {"per", "memory-pool"},
-                             {"observed_instances", 1},
-                             {"count", 1},
-                             {"recovery", "restart"}}}}};
+  const auto rates = test::quiet_parts({{"cxl", "memory-pool"}});
   doc["reliability"]["failure_rates"] = dir.write("pools.json", rates.dump());
   return doc;
 }

@@ -8,6 +8,8 @@
 #include "reliability/goodput_simulator.hpp"
 #include "reliability/job_components.hpp"
 #include "support/approx.hpp"
+#include "support/quiet_rates.hpp"
+#include "support/scripted_job.hpp"
 #include "support/test_machines.hpp"
 
 using namespace zs;
@@ -16,14 +18,8 @@ namespace {
 
 /// A rate table of one fabric component that practically never fails on its own: scripted failures only.
 policy::FailureRates quiet_fabric(const std::string& per) {
-  nlohmann::json j = {
-      {"kind", "failure-rates"},
-      {"name", "quiet"},
-      {"source", "test value"},
-      {"observed", {{"units", 1}, {"units_per_host", 4}, {"duration", "1000000000000s"}}},
-      {"components",
-       {{{"name", per}, {"per", per}, {"observed_instances", 1}, {"count", 1}, {"recovery", "restart"}}}}};
-  core::JsonObject o(j, "quiet.json", "");
+  const nlohmann::json table = test::quiet_parts({{per, per}});  // outlives the reader
+  core::JsonObject o(table, "quiet.json", "");
   return policy::FailureRates::from_json(o);
 }
 
@@ -59,20 +55,6 @@ topology::Machine two_racks(bool ocs) {
 
 std::vector<topology::NodeId> units_of(const topology::Machine& m) {
   return {m.topology.units().begin(), m.topology.units().end()};
-}
-
-/// 1-second iterations, no checkpoints, detection 60 s, restart 600 s, repair 10,000 s.
-reliability::GoodputConfig job(const reliability::JobComponents& components) {
-  reliability::GoodputConfig c;
-  c.iteration = 1;
-  c.tokens_per_iteration = 1;
-  c.units = components.ranks();
-  c.horizon = 100000;
-  c.detection = 60;
-  c.restart = 600;
-  c.repair = 10000;
-  c.job = &components;
-  return c;
 }
 
 /// The share of `link` out of service among the active degradations.
@@ -122,7 +104,7 @@ TEST_CASE("a failed uplink: the job restarts and runs without it until the repai
   const auto machine = two_racks(false);
   const auto rates = quiet_fabric("link");
   const reliability::JobComponents components(rates, machine, units_of(machine));
-  auto cfg = job(components);
+  auto cfg = test::scripted_job(components);
   const auto uplink = *components.find_instance(0, "rack0-switch - spine0");
   cfg.scripted = {{5000, 0, uplink, true}};
   int calls = 0;
@@ -151,7 +133,7 @@ TEST_CASE(
   const auto machine = two_racks(false);
   const auto rates = quiet_fabric("link");
   const reliability::JobComponents components(rates, machine, units_of(machine));
-  auto cfg = job(components);
+  auto cfg = test::scripted_job(components);
   cfg.spares = 1;
   cfg.swap = 900;
   const auto cable0 = *components.find_instance(0, "rack1-unit1 - rack1-switch");
@@ -182,7 +164,7 @@ TEST_CASE("a failed optical port is re-patched to a free port of its switch, els
   CHECK(components.instance_name(0, 1) == "ocs0:1");
   CHECK(components.spare_ports() == std::vector<uint32_t>{1, 1});  // port 2 for rack0, port 3 for rack1
   CHECK(components.optical_port(0, 0).reconfiguration == test::approx(0.025));
-  auto cfg = job(components);
+  auto cfg = test::scripted_job(components);
   // Port 0 twice (its free port is then in use, and port 0 itself is under repair), then after its repair
   // port 0 again, which has port 0 back as its free port.
   cfg.scripted = {{5000, 0, 0, true}, {6000, 0, 0, true}, {20000, 0, 0, true}, {30000, 0, 1, true}};

@@ -9,6 +9,8 @@
 #include "reliability/job_components.hpp"
 #include "reliability/pool_fallback.hpp"
 #include "support/approx.hpp"
+#include "support/quiet_rates.hpp"
+#include "support/scripted_job.hpp"
 #include "support/test_machines.hpp"
 
 using namespace zs;
@@ -17,17 +19,8 @@ namespace {
 
 /// A rate table of memory pools that practically never fail on their own: scripted failures only.
 policy::FailureRates quiet_pools() {
-  nlohmann::json j = {{"kind", "failure-rates"},
-                      {"name", "quiet"},
-                      {"source", "test value"},
-                      {"observed", {{"units", 1}, {"units_per_host", 4}, {"duration", "1000000000000s"}}},
-                      {"components",
-                       {{{"name", "cxl"},
-                         {"per", "memory-pool"},
-                         {"observed_instances", 1},
-                         {"count", 1},
-                         {"recovery", "restart"}}}}};
-  core::JsonObject o(j, "quiet.json", "");
+  const nlohmann::json table = test::quiet_parts({{"cxl", "memory-pool"}});  // outlives the reader
+  core::JsonObject o(table, "quiet.json", "");
   return policy::FailureRates::from_json(o);
 }
 
@@ -120,15 +113,7 @@ TEST_CASE("a failed pool: the job restarts with its ranks' data moved until the 
   const auto p = pooled_racks();
   const auto rates = quiet_pools();
   const reliability::JobComponents components(rates, p.machine, units_of(p.machine), pool_use(p, 0.6e12));
-  reliability::GoodputConfig cfg;
-  cfg.iteration = 1;
-  cfg.tokens_per_iteration = 1;
-  cfg.units = components.ranks();
-  cfg.horizon = 100000;
-  cfg.detection = 60;
-  cfg.restart = 600;
-  cfg.repair = 10000;
-  cfg.job = &components;
+  auto cfg = test::scripted_job(components);
   // pool0 at 5,000 s; pool1 at 8,000 s while pool0 is still out (no room for its ranks: the job waits
   // for pool1's repair at 18,000 s).
   cfg.scripted = {{5000, 0, 0, true}, {8000, 0, 1, true}};

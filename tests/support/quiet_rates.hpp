@@ -1,6 +1,10 @@
 // Test helper: a rate table whose components practically never fail on their own, for scripted failures.
 #pragma once
 
+#include <string>
+#include <utility>
+#include <vector>
+
 #include <nlohmann/json.hpp>
 
 namespace zs::test {
@@ -19,6 +23,20 @@ inline nlohmann::json quiet_rates() {
              {"observed_instances", 1},
              {"count", 1},
              {"recovery", "replace"}}}}};
+}
+
+/// A rate table of parts counted on the machine, given as (name, per) ("link", "optical-port",
+/// "memory-pool"), each restarting the job and practically never failing on its own.
+inline nlohmann::json quiet_parts(const std::vector<std::pair<std::string, std::string>>& parts) {
+  nlohmann::json components = nlohmann::json::array();
+  for (const auto& [name, per] : parts)
+    components.push_back(
+        {{"name", name}, {"per", per}, {"observed_instances", 1}, {"count", 1}, {"recovery", "restart"}});
+  return {{"kind", "failure-rates"},
+          {"name", "quiet-parts"},
+          {"source", "test value"},
+          {"observed", {{"units", 1}, {"units_per_host", 8}, {"duration", "1000000000000s"}}},
+          {"components", components}};
 }
 
 }  // namespace zs::test

@@ -1,0 +1,23 @@
+// Test helper: a goodput configuration for by-hand arithmetic of scripted failures.
+#pragma once
+
+#include "reliability/goodput_simulator.hpp"
+
+namespace zs::test {
+
+/// 1-second iterations of 1 token, a 100,000 s horizon, detection 60 s, restart 600 s, repair 10,000 s, on
+/// `components`; no checkpoint unless the caller's interval gives one.
+inline reliability::GoodputConfig scripted_job(const reliability::JobComponents& components) {
+  reliability::GoodputConfig c;
+  c.iteration = 1;
+  c.tokens_per_iteration = 1;
+  c.units = components.ranks();
+  c.horizon = 100000;
+  c.detection = 60;
+  c.restart = 600;
+  c.repair = 10000;
+  c.job = &components;
+  return c;
+}
+
+}  // namespace zs::test
