@@ -70,8 +70,7 @@ reliability::JobComponents::FabricUse fabric_use(const scenario::Scenario& s, co
   use.links.resize(s.machine.topology.links().size(), 0);
   for (size_t l = 0; l < use.links.size() && 2 * l + 1 < bytes.size(); ++l)
     use.links[l] = bytes[2 * l] > 0 || bytes[2 * l + 1] > 0 ? 1 : 0;
-  std::vector<double> kept_by_role;
-  for (const auto& role : s.trace.roles) kept_by_role.push_back(workload::pool_resident_bytes(role).value());
+  const auto kept_by_role = workload::pool_resident_bytes_by_role(s.trace);
   for (uint64_t r = 0; r < s.trace.mesh.size(); ++r) {
     use.class_of_rank.push_back(s.trace.role_of(r));
     use.pool_bytes_of_rank.push_back(kept_by_role[use.class_of_rank.back()]);
@@ -187,8 +186,8 @@ int run_goodput(const GoodputOptions& opt, std::ostream& out) {
       "  - memory pools: the job's are those its ranks keep data in (the larger of what a rank writes to\n"
       "    its pool and reads back per iteration); a failed one restarts the job with its ranks' data in\n"
       "    the nearest healthy pools with room (in links from the failed pool) until repaired, the\n"
-      "    iteration simulated once per set of pools out; with no room anywhere the job waits for the "
-      "repair\n"
+      "    iteration simulated once per set of pools out; with no room\n"
+      "    anywhere the job waits for the repair\n"
       "  - elastic shrink: replicas rejoin when repaired, at no cost\n";
 
   nlohmann::json result = {{"scenario", s.name},

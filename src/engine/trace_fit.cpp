@@ -17,8 +17,7 @@ namespace {
 void check_pools_hold(const topology::Machine& machine, const workload::Trace& trace,
                       const policy::Placement& placement) {
   if (placement.pool_of_rank.empty()) return;
-  std::vector<double> kept_by_role;
-  for (const auto& role : trace.roles) kept_by_role.push_back(workload::pool_resident_bytes(role).value());
+  const auto kept_by_role = workload::pool_resident_bytes_by_role(trace);
   std::map<topology::NodeId, std::pair<double, uint64_t>> kept;  // per pool: bytes, ranks keeping any
   for (uint64_t r = 0; r < placement.pool_of_rank.size(); ++r)
     if (const double b = kept_by_role[trace.role_of(r)]; b > 0) {

@@ -14,4 +14,10 @@ core::Bytes pool_resident_bytes(const RoleProgram& role) {
   return core::Bytes(std::max(written, read));
 }
 
+std::vector<double> pool_resident_bytes_by_role(const Trace& trace) {
+  std::vector<double> out;
+  for (const auto& role : trace.roles) out.push_back(pool_resident_bytes(role).value());
+  return out;
+}
+
 }  // namespace zs::workload

@@ -1,6 +1,8 @@
 // What a rank keeps in its memory pool, from the memory moves of its program.
 #pragma once
 
+#include <vector>
+
 #include "core/units.hpp"
 #include "workload/trace.hpp"
 
@@ -10,5 +12,7 @@ namespace zs::workload {
 /// and what it reads from it in one iteration (offloaded optimizer state: 12 B per parameter of the shard,
 /// read before and written after the step). 0 for a program without memory moves.
 core::Bytes pool_resident_bytes(const RoleProgram& role);
+/// pool_resident_bytes of each of the trace's roles, in role order, B.
+std::vector<double> pool_resident_bytes_by_role(const Trace& trace);
 
 }  // namespace zs::workload

@@ -226,6 +226,14 @@ nlohmann::json fabric_job(test::TempDir& dir, const nlohmann::json& events) {
   return doc;
 }
 
+/// Runs `goodput` on `doc` (quietly, into dir/x), which must succeed, and returns its goodput.json.
+nlohmann::json goodput_of(test::TempDir& dir, const nlohmann::json& doc) {
+  const auto r =
+      test::run_cli({"goodput", dir.write("s.json", doc.dump()), "--out", dir.file("x"), "--quiet"});
+  REQUIRE(r.code == 0);
+  return nlohmann::json::parse(test::read_text(dir.path() / "x" / "goodput.json"));
+}
+
 }  // namespace
 
 TEST_CASE("links and optical ports fail: the job runs without them until repaired, at the engine's pace") {
@@ -233,10 +241,7 @@ TEST_CASE("links and optical ports fail: the job runs without them until repaire
   const nlohmann::json events = {
       {{"at", "1h"}, {"component", "cable"}, {"instance", "pod0-rack0-tor - pod0-spine"}},
       {{"at", "3d"}, {"component", "port"}, {"instance", "ocs0:0"}}};
-  auto r = test::run_cli(
-      {"goodput", dir.write("f.json", fabric_job(dir, events).dump()), "--out", dir.file("x"), "--quiet"});
-  REQUIRE(r.code == 0);
-  const auto g = nlohmann::json::parse(test::read_text(dir.path() / "x" / "goodput.json"));
+  const auto g = goodput_of(dir, fabric_job(dir, events));
   // Every link but the 8 to the CXL pools carries traffic: per rack 8 NVLink and 8 NIC cables and 8 ToR
   // uplink cables (one bundle of width 8), 8 racks; and the 4 circuits of width 1 (2 ports each).
   CHECK(g["instances_by_component"]["cable"] == 8 * (8 + 8 + 8) + 4);
@@ -270,10 +275,7 @@ TEST_CASE("a unit's last link out cuts it off: a spare takes its rank, and no ou
   const nlohmann::json events = {
       {{"at", "1h"}, {"component", "cable"}, {"instance", "pod0-rack0-unit0 - pod0-rack0-tor"}},
       {{"at", "2h"}, {"component", "cable"}, {"instance", "pod0-rack0-unit0 - pod0-rack0-scale-up"}}};
-  auto r = test::run_cli(
-      {"goodput", dir.write("c.json", fabric_job(dir, events).dump()), "--out", dir.file("x"), "--quiet"});
-  REQUIRE(r.code == 0);
-  const auto g = nlohmann::json::parse(test::read_text(dir.path() / "x" / "goodput.json"));
+  const auto g = goodput_of(dir, fabric_job(dir, events));
   const auto& timeline = g["timeline_first_seed"];
   REQUIRE(timeline.size() == 2);
   CHECK(timeline[1]["action"] == "cuts off 1 rank(s): swap 1 spare (scripted)");
@@ -319,10 +321,7 @@ TEST_CASE(
     "a memory pool fails: its ranks' data moves to the nearest pool until repaired, at the engine's pace") {
   test::TempDir dir;
   const nlohmann::json events = {{{"at", "1h"}, {"component", "cxl"}, {"instance", "pod0-rack0-pool0"}}};
-  auto r = test::run_cli(
-      {"goodput", dir.write("p.json", pool_job(dir, events).dump()), "--out", dir.file("x"), "--quiet"});
-  REQUIRE(r.code == 0);
-  const auto g = nlohmann::json::parse(test::read_text(dir.path() / "x" / "goodput.json"));
+  const auto g = goodput_of(dir, pool_job(dir, events));
   CHECK(g["instances_by_component"]["cxl"] == 8);  // every rack's pool holds its 8 ranks' optimizer state
   const auto& timeline = g["timeline_first_seed"];
   REQUIRE(timeline.size() == 1);
@@ -367,9 +366,7 @@ TEST_CASE("detection and restart left out default to 10 minutes each, written in
   auto doc = pool_job(dir, events);
   doc["reliability"].erase("detection");
   doc["reliability"].erase("restart");
-  auto r = test::run_cli({"goodput", dir.write("d.json", doc.dump()), "--out", dir.file("x"), "--quiet"});
-  REQUIRE(r.code == 0);
-  const auto g = nlohmann::json::parse(test::read_text(dir.path() / "x" / "goodput.json"));
+  const auto g = goodput_of(dir, doc);
   CHECK(g["lost_s"]["detection"]["mean"].get<double>() == 600);
   CHECK(g["lost_s"]["restart"]["mean"].get<double>() == 600);
   const auto config = nlohmann::json::parse(test::read_text(dir.path() / "x" / "config.json"));
