@@ -54,6 +54,52 @@ AlphaBeta measure(const CollectiveRequest& request) {
   return measure(request, all);
 }
 
+/// The alpha-beta model of recursive exchanges at `distance`: the slowest latency and narrowest bandwidth
+/// of the routes from member i to member i ^ distance, over at most 16 members i spread evenly.
+AlphaBeta measure_exchange(const CollectiveRequest& request, uint32_t p, uint32_t distance) {
+  AlphaBeta ab;
+  topology::Router router(*request.machine, topology::PathSelection::kLowestId, 1);
+  const uint32_t stride = std::max<uint32_t>(1, p / 16);
+  for (uint32_t i = 0; i < p; i += stride) {
+    const auto a = request.member_units[i], b = request.member_units[i ^ distance];
+    if (a == b) continue;
+    const topology::Route route{router.route(a, b)};
+    ab.alpha = std::max(ab.alpha, topology::route_latency(*request.machine, route).value());
+    ab.bandwidth = std::min(ab.bandwidth, topology::route_bandwidth(*request.machine, route).value());
+  }
+  if (ab.bandwidth == std::numeric_limits<double>::max()) ab.bandwidth = 1e30;
+  return ab;
+}
+
+/// The recursive estimate, round by round at each round's own distance (recursive_collective.hpp):
+/// halving sends S/2, S/4, ... at distances p/2, p/4, ...; doubling S/p, 2S/p, ... at 1, 2, ...; a
+/// communicator that is not a power of two folds its extra members in and out (S each way).
+double recursive_estimate(const CollectiveRequest& request, const AlphaBeta& all) {
+  const auto n = static_cast<uint32_t>(request.member_units.size());
+  uint32_t p = 1;
+  while (p * 2 <= n) p *= 2;
+  const double S = request.bytes.value();
+  double t = p == n ? 0 : 2 * (all.alpha + S / all.bandwidth);
+  std::vector<AlphaBeta> round;  // by log2(distance)
+  for (uint32_t distance = 1; distance < p; distance *= 2)
+    round.push_back(measure_exchange(request, p, distance));
+  if (request.kind != CollectiveKind::kAllGather) {
+    double bytes = S;
+    for (size_t j = round.size(); j-- > 0;) {
+      bytes /= 2;
+      t += round[j].alpha + bytes / round[j].bandwidth;
+    }
+  }
+  if (request.kind != CollectiveKind::kReduceScatter) {
+    double block = S / p;
+    for (const auto& r : round) {
+      t += r.alpha + block / r.bandwidth;
+      block *= 2;
+    }
+  }
+  return t;
+}
+
 /// The in-network estimate: k chunks up at eta B then the last one down (in_network_collective.hpp).
 double in_network_estimate(const CollectiveRequest& request, topology::NodeId sw, const AlphaBeta& ab,
                            const CollectiveOptions& options) {
@@ -67,17 +113,24 @@ double in_network_estimate(const CollectiveRequest& request, topology::NodeId sw
   return k * (alpha + std::max(up, down) / ab.bandwidth) + alpha + std::min(up, down) / ab.bandwidth;
 }
 
-/// The hierarchical estimate: rings inside the domains and across them (hierarchical_collective.hpp).
+/// The hierarchical estimate: rings inside the domains and across them, pipelined in k chunks
+/// (hierarchical_collective.hpp): one chunk through every phase, then k - 1 more at the pace of the
+/// busier of the domain links and the network links.
 double hierarchical_estimate(const CollectiveRequest& request,
-                             const std::vector<std::vector<uint32_t>>& domains) {
+                             const std::vector<std::vector<uint32_t>>& domains,
+                             const CollectiveOptions& options) {
   const double d = double(domains.size()), m = double(domains.front().size()), S = request.bytes.value();
+  const double k = options.chunks_for(S);
   const auto inside = measure(request, domains.front());
   std::vector<uint32_t> across;
   for (const auto& domain : domains) across.push_back(domain.front());
   const auto between = measure(request, across);
-  const double intra = (m - 1) * inside.alpha + (m - 1) / m * S / inside.bandwidth;
-  const double inter = (d - 1) * between.alpha + (d - 1) / d * S / m / between.bandwidth;
-  return request.kind == CollectiveKind::kAllReduce ? 2 * (intra + inter) : intra + inter;
+  const double phases = request.kind == CollectiveKind::kAllReduce ? 2 : 1;
+  const double intra = (m - 1) * (inside.alpha + S / k / m / inside.bandwidth);
+  const double inter = (d - 1) * (between.alpha + S / k / m / d / between.bandwidth);
+  const double pace =
+      phases * std::max((m - 1) * S / k / m / inside.bandwidth, (d - 1) * S / k / m / d / between.bandwidth);
+  return phases * (intra + inter) + (k - 1) * pace;
 }
 
 /// Hops on the longest path to the root of a binomial tree of n members: member i is popcount(i)
@@ -98,7 +151,6 @@ std::unique_ptr<CollectivePolicy> AutoCollective::choose(const CollectiveRequest
   const double S = request.bytes.value();
   const double lg = std::ceil(std::log2(n));
   const bool power_of_two = std::exp2(lg) == n;
-  const double p = std::exp2(std::floor(std::log2(n)));
   constexpr double kNever = std::numeric_limits<double>::max();
   // Candidates in order of preference on a tie.
   struct Candidate {
@@ -115,9 +167,7 @@ std::unique_ptr<CollectivePolicy> AutoCollective::choose(const CollectiveRequest
   switch (request.kind) {
     case CollectiveKind::kAllReduce: {
       add(2 * (n - 1) * alpha + 2 * (n - 1) / n * S / B, [] { return std::make_unique<RingCollective>(); });
-      add(power_of_two ? 2 * lg * alpha + 2 * (n - 1) / n * S / B
-                       : 2 * std::log2(p) * alpha + 2 * (p - 1) / p * S / B + 2 * (alpha + S / B),
-          [] { return std::make_unique<RecursiveCollective>(); });
+      add(recursive_estimate(request, {alpha, B}), [] { return std::make_unique<RecursiveCollective>(); });
       add(2 * (tree_depth(request.member_units.size()) * alpha + lg * S / B),
           [] { return std::make_unique<TreeCollective>(); });
       const double k = options_.chunks_for(S / 2), H = std::floor(std::log2(n));
@@ -129,7 +179,7 @@ std::unique_ptr<CollectivePolicy> AutoCollective::choose(const CollectiveRequest
     case CollectiveKind::kAllGather:
       add((n - 1) * alpha + (n - 1) / n * S / B, [] { return std::make_unique<RingCollective>(); });
       if (power_of_two)
-        add(lg * alpha + (n - 1) / n * S / B, [] { return std::make_unique<RecursiveCollective>(); });
+        add(recursive_estimate(request, {alpha, B}), [] { return std::make_unique<RecursiveCollective>(); });
       break;
     case CollectiveKind::kBroadcast:
     case CollectiveKind::kReduce:
@@ -144,7 +194,8 @@ std::unique_ptr<CollectivePolicy> AutoCollective::choose(const CollectiveRequest
       add(in_network_estimate(request, *sw, {alpha, B}, options_),
           [this] { return std::make_unique<InNetworkCollective>(options_); });
     if (const auto domains = member_domains(request); !domains.empty())
-      add(hierarchical_estimate(request, domains), [] { return std::make_unique<HierarchicalCollective>(); });
+      add(hierarchical_estimate(request, domains, options_),
+          [this] { return std::make_unique<HierarchicalCollective>(options_); });
   }
   if (candidates.empty()) return std::make_unique<RingCollective>();
   const auto best = std::min_element(candidates.begin(), candidates.end(),

@@ -1,12 +1,12 @@
 // Two-level (intra-domain, inter-domain) collective schedules.
 #include "policy/hierarchical_collective.hpp"
 
+#include <algorithm>
 #include <map>
 #include <stdexcept>
 
 #include "policy/all_to_all.hpp"
 #include "policy/ring_collective.hpp"
-#include "policy/schedule_builder.hpp"
 #include "topology/unit_domains.hpp"
 
 namespace zs::policy {
@@ -55,6 +55,13 @@ CollectiveSchedule hierarchical_all_to_all(const CollectiveRequest& request,
   return s;
 }
 
+void check_reduction(const CollectiveRequest& request) {
+  if (request.kind != CollectiveKind::kAllReduce && request.kind != CollectiveKind::kReduceScatter &&
+      request.kind != CollectiveKind::kAllGather)
+    throw std::invalid_argument("the hierarchical policy does not implement " +
+                                std::string(workload::to_string(request.kind)));
+}
+
 }  // namespace
 
 std::vector<std::vector<uint32_t>> member_domains(const CollectiveRequest& request) {
@@ -75,39 +82,105 @@ std::vector<std::vector<uint32_t>> member_domains(const CollectiveRequest& reque
   return domains;
 }
 
+namespace {
+
+/// One ring phase of the hierarchical pipeline: rings over `groups`, `steps` steps of `bytes` per chunk.
+struct Phase {
+  const std::vector<std::vector<uint32_t>>* groups;
+  uint32_t steps;
+  double bytes;
+};
+
+/// The phases of `kind` for a buffer of S over d domains of m members, one chunk of k.
+std::vector<Phase> phases_of(CollectiveKind kind, const std::vector<std::vector<uint32_t>>& domains,
+                             const std::vector<std::vector<uint32_t>>& across, double S, uint32_t k) {
+  const auto d = static_cast<uint32_t>(domains.size()), m = static_cast<uint32_t>(domains.front().size());
+  const double inside = S / k / m, between = S / k / (double(m) * d);
+  switch (kind) {
+    case CollectiveKind::kAllReduce:
+      return {{&domains, m - 1, inside}, {&across, 2 * (d - 1), between}, {&domains, m - 1, inside}};
+    case CollectiveKind::kReduceScatter:
+      return {{&domains, m - 1, inside}, {&across, d - 1, between}};
+    default:  // all-gather
+      return {{&across, d - 1, between}, {&domains, m - 1, inside}};
+  }
+}
+
+}  // namespace
+
 CollectiveSchedule HierarchicalCollective::schedule(const CollectiveRequest& request) const {
   const auto domains = member_domains(request);
   if (request.kind == CollectiveKind::kAllToAll)
     return domains.empty() ? direct_all_to_all(request) : hierarchical_all_to_all(request, domains);
-  if (request.kind != CollectiveKind::kAllReduce && request.kind != CollectiveKind::kReduceScatter &&
-      request.kind != CollectiveKind::kAllGather)
-    throw std::invalid_argument("the hierarchical policy does not implement " +
-                                std::string(workload::to_string(request.kind)));
+  check_reduction(request);
   if (domains.empty()) return RingCollective().schedule(request);
 
   const auto n = static_cast<uint32_t>(request.member_units.size());
-  const auto d = static_cast<uint32_t>(domains.size()), m = static_cast<uint32_t>(domains.front().size());
   const auto across = transpose(domains);
-  const double S = request.bytes.value();
+  const uint32_t k = options_.chunks_for(request.bytes.value());
+  const auto phases = phases_of(request.kind, domains, across, request.bytes.value(), k);
+  uint32_t positions = 0;
+  for (const auto& phase : phases) positions += phase.steps;
   CollectiveSchedule s;
   s.algorithm = "hierarchical";
-  ScheduleBuilder b(s, n);
-  switch (request.kind) {
-    case CollectiveKind::kAllReduce:
-      ring_steps(b, domains, m - 1, S / m);
-      ring_steps(b, across, 2 * (d - 1), S / (double(m) * d));
-      ring_steps(b, domains, m - 1, S / m);
-      break;
-    case CollectiveKind::kReduceScatter:
-      ring_steps(b, domains, m - 1, S / m);
-      ring_steps(b, across, d - 1, S / (double(m) * d));
-      break;
-    default:  // all-gather
-      ring_steps(b, across, d - 1, S / (double(m) * d));
-      ring_steps(b, domains, m - 1, S / m);
-      break;
+  s.steps = k + positions - 1;
+  // previous[p n + i]: member i's send at ring step p (over all phases) of the previous chunk.
+  std::vector<int64_t> previous(size_t(positions) * n, -1);
+  for (uint32_t c = 0; c < k; ++c) {
+    std::vector<int64_t> sent(n, -1), received(n, -1);  // this chunk's last send and receive per member
+    uint32_t p = 0;
+    for (const auto& phase : phases) {
+      for (uint32_t step = 0; step < phase.steps; ++step, ++p) {
+        const size_t first = s.transfers.size();
+        for (const auto& ring : *phase.groups)
+          for (size_t i = 0; i < ring.size(); ++i) {
+            const uint32_t src = ring[i], dst = ring[(i + 1) % ring.size()];
+            Transfer t{src, dst, core::Bytes(phase.bytes), c + p, {}};
+            // The data it forwards or reduces, its own previous send, and the previous chunk's send at
+            // this step: chunks follow each other through every step, several steps in flight at once.
+            for (int64_t before : {received[src], sent[src], previous[size_t(p) * n + src]})
+              if (before >= 0) t.after.push_back(static_cast<uint32_t>(before));
+            s.transfers.push_back(std::move(t));
+          }
+        for (size_t t = first; t < s.transfers.size(); ++t) {
+          const auto& tr = s.transfers[t];
+          sent[tr.src] = previous[size_t(p) * n + tr.src] = static_cast<int64_t>(t);
+          received[tr.dst] = static_cast<int64_t>(t);
+        }
+      }
+    }
   }
   return s;
+}
+
+std::pair<std::string, std::vector<RepeatedStep>> HierarchicalCollective::steps(
+    const CollectiveRequest& request) const {
+  const auto domains = member_domains(request);
+  if (request.kind == CollectiveKind::kAllToAll || domains.empty()) return CollectivePolicy::steps(request);
+  check_reduction(request);
+  const auto across = transpose(domains);
+  const uint32_t k = options_.chunks_for(request.bytes.value());
+  const auto phases = phases_of(request.kind, domains, across, request.bytes.value(), k);
+  // Wave w runs ring step p of chunk w - p for every step p: each phase puts its ring on the links once
+  // per step of it in flight. Waves in which the same steps of each phase are in flight cost the same.
+  std::vector<uint32_t> first(phases.size() + 1, 0);  // first step of each phase, then the total
+  for (size_t q = 0; q < phases.size(); ++q) first[q + 1] = first[q] + phases[q].steps;
+  const uint32_t positions = first.back();
+  CollectiveSchedule waves;
+  for (uint32_t w = 0; w + 1 < k + positions; ++w) {
+    for (size_t q = 0; q < phases.size(); ++q) {
+      // Steps p of this phase with a chunk w - p in [0, k).
+      const int64_t lo = std::max<int64_t>(first[q], int64_t(w) - int64_t(k) + 1);
+      const int64_t hi = std::min<int64_t>(first[q + 1] - 1, w);
+      if (hi < lo) continue;
+      const double bytes = phases[q].bytes * double(hi - lo + 1);
+      for (const auto& ring : *phases[q].groups)
+        for (size_t i = 0; i < ring.size(); ++i)
+          waves.transfers.push_back({ring[i], ring[(i + 1) % ring.size()], core::Bytes(bytes), w, {}});
+    }
+  }
+  auto out = repeated_steps(waves);
+  return {"hierarchical", std::move(out)};
 }
 
 }  // namespace zs::policy

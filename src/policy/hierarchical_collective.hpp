@@ -25,8 +25,15 @@ std::vector<std::vector<uint32_t>> member_domains(const CollectiveRequest& reque
 /// Groups that are not such domains fall back to the ring (all-to-all: direct), reported as such.
 class HierarchicalCollective final : public CollectivePolicy {
  public:
+  explicit HierarchicalCollective(CollectiveOptions options = {}) : options_(options) {}
   std::string_view name() const override { return "hierarchical"; }
   CollectiveSchedule schedule(const CollectiveRequest& request) const override;
+  /// Waves of the pipeline (ring step p of chunk w - p), each phase's transfers merged over its steps in
+  /// flight: at most k + steps waves of (phases x n) transfers, where the schedule has k x steps x n.
+  std::pair<std::string, std::vector<RepeatedStep>> steps(const CollectiveRequest& request) const override;
+
+ private:
+  CollectiveOptions options_;
 };
 
 }  // namespace zs::policy

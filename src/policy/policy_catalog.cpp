@@ -60,9 +60,10 @@ std::vector<Entry<CollectivePolicy>> collective_table(const CollectiveOptions& o
         "down once, in pipelined chunks; other groups use the ring; direct all-to-all"},
        [options] { return std::make_unique<InNetworkCollective>(options); }},
       {{"collective", "hierarchical",
-        "inside each NVLink domain or leaf switch, then across domains (ring phases); all-to-all "
+        "inside each NVLink domain or leaf switch, then across domains (ring phases, pipelined in chunks); "
+        "all-to-all "
         "aggregated inside the domain first; other groups use the ring / direct"},
-       [] { return std::make_unique<HierarchicalCollective>(); }},
+       [options] { return std::make_unique<HierarchicalCollective>(options); }},
       {{"collective", "pairwise",
         "pairwise-exchange all-to-all (n-1 steps, one peer each); ring for the reductions"},
        [] { return std::make_unique<PairwiseCollective>(); }},

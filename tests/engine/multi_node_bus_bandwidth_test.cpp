@@ -1,0 +1,83 @@
+// Two HGX H100 servers on HDR-class rails against nccl-tests' all-reduce bus bandwidth across nodes.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+
+#include "core/file_source.hpp"
+#include "engine/simulation.hpp"
+#include "policy/auto_collective.hpp"
+#include "policy/double_binary_tree.hpp"
+#include "policy/hierarchical_collective.hpp"
+#include "policy/linear_placement.hpp"
+#include "policy/recursive_collective.hpp"
+#include "policy/ring_collective.hpp"
+#include "scenario/scenario_loader.hpp"
+#include "support/approx.hpp"
+#include "support/collective_trace.hpp"
+#include "support/run_cli.hpp"
+
+using namespace zs;
+using workload::CollectiveKind;
+
+namespace {
+
+constexpr double kGiB = 1024.0 * 1024 * 1024;
+
+topology::Machine two_servers() {
+  core::DiskFileSource files;
+  return scenario::ScenarioLoader(files).load_machine(
+      test::source_file("topologies/hgx-h100-rails-16.machine.json"));
+}
+
+/// nccl-tests' bus bandwidth of one all-reduce of `bytes` over the 16 GPUs: S / t x 2(n-1)/n, B/s.
+double bus_bandwidth(const topology::Machine& machine, const policy::CollectivePolicy& policy, double bytes,
+                     engine::Fidelity fidelity = engine::Fidelity::kExact) {
+  const auto t = test::one_collective(CollectiveKind::kAllReduce, 16, bytes);
+  const double seconds = engine::simulate(machine, t, policy::LinearPlacement(), policy, {}, fidelity)
+                             .replay.iteration_time.value();
+  return bytes / seconds * 2.0 * 15 / 16;
+}
+
+}  // namespace
+
+TEST_CASE("2 x 8 H100 over 8 HDR-class rails: the hierarchical all-reduce within 10% of 339 GB/s at 8 GiB") {
+  const auto machine = two_servers();
+  const double large = bus_bandwidth(machine, policy::HierarchicalCollective(), 8 * kGiB);
+  CHECK(large == test::approx(339e9).epsilon(0.10));
+  // A ring, however split, puts 2(n-1)/n S through the 8 NICs of a server boundary: at most 8 x 25 GB/s
+  // of bus bandwidth. Only a schedule that reduces inside the server first and overlaps the NVLink and
+  // network phases reaches the measured figure; the single ring in communicator order crosses each
+  // boundary on one NIC.
+  CHECK(bus_bandwidth(machine, policy::RingCollective(), 8 * kGiB) < 25e9);
+  // nccl-tests gives 298 GB/s at 1 GiB: t = 0.94 ms + S / 346 GB/s over the two points. The model has no
+  // such fixed cost (its latencies are microseconds) and stays near its asymptote; the gap is stated in
+  // the README (Calibration).
+  const double small = bus_bandwidth(machine, policy::HierarchicalCollective(), 1 * kGiB);
+  CHECK(small < large);
+  CHECK(small > 298e9);
+  // Collapsed fidelity costs the pipeline in waves of whole phases: within 5% of the exact replay.
+  for (double bytes : {1 * kGiB, 8 * kGiB}) {
+    CAPTURE(bytes);
+    CHECK(bus_bandwidth(machine, policy::HierarchicalCollective(), bytes, engine::Fidelity::kCollapsed) ==
+          test::approx(bus_bandwidth(machine, policy::HierarchicalCollective(), bytes)).epsilon(0.05));
+  }
+}
+
+TEST_CASE("auto across servers is never more than 5% slower than the best fixed algorithm") {
+  const auto machine = two_servers();
+  for (double bytes : {64.0 * 1024, 4.0 * 1024 * 1024, 256.0 * 1024 * 1024, 2 * kGiB})
+    for (auto kind :
+         {CollectiveKind::kAllReduce, CollectiveKind::kReduceScatter, CollectiveKind::kAllGather}) {
+      CAPTURE(bytes);
+      CAPTURE(int(kind));
+      auto seconds = [&](const policy::CollectivePolicy& p) {
+        return engine::simulate(machine, test::one_collective(kind, 16, bytes), policy::LinearPlacement(), p)
+            .replay.iteration_time.value();
+      };
+      double best = std::min({seconds(policy::RingCollective()), seconds(policy::RecursiveCollective()),
+                              seconds(policy::HierarchicalCollective())});
+      if (kind == CollectiveKind::kAllReduce)
+        best = std::min(best, seconds(policy::DoubleBinaryTreeCollective()));
+      CHECK(seconds(policy::AutoCollective()) <= 1.05 * best);
+    }
+}
