@@ -9,6 +9,7 @@
 #include <stdexcept>
 
 #include "policy/all_to_all.hpp"
+#include "policy/channel_rings.hpp"
 #include "policy/double_binary_tree.hpp"
 #include "policy/hierarchical_collective.hpp"
 #include "policy/in_network_collective.hpp"
@@ -133,6 +134,21 @@ double hierarchical_estimate(const CollectiveRequest& request,
   return phases * (intra + inter) + (k - 1) * pace;
 }
 
+/// The channel rings' estimate (channel_rings.hpp): every step, S/(m n) over the network and (m - 1) of
+/// them over the domain link, whichever takes longer.
+double channel_rings_estimate(const CollectiveRequest& request,
+                              const std::vector<std::vector<uint32_t>>& domains) {
+  const double d = double(domains.size()), m = double(domains.front().size()), n = d * m;
+  const double S = request.bytes.value();
+  const auto inside = measure(request, domains.front());
+  std::vector<uint32_t> across;
+  for (const auto& domain : domains) across.push_back(domain.front());
+  const auto between = measure(request, across);
+  const double steps = request.kind == CollectiveKind::kAllReduce ? 2 * (n - 1) : n - 1;
+  return steps * (std::max(inside.alpha, between.alpha) +
+                  std::max(S / (m * n) / between.bandwidth, (m - 1) * S / (m * n) / inside.bandwidth));
+}
+
 /// Hops on the longest path to the root of a binomial tree of n members: member i is popcount(i)
 /// hops away. Members do not wait for a step to end everywhere, so this, not ceil(lg n), is the
 /// latency depth when n is not a power of two.
@@ -193,9 +209,12 @@ std::unique_ptr<CollectivePolicy> AutoCollective::choose(const CollectiveRequest
     if (const auto sw = shared_reduction_switch(request))
       add(in_network_estimate(request, *sw, {alpha, B}, options_),
           [this] { return std::make_unique<InNetworkCollective>(options_); });
-    if (const auto domains = member_domains(request); !domains.empty())
+    if (const auto domains = member_domains(request); !domains.empty()) {
+      add(channel_rings_estimate(request, domains),
+          [] { return std::make_unique<ChannelRingsCollective>(); });
       add(hierarchical_estimate(request, domains, options_),
           [this] { return std::make_unique<HierarchicalCollective>(options_); });
+    }
   }
   if (candidates.empty()) return std::make_unique<RingCollective>();
   const auto best = std::min_element(candidates.begin(), candidates.end(),

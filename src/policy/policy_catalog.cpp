@@ -6,6 +6,7 @@
 
 #include "policy/all_to_all.hpp"
 #include "policy/auto_collective.hpp"
+#include "policy/channel_rings.hpp"
 #include "policy/double_binary_tree.hpp"
 #include "policy/file_placement.hpp"
 #include "policy/hierarchical_collective.hpp"
@@ -44,6 +45,11 @@ std::vector<Entry<CollectivePolicy>> collective_table(const CollectiveOptions& o
       {{"collective", "ring",
         "ring all-reduce, reduce-scatter and all-gather (bandwidth-optimal); direct all-to-all"},
        [] { return std::make_unique<RingCollective>(); }},
+      {{"collective", "rings",
+        "NCCL-style rings across NVLink domains or leaf switches: one per member of a domain, each "
+        "crossing the domain boundaries from a different member; other groups use the ring; direct "
+        "all-to-all"},
+       [] { return std::make_unique<ChannelRingsCollective>(); }},
       {{"collective", "recursive",
         "recursive halving/doubling (Rabenseifner) all-reduce, reduce-scatter, all-gather; direct "
         "all-to-all"},
@@ -68,8 +74,8 @@ std::vector<Entry<CollectivePolicy>> collective_table(const CollectiveOptions& o
         "pairwise-exchange all-to-all (n-1 steps, one peer each); ring for the reductions"},
        [] { return std::make_unique<PairwiseCollective>(); }},
       {{"collective", "auto",
-        "per collective, the cheapest of ring, recursive, tree, double binary tree, in-network and "
-        "hierarchical by alpha-beta estimates on the members' routes (reported as auto:<algorithm>)"},
+        "per collective, the cheapest of ring, rings, recursive, tree, double binary tree, in-network "
+        "and hierarchical by alpha-beta estimates on the members' routes (reported as auto:<algorithm>)"},
        [options] { return std::make_unique<AutoCollective>(options); }}};
 }
 

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "engine/simulation.hpp"
+#include "policy/channel_rings.hpp"
 #include "policy/double_binary_tree.hpp"
 #include "policy/hierarchical_collective.hpp"
 #include "policy/in_network_collective.hpp"
@@ -146,6 +147,30 @@ TEST_CASE("hierarchical all-reduce in k chunks: paced by the busier link, betwee
     CHECK(t < 0.7 * k * one_chunk);
     // The flat ring crosses the slow rails: hierarchical beats it at large messages.
     CHECK(t < 0.5 * run(machine, policy::RingCollective(), CollectiveKind::kAllReduce, n, S));
+  }
+}
+
+TEST_CASE("channel rings: 2(n-1)(alpha + max(S/(m n B_out), (m-1) S/(m n B_in))) within 1%") {
+  // m rings, each leaving every server from a different unit: the m rail links share the crossing.
+  const double alpha = 2e-6, B_in = 400e9, B_out = 50e9;
+  for (auto [d, m] : {std::pair{2u, 2u}, {4u, 4u}, {8u, 4u}}) {  // m divides d: every crossing on a rail
+    const auto machine = servers(d, m);
+    const uint32_t n = d * m;
+    for (double S : {1024.0 * 1024, 1024.0 * 1024 * 1024}) {
+      CAPTURE(d);
+      CAPTURE(m);
+      CAPTURE(S);
+      const double closed =
+          2.0 * (n - 1) * (alpha + std::max(S / (m * n) / B_out, (m - 1) * S / (m * n) / B_in));
+      const double t = run(machine, policy::ChannelRingsCollective(), CollectiveKind::kAllReduce, n, S);
+      CHECK(t == test::approx(closed).epsilon(0.01));
+      const double rs = run(machine, policy::ChannelRingsCollective(), CollectiveKind::kReduceScatter, n, S);
+      CHECK(rs == test::approx(closed / 2).epsilon(0.01));
+      // The single ring crosses each boundary on one unit's rail: m times the network time.
+      if (S > 1e8)
+        CHECK(run(machine, policy::RingCollective(), CollectiveKind::kAllReduce, n, S) >
+              0.9 * m * (t - 2.0 * (n - 1) * alpha));
+    }
   }
 }
 

@@ -8,16 +8,16 @@ using namespace zs;
 
 TEST_CASE("built-in policies are found by name") {
   CHECK(policy::make_placement_policy("linear")->name() == "linear");
-  for (const char* name :
-       {"ring", "recursive", "tree", "double-binary-tree", "in-network", "hierarchical", "pairwise", "auto"})
+  for (const char* name : {"ring", "rings", "recursive", "tree", "double-binary-tree", "in-network",
+                           "hierarchical", "pairwise", "auto"})
     CHECK(policy::make_collective_policy(name)->name() == name);
-  CHECK(policy::builtin_policies().size() == 12);
+  CHECK(policy::builtin_policies().size() == 13);
 }
 
 TEST_CASE("an unknown policy name lists the known ones") {
   CHECK_THROWS_WITH(
       policy::make_collective_policy("butterfly"),
-      "unknown collective policy \"butterfly\" (known: ring, recursive, tree, double-binary-tree, "
+      "unknown collective policy \"butterfly\" (known: ring, rings, recursive, tree, double-binary-tree, "
       "in-network, hierarchical, pairwise, auto)");
   CHECK_THROWS_WITH(policy::make_placement_policy("scotch"),
                     "unknown placement policy \"scotch\" (known: linear, random, topology-aware, from-file)");
