@@ -24,29 +24,37 @@ namespace {
 using workload::CollectiveKind;
 
 /// The alpha-beta model of the members' network: the slowest route latency and the narrowest route
-/// bandwidth from any member to member 0.
+/// bandwidth over the routes measured.
 struct AlphaBeta {
   double alpha = 0;                                       ///< s
   double bandwidth = std::numeric_limits<double>::max();  ///< B/s
+
+  /// Takes route a -> b into account (nothing when a and b are one unit).
+  void include(const topology::Machine& machine, topology::Router& router, topology::NodeId a,
+               topology::NodeId b) {
+    if (a == b) return;
+    const topology::Route route{router.route(a, b)};
+    alpha = std::max(alpha, topology::route_latency(machine, route).value());
+    bandwidth = std::min(bandwidth, topology::route_bandwidth(machine, route).value());
+  }
+  /// Ends the measurement: with no route measured (all on one unit), a bandwidth that costs nothing.
+  AlphaBeta& done() {
+    if (bandwidth == std::numeric_limits<double>::max()) bandwidth = 1e30;
+    return *this;
+  }
 };
 
 /// The alpha-beta model among `members` (indices into the request): the slowest route latency and the
 /// narrowest route bandwidth from any of them to the first.
 AlphaBeta measure(const CollectiveRequest& request, const std::vector<uint32_t>& members) {
-  AlphaBeta ab;
   if (request.machine == nullptr)
     throw std::invalid_argument("the auto policy needs the machine to estimate costs");
+  AlphaBeta ab;
   topology::Router router(*request.machine, topology::PathSelection::kLowestId, 1);
   const auto root = request.member_units[members.front()];
-  for (size_t m = 1; m < members.size(); ++m) {
-    const auto unit = request.member_units[members[m]];
-    if (unit == root) continue;
-    const topology::Route route{router.route(unit, root)};
-    ab.alpha = std::max(ab.alpha, topology::route_latency(*request.machine, route).value());
-    ab.bandwidth = std::min(ab.bandwidth, topology::route_bandwidth(*request.machine, route).value());
-  }
-  if (ab.bandwidth == std::numeric_limits<double>::max()) ab.bandwidth = 1e30;  // all on one unit
-  return ab;
+  for (size_t m = 1; m < members.size(); ++m)
+    ab.include(*request.machine, router, request.member_units[members[m]], root);
+  return ab.done();
 }
 
 AlphaBeta measure(const CollectiveRequest& request) {
@@ -61,15 +69,21 @@ AlphaBeta measure_exchange(const CollectiveRequest& request, uint32_t p, uint32_
   AlphaBeta ab;
   topology::Router router(*request.machine, topology::PathSelection::kLowestId, 1);
   const uint32_t stride = std::max<uint32_t>(1, p / 16);
-  for (uint32_t i = 0; i < p; i += stride) {
-    const auto a = request.member_units[i], b = request.member_units[i ^ distance];
-    if (a == b) continue;
-    const topology::Route route{router.route(a, b)};
-    ab.alpha = std::max(ab.alpha, topology::route_latency(*request.machine, route).value());
-    ab.bandwidth = std::min(ab.bandwidth, topology::route_bandwidth(*request.machine, route).value());
-  }
-  if (ab.bandwidth == std::numeric_limits<double>::max()) ab.bandwidth = 1e30;
-  return ab;
+  for (uint32_t i = 0; i < p; i += stride)
+    ab.include(*request.machine, router, request.member_units[i], request.member_units[i ^ distance]);
+  return ab.done();
+}
+
+/// The alpha-beta models inside one domain and across domains (among the domains' first members).
+struct DomainLinks {
+  AlphaBeta inside, between;
+};
+
+DomainLinks measure_domains(const CollectiveRequest& request,
+                            const std::vector<std::vector<uint32_t>>& domains) {
+  std::vector<uint32_t> across;
+  for (const auto& domain : domains) across.push_back(domain.front());
+  return {measure(request, domains.front()), measure(request, across)};
 }
 
 /// The recursive estimate, round by round at each round's own distance (recursive_collective.hpp):
@@ -122,10 +136,7 @@ double hierarchical_estimate(const CollectiveRequest& request,
                              const CollectiveOptions& options) {
   const double d = double(domains.size()), m = double(domains.front().size()), S = request.bytes.value();
   const double k = options.chunks_for(S);
-  const auto inside = measure(request, domains.front());
-  std::vector<uint32_t> across;
-  for (const auto& domain : domains) across.push_back(domain.front());
-  const auto between = measure(request, across);
+  const auto [inside, between] = measure_domains(request, domains);
   const double phases = request.kind == CollectiveKind::kAllReduce ? 2 : 1;
   const double intra = (m - 1) * (inside.alpha + S / k / m / inside.bandwidth);
   const double inter = (d - 1) * (between.alpha + S / k / m / d / between.bandwidth);
@@ -140,10 +151,7 @@ double channel_rings_estimate(const CollectiveRequest& request,
                               const std::vector<std::vector<uint32_t>>& domains) {
   const double d = double(domains.size()), m = double(domains.front().size()), n = d * m;
   const double S = request.bytes.value();
-  const auto inside = measure(request, domains.front());
-  std::vector<uint32_t> across;
-  for (const auto& domain : domains) across.push_back(domain.front());
-  const auto between = measure(request, across);
+  const auto [inside, between] = measure_domains(request, domains);
   const double steps = request.kind == CollectiveKind::kAllReduce ? 2 * (n - 1) : n - 1;
   return steps * (std::max(inside.alpha, between.alpha) +
                   std::max(S / (m * n) / between.bandwidth, (m - 1) * S / (m * n) / inside.bandwidth));

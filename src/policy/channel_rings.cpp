@@ -14,20 +14,15 @@ using workload::CollectiveKind;
 
 /// Ring steps of `kind` over n members; throws for kinds a ring does not implement.
 uint32_t ring_steps_of(CollectiveKind kind, uint32_t n) {
-  switch (kind) {
-    case CollectiveKind::kAllReduce:
-      return 2 * (n - 1);
-    case CollectiveKind::kReduceScatter:
-    case CollectiveKind::kAllGather:
-      return n - 1;
-    default:
-      throw std::invalid_argument("the rings policy does not implement " +
-                                  std::string(workload::to_string(kind)));
-  }
+  const auto steps = ring_step_count(kind, n);
+  if (!steps)
+    throw std::invalid_argument("the rings policy does not implement " +
+                                std::string(workload::to_string(kind)));
+  return *steps;
 }
 
-}  // namespace
-
+/// The m rings of `domains` (d domains of m members), each as members in ring order: ring c visits
+/// domain D from its member (c - D) mod m.
 std::vector<std::vector<uint32_t>> channel_rings(const std::vector<std::vector<uint32_t>>& domains) {
   const size_t d = domains.size(), m = domains.front().size();
   std::vector<std::vector<uint32_t>> rings(m);
@@ -38,6 +33,8 @@ std::vector<std::vector<uint32_t>> channel_rings(const std::vector<std::vector<u
     }
   return rings;
 }
+
+}  // namespace
 
 CollectiveSchedule ChannelRingsCollective::schedule(const CollectiveRequest& request) const {
   if (request.kind == CollectiveKind::kAllToAll) return direct_all_to_all(request);

@@ -23,7 +23,4 @@ class ChannelRingsCollective final : public CollectivePolicy {
   std::pair<std::string, std::vector<RepeatedStep>> steps(const CollectiveRequest& request) const override;
 };
 
-/// The m rings of `domains` (d domains of m members), each as members in ring order.
-std::vector<std::vector<uint32_t>> channel_rings(const std::vector<std::vector<uint32_t>>& domains);
-
 }  // namespace zs::policy

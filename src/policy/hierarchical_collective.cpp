@@ -62,28 +62,6 @@ void check_reduction(const CollectiveRequest& request) {
                                 std::string(workload::to_string(request.kind)));
 }
 
-}  // namespace
-
-std::vector<std::vector<uint32_t>> member_domains(const CollectiveRequest& request) {
-  if (request.machine == nullptr) return {};
-  std::map<uint64_t, size_t> index_of_key;
-  std::vector<std::vector<uint32_t>> domains;
-  for (uint32_t i = 0; i < request.member_units.size(); ++i) {
-    const auto unit = request.member_units[i];
-    const auto sw = topology::domain_switch(*request.machine, unit);
-    const uint64_t key = sw ? *sw : (uint64_t(1) << 32) + unit;  // no switch: the unit alone
-    auto [it, added] = index_of_key.try_emplace(key, domains.size());
-    if (added) domains.emplace_back();
-    domains[it->second].push_back(i);
-  }
-  if (domains.size() < 2 || domains.front().size() < 2) return {};
-  for (const auto& domain : domains)
-    if (domain.size() != domains.front().size()) return {};
-  return domains;
-}
-
-namespace {
-
 /// One ring phase of the hierarchical pipeline: rings over `groups`, `steps` steps of `bytes` per chunk.
 struct Phase {
   const std::vector<std::vector<uint32_t>>* groups;
@@ -107,6 +85,24 @@ std::vector<Phase> phases_of(CollectiveKind kind, const std::vector<std::vector<
 }
 
 }  // namespace
+
+std::vector<std::vector<uint32_t>> member_domains(const CollectiveRequest& request) {
+  if (request.machine == nullptr) return {};
+  std::map<uint64_t, size_t> index_of_key;
+  std::vector<std::vector<uint32_t>> domains;
+  for (uint32_t i = 0; i < request.member_units.size(); ++i) {
+    const auto unit = request.member_units[i];
+    const auto sw = topology::domain_switch(*request.machine, unit);
+    const uint64_t key = sw ? *sw : (uint64_t(1) << 32) + unit;  // no switch: the unit alone
+    auto [it, added] = index_of_key.try_emplace(key, domains.size());
+    if (added) domains.emplace_back();
+    domains[it->second].push_back(i);
+  }
+  if (domains.size() < 2 || domains.front().size() < 2) return {};
+  for (const auto& domain : domains)
+    if (domain.size() != domains.front().size()) return {};
+  return domains;
+}
 
 CollectiveSchedule HierarchicalCollective::schedule(const CollectiveRequest& request) const {
   const auto domains = member_domains(request);

@@ -10,22 +10,14 @@ namespace zs::policy {
 CollectiveSchedule RingCollective::schedule(const CollectiveRequest& request) const {
   using workload::CollectiveKind;
   const auto n = static_cast<uint32_t>(request.member_units.size());
+  if (request.kind == CollectiveKind::kAllToAll) return direct_all_to_all(request);
+  const auto steps = ring_step_count(request.kind, n);
+  if (!steps)
+    throw std::invalid_argument("the ring policy does not implement " +
+                                std::string(workload::to_string(request.kind)));
   CollectiveSchedule s;
   s.algorithm = "ring";
-  switch (request.kind) {
-    case CollectiveKind::kAllReduce:
-      s.steps = 2 * (n - 1);
-      break;
-    case CollectiveKind::kReduceScatter:
-    case CollectiveKind::kAllGather:
-      s.steps = n - 1;
-      break;
-    case CollectiveKind::kAllToAll:
-      return direct_all_to_all(request);
-    default:
-      throw std::invalid_argument("the ring policy does not implement " +
-                                  std::string(workload::to_string(request.kind)));
-  }
+  s.steps = *steps;
   if (n <= 1) {
     s.steps = 0;
     return s;
@@ -48,24 +40,26 @@ CollectiveSchedule RingCollective::schedule(const CollectiveRequest& request) co
 std::pair<std::string, std::vector<RepeatedStep>> RingCollective::steps(
     const CollectiveRequest& request) const {
   const auto n = static_cast<uint32_t>(request.member_units.size());
-  uint32_t repeat = 0;
-  switch (request.kind) {
-    case workload::CollectiveKind::kAllReduce:
-      repeat = 2 * (n - 1);
-      break;
-    case workload::CollectiveKind::kReduceScatter:
-    case workload::CollectiveKind::kAllGather:
-      repeat = n - 1;
-      break;
-    default:
-      return CollectivePolicy::steps(request);  // all-to-all (direct) and the errors
-  }
+  const auto repeat = ring_step_count(request.kind, n);
+  if (!repeat) return CollectivePolicy::steps(request);  // all-to-all (direct) and the errors
   if (n <= 1) return {"ring", {}};
   RepeatedStep step;
-  step.repeat = repeat;
+  step.repeat = *repeat;
   for (uint32_t i = 0; i < n; ++i)
     step.transfers.push_back({i, (i + 1) % n, request.bytes / double(n), 0, {}});
   return {"ring", {std::move(step)}};
+}
+
+std::optional<uint32_t> ring_step_count(workload::CollectiveKind kind, uint32_t n) {
+  switch (kind) {
+    case workload::CollectiveKind::kAllReduce:
+      return 2 * (n - 1);
+    case workload::CollectiveKind::kReduceScatter:
+    case workload::CollectiveKind::kAllGather:
+      return n - 1;
+    default:
+      return std::nullopt;
+  }
 }
 
 }  // namespace zs::policy

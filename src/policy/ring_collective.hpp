@@ -1,6 +1,9 @@
 // Ring algorithms for all-reduce, reduce-scatter and all-gather.
 #pragma once
 
+#include <cstdint>
+#include <optional>
+
 #include "policy/collective_policy.hpp"
 
 namespace zs::policy {
@@ -18,5 +21,9 @@ class RingCollective final : public CollectivePolicy {
   /// One step pattern (member i to i + 1, S/n) repeated n-1 or 2(n-1) times: linear in n.
   std::pair<std::string, std::vector<RepeatedStep>> steps(const CollectiveRequest& request) const override;
 };
+
+/// Steps of a ring over n members: 2(n-1) for all-reduce, n-1 for reduce-scatter and all-gather; none for
+/// kinds without a ring form.
+std::optional<uint32_t> ring_step_count(workload::CollectiveKind kind, uint32_t n);
 
 }  // namespace zs::policy
