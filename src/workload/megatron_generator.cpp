@@ -139,12 +139,18 @@ class StageBuilder {
       collective(at + "tp-all-reduce", phase, CollectiveKind::kAllReduce, "tp", activations());
   }
 
+  /// A pipeline exchange of one micro-batch's activations (or their gradients): each tensor-parallel
+  /// rank sends b s' h / tp elements. With sequence parallelism that is the rank's own shard; without
+  /// it, Megatron's scatter/gather (Narayanan et al. 2021, section 4.1): the receivers then all-gather
+  /// the full tensor over tp before using it.
   void p2p(const std::string& name, const std::string& phase, P2PDirection dir, int32_t offset) {
     core::Bytes bytes(tokens() * model_.hidden * elem() / tp());
     const uint32_t stream = dir == P2PDirection::kRecv ? kCompute : offset > 0 ? kSendNext : kSendPrev;
     std::vector<uint32_t> deps;
     if (dir == P2PDirection::kSend) deps.push_back(last_compute_);
     add(name, phase, stream, deps, P2POp{dir, "pp", offset, bytes, plan_.chunks() > 1});
+    if (dir == P2PDirection::kRecv && plan_.tensor_parallel > 1 && !sp())
+      collective(name + "/tp-all-gather", phase, CollectiveKind::kAllGather, "tp", activations());
   }
 
   /// Dense parameters of one layer on this rank, and its routed experts here.

@@ -9,7 +9,8 @@ namespace zs::workload {
 
 /// One role per pipeline stage, run by its dp x cp x tp ranks. Per micro-batch and model chunk, in
 /// the schedule's order (pipeline_order): forward: receive activations from the previous virtual
-/// stage (b s' h / tp elements, Megatron's scatter/gather), per layer attention then FFN, the logits on
+/// stage (b s' h / tp elements, Megatron's scatter/gather: without sequence parallelism the receivers
+/// all-gather the full tensor over tp), per layer attention then FFN, the logits on
 /// the last virtual stage, send to the next; backward mirrors it at twice the FLOPs, after
 /// recomputing the layer's forward under full recomputation (or the attention scores under selective).
 /// Per layer, with tensor parallelism: an all-reduce of the activations (b s' h elements) after
@@ -27,7 +28,8 @@ namespace zs::workload {
 /// 1-2. Point-to-point receives, tensor-, context- and expert-parallel collectives block the compute stream;
 /// sends use one stream per direction; data-parallel collectives their own. Each role states its memory
 /// footprint (stage_footprint). Not modelled: embedding gradient sync between first and last stage,
-/// vocabulary-parallel loss all-reduces, the loss's element-wise work over the logits.
+/// vocabulary-parallel loss all-reduces, the loss's element-wise work over the logits, and Megatron
+/// 2021's blocking pipeline exchanges (sends and receives batched, then a device synchronize).
 Trace generate_megatron_trace(const TransformerSpec& model, const ParallelPlan& plan);
 
 }  // namespace zs::workload

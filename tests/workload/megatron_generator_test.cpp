@@ -41,13 +41,14 @@ TEST_CASE("every rank's share adds up to the model's FLOPs and parameters") {
     workload::validate(trace, "gen");
     REQUIRE(trace.roles.size() == 4);
     double flops = 0, dp_bytes = 0;
-    size_t tp_all_reduces = 0, sends = 0, recvs = 0;
+    size_t tp_all_reduces = 0, tp_all_gathers = 0, sends = 0, recvs = 0;
     for (const auto& role : trace.roles)
       for (const auto& op : role.ops) {
         if (const auto* c = std::get_if<ComputeOp>(&op.body)) {
           if (op.phase != "optimizer" && c->kind == zs::core::WorkKind::kMatrix) flops += c->flops.value();
         } else if (const auto* c = std::get_if<CollectiveOp>(&op.body)) {
-          if (c->communicator == "tp") ++tp_all_reduces;
+          if (c->communicator == "tp")
+            ++(c->kind == workload::CollectiveKind::kAllGather ? tp_all_gathers : tp_all_reduces);
           if (c->communicator == "dp") dp_bytes += c->bytes.value();
         } else if (const auto* q = std::get_if<workload::P2POp>(&op.body)) {
           (q->direction == workload::P2PDirection::kSend ? sends : recvs)++;
@@ -60,6 +61,9 @@ TEST_CASE("every rank's share adds up to the model's FLOPs and parameters") {
     // Activations forward and gradients backward across the 3 stage boundaries, per micro-batch.
     CHECK(sends == 2 * 3 * 4);
     CHECK(recvs == sends);
+    // Without sequence parallelism every receive of b s h / tp elements is followed by its all-gather
+    // over tp (Megatron's scatter/gather).
+    CHECK(tp_all_gathers == recvs);
     // Gradients all-reduced over dp: every parameter once (the tied embedding twice: first and last
     // stage each keep a copy), in bf16, 1/tp per rank.
     CHECK(dp_bytes * 4 == zs::test::approx(2 * (model().total_params() + 1000.0 * 512)).epsilon(1e-12));
@@ -219,13 +223,18 @@ TEST_CASE("FLOPs add up to the model's under every kind of parallelism, plus wha
 
 TEST_CASE(
     "sequence parallelism turns each tensor-parallel all-reduce into a reduce-scatter and an all-gather") {
-  auto p = plan(1, 4, 1, 1, 2);
+  auto p = plan(1, 4, 2, 1, 2);  // 2 micro-batches over 2 stages
   auto plain = totals(workload::generate_megatron_trace(model(), p));
   p.sequence_parallel = true;
   auto sp = totals(workload::generate_megatron_trace(model(), p));
   CHECK(sp.count["tp:all-reduce"] == 0);
   CHECK(sp.count["tp:reduce-scatter"] == plain.count["tp:all-reduce"]);
+  // With sequence parallelism the pipeline exchange carries each rank's own shard; without it, each of the
+  // 2 x 2 receives (activations forward, gradients backward, per micro-batch) is all-gathered over tp:
+  // the full b s h activations (sequence 256, hidden 512).
   CHECK(sp.count["tp:all-gather"] == plain.count["tp:all-reduce"]);
+  CHECK(plain.count["tp:all-gather"] == 2 * 2);
+  CHECK(plain.bytes["tp:all-gather"] == zs::test::approx(4 * 256.0 * 512 * 2));  // b s h in bf16
   // Same volume: a ring all-reduce is a reduce-scatter then an all-gather of the same buffer.
   CHECK(sp.bytes["tp:reduce-scatter"] == plain.bytes["tp:all-reduce"]);
 }
