@@ -1,4 +1,4 @@
-// Two HGX H100 servers on HDR-class rails against nccl-tests' all-reduce bus bandwidth across nodes.
+// Multi-server machines (2 x 8 H100, 4 x 8 B200) against nccl-tests' bus bandwidth, and auto's choice there.
 #include <doctest/doctest.h>
 
 #include <algorithm>
