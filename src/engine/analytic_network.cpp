@@ -25,10 +25,10 @@ void AnalyticNetwork::add_load(uint32_t direction, double bytes) {
   load_[direction] += bytes;
 }
 
-AnalyticNetwork::StepCost AnalyticNetwork::fluid_step(const std::vector<Flow>& own,
-                                                      const std::vector<Flow>& others, double others_weight,
-                                                      std::vector<std::pair<uint32_t, double>>* link_bytes,
-                                                      double repeat) {
+AnalyticNetwork::StepCost AnalyticNetwork::fluid_step(
+    const std::vector<Flow>& own, const std::vector<Flow>& others, double others_weight,
+    std::vector<std::pair<uint32_t, double>>* link_bytes, double repeat,
+    std::vector<std::pair<uint32_t, double>>* own_link_bytes) {
   // Destinations grouped by the neighbours they attach to, in order of first appearance.
   std::map<std::vector<topology::NodeId>, size_t> group_of_key;
   std::vector<topology::NodeId> grouped;  // destinations with an entry in group_of_node_
@@ -113,6 +113,7 @@ AnalyticNetwork::StepCost AnalyticNetwork::fluid_step(const std::vector<Flow>& o
   for (uint32_t d : touched_) {
     if (own_touched_[d]) cost.drain = std::max(cost.drain, load_[d] / direction_bandwidth_[d]);
     if (link_bytes != nullptr) link_bytes->emplace_back(d, load_[d] * repeat);
+    if (own_link_bytes != nullptr && own_touched_[d]) own_link_bytes->emplace_back(d, load_[d] * repeat);
     load_[d] = 0;
     own_touched_[d] = 0;
   }
@@ -147,9 +148,10 @@ const AnalyticNetwork::CachedRoute& AnalyticNetwork::route(topology::NodeId src,
 AnalyticNetwork::StepCost AnalyticNetwork::step(const std::vector<Flow>& own, const std::vector<Flow>& others,
                                                 double others_weight,
                                                 std::vector<std::pair<uint32_t, double>>* link_bytes,
-                                                double repeat) {
+                                                double repeat,
+                                                std::vector<std::pair<uint32_t, double>>* own_link_bytes) {
   if (own.size() + others.size() > kFluidTransfers)
-    return fluid_step(own, others, others_weight, link_bytes, repeat);
+    return fluid_step(own, others, others_weight, link_bytes, repeat, own_link_bytes);
   StepCost cost;
   auto add = [&](const Flow& f, double weight) {
     if (f.src == f.dst || f.bytes <= 0) return;
@@ -164,11 +166,16 @@ AnalyticNetwork::StepCost AnalyticNetwork::step(const std::vector<Flow>& own, co
     if (f.src == f.dst || f.bytes <= 0) continue;
     const auto& r = route(f.src, f.dst);
     cost.latency = std::max(cost.latency, r.latency);
-    for (uint32_t d : r.directions) cost.drain = std::max(cost.drain, load_[d] / direction_bandwidth_[d]);
+    for (uint32_t d : r.directions) {
+      cost.drain = std::max(cost.drain, load_[d] / direction_bandwidth_[d]);
+      own_touched_[d] = 1;
+    }
   }
   for (uint32_t d : touched_) {
     if (link_bytes != nullptr) link_bytes->emplace_back(d, load_[d] * repeat);
+    if (own_link_bytes != nullptr && own_touched_[d]) own_link_bytes->emplace_back(d, load_[d] * repeat);
     load_[d] = 0;
+    own_touched_[d] = 0;
   }
   touched_.clear();
   return cost;

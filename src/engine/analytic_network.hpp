@@ -38,9 +38,11 @@ class AnalyticNetwork {
   /// times on the links they cross (a sample standing for more concurrent copies). The drain time is
   /// the largest load / bandwidth over the link directions the own transfers cross: the others only
   /// add contention there. Appends (link direction, bytes x `repeat`) for own and weighted others to
-  /// `link_bytes` when it is not null (directions numbered as in ReplayResult::link_bytes).
+  /// `link_bytes` when it is not null (directions numbered as in ReplayResult::link_bytes), and the same
+  /// for the directions own transfers cross alone to `own_link_bytes` when it is not null.
   StepCost step(const std::vector<Flow>& own, const std::vector<Flow>& others, double others_weight,
-                std::vector<std::pair<uint32_t, double>>* link_bytes = nullptr, double repeat = 1.0);
+                std::vector<std::pair<uint32_t, double>>* link_bytes = nullptr, double repeat = 1.0,
+                std::vector<std::pair<uint32_t, double>>* own_link_bytes = nullptr);
 
   /// Steps with more transfers than this are costed by fluid ECMP (Router::spread): demand
   /// aggregated per source and destination group and split evenly over equal next hops, instead of
@@ -58,7 +60,8 @@ class AnalyticNetwork {
   };
   const CachedRoute& route(topology::NodeId src, topology::NodeId dst);
   StepCost fluid_step(const std::vector<Flow>& own, const std::vector<Flow>& others, double others_weight,
-                      std::vector<std::pair<uint32_t, double>>* link_bytes, double repeat);
+                      std::vector<std::pair<uint32_t, double>>* link_bytes, double repeat,
+                      std::vector<std::pair<uint32_t, double>>* own_link_bytes);
   void add_load(uint32_t direction, double bytes);
 
   const topology::Machine& machine_;
@@ -68,7 +71,7 @@ class AnalyticNetwork {
   std::vector<double> direction_bandwidth_;  ///< per link direction, B/s
   std::vector<double> load_;                 ///< per link direction, scratch, B
   std::vector<uint32_t> touched_;
-  std::vector<char> own_touched_;  ///< per link direction, scratch (fluid steps)
+  std::vector<char> own_touched_;  ///< per link direction, scratch: crossed by an own transfer
   std::vector<double> node_sum_;   ///< per node, scratch (fluid steps), B
   /// A fluid step's demand towards one set of destinations sharing their attachments.
   struct FluidGroup {

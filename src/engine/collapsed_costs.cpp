@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "core/input_error.hpp"
+#include "engine/concurrent_charges.hpp"
 
 namespace zs::engine {
 
@@ -30,13 +31,33 @@ double CollapsedCosts::sampled_copies(uint64_t count, std::vector<uint64_t>& cop
   return double(others) / double(kCopySample);
 }
 
+std::vector<std::pair<uint32_t, double>> CollapsedCosts::shareable(
+    std::vector<std::pair<uint32_t, double>> bytes, double seconds) const {
+  std::sort(bytes.begin(), bytes.end());
+  std::vector<std::pair<uint32_t, double>> out;
+  for (const auto& [d, b] : bytes) {
+    if (!out.empty() && out.back().first == d)
+      out.back().second += b;
+    else
+      out.emplace_back(d, b);
+  }
+  // What ConcurrentCharges would not track anyway (a longer charge, an expert dispatch stretched by its
+  // imbalance, only uses its directions less).
+  std::erase_if(out, [&](const auto& e) {
+    return e.second <
+           ConcurrentCharges::kNegligibleUse * seconds * machine_.link_bandwidth(e.first / 2).value();
+  });
+  return out;
+}
+
 /// One transfer and its copies over every collapsed axis; `ends(src copy, dst copy)` gives a copy's
 /// endpoints. With `slowest_copy`, the cost is the slowest of the representative's and its sampled
 /// copies' own (each among all the others), so that copies whose routes differ from the representative's
 /// (a memory pool out of service) are not lost in the collapse.
 template <typename Ends>
-double CollapsedCosts::copied_flow(uint64_t src, uint64_t dst, core::Bytes bytes, int tag, Ends ends,
-                                   std::vector<double>& link_bytes, bool slowest_copy) {
+const CollapsedCosts::Cost& CollapsedCosts::copied_flow(uint64_t src, uint64_t dst, core::Bytes bytes,
+                                                        int tag, Ends ends, std::vector<double>& link_bytes,
+                                                        bool slowest_copy) {
   const auto own = ends(src, dst);
   const auto key = std::make_tuple(own.first, own.second, bytes.value(), tag);
   auto found = flow_costs_.find(key);
@@ -50,7 +71,10 @@ double CollapsedCosts::copied_flow(uint64_t src, uint64_t dst, core::Bytes bytes
       others.push_back({e.first, e.second, bytes.value()});
     }
     Cost cost;
-    const auto step = network_.step(mine, others, weight, &cost.link_bytes);
+    const bool sampled = weight > 1;
+    std::vector<std::pair<uint32_t, double>> own_bytes;
+    const auto step =
+        network_.step(mine, others, weight, &cost.link_bytes, 1.0, sampled ? &own_bytes : nullptr);
     cost.latency = step.latency;
     cost.drain = step.drain;
     if (slowest_copy) {
@@ -63,30 +87,35 @@ double CollapsedCosts::copied_flow(uint64_t src, uint64_t dst, core::Bytes bytes
         cost.drain = std::max(cost.drain, c.latency + c.drain - cost.latency);
       }
     }
+    cost.shared_bytes =
+        shareable(sampled ? std::move(own_bytes) : cost.link_bytes, cost.latency + cost.drain);
     found = flow_costs_.emplace(key, std::move(cost)).first;
     ++patterns_costed_;
   }
   for (const auto& [d, b] : found->second.link_bytes) link_bytes[d] += b;
-  return found->second.latency + found->second.drain;
+  return found->second;
 }
 
-double CollapsedCosts::p2p(uint64_t src, uint64_t dst, core::Bytes bytes, std::vector<double>& link_bytes) {
+CollapsedCosts::Charge CollapsedCosts::p2p(uint64_t src, uint64_t dst, core::Bytes bytes,
+                                           std::vector<double>& link_bytes) {
   const auto& units = placement_.unit_of_rank;
-  return copied_flow(
+  const Cost& cost = copied_flow(
       src, dst, bytes, 0, [&](uint64_t s, uint64_t r) { return std::make_pair(units[s], units[r]); },
       link_bytes, false);
+  return {cost.latency + cost.drain, cost.shared_bytes};
 }
 
-double CollapsedCosts::memory_move(uint64_t rank, core::Bytes bytes, bool read,
-                                   std::vector<double>& link_bytes) {
+CollapsedCosts::Charge CollapsedCosts::memory_move(uint64_t rank, core::Bytes bytes, bool read,
+                                                   std::vector<double>& link_bytes) {
   const auto& pools = placement_.pool_of_rank;
   const auto& units = placement_.unit_of_rank;
-  return copied_flow(
+  const Cost& cost = copied_flow(
       rank, rank, bytes, read ? 1 : 2,
       [&](uint64_t r, uint64_t) {
         return read ? std::make_pair(pools.at(r), units[r]) : std::make_pair(units[r], pools.at(r));
       },
       link_bytes, true);
+  return {cost.latency + cost.drain, cost.shared_bytes};
 }
 
 CollapsedCosts::Cost CollapsedCosts::schedule_cost(uint64_t rank, const std::vector<size_t>& axes,
@@ -107,6 +136,8 @@ CollapsedCosts::Cost CollapsedCosts::schedule_cost(uint64_t rank, const std::vec
   const auto copy_axes = collapse_.copy_axes(axes);
   std::vector<uint64_t> copies;
   const double weight = sampled_copies(collapse_.copy_count(copy_axes), copies);
+  const bool sampled = weight > 1;
+  std::vector<std::pair<uint32_t, double>> own_bytes;
   std::vector<std::vector<topology::NodeId>> copy_units(copies.size());
   for (size_t k = 0; k < copies.size(); ++k)
     for (uint64_t r : members)
@@ -130,10 +161,12 @@ CollapsedCosts::Cost CollapsedCosts::schedule_cost(uint64_t rank, const std::vec
                           policy::endpoint_node(machine_, copy, tr.dst), tr.bytes.value()});
     }
     const double repeat = step.repeat;
-    const auto s = network_.step(own, others, weight, &cost.link_bytes, repeat);
+    const auto s =
+        network_.step(own, others, weight, &cost.link_bytes, repeat, sampled ? &own_bytes : nullptr);
     cost.latency += s.latency * repeat;
     cost.drain += s.drain * repeat;
   }
+  cost.shared_bytes = shareable(sampled ? std::move(own_bytes) : cost.link_bytes, cost.latency + cost.drain);
   ++patterns_costed_;
   return cost;
 }
@@ -147,7 +180,7 @@ CollapsedCosts::CollectiveCharge CollapsedCosts::collective(uint64_t rank, size_
   const auto n = static_cast<uint32_t>(trace_.mesh.group_size(axes));
   CollectiveCharge charge;
   Cost cost;
-  if (c.dispatch && uint64_t(n) * n <= kExactDispatchPairs) {
+  if (routed_per_call(c, n)) {
     // Small expert dispatch: this call's own routing draw, as in exact fidelity.
     auto sizes = workload::dispatch_sizes(*c.dispatch, n, group);
     charge.load = std::move(sizes.load_of_member);
@@ -157,7 +190,12 @@ CollapsedCosts::CollectiveCharge CollapsedCosts::collective(uint64_t rank, size_
     auto found = collective_costs_.find(key);
     if (found == collective_costs_.end())
       found = collective_costs_.emplace(key, schedule_cost(rank, axes, c, nullptr, where)).first;
-    cost = found->second;
+    const Cost& cached = found->second;
+    cost.latency = cached.latency;
+    cost.drain = cached.drain;
+    cost.algorithm = cached.algorithm;
+    cost.shared_bytes = cached.shared_bytes;
+    for (const auto& [d, b] : cached.link_bytes) link_bytes[d] += b;
     if (c.dispatch) {
       // Large expert dispatch: one routing draw per dispatch shape stands for every layer and
       // micro-batch; the uniform all-to-all's drain time scales with the busiest member's bytes.
@@ -188,8 +226,23 @@ CollapsedCosts::CollectiveCharge CollapsedCosts::collective(uint64_t rank, size_
   }
   for (const auto& [d, b] : cost.link_bytes) link_bytes[d] += b;
   charge.seconds = cost.latency + cost.drain;
+  charge.shared_bytes = std::move(cost.shared_bytes);
   charge.algorithm = cost.algorithm;
   return charge;
+}
+
+std::pair<CollapsedCosts::Charge, CollapsedCosts::Charge> CollapsedCosts::staggered_combine(
+    uint64_t rank, const std::vector<size_t>& axes, const workload::CollectiveOp& c,
+    const std::vector<bool>& late, const std::string& where) {
+  const auto n = static_cast<uint32_t>(trace_.mesh.group_size(axes));
+  auto sizes = workload::dispatch_sizes(*c.dispatch, n, trace_.mesh.group_index(rank, axes));
+  auto early_bytes = sizes.peer_bytes, late_bytes = sizes.peer_bytes;
+  for (uint32_t s = 0; s < n; ++s)
+    for (uint32_t d = 0; d < n; ++d) (late[s] || late[d] ? early_bytes : late_bytes)[s][d] = 0;
+  const Cost early = schedule_cost(rank, axes, c, &early_bytes, where);
+  const Cost later = schedule_cost(rank, axes, c, &late_bytes, where);
+  return {Charge{early.latency + early.drain, early.shared_bytes},
+          Charge{later.latency + later.drain, later.shared_bytes}};
 }
 
 }  // namespace zs::engine

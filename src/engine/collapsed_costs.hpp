@@ -31,9 +31,17 @@ class CollapsedCosts {
   /// as exact fidelity does; larger ones draw once per dispatch shape.
   static constexpr uint64_t kExactDispatchPairs = 4096;
 
+  /// A communication's cost alone, and what it loads for sharing with others in flight
+  /// (ConcurrentCharges).
+  struct Charge {
+    double seconds = 0;  ///< latency + drain of every step, s
+    /// B per call per link direction (each once, in increasing order), the copies included: every
+    /// direction the communication and its copies cross; where the copies are sampled (and weighted),
+    /// only the directions the representative's own transfers cross, whose loads the weighting estimates.
+    std::vector<std::pair<uint32_t, double>> shared_bytes;
+  };
   /// A collective's cost for its group.
-  struct CollectiveCharge {
-    double seconds = 0;        ///< latency + drain of every step, s
+  struct CollectiveCharge : Charge {
     std::string algorithm;     ///< what the policy scheduled
     std::vector<double> load;  ///< expert dispatch: tokens each member of the group receives / nominal
   };
@@ -43,11 +51,11 @@ class CollapsedCosts {
                  const policy::Placement& placement, const policy::CollectivePolicy& collective,
                  const RankCollapse& collapse, topology::Router& router);
 
-  /// A point-to-point transfer of `bytes` from representative `src` to representative `dst`, s.
-  double p2p(uint64_t src, uint64_t dst, core::Bytes bytes, std::vector<double>& link_bytes);
-  /// A move of `bytes` between representative `rank`'s unit and its memory pool, s: the slowest of the
+  /// A point-to-point transfer of `bytes` from representative `src` to representative `dst`.
+  Charge p2p(uint64_t src, uint64_t dst, core::Bytes bytes, std::vector<double>& link_bytes);
+  /// A move of `bytes` between representative `rank`'s unit and its memory pool: the slowest of the
   /// ranks it stands for (sampled as copies are), since their groups wait for the slowest.
-  double memory_move(uint64_t rank, core::Bytes bytes, bool read, std::vector<double>& link_bytes);
+  Charge memory_move(uint64_t rank, core::Bytes bytes, bool read, std::vector<double>& link_bytes);
   /// The collective `c` of `rank`'s group over `axes` (communicator index `comm`). Adds the bytes it
   /// moves to `link_bytes` (per link direction). Throws core::InputError at `where` when the policy
   /// does not implement the collective.
@@ -55,21 +63,37 @@ class CollapsedCosts {
                               const workload::CollectiveOp& c, const std::string& where,
                               std::vector<double>& link_bytes);
 
+  /// An expert combine of `rank`'s group over `axes` (small enough to draw its routing per call) whose
+  /// members `late[m]` join after the others: the cost of the transfers among the early members, and of
+  /// those to or from a late one, each alone.
+  std::pair<Charge, Charge> staggered_combine(uint64_t rank, const std::vector<size_t>& axes,
+                                              const workload::CollectiveOp& c, const std::vector<bool>& late,
+                                              const std::string& where);
+  /// Whether collective `c` over a group of `members` draws its expert routing per call.
+  static bool routed_per_call(const workload::CollectiveOp& c, uint64_t members) {
+    return c.dispatch && members * members <= kExactDispatchPairs;
+  }
+
   /// Distinct patterns costed so far (collectives and transfers).
   uint64_t patterns_costed() const { return patterns_costed_; }
   uint64_t routes_computed() const { return network_.routes_computed(); }
 
  private:
   struct Cost {
-    double latency = 0, drain = 0;                        ///< s
-    std::vector<std::pair<uint32_t, double>> link_bytes;  ///< per link direction, B per call
+    double latency = 0, drain = 0;                          ///< s
+    std::vector<std::pair<uint32_t, double>> link_bytes;    ///< per link direction, B per call
+    std::vector<std::pair<uint32_t, double>> shared_bytes;  ///< see Charge::shared_bytes
     std::string algorithm;
   };
+  /// `bytes` summed per direction, in increasing direction order, without the directions a charge of
+  /// `seconds` uses below ConcurrentCharges::kNegligibleUse of their bandwidth.
+  std::vector<std::pair<uint32_t, double>> shareable(std::vector<std::pair<uint32_t, double>> bytes,
+                                                     double seconds) const;
   /// Copies of a group to cost explicitly (never copy 0, the group itself); returns each one's weight.
   static double sampled_copies(uint64_t count, std::vector<uint64_t>& copies);
   template <typename Ends>
-  double copied_flow(uint64_t src, uint64_t dst, core::Bytes bytes, int tag, Ends ends,
-                     std::vector<double>& link_bytes, bool slowest_copy);
+  const Cost& copied_flow(uint64_t src, uint64_t dst, core::Bytes bytes, int tag, Ends ends,
+                          std::vector<double>& link_bytes, bool slowest_copy);
   Cost schedule_cost(uint64_t rank, const std::vector<size_t>& axes, const workload::CollectiveOp& c,
                      const std::vector<std::vector<double>>* peer_bytes, const std::string& where);
 

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "core/units.hpp"
@@ -28,9 +29,24 @@ struct CollectiveInstance {
   uint32_t done_members = 0;
   std::vector<double> load_of_member;  ///< expert dispatch: tokens received / nominal
   double duration = 0;                 ///< collapsed: the analytic cost, s
-  double max_load = 1;                 ///< collapsed, expert dispatch: the group's largest load
-  double ready_at = 0;                 ///< collapsed: when the slowest member (a copy too) joins, s
-  uint32_t arrived_members = 0;        ///< collapsed: representatives that joined
+  /// Collapsed: B per link direction it loads while in flight (CollapsedCosts::Charge::shared_bytes).
+  std::vector<std::pair<uint32_t, double>> shared_bytes;
+  double max_load = 1;           ///< collapsed, expert dispatch: the group's largest load
+  double ready_at = 0;           ///< collapsed: when the slowest member (a copy too) joins, s
+  uint32_t arrived_members = 0;  ///< collapsed: representatives that joined
+  /// Collapsed, expert dispatch routed per call: the load of every member of the group.
+  std::vector<double> group_load;
+  /// Collapsed, expert combine routed per call: when each member of the group joins, s (the latest
+  /// estimate of the representatives); empty when not known.
+  std::vector<double> member_ready;
+  /// Collapsed: a share of the cost that starts on its own, when its members have joined.
+  struct Part {
+    double start = 0;    ///< s
+    double seconds = 0;  ///< alone, s
+    std::vector<std::pair<uint32_t, double>> shared_bytes;
+  };
+  std::vector<Part> parts;  ///< collapsed: set once every representative joined
+  uint32_t parts_left = 0;  ///< collapsed: parts still in flight or to start
 };
 
 }  // namespace zs::engine

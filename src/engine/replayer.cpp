@@ -14,6 +14,7 @@
 #include "engine/busy_time.hpp"
 #include "engine/collapsed_costs.hpp"
 #include "engine/collective_instance.hpp"
+#include "engine/concurrent_charges.hpp"
 #include "engine/op_duration.hpp"
 #include "engine/p2p_matcher.hpp"
 #include "engine/rank_slowdown.hpp"
@@ -38,7 +39,16 @@ std::vector<topology::NodeId> representative_units(const policy::Placement& plac
 }  // namespace
 
 struct Replayer::State {
-  enum class Kind : uint8_t { kOp, kCollectiveTransfer, kP2P, kCircuitWait, kCollectiveTimer };
+  enum class Kind : uint8_t {
+    kOp,
+    kCollectiveTransfer,
+    kP2P,
+    kCircuitWait,
+    kCollectiveTimer,
+    kChargeTimer,     ///< collapsed: a shared charge's finish, if still current (`instance`: charge id,
+                      ///< `transfer`: its version when the timer was set)
+    kCollectiveReady  ///< collapsed: part `transfer` of collective `instance` starts (its members joined)
+  };
   struct Activity {
     Kind kind = Kind::kOp;
     uint64_t rank = 0;       ///< op, p2p: the rank (the sender for p2p)
@@ -69,7 +79,13 @@ struct Replayer::State {
         backend(collapsed == nullptr ? SimgridBackend(m)
                                      : SimgridBackend(m, representative_units(p, *collapsed))),
         circuits(m, std::move(reconfigurations)) {
-    if (collapse != nullptr) costs.emplace(m, t, p, c, *collapse, backend.router());
+    if (collapse != nullptr) {
+      costs.emplace(m, t, p, c, *collapse, backend.router());
+      std::vector<double> bandwidth(2 * m.topology.links().size());
+      for (topology::LinkId l = 0; l < m.topology.links().size(); ++l)
+        bandwidth[2 * l] = bandwidth[2 * l + 1] = m.link_bandwidth(l).value();
+      sharing.emplace(std::move(bandwidth));
+    }
   }
 
   const topology::Machine& machine;
@@ -79,12 +95,19 @@ struct Replayer::State {
   const RankCollapse* collapse;  ///< null in exact fidelity
   SimgridBackend backend;
   std::optional<CollapsedCosts> costs;                ///< collapsed fidelity's communication costs
+  std::optional<ConcurrentCharges> sharing;           ///< collapsed: the charges in flight share links
+  std::vector<Activity> charge_payload;               ///< collapsed: per charge, what its end completes
   std::unordered_map<uint64_t, uint32_t> slot_index;  ///< collapsed: rank -> slot
   std::vector<uint64_t> rank_of_slot;                 ///< the rank each slot of per-rank state holds
   /// Collapsed, expert dispatch: the largest load of the group of (rank, dispatch op), and per slot
   /// the time the hottest expert of the rank's group ran longer than the rank since its last combine.
   std::unordered_map<uint64_t, double> expert_max_load;
   std::vector<double> expert_lag;
+  /// Collapsed, expert dispatch routed per call: every member's load for (rank, dispatch op), and per
+  /// slot how much longer each member of the rank's group computed than the rank since its last
+  /// combine, s (empty when not known).
+  std::unordered_map<uint64_t, std::vector<double>> expert_group_load;
+  std::vector<std::vector<double>> member_lag;
   /// Per slot, how many times as long its compute takes: its unit's straggler slowdown; collapsed, the
   /// slowest unit among the ranks the representative stands for (their groups wait for it).
   std::vector<double> slowdown_of_slot;
@@ -155,7 +178,19 @@ struct Replayer::State {
           work.flops = work.flops * load->second;
           work.bytes = work.bytes * load->second;
           const auto& model = machine.unit_model(unit);
-          expert_lag[slot(rank)] += (model.compute_time(hottest) - model.compute_time(work)).value();
+          const double own = model.compute_time(work).value();
+          expert_lag[slot(rank)] += model.compute_time(hottest).value() - own;
+          if (auto group = expert_group_load.find(load_key(rank, *c->scaled_by));
+              group != expert_group_load.end()) {
+            auto& lag = member_lag[slot(rank)];
+            lag.resize(group->second.size(), 0.0);
+            for (size_t m = 0; m < lag.size(); ++m) {
+              hw::ComputeWork theirs = work_of(*c);
+              theirs.flops = theirs.flops * group->second[m];
+              theirs.bytes = theirs.bytes * group->second[m];
+              lag[m] += model.compute_time(theirs).value() - own;
+            }
+          }
         } else {
           work.flops = work.flops * load->second;
           work.bytes = work.bytes * load->second;
@@ -185,8 +220,7 @@ struct Replayer::State {
       bool read = m->direction == workload::MemoryDirection::kRead;
       ++result.memory_activities;
       if (collapse != nullptr) {
-        const double d = costs->memory_move(rank, m->bytes, read, result.link_bytes);
-        backend.start_timer(core::Seconds(d), new_token({Kind::kOp, rank, op}));
+        start_charge(costs->memory_move(rank, m->bytes, read, result.link_bytes), {Kind::kOp, rank, op});
       } else {
         start_transfer(read ? pool : unit, read ? unit : pool, m->bytes, {Kind::kOp, rank, op});
       }
@@ -289,7 +323,7 @@ struct Replayer::State {
     ++result.p2p_activities;
     Activity a{Kind::kP2P, pair->send.rank, pair->send.op, 0, 0, pair->recv.rank, pair->recv.op, 0};
     if (collapse != nullptr) {
-      backend.start_timer(core::Seconds(costs->p2p(src, dst, sent.bytes, result.link_bytes)), new_token(a));
+      start_charge(costs->p2p(src, dst, sent.bytes, result.link_bytes), a);
     } else {
       start_transfer(placement.unit_of_rank[src], placement.unit_of_rank[dst], sent.bytes, a);
     }
@@ -328,14 +362,16 @@ struct Replayer::State {
       if (c.dispatch && c.dispatch->combine) {
         ready += expert_lag[slot(rank)];
         expert_lag[slot(rank)] = 0;
+        auto& lag = member_lag[slot(rank)];
+        if (!lag.empty()) {
+          if (inst.member_ready.empty()) inst.member_ready.assign(lag.size(), 0.0);
+          for (size_t k = 0; k < lag.size(); ++k)
+            inst.member_ready[k] = std::max(inst.member_ready[k], now() + lag[k]);
+          lag.clear();
+        }
       }
       inst.ready_at = std::max(inst.ready_at, ready);
-      if (++inst.arrived_members == inst.members.size()) {
-        Activity timer;
-        timer.kind = Kind::kCollectiveTimer;
-        timer.instance = id;
-        backend.start_timer(core::Seconds(inst.ready_at - now() + inst.duration), new_token(timer));
-      }
+      if (++inst.arrived_members == inst.members.size()) start_collective_parts(id, rank, op, axes, c);
       return;
     }
     const uint32_t m = trace.mesh.position(rank, axes);
@@ -448,6 +484,9 @@ struct Replayer::State {
                                     result.link_bytes);
     algorithms.insert(charge.algorithm);
     inst.duration = charge.seconds;
+    inst.shared_bytes = std::move(charge.shared_bytes);
+    if (c.dispatch && !c.dispatch->combine && CollapsedCosts::routed_per_call(c, trace.mesh.group_size(axes)))
+      inst.group_load = charge.load;
     if (c.dispatch) {
       inst.max_load = *std::max_element(charge.load.begin(), charge.load.end());
       for (uint64_t r : inst.members)
@@ -462,7 +501,89 @@ struct Replayer::State {
     return id;
   }
 
+  /// Collapsed: starts a communication's charge, which completes `payload` when it ends; it shares
+  /// the link directions it loads with the charges in flight (ConcurrentCharges).
+  void start_charge(const CollapsedCosts::Charge& charge, const Activity& payload) {
+    if (!(charge.seconds > 0)) {
+      backend.start_timer(core::Seconds(0), new_token(payload));
+      return;
+    }
+    const auto id = sharing->start(now(), charge.seconds, charge.shared_bytes);
+    if (charge_payload.size() <= id) charge_payload.resize(id + 1);
+    charge_payload[id] = payload;
+    set_charge_timers();
+  }
+
+  /// A timer for each charge whose finish time moved; the timers set for their older finishes go stale.
+  void set_charge_timers() {
+    for (auto id : sharing->changed()) {
+      Activity timer;
+      timer.kind = Kind::kChargeTimer;
+      timer.instance = id;
+      timer.transfer = sharing->version(id);
+      backend.start_timer(core::Seconds(std::max(0.0, sharing->finish(id) - now())), new_token(timer));
+    }
+  }
+
+  /// Collapsed: every representative of collective `id` joined (the last one, `rank`, with `op`). Its
+  /// cost is charged in parts that start when their members join: one part in general; for an expert
+  /// combine whose hottest experts' members join after the others, the transfers among the early
+  /// members from the latest early join (possibly before now: the part already done is not charged
+  /// again), and those of the late members from their join. The collective completes with its last part.
+  void start_collective_parts(uint32_t id, uint64_t rank, uint32_t op, const std::vector<size_t>& axes,
+                              const workload::CollectiveOp& c) {
+    Instance& inst = instances.at(id);
+    inst.parts.clear();
+    if (!inst.member_ready.empty()) {
+      const double last = *std::max_element(inst.member_ready.begin(), inst.member_ready.end());
+      // Members within 1% of the collective's own time of the last join count as late.
+      const double tolerance = 0.01 * inst.duration;
+      std::vector<bool> late(inst.member_ready.size());
+      double early_ready = -1;
+      for (size_t k = 0; k < late.size(); ++k) {
+        late[k] = inst.member_ready[k] >= last - tolerance;
+        if (!late[k]) early_ready = std::max(early_ready, inst.member_ready[k]);
+      }
+      if (early_ready >= 0) {
+        auto [early, later] =
+            costs->staggered_combine(rank, axes, c, late, op_path(role_of_rank[slot(rank)], op));
+        inst.parts.push_back({early_ready, early.seconds, std::move(early.shared_bytes)});
+        inst.parts.push_back({std::max(last, inst.ready_at), later.seconds, std::move(later.shared_bytes)});
+      }
+    }
+    if (inst.parts.empty())
+      inst.parts.push_back({inst.ready_at, inst.duration, std::move(inst.shared_bytes)});
+    inst.parts_left = static_cast<uint32_t>(inst.parts.size());
+    for (uint32_t k = 0; k < inst.parts.size(); ++k) {
+      if (inst.parts[k].start > now()) {
+        Activity timer;
+        timer.kind = Kind::kCollectiveReady;
+        timer.instance = id;
+        timer.transfer = k;
+        backend.start_timer(core::Seconds(inst.parts[k].start - now()), new_token(timer));
+      } else {
+        start_collective_part(id, k);
+      }
+    }
+  }
+
+  /// Collapsed: starts part `k` of collective `id`, less what it did alone before now.
+  void start_collective_part(uint32_t id, uint32_t k) {
+    Instance::Part& part = instances.at(id).parts[k];
+    Activity payload;
+    payload.kind = Kind::kCollectiveTimer;
+    payload.instance = id;
+    const double done = std::max(0.0, now() - part.start);
+    if (done > 0 && part.seconds > 0) {
+      const double left = std::max(0.0, part.seconds - done);
+      for (auto& entry : part.shared_bytes) entry.second *= left / part.seconds;
+      part.seconds = left;
+    }
+    start_charge(CollapsedCosts::Charge{part.seconds, std::move(part.shared_bytes)}, payload);
+  }
+
   void collective_timer_done(uint32_t id) {
+    if (--instances.at(id).parts_left > 0) return;
     Instance inst = std::move(instances.at(id));
     instances.erase(id);
     for (size_t m = 0; m < inst.members.size(); ++m) {
@@ -470,6 +591,7 @@ struct Replayer::State {
         const uint64_t key = load_key(inst.members[m], inst.op_of_member[m]);
         expert_load[key] = inst.load_of_member[m];
         expert_max_load[key] = inst.max_load;
+        if (!inst.group_load.empty()) expert_group_load[key] = inst.group_load;
       }
       op_done(inst.members[m], inst.op_of_member[m]);
     }
@@ -478,6 +600,10 @@ struct Replayer::State {
   void on_complete(SimgridBackend::Token token) {
     Activity a = activities[token];
     free_tokens.push_back(token);
+    complete(a);
+  }
+
+  void complete(const Activity& a) {
     switch (a.kind) {
       case Kind::kCollectiveTransfer:
         transfer_done(a.instance, a.transfer);
@@ -498,6 +624,17 @@ struct Replayer::State {
       }
       case Kind::kCollectiveTimer:
         collective_timer_done(a.instance);
+        break;
+      case Kind::kChargeTimer: {
+        if (!sharing->active(a.instance) || sharing->version(a.instance) != a.transfer) break;  // stale
+        const Activity payload = charge_payload[a.instance];
+        sharing->end(a.instance, now());
+        set_charge_timers();
+        complete(payload);
+        break;
+      }
+      case Kind::kCollectiveReady:
+        start_collective_part(a.instance, a.transfer);
         break;
       case Kind::kCircuitWait: {
         HeldTransfer h = held_transfers[a.held];
@@ -547,6 +684,7 @@ ReplayResult Replayer::run() {
   s.busy.resize(slots);
   s.finish.assign(slots, 0.0);
   s.expert_lag.assign(slots, 0.0);
+  s.member_lag.assign(slots, {});
   s.slowdown_of_slot.assign(slots, 1.0);
   for (auto [rank, factor] : slowdown_of_ranks(machine_, placement_, collapse_))
     s.slowdown_of_slot[s.slot(rank)] = factor;

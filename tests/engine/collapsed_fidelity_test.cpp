@@ -87,20 +87,30 @@ TEST_CASE(
   check_agreement(run_both("fat-tree-oversubscribed"));
 }
 
-TEST_CASE("collapsed stays within 2% of exact on an MoE with Zipf-skewed routing (terms not within 5%)") {
-  // Until session 9 this held only within 4% (+2.8%): the router hashed half of the connections inside
-  // a rack onto the NICs (a unit's NVLink switch and its ToR are both one hop away), where both pipeline
-  // stages' traffic met, contention collapsed fidelity does not see. Routes now prefer the wider link
-  // among fewest-hop next hops. Known gap left: the stages' all-to-alls still cross the optical core at
-  // the same time in exact fidelity, so the split between exposed ep time and bubble differs by more
-  // than 5% (rank 0: ep 0.203 s collapsed vs 0.229 s exact, bubble 0.158 vs 0.134 s).
+TEST_CASE("an MoE with Zipf-skewed routing: iteration within 2%, compute exact, ep within 6% (not 5%)") {
+  // The two pipeline stages run their all-to-alls over the optical core at the same time, and the
+  // hottest expert's rank (member 0 of every group, the representative) joins each combine last.
+  // Exposed ep time, collapsed against exact (session 16): rank 0 -5.0%, rank 32 -2.9%. Without sharing
+  // links between different communications (ConcurrentCharges) it was -11% and -7%; with sharing but
+  // without the staggered combine (the early members' transfers charged before the late ones join),
+  // +18% and +19%. The 6% bound guards that; the 5% on every term is not met. Known gap left:
+  // bubble (+12%, +11%), idle and stage 0's data-parallel time (+21%): in exact fidelity the ranks a
+  // representative stands for drift apart with their expert loads, so their pipeline transfers and
+  // all-reduces crowd the links less than collapsed fidelity's lockstep copies.
   const auto r = run_both("moe-ep-64");
   const double t = r.exact.replay.iteration_time.value();
   CHECK(std::abs(r.collapsed.replay.iteration_time.value() / t - 1.0) < 0.02);
   for (const auto& rep : r.collapsed.replay.ranks) {  // the hot expert's compute is exact
     CAPTURE(rep.rank);
-    CHECK(rep.compute.value() ==
-          zs::test::approx(r.exact.replay.ranks.at(rep.rank).compute.value()).epsilon(1e-6));
+    const auto& e = r.exact.replay.ranks.at(rep.rank);
+    CHECK(rep.compute.value() == zs::test::approx(e.compute.value()).epsilon(1e-6));
+    for (size_t c = 0; c < e.exposed_by_communicator.size(); ++c) {
+      const auto& [name, exact_time] = e.exposed_by_communicator[c];
+      if (name != "ep" && name != "tp" && name != "expert-dp") continue;
+      CAPTURE(name);
+      CHECK(std::abs(rep.exposed_by_communicator[c].second.value() / exact_time.value() - 1) <
+            (name == "ep" ? 0.06 : 0.05));
+    }
   }
 }
 
