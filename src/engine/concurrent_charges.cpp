@@ -45,7 +45,7 @@ ConcurrentCharges::Id ConcurrentCharges::start(double now, double seconds,
   } else {
     id = static_cast<Id>(charges_.size());
     charges_.emplace_back();
-    level_.push_back(-1);
+    level_.push_back(kUnset);
   }
   Charge& c = charges_[id];
   c.rate.clear();
@@ -101,15 +101,15 @@ void ConcurrentCharges::reshare(double now) {
   // Progressive filling: raise the common speed of the unset charges until an overloaded direction is
   // full; the charges on it keep that speed; repeat. Charges on no overloaded direction run at 1.
   size_t unset = 0;
-  for (Id i : affected) level_[i] = -1;
+  for (Id i : affected) level_[i] = kUnset;
   for (uint32_t d : overloaded_)
     for (const auto& u : users_[d])
-      if (level_[u.first] == -1) {
-        level_[u.first] = -2;  // on an overloaded direction, not yet set
+      if (level_[u.first] == kUnset) {
+        level_[u.first] = kFilling;
         ++unset;
       }
   for (Id i : affected)
-    if (level_[i] == -1) level_[i] = 1.0;
+    if (level_[i] == kUnset) level_[i] = 1.0;
   std::vector<uint32_t> tightest;
   while (unset > 0) {
     double lowest = 1.0;
@@ -117,7 +117,7 @@ void ConcurrentCharges::reshare(double now) {
     for (uint32_t d : overloaded_) {
       double left = bandwidth_[d], asked = 0;
       for (const auto& [i, rate] : users_[d]) {
-        if (level_[i] == -2)
+        if (level_[i] == kFilling)
           asked += rate;
         else
           left -= level_[i] * rate;
@@ -133,14 +133,14 @@ void ConcurrentCharges::reshare(double now) {
     }
     if (tightest.empty()) {  // no direction binds below full speed
       for (Id i : affected)
-        if (level_[i] == -2) level_[i] = 1.0;
+        if (level_[i] == kFilling) level_[i] = 1.0;
       break;
     }
     // A charge never stops altogether: a direction its faster neighbours filled still lets it creep.
     const double level = std::max(lowest, kTolerance);
     for (uint32_t d : tightest)
       for (const auto& u : users_[d])
-        if (level_[u.first] == -2) {
+        if (level_[u.first] == kFilling) {
           level_[u.first] = level;
           --unset;
         }

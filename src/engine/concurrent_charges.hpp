@@ -70,7 +70,10 @@ class ConcurrentCharges {
   std::vector<Charge> charges_;
   std::vector<Id> free_;
   std::vector<Id> changed_;
-  std::vector<double> level_;  ///< per charge, scratch: the speed reshare() gives it, < 0 while unset
+  /// Per charge, scratch for reshare(): the speed it gets; kUnset (-1) before reshare() looks at it,
+  /// kFilling (-2) while it is on an overloaded direction and its speed is still rising.
+  std::vector<double> level_;
+  static constexpr double kUnset = -1, kFilling = -2;
   uint64_t slowed_ = 0;
 };
 

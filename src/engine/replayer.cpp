@@ -184,8 +184,9 @@ struct Replayer::State {
               group != expert_group_load.end()) {
             auto& lag = member_lag[slot(rank)];
             lag.resize(group->second.size(), 0.0);
+            const hw::ComputeWork nominal = work_of(*c);
             for (size_t m = 0; m < lag.size(); ++m) {
-              hw::ComputeWork theirs = work_of(*c);
+              hw::ComputeWork theirs = nominal;
               theirs.flops = theirs.flops * group->second[m];
               theirs.bytes = theirs.bytes * group->second[m];
               lag[m] += model.compute_time(theirs).value() - own;
