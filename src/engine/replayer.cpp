@@ -1,25 +1,14 @@
-// Replay: per-rank dependency tracking, collective instances, SimGrid activities; collapsed fidelity
-// replays representatives only and costs their communication with the analytic network model.
+// Replay: per-rank dependency tracking, collective instances, SimGrid activities (exact fidelity, and
+// what both fidelities share; collapsed fidelity's charges are in replayer_collapsed.cpp).
 #include "engine/replayer.hpp"
 
 #include <algorithm>
-#include <map>
-#include <optional>
-#include <set>
 #include <stdexcept>
-#include <tuple>
-#include <unordered_map>
 
 #include "core/input_error.hpp"
-#include "engine/busy_time.hpp"
-#include "engine/collapsed_costs.hpp"
-#include "engine/collective_instance.hpp"
-#include "engine/concurrent_charges.hpp"
 #include "engine/op_duration.hpp"
-#include "engine/p2p_matcher.hpp"
 #include "engine/rank_slowdown.hpp"
-#include "engine/role_graph.hpp"
-#include "engine/simgrid_backend.hpp"
+#include "engine/replayer_state.hpp"
 #include "engine/trace_fit.hpp"
 #include "topology/unit_domains.hpp"
 
@@ -38,614 +27,351 @@ std::vector<topology::NodeId> representative_units(const policy::Placement& plac
 
 }  // namespace
 
-struct Replayer::State {
-  enum class Kind : uint8_t {
-    kOp,
-    kCollectiveTransfer,
-    kP2P,
-    kCircuitWait,
-    kCollectiveTimer,
-    kChargeTimer,     ///< collapsed: a shared charge's finish, if still current (`instance`: charge id,
-                      ///< `transfer`: its version when the timer was set)
-    kCollectiveReady  ///< collapsed: part `transfer` of collective `instance` starts (its members joined)
-  };
-  struct Activity {
-    Kind kind = Kind::kOp;
-    uint64_t rank = 0;       ///< op, p2p: the rank (the sender for p2p)
-    uint32_t op = 0;         ///< op, p2p: the op
-    uint32_t instance = 0;   ///< collective transfer, timer: the collective instance
-    uint32_t transfer = 0;   ///< collective transfer: index in its schedule
-    uint64_t peer_rank = 0;  ///< p2p: the receiver
-    uint32_t peer_op = 0;    ///< p2p: the receiver's op
-    uint32_t held = 0;       ///< circuit wait: index in held_transfers
-    uint32_t chained = 0;    ///< op: compute ops after `op` run in the same activity (see start_op)
-  };
-  /// A transfer waiting for an optical circuit on its route to come up.
-  struct HeldTransfer {
-    topology::NodeId src, dst;
-    core::Bytes bytes;
-    Activity activity;  ///< what completes when the transfer does
-  };
-  using Instance = CollectiveInstance;
+Replayer::State::State(const topology::Machine& m, const workload::Trace& t, const policy::Placement& p,
+                       const policy::CollectivePolicy& c,
+                       std::vector<topology::CircuitReconfiguration> reconfigurations,
+                       const RankCollapse* collapsed)
+    : machine(m),
+      trace(t),
+      placement(p),
+      collective(c),
+      collapse(collapsed),
+      backend(collapsed == nullptr ? SimgridBackend(m)
+                                   : SimgridBackend(m, representative_units(p, *collapsed))),
+      circuits(m, std::move(reconfigurations)) {
+  if (collapse != nullptr) {
+    costs.emplace(m, t, p, c, *collapse, backend.router());
+    std::vector<double> bandwidth(2 * m.topology.links().size());
+    for (topology::LinkId l = 0; l < m.topology.links().size(); ++l)
+      bandwidth[2 * l] = bandwidth[2 * l + 1] = m.link_bandwidth(l).value();
+    sharing.emplace(std::move(bandwidth));
+  }
+}
 
-  State(const topology::Machine& m, const workload::Trace& t, const policy::Placement& p,
-        const policy::CollectivePolicy& c, std::vector<topology::CircuitReconfiguration> reconfigurations,
-        const RankCollapse* collapsed)
-      : machine(m),
-        trace(t),
-        placement(p),
-        collective(c),
-        collapse(collapsed),
-        backend(collapsed == nullptr ? SimgridBackend(m)
-                                     : SimgridBackend(m, representative_units(p, *collapsed))),
-        circuits(m, std::move(reconfigurations)) {
+SimgridBackend::Token Replayer::State::new_token(const Activity& a) {
+  if (!free_tokens.empty()) {
+    auto t = free_tokens.back();
+    free_tokens.pop_back();
+    activities[t] = a;
+    return t;
+  }
+  activities.push_back(a);
+  return activities.size() - 1;
+}
+
+void Replayer::State::start_op(uint64_t rank, uint32_t op) {
+  const auto& o = program(rank).ops[op];
+  op_start[slot(rank)][op] = now();
+  if (const auto* c = std::get_if<workload::ComputeOp>(&o.body)) {
+    auto unit = placement.unit_of_rank[rank];
+    hw::ComputeWork work = work_of(*c);
+    if (c->scaled_by) {
+      auto load = expert_load.find(load_key(rank, *c->scaled_by));
+      if (load == expert_load.end())
+        throw core::InputError(trace.name, op_path(role_of_rank[slot(rank)], op) + "/scaled_by",
+                               "op \"" + o.name +
+                                   "\" started before the dispatch it is scaled by completed " +
+                                   "(add a dependency on it)");
+      if (collapse != nullptr) add_expert_lag(rank, *c->scaled_by, *c);
+      work.flops = work.flops * load->second;
+      work.bytes = work.bytes * load->second;
+    }
+    auto duration = op_duration(machine.unit_model(unit), *c, work) * slowdown_of_slot[slot(rank)];
+    // The compute ops that can only follow this one (RoleGraph::fused_next) run in the same activity:
+    // nothing else can start between them, so their times are the same and SimGrid handles fewer
+    // activities. Their starts are recorded now; on_complete finishes them in order.
+    Activity a{Kind::kOp, rank, op};
+    const auto& graph = graphs[role_of_rank[slot(rank)]];
+    double end = now() + duration.value();
+    for (uint32_t next = graph.fused_next[op]; next != RoleGraph::kNone; next = graph.fused_next[next]) {
+      const auto& nc = std::get<workload::ComputeOp>(program(rank).ops[next].body);
+      const auto next_duration = op_duration(machine.unit_model(unit), nc) * slowdown_of_slot[slot(rank)];
+      op_start[slot(rank)][next] = end;
+      end += next_duration.value();
+      duration = duration + next_duration;
+      ++a.chained;
+    }
+    ++result.compute_activities;
+    backend.start_compute(unit, duration, new_token(a));
+  } else if (const auto* p = std::get_if<workload::P2POp>(&o.body)) {
+    post_p2p(rank, op, *p);
+  } else if (const auto* m = std::get_if<workload::MemoryOp>(&o.body)) {
+    auto unit = placement.unit_of_rank[rank], pool = placement.pool_of_rank.at(rank);
+    bool read = m->direction == workload::MemoryDirection::kRead;
+    ++result.memory_activities;
     if (collapse != nullptr) {
-      costs.emplace(m, t, p, c, *collapse, backend.router());
-      std::vector<double> bandwidth(2 * m.topology.links().size());
-      for (topology::LinkId l = 0; l < m.topology.links().size(); ++l)
-        bandwidth[2 * l] = bandwidth[2 * l + 1] = m.link_bandwidth(l).value();
-      sharing.emplace(std::move(bandwidth));
-    }
-  }
-
-  const topology::Machine& machine;
-  const workload::Trace& trace;
-  const policy::Placement& placement;
-  const policy::CollectivePolicy& collective;
-  const RankCollapse* collapse;  ///< null in exact fidelity
-  SimgridBackend backend;
-  std::optional<CollapsedCosts> costs;                ///< collapsed fidelity's communication costs
-  std::optional<ConcurrentCharges> sharing;           ///< collapsed: the charges in flight share links
-  std::vector<Activity> charge_payload;               ///< collapsed: per charge, what its end completes
-  std::unordered_map<uint64_t, uint32_t> slot_index;  ///< collapsed: rank -> slot
-  std::vector<uint64_t> rank_of_slot;                 ///< the rank each slot of per-rank state holds
-  /// Collapsed, expert dispatch: the largest load of the group of (rank, dispatch op), and per slot
-  /// the time the hottest expert of the rank's group ran longer than the rank since its last combine.
-  std::unordered_map<uint64_t, double> expert_max_load;
-  std::vector<double> expert_lag;
-  /// Collapsed, expert dispatch routed per call: every member's load for (rank, dispatch op), and per
-  /// slot how much longer each member of the rank's group computed than the rank since its last
-  /// combine, s (empty when not known).
-  std::unordered_map<uint64_t, std::vector<double>> expert_group_load;
-  std::vector<std::vector<double>> member_lag;
-  /// Per slot, how many times as long its compute takes: its unit's straggler slowdown; collapsed, the
-  /// slowest unit among the ranks the representative stands for (their groups wait for it).
-  std::vector<double> slowdown_of_slot;
-  topology::CircuitTimeline circuits;
-  std::vector<HeldTransfer> held_transfers;
-  std::vector<uint32_t> free_held;
-
-  std::vector<RoleGraph> graphs;
-  std::vector<uint32_t> role_of_rank;
-  std::vector<std::vector<uint32_t>> pending;   ///< per rank, per op: unfinished predecessors
-  std::vector<std::vector<double>> op_start;    ///< per rank, per op, s
-  std::vector<std::vector<uint32_t>> coll_seq;  ///< per rank, per communicator: collectives issued
-  std::vector<std::vector<size_t>> communicator_axes;
-  std::map<std::string, size_t> communicator_index;
-  std::vector<BusyTime> busy;  ///< per slot
-  P2PMatcher p2p;
-  std::vector<double> finish;
-  std::vector<uint64_t> ops_done;
-
-  std::vector<Activity> activities;
-  std::vector<SimgridBackend::Token> free_tokens;
-  std::unordered_map<uint32_t, Instance> instances;  ///< node-based: references survive inserts
-  std::map<std::tuple<size_t, uint64_t, uint32_t>, uint32_t> instance_by_key;
-  uint32_t next_instance = 0;
-  std::set<std::string> algorithms;
-  /// Expert load of (rank, dispatch op): tokens the rank received / nominal, for ops scaled by it.
-  std::unordered_map<uint64_t, double> expert_load;
-  ReplayResult result;
-
-  uint64_t load_key(uint64_t rank, uint32_t op) const { return rank * 0x100000000ull + op; }
-
-  double now() const { return backend.now().value(); }
-  /// Index of a simulated rank in the per-rank state: the rank itself in exact fidelity.
-  size_t slot(uint64_t rank) const { return collapse == nullptr ? rank : slot_index.at(rank); }
-  const workload::RoleProgram& program(uint64_t rank) const { return trace.roles[role_of_rank[slot(rank)]]; }
-
-  SimgridBackend::Token new_token(const Activity& a) {
-    if (!free_tokens.empty()) {
-      auto t = free_tokens.back();
-      free_tokens.pop_back();
-      activities[t] = a;
-      return t;
-    }
-    activities.push_back(a);
-    return activities.size() - 1;
-  }
-
-  void start_op(uint64_t rank, uint32_t op) {
-    const auto& o = program(rank).ops[op];
-    op_start[slot(rank)][op] = now();
-    if (const auto* c = std::get_if<workload::ComputeOp>(&o.body)) {
-      auto unit = placement.unit_of_rank[rank];
-      hw::ComputeWork work = work_of(*c);
-      if (c->scaled_by) {
-        auto load = expert_load.find(load_key(rank, *c->scaled_by));
-        if (load == expert_load.end())
-          throw core::InputError(trace.name, op_path(role_of_rank[slot(rank)], op) + "/scaled_by",
-                                 "op \"" + o.name +
-                                     "\" started before the dispatch it is scaled by completed " +
-                                     "(add a dependency on it)");
-        if (collapse != nullptr) {
-          // The hottest expert of the group, run by a rank this representative stands for, finishes
-          // later; the combine that follows waits for it.
-          hw::ComputeWork hottest = work;
-          const double max_load = expert_max_load.at(load_key(rank, *c->scaled_by));
-          hottest.flops = hottest.flops * max_load;
-          hottest.bytes = hottest.bytes * max_load;
-          work.flops = work.flops * load->second;
-          work.bytes = work.bytes * load->second;
-          const auto& model = machine.unit_model(unit);
-          const double own = model.compute_time(work).value();
-          expert_lag[slot(rank)] += model.compute_time(hottest).value() - own;
-          if (auto group = expert_group_load.find(load_key(rank, *c->scaled_by));
-              group != expert_group_load.end()) {
-            auto& lag = member_lag[slot(rank)];
-            lag.resize(group->second.size(), 0.0);
-            const hw::ComputeWork nominal = work_of(*c);
-            for (size_t m = 0; m < lag.size(); ++m) {
-              hw::ComputeWork theirs = nominal;
-              theirs.flops = theirs.flops * group->second[m];
-              theirs.bytes = theirs.bytes * group->second[m];
-              lag[m] += model.compute_time(theirs).value() - own;
-            }
-          }
-        } else {
-          work.flops = work.flops * load->second;
-          work.bytes = work.bytes * load->second;
-        }
-      }
-      auto duration = op_duration(machine.unit_model(unit), *c, work) * slowdown_of_slot[slot(rank)];
-      // The compute ops that can only follow this one (RoleGraph::fused_next) run in the same activity:
-      // nothing else can start between them, so their times are the same and SimGrid handles fewer
-      // activities. Their starts are recorded now; on_complete finishes them in order.
-      Activity a{Kind::kOp, rank, op};
-      const auto& graph = graphs[role_of_rank[slot(rank)]];
-      double end = now() + duration.value();
-      for (uint32_t next = graph.fused_next[op]; next != RoleGraph::kNone; next = graph.fused_next[next]) {
-        const auto& nc = std::get<workload::ComputeOp>(program(rank).ops[next].body);
-        const auto next_duration = op_duration(machine.unit_model(unit), nc) * slowdown_of_slot[slot(rank)];
-        op_start[slot(rank)][next] = end;
-        end += next_duration.value();
-        duration = duration + next_duration;
-        ++a.chained;
-      }
-      ++result.compute_activities;
-      backend.start_compute(unit, duration, new_token(a));
-    } else if (const auto* p = std::get_if<workload::P2POp>(&o.body)) {
-      post_p2p(rank, op, *p);
-    } else if (const auto* m = std::get_if<workload::MemoryOp>(&o.body)) {
-      auto unit = placement.unit_of_rank[rank], pool = placement.pool_of_rank.at(rank);
-      bool read = m->direction == workload::MemoryDirection::kRead;
-      ++result.memory_activities;
-      if (collapse != nullptr) {
-        start_charge(costs->memory_move(rank, m->bytes, read, result.link_bytes), {Kind::kOp, rank, op});
-      } else {
-        start_transfer(read ? pool : unit, read ? unit : pool, m->bytes, {Kind::kOp, rank, op});
-      }
+      start_charge(costs->memory_move(rank, m->bytes, read, result.link_bytes), {Kind::kOp, rank, op});
     } else {
-      join(rank, op, std::get<workload::CollectiveOp>(o.body));
+      start_transfer(read ? pool : unit, read ? unit : pool, m->bytes, {Kind::kOp, rank, op});
     }
+  } else {
+    join(rank, op, std::get<workload::CollectiveOp>(o.body));
   }
+}
 
-  /// Adds a transfer's bytes to each link of its route, in the direction it crosses it.
-  void count_link_bytes(topology::NodeId src, const std::vector<topology::LinkId>& route, double bytes) {
-    topology::NodeId at = src;
-    for (auto l : route) {
-      const auto& link = machine.topology.links()[l];
-      const bool forward = link.a == at;
-      result.link_bytes[2 * size_t(l) + (forward ? 0 : 1)] += bytes;
-      at = forward ? link.b : link.a;
-    }
+void Replayer::State::count_link_bytes(topology::NodeId src, const std::vector<topology::LinkId>& route,
+                                       double bytes) {
+  topology::NodeId at = src;
+  for (auto l : route) {
+    const auto& link = machine.topology.links()[l];
+    const bool forward = link.a == at;
+    result.link_bytes[2 * size_t(l) + (forward ? 0 : 1)] += bytes;
+    at = forward ? link.b : link.a;
   }
+}
 
-  /// Starts a network transfer over the route the fabric offers now, or holds it until the optical
-  /// circuits on that route are up.
-  void start_transfer(topology::NodeId src, topology::NodeId dst, core::Bytes bytes, const Activity& a) {
-    if (!circuits.empty()) circuits.advance(backend.now(), backend.router());
-    std::vector<topology::LinkId> route;
-    try {
-      route = backend.router().route(src, dst);
-    } catch (const std::invalid_argument& e) {
-      throw core::InputError(machine.name, "",
-                             std::string(e.what()) + " at t = " + core::to_string(backend.now()) +
-                                 " (the links or optical circuits between them are down)");
-    }
-    const double ready = circuits.ready_at(route).value();
-    if (ready <= now()) {
-      count_link_bytes(src, route, bytes.value());
-      backend.start_transfer(src, dst, bytes, new_token(a), route);
-      return;
-    }
-    ++result.circuit_waits;
-    uint32_t index;
-    if (!free_held.empty()) {
-      index = free_held.back();
-      free_held.pop_back();
-      held_transfers[index] = {src, dst, bytes, a};
-    } else {
-      index = static_cast<uint32_t>(held_transfers.size());
-      held_transfers.push_back({src, dst, bytes, a});
-    }
-    Activity wait;
-    wait.kind = Kind::kCircuitWait;
-    wait.held = index;
-    backend.start_timer(core::Seconds(ready - now()), new_token(wait));
+void Replayer::State::start_transfer(topology::NodeId src, topology::NodeId dst, core::Bytes bytes,
+                                     const Activity& a) {
+  if (!circuits.empty()) circuits.advance(backend.now(), backend.router());
+  std::vector<topology::LinkId> route;
+  try {
+    route = backend.router().route(src, dst);
+  } catch (const std::invalid_argument& e) {
+    throw core::InputError(machine.name, "",
+                           std::string(e.what()) + " at t = " + core::to_string(backend.now()) +
+                               " (the links or optical circuits between them are down)");
   }
-
-  void op_done(uint64_t rank, uint32_t op) { op_done_at(rank, op, now(), kNoOp); }
-
-  static constexpr uint32_t kNoOp = UINT32_MAX;
-
-  /// `op` finished at `end` (now, or earlier for the first ops of a chained activity); its successors
-  /// become ready, except `running` (the next op of the chain, already under way).
-  void op_done_at(uint64_t rank, uint32_t op, double end, uint32_t running) {
-    const auto& o = program(rank).ops[op];
-    Interval span{op_start[slot(rank)][op], end};
-    BusyTime& b = busy[slot(rank)];
-    auto& kind = std::holds_alternative<workload::ComputeOp>(o.body)  ? b.compute
-                 : std::holds_alternative<workload::MemoryOp>(o.body) ? b.memory
-                 : std::holds_alternative<workload::P2POp>(o.body)    ? b.p2p
-                                                                      : b.collective;
-    kind.push_back(span);
-    if (const auto* c = std::get_if<workload::CollectiveOp>(&o.body)) {
-      const size_t comm = communicator_of(c->communicator);
-      if (b.collective_by_communicator.size() <= comm) b.collective_by_communicator.resize(comm + 1);
-      b.collective_by_communicator[comm].push_back(span);
-    }
-    finish[slot(rank)] = std::max(finish[slot(rank)], span.second);
-    ++ops_done[slot(rank)];
-    for (uint32_t s : graphs[role_of_rank[slot(rank)]].successors[op])
-      if (--pending[slot(rank)][s] == 0 && s != running) start_op(rank, s);
+  const double ready = circuits.ready_at(route).value();
+  if (ready <= now()) {
+    count_link_bytes(src, route, bytes.value());
+    backend.start_transfer(src, dst, bytes, new_token(a), route);
+    return;
   }
-
-  void post_p2p(uint64_t rank, uint32_t op, const workload::P2POp& p) {
-    const size_t axis = *trace.mesh.axis_index(p.axis);
-    auto peer = trace.mesh.neighbour(rank, axis, p.offset, p.wrap);
-    std::string where = op_path(role_of_rank[slot(rank)], op);
-    if (!peer)
-      throw core::InputError(trace.name, where,
-                             "rank " + std::to_string(rank) + " has no neighbour " +
-                                 std::to_string(p.offset) + " along \"" + p.axis + "\"");
-    const bool send = p.direction == workload::P2PDirection::kSend;
-    const uint64_t src = send ? rank : *peer, dst = send ? *peer : rank;
-    // The tag is the direction along the axis, as the sender sees it.
-    const auto pair = p2p.post(src, dst, send ? p.offset : -p.offset, send, {rank, op});
-    if (!pair) return;
-    const auto& sent = std::get<workload::P2POp>(program(pair->send.rank).ops[pair->send.op].body);
-    const auto& expected = std::get<workload::P2POp>(program(pair->recv.rank).ops[pair->recv.op].body);
-    if (sent.bytes != expected.bytes)
-      throw core::InputError(trace.name, where,
-                             "rank " + std::to_string(src) + " sends " + core::to_string(sent.bytes) +
-                                 " but rank " + std::to_string(dst) + " expects " +
-                                 core::to_string(expected.bytes));
-    ++result.p2p_activities;
-    Activity a{Kind::kP2P, pair->send.rank, pair->send.op, 0, 0, pair->recv.rank, pair->recv.op, 0};
-    if (collapse != nullptr) {
-      start_charge(costs->p2p(src, dst, sent.bytes, result.link_bytes), a);
-    } else {
-      start_transfer(placement.unit_of_rank[src], placement.unit_of_rank[dst], sent.bytes, a);
-    }
+  ++result.circuit_waits;
+  uint32_t index;
+  if (!free_held.empty()) {
+    index = free_held.back();
+    free_held.pop_back();
+    held_transfers[index] = {src, dst, bytes, a};
+  } else {
+    index = static_cast<uint32_t>(held_transfers.size());
+    held_transfers.push_back({src, dst, bytes, a});
   }
+  Activity wait;
+  wait.kind = Kind::kCircuitWait;
+  wait.held = index;
+  backend.start_timer(core::Seconds(ready - now()), new_token(wait));
+}
 
-  /// Index of a communicator in `communicator_axes`, resolved once per name.
-  size_t communicator_of(const std::string& name) {
-    auto found = communicator_index.find(name);
-    if (found != communicator_index.end()) return found->second;
-    communicator_axes.push_back(*trace.communicator_axes(name));
-    return communicator_index[name] = communicator_axes.size() - 1;
+void Replayer::State::op_done_at(uint64_t rank, uint32_t op, double end, uint32_t running) {
+  const auto& o = program(rank).ops[op];
+  Interval span{op_start[slot(rank)][op], end};
+  BusyTime& b = busy[slot(rank)];
+  auto& kind = std::holds_alternative<workload::ComputeOp>(o.body)  ? b.compute
+               : std::holds_alternative<workload::MemoryOp>(o.body) ? b.memory
+               : std::holds_alternative<workload::P2POp>(o.body)    ? b.p2p
+                                                                    : b.collective;
+  kind.push_back(span);
+  if (const auto* c = std::get_if<workload::CollectiveOp>(&o.body)) {
+    const size_t comm = communicator_of(c->communicator);
+    if (b.collective_by_communicator.size() <= comm) b.collective_by_communicator.resize(comm + 1);
+    b.collective_by_communicator[comm].push_back(span);
   }
+  finish[slot(rank)] = std::max(finish[slot(rank)], span.second);
+  ++ops_done[slot(rank)];
+  for (uint32_t s : graphs[role_of_rank[slot(rank)]].successors[op])
+    if (--pending[slot(rank)][s] == 0 && s != running) start_op(rank, s);
+}
 
-  void join(uint64_t rank, uint32_t op, const workload::CollectiveOp& c) {
-    const size_t comm = communicator_of(c.communicator);
-    const auto& axes = communicator_axes[comm];
-    if (coll_seq[slot(rank)].size() <= comm) coll_seq[slot(rank)].resize(comm + 1, 0);
-    const uint32_t seq = coll_seq[slot(rank)][comm]++;
-    const auto key = std::make_tuple(comm, trace.mesh.group_index(rank, axes), seq);
-    auto found = instance_by_key.find(key);
-    uint32_t id = found != instance_by_key.end() ? found->second : create_instance(key, rank, op, axes, c);
-    Instance& inst = instances.at(id);
-    if (inst.kind != c.kind || inst.bytes != c.bytes)
-      throw core::InputError(
-          trace.name, op_path(role_of_rank[slot(rank)], op),
-          "rank " + std::to_string(rank) + " issues " + std::string(workload::to_string(c.kind)) + " of " +
-              core::to_string(c.bytes) + " as call " + std::to_string(seq) + " on \"" + c.communicator +
-              "\", but its group issued " + std::string(workload::to_string(inst.kind)) + " of " +
-              core::to_string(inst.bytes));
-    if (collapse != nullptr) {
-      const auto it = std::find(inst.members.begin(), inst.members.end(), rank);
-      const auto m = static_cast<uint32_t>(it - inst.members.begin());
-      inst.op_of_member[m] = op;
-      inst.arrived[m] = true;
-      double ready = now();
-      if (c.dispatch && c.dispatch->combine) {
-        ready += expert_lag[slot(rank)];
-        expert_lag[slot(rank)] = 0;
-        auto& lag = member_lag[slot(rank)];
-        if (!lag.empty()) {
-          if (inst.member_ready.empty()) inst.member_ready.assign(lag.size(), 0.0);
-          for (size_t k = 0; k < lag.size(); ++k)
-            inst.member_ready[k] = std::max(inst.member_ready[k], now() + lag[k]);
-          lag.clear();
-        }
-      }
-      inst.ready_at = std::max(inst.ready_at, ready);
-      if (++inst.arrived_members == inst.members.size()) start_collective_parts(id, rank, op, axes, c);
-      return;
-    }
-    const uint32_t m = trace.mesh.position(rank, axes);
-    inst.op_of_member[m] = op;
-    inst.arrived[m] = true;
-    if (inst.remaining_of_member[m] == 0) {
-      member_done(id, m);
-      return;
-    }
-    for (uint32_t t : inst.transfers_of_member[m]) try_start(id, t);
+void Replayer::State::post_p2p(uint64_t rank, uint32_t op, const workload::P2POp& p) {
+  const size_t axis = *trace.mesh.axis_index(p.axis);
+  auto peer = trace.mesh.neighbour(rank, axis, p.offset, p.wrap);
+  std::string where = op_path(role_of_rank[slot(rank)], op);
+  if (!peer)
+    throw core::InputError(trace.name, where,
+                           "rank " + std::to_string(rank) + " has no neighbour " + std::to_string(p.offset) +
+                               " along \"" + p.axis + "\"");
+  const bool send = p.direction == workload::P2PDirection::kSend;
+  const uint64_t src = send ? rank : *peer, dst = send ? *peer : rank;
+  // The tag is the direction along the axis, as the sender sees it.
+  const auto pair = p2p.post(src, dst, send ? p.offset : -p.offset, send, {rank, op});
+  if (!pair) return;
+  const auto& sent = std::get<workload::P2POp>(program(pair->send.rank).ops[pair->send.op].body);
+  const auto& expected = std::get<workload::P2POp>(program(pair->recv.rank).ops[pair->recv.op].body);
+  if (sent.bytes != expected.bytes)
+    throw core::InputError(trace.name, where,
+                           "rank " + std::to_string(src) + " sends " + core::to_string(sent.bytes) +
+                               " but rank " + std::to_string(dst) + " expects " +
+                               core::to_string(expected.bytes));
+  ++result.p2p_activities;
+  Activity a{Kind::kP2P, pair->send.rank, pair->send.op, 0, 0, pair->recv.rank, pair->recv.op, 0};
+  if (collapse != nullptr) {
+    start_charge(costs->p2p(src, dst, sent.bytes, result.link_bytes), a);
+  } else {
+    start_transfer(placement.unit_of_rank[src], placement.unit_of_rank[dst], sent.bytes, a);
   }
+}
 
-  /// A collective instance for the group of `rank`, which joins it with op `op`.
-  uint32_t create_instance(const std::tuple<size_t, uint64_t, uint32_t>& key, uint64_t rank, uint32_t op,
-                           const std::vector<size_t>& axes, const workload::CollectiveOp& c) {
-    Instance inst;
-    inst.kind = c.kind;
-    inst.bytes = c.bytes;
-    if (collapse != nullptr) return create_collapsed_instance(std::move(inst), key, rank, op, axes, c);
-    inst.members = trace.mesh.group_members(rank, axes);
-    policy::CollectiveRequest request{c.kind, c.bytes, {}, &machine, {}};
-    for (uint64_t r : inst.members) request.member_units.push_back(placement.unit_of_rank[r]);
-    if (c.dispatch) {
-      auto sizes = workload::dispatch_sizes(*c.dispatch, static_cast<uint32_t>(inst.members.size()),
-                                            trace.mesh.group_index(rank, axes));
-      request.peer_bytes = std::move(sizes.peer_bytes);
-      inst.load_of_member = std::move(sizes.load_of_member);
-    }
-    try {
-      inst.schedule = collective.schedule(request);
-    } catch (const std::invalid_argument& e) {
-      throw core::InputError(trace.name, op_path(role_of_rank[slot(rank)], op),
-                             "collective policy \"" + std::string(collective.name()) + "\": " + e.what());
-    }
-    algorithms.insert(inst.schedule.algorithm);
-    const size_t n = inst.members.size(), nt = inst.schedule.transfers.size();
-    inst.op_of_member.assign(n, 0);
-    inst.arrived.assign(n, false);
-    inst.remaining_of_member.assign(n, 0);
-    inst.transfers_of_member.assign(n, {});
-    inst.pending_after.assign(nt, 0);
-    inst.successors.assign(nt, {});
-    inst.started.assign(nt, false);
-    for (uint32_t t = 0; t < nt; ++t) {
-      const auto& tr = inst.schedule.transfers[t];
-      for (uint32_t a : tr.after) inst.successors.at(a).push_back(t);
-      inst.pending_after[t] = static_cast<uint32_t>(tr.after.size());
-      for (uint32_t end : {tr.src, tr.dst}) {
-        if (end >= n) continue;  // an in-network switch, not a member
-        inst.transfers_of_member.at(end).push_back(t);
-        ++inst.remaining_of_member[end];
-      }
-    }
-    uint32_t id = next_instance++;
-    instances.emplace(id, std::move(inst));
-    instance_by_key.emplace(key, id);
-    ++result.collectives;
-    return id;
+size_t Replayer::State::communicator_of(const std::string& name) {
+  auto found = communicator_index.find(name);
+  if (found != communicator_index.end()) return found->second;
+  communicator_axes.push_back(*trace.communicator_axes(name));
+  return communicator_index[name] = communicator_axes.size() - 1;
+}
+
+void Replayer::State::join(uint64_t rank, uint32_t op, const workload::CollectiveOp& c) {
+  const size_t comm = communicator_of(c.communicator);
+  const auto& axes = communicator_axes[comm];
+  if (coll_seq[slot(rank)].size() <= comm) coll_seq[slot(rank)].resize(comm + 1, 0);
+  const uint32_t seq = coll_seq[slot(rank)][comm]++;
+  const auto key = std::make_tuple(comm, trace.mesh.group_index(rank, axes), seq);
+  auto found = instance_by_key.find(key);
+  uint32_t id = found != instance_by_key.end() ? found->second : create_instance(key, rank, op, axes, c);
+  Instance& inst = instances.at(id);
+  if (inst.kind != c.kind || inst.bytes != c.bytes)
+    throw core::InputError(trace.name, op_path(role_of_rank[slot(rank)], op),
+                           "rank " + std::to_string(rank) + " issues " +
+                               std::string(workload::to_string(c.kind)) + " of " + core::to_string(c.bytes) +
+                               " as call " + std::to_string(seq) + " on \"" + c.communicator +
+                               "\", but its group issued " + std::string(workload::to_string(inst.kind)) +
+                               " of " + core::to_string(inst.bytes));
+  if (collapse != nullptr) {
+    join_collapsed(id, rank, op, axes, c);
+    return;
   }
+  const uint32_t m = trace.mesh.position(rank, axes);
+  inst.op_of_member[m] = op;
+  inst.arrived[m] = true;
+  if (inst.remaining_of_member[m] == 0) {
+    member_done(id, m);
+    return;
+  }
+  for (uint32_t t : inst.transfers_of_member[m]) try_start(id, t);
+}
 
-  void try_start(uint32_t id, uint32_t t) {
-    Instance& inst = instances.at(id);
+uint32_t Replayer::State::create_instance(const std::tuple<size_t, uint64_t, uint32_t>& key, uint64_t rank,
+                                          uint32_t op, const std::vector<size_t>& axes,
+                                          const workload::CollectiveOp& c) {
+  Instance inst;
+  inst.kind = c.kind;
+  inst.bytes = c.bytes;
+  if (collapse != nullptr) return create_collapsed_instance(std::move(inst), key, rank, op, axes, c);
+  inst.members = trace.mesh.group_members(rank, axes);
+  policy::CollectiveRequest request{c.kind, c.bytes, {}, &machine, {}};
+  for (uint64_t r : inst.members) request.member_units.push_back(placement.unit_of_rank[r]);
+  if (c.dispatch) {
+    auto sizes = workload::dispatch_sizes(*c.dispatch, static_cast<uint32_t>(inst.members.size()),
+                                          trace.mesh.group_index(rank, axes));
+    request.peer_bytes = std::move(sizes.peer_bytes);
+    inst.load_of_member = std::move(sizes.load_of_member);
+  }
+  try {
+    inst.schedule = collective.schedule(request);
+  } catch (const std::invalid_argument& e) {
+    throw core::InputError(trace.name, op_path(role_of_rank[slot(rank)], op),
+                           "collective policy \"" + std::string(collective.name()) + "\": " + e.what());
+  }
+  algorithms.insert(inst.schedule.algorithm);
+  const size_t n = inst.members.size(), nt = inst.schedule.transfers.size();
+  inst.op_of_member.assign(n, 0);
+  inst.arrived.assign(n, false);
+  inst.remaining_of_member.assign(n, 0);
+  inst.transfers_of_member.assign(n, {});
+  inst.pending_after.assign(nt, 0);
+  inst.successors.assign(nt, {});
+  inst.started.assign(nt, false);
+  for (uint32_t t = 0; t < nt; ++t) {
     const auto& tr = inst.schedule.transfers[t];
-    const auto n = static_cast<uint32_t>(inst.members.size());
-    auto joined = [&](uint32_t end) { return end >= n || inst.arrived[end]; };
-    if (inst.started[t] || inst.pending_after[t] != 0 || !joined(tr.src) || !joined(tr.dst)) return;
-    inst.started[t] = true;
-    ++result.transfer_activities;
-    start_transfer(endpoint_node(inst, tr.src), endpoint_node(inst, tr.dst), tr.bytes,
-                   {Kind::kCollectiveTransfer, 0, 0, id, t, 0, 0, 0});
-  }
-
-  /// The node of a schedule endpoint: a member's unit, or the reducing switch next to it.
-  topology::NodeId endpoint_node(const Instance& inst, uint32_t end) const {
-    const auto n = static_cast<uint32_t>(inst.members.size());
-    if (end < n) return placement.unit_of_rank[inst.members[end]];
-    return *topology::reduction_switch(machine, placement.unit_of_rank[inst.members[end - n]]);
-  }
-
-  void transfer_done(uint32_t id, uint32_t t) {
-    Instance& inst = instances.at(id);
-    for (uint32_t s : inst.successors[t])
-      if (--inst.pending_after[s] == 0) try_start(id, s);
-    const auto& tr = inst.schedule.transfers[t];
-    std::vector<uint32_t> finished_members;
-    for (uint32_t end : {tr.src, tr.dst})
-      if (end < inst.members.size() && --inst.remaining_of_member[end] == 0) finished_members.push_back(end);
-    for (uint32_t member : finished_members) member_done(id, member);
-  }
-
-  void member_done(uint32_t id, uint32_t m) {
-    Instance& inst = instances.at(id);
-    const uint64_t rank = inst.members[m];
-    const uint32_t op = inst.op_of_member[m];
-    if (!inst.load_of_member.empty()) expert_load[load_key(rank, op)] = inst.load_of_member[m];
-    if (++inst.done_members == inst.members.size()) instances.erase(id);
-    op_done(rank, op);
-  }
-
-  // ---- Collapsed fidelity -------------------------------------------------------------------------
-
-  /// Collapsed: an instance for the representatives in the group of `rank`, costed analytically. Each
-  /// representative of an expert dispatch runs its own expert's load; the group's largest is kept so
-  /// that the combine can wait for the hottest expert.
-  uint32_t create_collapsed_instance(Instance inst, const std::tuple<size_t, uint64_t, uint32_t>& key,
-                                     uint64_t rank, uint32_t op, const std::vector<size_t>& axes,
-                                     const workload::CollectiveOp& c) {
-    inst.members = collapse->representatives_in_group(rank, axes);
-    auto charge = costs->collective(rank, std::get<0>(key), axes, c, op_path(role_of_rank[slot(rank)], op),
-                                    result.link_bytes);
-    algorithms.insert(charge.algorithm);
-    inst.duration = charge.seconds;
-    inst.shared_bytes = std::move(charge.shared_bytes);
-    if (c.dispatch && !c.dispatch->combine && CollapsedCosts::routed_per_call(c, trace.mesh.group_size(axes)))
-      inst.group_load = charge.load;
-    if (c.dispatch) {
-      inst.max_load = *std::max_element(charge.load.begin(), charge.load.end());
-      for (uint64_t r : inst.members)
-        inst.load_of_member.push_back(charge.load[trace.mesh.position(r, axes)]);
-    }
-    inst.op_of_member.assign(inst.members.size(), 0);
-    inst.arrived.assign(inst.members.size(), false);
-    uint32_t id = next_instance++;
-    instances.emplace(id, std::move(inst));
-    instance_by_key.emplace(key, id);
-    ++result.collectives;
-    return id;
-  }
-
-  /// Collapsed: starts a communication's charge, which completes `payload` when it ends; it shares
-  /// the link directions it loads with the charges in flight (ConcurrentCharges).
-  void start_charge(const CollapsedCosts::Charge& charge, const Activity& payload) {
-    if (!(charge.seconds > 0)) {
-      backend.start_timer(core::Seconds(0), new_token(payload));
-      return;
-    }
-    const auto id = sharing->start(now(), charge.seconds, charge.shared_bytes);
-    if (charge_payload.size() <= id) charge_payload.resize(id + 1);
-    charge_payload[id] = payload;
-    set_charge_timers();
-  }
-
-  /// A timer for each charge whose finish time moved; the timers set for their older finishes go stale.
-  void set_charge_timers() {
-    for (auto id : sharing->changed()) {
-      Activity timer;
-      timer.kind = Kind::kChargeTimer;
-      timer.instance = id;
-      timer.transfer = sharing->version(id);
-      backend.start_timer(core::Seconds(std::max(0.0, sharing->finish(id) - now())), new_token(timer));
+    for (uint32_t a : tr.after) inst.successors.at(a).push_back(t);
+    inst.pending_after[t] = static_cast<uint32_t>(tr.after.size());
+    for (uint32_t end : {tr.src, tr.dst}) {
+      if (end >= n) continue;  // an in-network switch, not a member
+      inst.transfers_of_member.at(end).push_back(t);
+      ++inst.remaining_of_member[end];
     }
   }
+  uint32_t id = next_instance++;
+  instances.emplace(id, std::move(inst));
+  instance_by_key.emplace(key, id);
+  ++result.collectives;
+  return id;
+}
 
-  /// Collapsed: every representative of collective `id` joined (the last one, `rank`, with `op`). Its
-  /// cost is charged in parts that start when their members join: one part in general; for an expert
-  /// combine whose hottest experts' members join after the others, the transfers among the early
-  /// members from the latest early join (possibly before now: the part already done is not charged
-  /// again), and those of the late members from their join. The collective completes with its last part.
-  void start_collective_parts(uint32_t id, uint64_t rank, uint32_t op, const std::vector<size_t>& axes,
-                              const workload::CollectiveOp& c) {
-    Instance& inst = instances.at(id);
-    inst.parts.clear();
-    if (!inst.member_ready.empty()) {
-      const double last = *std::max_element(inst.member_ready.begin(), inst.member_ready.end());
-      // Members within 1% of the collective's own time of the last join count as late.
-      const double tolerance = 0.01 * inst.duration;
-      std::vector<bool> late(inst.member_ready.size());
-      double early_ready = -1;
-      for (size_t k = 0; k < late.size(); ++k) {
-        late[k] = inst.member_ready[k] >= last - tolerance;
-        if (!late[k]) early_ready = std::max(early_ready, inst.member_ready[k]);
+void Replayer::State::try_start(uint32_t id, uint32_t t) {
+  Instance& inst = instances.at(id);
+  const auto& tr = inst.schedule.transfers[t];
+  const auto n = static_cast<uint32_t>(inst.members.size());
+  auto joined = [&](uint32_t end) { return end >= n || inst.arrived[end]; };
+  if (inst.started[t] || inst.pending_after[t] != 0 || !joined(tr.src) || !joined(tr.dst)) return;
+  inst.started[t] = true;
+  ++result.transfer_activities;
+  start_transfer(endpoint_node(inst, tr.src), endpoint_node(inst, tr.dst), tr.bytes,
+                 {Kind::kCollectiveTransfer, 0, 0, id, t, 0, 0, 0});
+}
+
+topology::NodeId Replayer::State::endpoint_node(const Instance& inst, uint32_t end) const {
+  const auto n = static_cast<uint32_t>(inst.members.size());
+  if (end < n) return placement.unit_of_rank[inst.members[end]];
+  return *topology::reduction_switch(machine, placement.unit_of_rank[inst.members[end - n]]);
+}
+
+void Replayer::State::transfer_done(uint32_t id, uint32_t t) {
+  Instance& inst = instances.at(id);
+  for (uint32_t s : inst.successors[t])
+    if (--inst.pending_after[s] == 0) try_start(id, s);
+  const auto& tr = inst.schedule.transfers[t];
+  std::vector<uint32_t> finished_members;
+  for (uint32_t end : {tr.src, tr.dst})
+    if (end < inst.members.size() && --inst.remaining_of_member[end] == 0) finished_members.push_back(end);
+  for (uint32_t member : finished_members) member_done(id, member);
+}
+
+void Replayer::State::member_done(uint32_t id, uint32_t m) {
+  Instance& inst = instances.at(id);
+  const uint64_t rank = inst.members[m];
+  const uint32_t op = inst.op_of_member[m];
+  if (!inst.load_of_member.empty()) expert_load[load_key(rank, op)] = inst.load_of_member[m];
+  if (++inst.done_members == inst.members.size()) instances.erase(id);
+  op_done(rank, op);
+}
+
+void Replayer::State::on_complete(SimgridBackend::Token token) {
+  Activity a = activities[token];
+  free_tokens.push_back(token);
+  complete(a);
+}
+
+void Replayer::State::complete(const Activity& a) {
+  switch (a.kind) {
+    case Kind::kCollectiveTransfer:
+      transfer_done(a.instance, a.transfer);
+      break;
+    case Kind::kP2P:
+      op_done(a.rank, a.op);
+      op_done(a.peer_rank, a.peer_op);
+      break;
+    case Kind::kOp: {
+      uint32_t op = a.op;
+      for (uint32_t k = 0; k < a.chained; ++k) {
+        const uint32_t next = graphs[role_of_rank[slot(a.rank)]].fused_next[op];
+        op_done_at(a.rank, op, op_start[slot(a.rank)][next], next);
+        op = next;
       }
-      if (early_ready >= 0) {
-        auto [early, later] =
-            costs->staggered_combine(rank, axes, c, late, op_path(role_of_rank[slot(rank)], op));
-        inst.parts.push_back({early_ready, early.seconds, std::move(early.shared_bytes)});
-        inst.parts.push_back({std::max(last, inst.ready_at), later.seconds, std::move(later.shared_bytes)});
-      }
+      op_done(a.rank, op);
+      break;
     }
-    if (inst.parts.empty())
-      inst.parts.push_back({inst.ready_at, inst.duration, std::move(inst.shared_bytes)});
-    inst.parts_left = static_cast<uint32_t>(inst.parts.size());
-    for (uint32_t k = 0; k < inst.parts.size(); ++k) {
-      if (inst.parts[k].start > now()) {
-        Activity timer;
-        timer.kind = Kind::kCollectiveReady;
-        timer.instance = id;
-        timer.transfer = k;
-        backend.start_timer(core::Seconds(inst.parts[k].start - now()), new_token(timer));
-      } else {
-        start_collective_part(id, k);
-      }
+    case Kind::kCollectiveTimer:
+      collective_timer_done(a.instance);
+      break;
+    case Kind::kChargeTimer: {
+      if (!sharing->active(a.instance) || sharing->version(a.instance) != a.transfer) break;  // stale
+      const Activity payload = charge_payload[a.instance];
+      sharing->end(a.instance, now());
+      set_charge_timers();
+      complete(payload);
+      break;
     }
-  }
-
-  /// Collapsed: starts part `k` of collective `id`, less what it did alone before now.
-  void start_collective_part(uint32_t id, uint32_t k) {
-    Instance::Part& part = instances.at(id).parts[k];
-    Activity payload;
-    payload.kind = Kind::kCollectiveTimer;
-    payload.instance = id;
-    const double done = std::max(0.0, now() - part.start);
-    if (done > 0 && part.seconds > 0) {
-      const double left = std::max(0.0, part.seconds - done);
-      for (auto& entry : part.shared_bytes) entry.second *= left / part.seconds;
-      part.seconds = left;
-    }
-    start_charge(CollapsedCosts::Charge{part.seconds, std::move(part.shared_bytes)}, payload);
-  }
-
-  void collective_timer_done(uint32_t id) {
-    if (--instances.at(id).parts_left > 0) return;
-    Instance inst = std::move(instances.at(id));
-    instances.erase(id);
-    for (size_t m = 0; m < inst.members.size(); ++m) {
-      if (!inst.load_of_member.empty()) {
-        const uint64_t key = load_key(inst.members[m], inst.op_of_member[m]);
-        expert_load[key] = inst.load_of_member[m];
-        expert_max_load[key] = inst.max_load;
-        if (!inst.group_load.empty()) expert_group_load[key] = inst.group_load;
-      }
-      op_done(inst.members[m], inst.op_of_member[m]);
+    case Kind::kCollectiveReady:
+      start_collective_part(a.instance, a.transfer);
+      break;
+    case Kind::kCircuitWait: {
+      HeldTransfer h = held_transfers[a.held];
+      free_held.push_back(a.held);
+      start_transfer(h.src, h.dst, h.bytes, h.activity);
+      break;
     }
   }
-
-  void on_complete(SimgridBackend::Token token) {
-    Activity a = activities[token];
-    free_tokens.push_back(token);
-    complete(a);
-  }
-
-  void complete(const Activity& a) {
-    switch (a.kind) {
-      case Kind::kCollectiveTransfer:
-        transfer_done(a.instance, a.transfer);
-        break;
-      case Kind::kP2P:
-        op_done(a.rank, a.op);
-        op_done(a.peer_rank, a.peer_op);
-        break;
-      case Kind::kOp: {
-        uint32_t op = a.op;
-        for (uint32_t k = 0; k < a.chained; ++k) {
-          const uint32_t next = graphs[role_of_rank[slot(a.rank)]].fused_next[op];
-          op_done_at(a.rank, op, op_start[slot(a.rank)][next], next);
-          op = next;
-        }
-        op_done(a.rank, op);
-        break;
-      }
-      case Kind::kCollectiveTimer:
-        collective_timer_done(a.instance);
-        break;
-      case Kind::kChargeTimer: {
-        if (!sharing->active(a.instance) || sharing->version(a.instance) != a.transfer) break;  // stale
-        const Activity payload = charge_payload[a.instance];
-        sharing->end(a.instance, now());
-        set_charge_timers();
-        complete(payload);
-        break;
-      }
-      case Kind::kCollectiveReady:
-        start_collective_part(a.instance, a.transfer);
-        break;
-      case Kind::kCircuitWait: {
-        HeldTransfer h = held_transfers[a.held];
-        free_held.push_back(a.held);
-        start_transfer(h.src, h.dst, h.bytes, h.activity);
-        break;
-      }
-    }
-  }
-};
+}
 
 Replayer::Replayer(const topology::Machine& machine, const workload::Trace& trace,
                    const policy::Placement& placement, const policy::CollectivePolicy& collective,
