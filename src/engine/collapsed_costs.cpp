@@ -105,6 +105,22 @@ CollapsedCosts::Charge CollapsedCosts::p2p(uint64_t src, uint64_t dst, core::Byt
   return {cost.latency + cost.drain, cost.shared_bytes};
 }
 
+CollapsedCosts::Charge CollapsedCosts::collective_transfer(const std::vector<uint64_t>& members, uint32_t src,
+                                                           uint32_t dst, core::Bytes bytes,
+                                                           std::vector<double>& link_bytes) {
+  const auto n = static_cast<uint32_t>(members.size());
+  const bool src_switch = src >= n, dst_switch = dst >= n;
+  const auto& units = placement_.unit_of_rank;
+  auto node = [&](uint64_t rank, bool at_switch) {
+    return at_switch ? policy::endpoint_node(machine_, {units[rank]}, 1) : units[rank];
+  };
+  const Cost& cost = copied_flow(
+      members[src_switch ? src - n : src], members[dst_switch ? dst - n : dst], bytes, 0,
+      [&](uint64_t s, uint64_t r) { return std::make_pair(node(s, src_switch), node(r, dst_switch)); },
+      link_bytes, false);
+  return {cost.latency + cost.drain, cost.shared_bytes};
+}
+
 CollapsedCosts::Charge CollapsedCosts::memory_move(uint64_t rank, core::Bytes bytes, bool read,
                                                    std::vector<double>& link_bytes) {
   const auto& pools = placement_.pool_of_rank;
@@ -180,7 +196,7 @@ CollapsedCosts::CollectiveCharge CollapsedCosts::collective(uint64_t rank, size_
   const auto n = static_cast<uint32_t>(trace_.mesh.group_size(axes));
   CollectiveCharge charge;
   Cost cost;
-  if (routed_per_call(c, n)) {
+  if (RankCollapse::routed_per_call(c, n)) {
     // Small expert dispatch: this call's own routing draw, as in exact fidelity.
     auto sizes = workload::dispatch_sizes(*c.dispatch, n, group);
     charge.load = std::move(sizes.load_of_member);

@@ -27,9 +27,6 @@ class CollapsedCosts {
  public:
   /// Copies beyond this many are sampled evenly (and weighted).
   static constexpr uint64_t kCopySample = 31;
-  /// Expert dispatches over at most this many (source, destination) pairs draw their routing per call,
-  /// as exact fidelity does; larger ones draw once per dispatch shape.
-  static constexpr uint64_t kExactDispatchPairs = 4096;
 
   /// A communication's cost alone, and what it loads for sharing with others in flight
   /// (ConcurrentCharges).
@@ -53,6 +50,11 @@ class CollapsedCosts {
 
   /// A point-to-point transfer of `bytes` from representative `src` to representative `dst`.
   Charge p2p(uint64_t src, uint64_t dst, core::Bytes bytes, std::vector<double>& link_bytes);
+  /// A transfer of `bytes` between endpoints `src` and `dst` of a collective schedule over `members`
+  /// (all representatives, in group order; endpoint n + m is the reducing switch next to member m), with
+  /// its copies.
+  Charge collective_transfer(const std::vector<uint64_t>& members, uint32_t src, uint32_t dst,
+                             core::Bytes bytes, std::vector<double>& link_bytes);
   /// A move of `bytes` between representative `rank`'s unit and its memory pool: the slowest of the
   /// ranks it stands for (sampled as copies are), since their groups wait for the slowest.
   Charge memory_move(uint64_t rank, core::Bytes bytes, bool read, std::vector<double>& link_bytes);
@@ -69,11 +71,6 @@ class CollapsedCosts {
   std::pair<Charge, Charge> staggered_combine(uint64_t rank, const std::vector<size_t>& axes,
                                               const workload::CollectiveOp& c, const std::vector<bool>& late,
                                               const std::string& where);
-  /// Whether collective `c` over a group of `members` draws its expert routing per call.
-  static bool routed_per_call(const workload::CollectiveOp& c, uint64_t members) {
-    return c.dispatch && members * members <= kExactDispatchPairs;
-  }
-
   /// Distinct patterns costed so far (collectives and transfers).
   uint64_t patterns_costed() const { return patterns_costed_; }
   uint64_t routes_computed() const { return network_.routes_computed(); }

@@ -34,6 +34,9 @@ struct CollectiveInstance {
   double max_load = 1;           ///< collapsed, expert dispatch: the group's largest load
   double ready_at = 0;           ///< collapsed: when the slowest member (a copy too) joins, s
   uint32_t arrived_members = 0;  ///< collapsed: representatives that joined
+  /// Collapsed: the schedule's transfers run one by one as charges (small groups whose members are all
+  /// representatives), as in exact fidelity, instead of one charge for the whole collective.
+  bool transfer_level = false;
   /// Collapsed, expert dispatch routed per call: the load of every member of the group.
   std::vector<double> group_load;
   /// Collapsed, expert combine routed per call: when each member of the group joins, s (the latest

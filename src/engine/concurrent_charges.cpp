@@ -67,10 +67,7 @@ ConcurrentCharges::Id ConcurrentCharges::start(double now, double seconds,
     contended = contended || is_overloaded_[d];
   }
   if (contended) reshare(now);
-  if (std::find(changed_.begin(), changed_.end(), id) == changed_.end()) {
-    changed_.push_back(id);
-    std::sort(changed_.begin(), changed_.end());
-  }
+  if (std::find(changed_.begin(), changed_.end(), id) == changed_.end()) changed_.push_back(id);
   return id;
 }
 
@@ -93,11 +90,15 @@ void ConcurrentCharges::end(Id id, double now) {
 
 void ConcurrentCharges::reshare(double now) {
   // The charges whose speed may change: those on an overloaded direction and those running slowed.
+  // (Each once, in the order met: the speeds do not depend on it.)
   std::vector<Id> affected(slowed_now_.begin(), slowed_now_.end());
+  for (Id i : affected) level_[i] = kFilling;
   for (uint32_t d : overloaded_)
-    for (const auto& u : users_[d]) affected.push_back(u.first);
-  std::sort(affected.begin(), affected.end());
-  affected.erase(std::unique(affected.begin(), affected.end()), affected.end());
+    for (const auto& u : users_[d])
+      if (level_[u.first] != kFilling) {
+        level_[u.first] = kFilling;
+        affected.push_back(u.first);
+      }
   // Progressive filling: raise the common speed of the unset charges until an overloaded direction is
   // full; the charges on it keep that speed; repeat. Charges on no overloaded direction run at 1.
   size_t unset = 0;

@@ -34,7 +34,8 @@ class ConcurrentCharges {
   /// Ends charge `id` at `now`, its finish time; the charges this speeds up are listed in changed().
   void end(Id id, double now);
 
-  /// The charges whose finish time moved in the last start() or end(), in increasing id order.
+  /// The charges whose finish time moved in the last start() or end(), each once, in an order fixed by the
+  /// calls made (deterministic).
   const std::vector<Id>& changed() const { return changed_; }
   /// When charge `id` finishes at its current speed, s.
   double finish(Id id) const { return charges_[id].finish; }

@@ -13,15 +13,31 @@ namespace zs::engine {
 /// the same role program and differ only in the coordinates of the collapsed axes. Kept are the role
 /// axis and every axis a point-to-point op travels along (the pipeline); every other axis (data,
 /// expert, context, tensor) is collapsed. A representative is the rank with coordinate 0 on every
-/// collapsed axis.
+/// collapsed axis. Expert routing drawn per call breaks that symmetry: each group draws its own loads,
+/// so no two ranks compute alike. A trace with such a dispatch and at most kIndividualRanks ranks
+/// therefore has every rank simulated (no axis collapsed); a larger one is collapsed all the same, and
+/// its representatives estimate how long the hotter members of their groups compute.
 class RankCollapse {
  public:
-  /// Plans the collapse of `trace`'s mesh: keeps the role axis and the point-to-point axes.
+  /// Expert dispatches over groups of at most this many (source, destination) pairs draw their routing
+  /// per call, as exact fidelity does; larger ones draw once per dispatch shape.
+  static constexpr uint64_t kExactDispatchPairs = 4096;
+  /// Traces with routing drawn per call and at most this many ranks simulate every rank.
+  static constexpr uint64_t kIndividualRanks = 4096;
+  /// Whether collective `c` over a group of `members` draws its expert routing per call.
+  static bool routed_per_call(const workload::CollectiveOp& c, uint64_t members) {
+    return c.dispatch && members * members <= kExactDispatchPairs;
+  }
+
+  /// Plans the collapse of `trace`'s mesh: keeps the role axis and the point-to-point axes, or every
+  /// axis (see above).
   explicit RankCollapse(const workload::Trace& trace);
 
   const std::vector<size_t>& collapsed_axes() const { return collapsed_; }
   /// Names of the collapsed axes, in mesh order.
   std::vector<std::string> collapsed_axis_names() const;
+  /// Whether every axis is kept because expert routing drawn per call makes every rank differ.
+  bool keeps_every_rank_for_routing() const { return routing_breaks_symmetry_; }
   /// Representatives in ascending rank order.
   const std::vector<uint64_t>& representatives() const { return representatives_; }
   /// Ranks each representative stands for (itself included): the product of the collapsed axes' sizes.
@@ -38,6 +54,7 @@ class RankCollapse {
  private:
   const workload::Mesh& mesh_;
   std::vector<size_t> collapsed_;
+  bool routing_breaks_symmetry_ = false;
   std::vector<uint64_t> representatives_;
   uint64_t multiplicity_ = 1;
 };

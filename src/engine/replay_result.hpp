@@ -33,15 +33,19 @@ struct ReplayResult {
   std::vector<RankBreakdown> ranks;
   std::string fidelity = "exact";           ///< "exact" or "collapsed"
   std::vector<std::string> collapsed_axes;  ///< collapsed: the mesh axes merged
-  uint64_t analytic_costs = 0;              ///< collapsed: distinct transfer patterns costed analytically
-  uint64_t routes_computed = 0;             ///< collapsed: distinct (source, destination) routes walked
-  uint64_t distance_maps = 0;               ///< collapsed: breadth-first searches the router ran
-  uint64_t compute_activities = 0;          ///< compute activities simulated
-  uint64_t transfer_activities = 0;         ///< network transfers simulated (collectives)
-  uint64_t memory_activities = 0;           ///< moves between units and memory pools simulated
-  uint64_t p2p_activities = 0;              ///< point-to-point transfers simulated
-  uint64_t collectives = 0;                 ///< collective instances (one per communicator group and call)
-  uint64_t circuit_waits = 0;               ///< transfers held until an optical circuit on their route was up
+  /// Collapsed: expert routing drawn per call made every rank differ, so every rank was simulated.
+  bool every_rank_for_routing = false;
+  /// Collapsed: collectives whose members were all simulated ran transfer by transfer as charges.
+  uint64_t transfer_level_collectives = 0;
+  uint64_t analytic_costs = 0;       ///< collapsed: distinct transfer patterns costed analytically
+  uint64_t routes_computed = 0;      ///< collapsed: distinct (source, destination) routes walked
+  uint64_t distance_maps = 0;        ///< collapsed: breadth-first searches the router ran
+  uint64_t compute_activities = 0;   ///< compute activities simulated
+  uint64_t transfer_activities = 0;  ///< network transfers simulated (collectives)
+  uint64_t memory_activities = 0;    ///< moves between units and memory pools simulated
+  uint64_t p2p_activities = 0;       ///< point-to-point transfers simulated
+  uint64_t collectives = 0;          ///< collective instances (one per communicator group and call)
+  uint64_t circuit_waits = 0;        ///< transfers held until an optical circuit on their route was up
   std::vector<std::string> collective_algorithms;  ///< distinct algorithms the policy chose
   /// Bytes each link carried, per direction: [2 l] from its node a to b, [2 l + 1] from b to a, B.
   std::vector<double> link_bytes;

@@ -225,7 +225,7 @@ void Replayer::State::join(uint64_t rank, uint32_t op, const workload::Collectiv
                                " as call " + std::to_string(seq) + " on \"" + c.communicator +
                                "\", but its group issued " + std::string(workload::to_string(inst.kind)) +
                                " of " + core::to_string(inst.bytes));
-  if (collapse != nullptr) {
+  if (collapse != nullptr && !inst.transfer_level) {
     join_collapsed(id, rank, op, axes, c);
     return;
   }
@@ -247,6 +247,20 @@ uint32_t Replayer::State::create_instance(const std::tuple<size_t, uint64_t, uin
   inst.bytes = c.bytes;
   if (collapse != nullptr) return create_collapsed_instance(std::move(inst), key, rank, op, axes, c);
   inst.members = trace.mesh.group_members(rank, axes);
+  schedule_transfers(inst, rank, op, axes, c);
+  return add_instance(std::move(inst), key);
+}
+
+uint32_t Replayer::State::add_instance(Instance inst, const std::tuple<size_t, uint64_t, uint32_t>& key) {
+  uint32_t id = next_instance++;
+  instances.emplace(id, std::move(inst));
+  instance_by_key.emplace(key, id);
+  ++result.collectives;
+  return id;
+}
+
+void Replayer::State::schedule_transfers(Instance& inst, uint64_t rank, uint32_t op,
+                                         const std::vector<size_t>& axes, const workload::CollectiveOp& c) {
   policy::CollectiveRequest request{c.kind, c.bytes, {}, &machine, {}};
   for (uint64_t r : inst.members) request.member_units.push_back(placement.unit_of_rank[r]);
   if (c.dispatch) {
@@ -280,11 +294,6 @@ uint32_t Replayer::State::create_instance(const std::tuple<size_t, uint64_t, uin
       ++inst.remaining_of_member[end];
     }
   }
-  uint32_t id = next_instance++;
-  instances.emplace(id, std::move(inst));
-  instance_by_key.emplace(key, id);
-  ++result.collectives;
-  return id;
 }
 
 void Replayer::State::try_start(uint32_t id, uint32_t t) {
@@ -295,8 +304,12 @@ void Replayer::State::try_start(uint32_t id, uint32_t t) {
   if (inst.started[t] || inst.pending_after[t] != 0 || !joined(tr.src) || !joined(tr.dst)) return;
   inst.started[t] = true;
   ++result.transfer_activities;
-  start_transfer(endpoint_node(inst, tr.src), endpoint_node(inst, tr.dst), tr.bytes,
-                 {Kind::kCollectiveTransfer, 0, 0, id, t, 0, 0, 0});
+  const Activity a{Kind::kCollectiveTransfer, 0, 0, id, t, 0, 0, 0};
+  if (collapse != nullptr) {
+    start_charge(costs->collective_transfer(inst.members, tr.src, tr.dst, tr.bytes, result.link_bytes), a);
+  } else {
+    start_transfer(endpoint_node(inst, tr.src), endpoint_node(inst, tr.dst), tr.bytes, a);
+  }
 }
 
 topology::NodeId Replayer::State::endpoint_node(const Instance& inst, uint32_t end) const {
@@ -320,7 +333,11 @@ void Replayer::State::member_done(uint32_t id, uint32_t m) {
   Instance& inst = instances.at(id);
   const uint64_t rank = inst.members[m];
   const uint32_t op = inst.op_of_member[m];
-  if (!inst.load_of_member.empty()) expert_load[load_key(rank, op)] = inst.load_of_member[m];
+  if (!inst.load_of_member.empty()) {
+    expert_load[load_key(rank, op)] = inst.load_of_member[m];
+    // Collapsed: the member runs its own expert's load; no hotter one to wait for.
+    if (collapse != nullptr) expert_max_load[load_key(rank, op)] = inst.load_of_member[m];
+  }
   if (++inst.done_members == inst.members.size()) instances.erase(id);
   op_done(rank, op);
 }
@@ -353,14 +370,9 @@ void Replayer::State::complete(const Activity& a) {
     case Kind::kCollectiveTimer:
       collective_timer_done(a.instance);
       break;
-    case Kind::kChargeTimer: {
-      if (!sharing->active(a.instance) || sharing->version(a.instance) != a.transfer) break;  // stale
-      const Activity payload = charge_payload[a.instance];
-      sharing->end(a.instance, now());
-      set_charge_timers();
-      complete(payload);
+    case Kind::kChargeTimer:
+      charge_wake(a.transfer);
       break;
-    }
     case Kind::kCollectiveReady:
       start_collective_part(a.instance, a.transfer);
       break;
@@ -455,6 +467,7 @@ ReplayResult Replayer::run() {
   if (collapse_ != nullptr) {
     out.fidelity = "collapsed";
     out.collapsed_axes = collapse_->collapsed_axis_names();
+    out.every_rank_for_routing = collapse_->keeps_every_rank_for_routing();
     out.analytic_costs = s.costs->patterns_costed();
     out.routes_computed = s.costs->routes_computed();
     out.distance_maps = s.backend.router().trees_computed();

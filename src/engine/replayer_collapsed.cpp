@@ -1,6 +1,7 @@
 // Replayer, collapsed fidelity: representatives' collectives, point-to-point transfers and memory moves
 // become analytic charges that share link directions while in flight (ConcurrentCharges).
 #include <algorithm>
+#include <limits>
 
 #include "engine/op_duration.hpp"
 #include "engine/replayer_state.hpp"
@@ -56,12 +57,20 @@ uint32_t Replayer::State::create_collapsed_instance(Instance inst,
                                                     const std::vector<size_t>& axes,
                                                     const workload::CollectiveOp& c) {
   inst.members = collapse->representatives_in_group(rank, axes);
+  if (inst.members.size() == trace.mesh.group_size(axes) &&
+      inst.members.size() * inst.members.size() <= RankCollapse::kExactDispatchPairs) {
+    // Every member is simulated: run the schedule's transfers as charges, each as its members join.
+    inst.transfer_level = true;
+    ++result.transfer_level_collectives;
+    schedule_transfers(inst, rank, op, axes, c);
+    return add_instance(std::move(inst), key);
+  }
   auto charge = costs->collective(rank, std::get<0>(key), axes, c, op_path(role_of_rank[slot(rank)], op),
                                   result.link_bytes);
   algorithms.insert(charge.algorithm);
   inst.duration = charge.seconds;
   inst.shared_bytes = std::move(charge.shared_bytes);
-  if (c.dispatch && !c.dispatch->combine && CollapsedCosts::routed_per_call(c, trace.mesh.group_size(axes)))
+  if (c.dispatch && !c.dispatch->combine && RankCollapse::routed_per_call(c, trace.mesh.group_size(axes)))
     inst.group_load = charge.load;
   if (c.dispatch) {
     inst.max_load = *std::max_element(charge.load.begin(), charge.load.end());
@@ -88,13 +97,46 @@ void Replayer::State::start_charge(const CollapsedCosts::Charge& charge, const A
 }
 
 void Replayer::State::set_charge_timers() {
-  for (auto id : sharing->changed()) {
-    Activity timer;
-    timer.kind = Kind::kChargeTimer;
-    timer.instance = id;
-    timer.transfer = sharing->version(id);
-    backend.start_timer(core::Seconds(std::max(0.0, sharing->finish(id) - now())), new_token(timer));
+  for (auto id : sharing->changed()) charges_due.push({sharing->finish(id), id, sharing->version(id)});
+  arm_charge_wake();
+}
+
+void Replayer::State::arm_charge_wake() {
+  auto stale = [&](const ChargeDue& due) {
+    return !sharing->active(due.id) || sharing->version(due.id) != due.version;
+  };
+  while (!charges_due.empty() && stale(charges_due.top())) charges_due.pop();
+  if (charges_due.empty() || !(charges_due.top().finish < charge_wake_at)) return;
+  charge_wake_at = charges_due.top().finish;
+  Activity wake;
+  wake.kind = Kind::kChargeTimer;
+  wake.transfer = ++charge_wake_arms;
+  backend.start_timer(core::Seconds(std::max(0.0, charge_wake_at - now())), new_token(wake));
+}
+
+void Replayer::State::charge_wake(uint32_t arm) {
+  const double t = now();
+  // Due: finish times up to now, and up to the time the current timer was armed for (SimGrid may fire
+  // it a rounding early).
+  double due_by = t + 1e-12 * std::max(1.0, t);
+  if (arm == charge_wake_arms) {
+    due_by = std::max(due_by, charge_wake_at);
+    charge_wake_at = std::numeric_limits<double>::infinity();
   }
+  while (!charges_due.empty()) {
+    const ChargeDue due = charges_due.top();
+    if (!sharing->active(due.id) || sharing->version(due.id) != due.version) {
+      charges_due.pop();
+      continue;
+    }
+    if (due.finish > due_by) break;
+    charges_due.pop();
+    const Activity payload = charge_payload[due.id];
+    sharing->end(due.id, t);
+    for (auto id : sharing->changed()) charges_due.push({sharing->finish(id), id, sharing->version(id)});
+    complete(payload);
+  }
+  arm_charge_wake();
 }
 
 void Replayer::State::start_collective_parts(uint32_t id, uint64_t rank, uint32_t op,

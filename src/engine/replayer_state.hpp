@@ -3,8 +3,11 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <limits>
 #include <map>
 #include <optional>
+#include <queue>
 #include <set>
 #include <string>
 #include <tuple>
@@ -29,8 +32,8 @@ struct Replayer::State {
     kP2P,
     kCircuitWait,
     kCollectiveTimer,
-    kChargeTimer,     ///< collapsed: a shared charge's finish, if still current (`instance`: charge id,
-                      ///< `transfer`: its version when the timer was set)
+    kChargeTimer,     ///< collapsed: the earliest finish among the charges in flight (`transfer`: which
+                      ///< arming of the timer)
     kCollectiveReady  ///< collapsed: part `transfer` of collective `instance` starts (its members joined)
   };
   struct Activity {
@@ -62,9 +65,23 @@ struct Replayer::State {
   const policy::CollectivePolicy& collective;
   const RankCollapse* collapse;  ///< null in exact fidelity
   SimgridBackend backend;
-  std::optional<CollapsedCosts> costs;                ///< collapsed fidelity's communication costs
-  std::optional<ConcurrentCharges> sharing;           ///< collapsed: the charges in flight share links
-  std::vector<Activity> charge_payload;               ///< collapsed: per charge, what its end completes
+  std::optional<CollapsedCosts> costs;       ///< collapsed fidelity's communication costs
+  std::optional<ConcurrentCharges> sharing;  ///< collapsed: the charges in flight share links
+  std::vector<Activity> charge_payload;      ///< collapsed: per charge, what its end completes
+  /// Collapsed: a charge's finish time as set at `version`; superseded ones are stale and skipped.
+  struct ChargeDue {
+    double finish;  ///< s
+    ConcurrentCharges::Id id;
+    uint32_t version;
+    bool operator>(const ChargeDue& o) const {
+      return std::tie(finish, id, version) > std::tie(o.finish, o.id, o.version);
+    }
+  };
+  /// Collapsed: the charges' finish times, earliest first. Only the earliest has a SimGrid timer: each
+  /// live timer costs SimGrid a scan per completion, and shared charges reschedule often.
+  std::priority_queue<ChargeDue, std::vector<ChargeDue>, std::greater<>> charges_due;
+  double charge_wake_at = std::numeric_limits<double>::infinity();  ///< the armed timer's time, s
+  uint32_t charge_wake_arms = 0;                      ///< timers armed so far; the last one is current
   std::unordered_map<uint64_t, uint32_t> slot_index;  ///< collapsed: rank -> slot
   std::vector<uint64_t> rank_of_slot;                 ///< the rank each slot of per-rank state holds
   /// Collapsed, expert dispatch: the largest load of the group of (rank, dispatch op), and per slot
@@ -142,6 +159,13 @@ struct Replayer::State {
   uint32_t create_instance(const std::tuple<size_t, uint64_t, uint32_t>& key, uint64_t rank, uint32_t op,
                            const std::vector<size_t>& axes, const workload::CollectiveOp& c);
 
+  /// Registers collective instance `inst` under `key`; returns its id.
+  uint32_t add_instance(Instance inst, const std::tuple<size_t, uint64_t, uint32_t>& key);
+  /// The collective policy's schedule of `inst` (members set) for `rank`'s op `op`, with the bookkeeping
+  /// that starts each transfer once its members joined and its predecessors finished.
+  void schedule_transfers(Instance& inst, uint64_t rank, uint32_t op, const std::vector<size_t>& axes,
+                          const workload::CollectiveOp& c);
+
   void try_start(uint32_t id, uint32_t t);
 
   /// The node of a schedule endpoint: a member's unit, or the reducing switch next to it.
@@ -178,8 +202,14 @@ struct Replayer::State {
   /// the link directions it loads with the charges in flight (ConcurrentCharges).
   void start_charge(const CollapsedCosts::Charge& charge, const Activity& payload);
 
-  /// A timer for each charge whose finish time moved; the timers set for their older finishes go stale.
+  /// Queues the new finish times of the charges whose finish moved (the older ones go stale) and arms
+  /// the timer for the earliest.
   void set_charge_timers();
+  /// Arms a SimGrid timer for the earliest current finish in charges_due, unless one is armed earlier.
+  void arm_charge_wake();
+  /// The charge timer armed as number `arm` fired: ends every charge due, in (finish, id) order, and
+  /// completes what each ends; then arms the timer for the next finish.
+  void charge_wake(uint32_t arm);
 
   /// Collapsed: every representative of collective `id` joined (the last one, `rank`, with `op`). Its
   /// cost is charged in parts that start when their members join: one part in general; for an expert

@@ -64,15 +64,24 @@ std::vector<std::string> approximations(const engine::SimulationResult& r) {
     out.push_back(
         "collapsed fidelity: different communications in flight at once share the link directions they load "
         "at their average rates (max-min on their speeds), so bursts within one are not seen; the copies a "
-        "representative stands for move in lockstep with it, where in exact fidelity expert-load imbalance "
-        "lets them drift apart (moe-ep-64: pipeline bubble +12% against exact)");
+        "representative stands for move in lockstep with it");
     out.push_back(
-        "collapsed fidelity: an expert combine whose hottest experts' members join last charges the other "
-        "members' transfers among themselves from the latest of their joins (groups up to 64 members)");
-    out.push_back(
-        "collapsed fidelity: an expert dispatch's representative takes the largest expert load of its group; "
-        "groups over 64 members draw their routing once per dispatch shape and scale the uniform "
-        "all-to-all's drain time by the busiest member's bytes");
+        "collapsed fidelity: a collective of at most 64 members, all of them simulated, runs its schedule "
+        "transfer by transfer, each charged as above with its copies and started as its members join; "
+        "a route's latency is shared like its bytes");
+    if (r.replay.every_rank_for_routing) {
+      out.push_back(
+          "collapsed fidelity: expert routing is drawn per call (groups up to 64 members), so no two ranks "
+          "load alike and every rank is simulated (at most 4096 ranks); only the network is analytic");
+    } else {
+      out.push_back(
+          "collapsed fidelity: an expert combine whose hottest experts' members join last charges the other "
+          "members' transfers among themselves from the latest of their joins (groups up to 64 members)");
+      out.push_back(
+          "collapsed fidelity: an expert dispatch's representative takes the largest expert load of its "
+          "group; groups over 64 members draw their routing once per dispatch shape and scale the uniform "
+          "all-to-all's drain time by the busiest member's bytes");
+    }
   }
   return out;
 }
@@ -132,6 +141,8 @@ nlohmann::json summary_json(const scenario::Scenario& s, const engine::Simulatio
   if (!r.placement_layout.empty()) j["policies"]["placement_layout"] = r.placement_layout;
   if (r.replay.fidelity == "collapsed")
     j["collapsed"] = {{"axes", r.replay.collapsed_axes},
+                      {"every_rank_simulated_for_routing", r.replay.every_rank_for_routing},
+                      {"transfer_level_collectives", r.replay.transfer_level_collectives},
                       {"simulated_ranks", r.replay.ranks.size()},
                       {"ranks_per_representative", r.replay.ranks.empty() ? 0 : r.replay.ranks[0].stands_for},
                       {"analytic_costs", r.replay.analytic_costs},
@@ -155,11 +166,15 @@ std::string report_text(const scenario::Scenario& s, const engine::SimulationRes
   if (r.replay.fidelity == "collapsed") {
     std::string axes;
     for (const auto& a : r.replay.collapsed_axes) axes += (axes.empty() ? "" : ", ") + a;
-    out << line("fidelity", "collapsed: " + std::to_string(r.replay.ranks.size()) + " of " +
-                                std::to_string(s.trace.mesh.size()) + " ranks simulated, each standing for " +
-                                std::to_string(r.replay.ranks.empty() ? 0 : r.replay.ranks[0].stands_for) +
-                                " (axes " + axes + " merged); communication costed analytically (" +
-                                std::to_string(r.replay.analytic_costs) + " patterns)");
+    out << line("fidelity",
+                "collapsed: " + std::to_string(r.replay.ranks.size()) + " of " +
+                    std::to_string(s.trace.mesh.size()) + " ranks simulated, each standing for " +
+                    std::to_string(r.replay.ranks.empty() ? 0 : r.replay.ranks[0].stands_for) +
+                    (r.replay.every_rank_for_routing
+                         ? " (no axis merged: expert routing drawn per call makes every rank differ)"
+                         : " (axes " + axes + " merged)") +
+                    "; communication costed analytically (" + std::to_string(r.replay.analytic_costs) +
+                    " patterns)");
   } else {
     out << line("fidelity", "exact (every rank and transfer simulated)");
   }
