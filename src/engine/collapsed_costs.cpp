@@ -111,6 +111,7 @@ CollapsedCosts::Charge CollapsedCosts::collective_transfer(const std::vector<uin
   const auto n = static_cast<uint32_t>(members.size());
   const bool src_switch = src >= n, dst_switch = dst >= n;
   const auto& units = placement_.unit_of_rank;
+  // A switch endpoint is the reducing switch next to its member's unit: endpoint 1 of that unit alone.
   auto node = [&](uint64_t rank, bool at_switch) {
     return at_switch ? policy::endpoint_node(machine_, {units[rank]}, 1) : units[rank];
   };

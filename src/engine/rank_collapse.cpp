@@ -10,17 +10,18 @@ namespace zs::engine {
 RankCollapse::RankCollapse(const workload::Trace& trace) : mesh_(trace.mesh) {
   std::set<std::string> kept;
   if (!trace.role_axis.empty()) kept.insert(trace.role_axis);
+  bool routed_per_call_somewhere = false;
   for (const auto& role : trace.roles)
-    for (const auto& op : role.ops)
+    for (const auto& op : role.ops) {
       if (const auto* p = std::get_if<workload::P2POp>(&op.body)) kept.insert(p->axis);
-  for (const auto& role : trace.roles)
-    for (const auto& op : role.ops)
       if (const auto* c = std::get_if<workload::CollectiveOp>(&op.body); c != nullptr && c->dispatch)
-        if (const auto axes = trace.communicator_axes(c->communicator);
-            axes && routed_per_call(*c, mesh_.group_size(*axes)) && mesh_.size() <= kIndividualRanks)
-          routing_breaks_symmetry_ = true;
+        if (const auto axes = trace.communicator_axes(c->communicator))
+          routed_per_call_somewhere =
+              routed_per_call_somewhere || routed_per_call(*c, mesh_.group_size(*axes));
+    }
+  every_rank_for_routing_ = routed_per_call_somewhere && mesh_.size() <= kIndividualRanks;
   for (size_t a = 0; a < mesh_.axes().size(); ++a)
-    if (!routing_breaks_symmetry_ && !kept.count(mesh_.axes()[a].name)) {
+    if (!every_rank_for_routing_ && !kept.count(mesh_.axes()[a].name)) {
       collapsed_.push_back(a);
       multiplicity_ *= mesh_.axes()[a].size;
     }

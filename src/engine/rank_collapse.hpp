@@ -24,6 +24,8 @@ class RankCollapse {
   static constexpr uint64_t kExactDispatchPairs = 4096;
   /// Traces with routing drawn per call and at most this many ranks simulate every rank.
   static constexpr uint64_t kIndividualRanks = 4096;
+  /// Collectives of at most this many members, all of them simulated, run transfer by transfer.
+  static constexpr uint64_t kTransferLevelMembers = 64;
   /// Whether collective `c` over a group of `members` draws its expert routing per call.
   static bool routed_per_call(const workload::CollectiveOp& c, uint64_t members) {
     return c.dispatch && members * members <= kExactDispatchPairs;
@@ -37,7 +39,7 @@ class RankCollapse {
   /// Names of the collapsed axes, in mesh order.
   std::vector<std::string> collapsed_axis_names() const;
   /// Whether every axis is kept because expert routing drawn per call makes every rank differ.
-  bool keeps_every_rank_for_routing() const { return routing_breaks_symmetry_; }
+  bool every_rank_for_routing() const { return every_rank_for_routing_; }
   /// Representatives in ascending rank order.
   const std::vector<uint64_t>& representatives() const { return representatives_; }
   /// Ranks each representative stands for (itself included): the product of the collapsed axes' sizes.
@@ -54,7 +56,7 @@ class RankCollapse {
  private:
   const workload::Mesh& mesh_;
   std::vector<size_t> collapsed_;
-  bool routing_breaks_symmetry_ = false;
+  bool every_rank_for_routing_ = false;
   std::vector<uint64_t> representatives_;
   uint64_t multiplicity_ = 1;
 };

@@ -467,7 +467,7 @@ ReplayResult Replayer::run() {
   if (collapse_ != nullptr) {
     out.fidelity = "collapsed";
     out.collapsed_axes = collapse_->collapsed_axis_names();
-    out.every_rank_for_routing = collapse_->keeps_every_rank_for_routing();
+    out.every_rank_for_routing = collapse_->every_rank_for_routing();
     out.analytic_costs = s.costs->patterns_costed();
     out.routes_computed = s.costs->routes_computed();
     out.distance_maps = s.backend.router().trees_computed();

@@ -58,7 +58,7 @@ uint32_t Replayer::State::create_collapsed_instance(Instance inst,
                                                     const workload::CollectiveOp& c) {
   inst.members = collapse->representatives_in_group(rank, axes);
   if (inst.members.size() == trace.mesh.group_size(axes) &&
-      inst.members.size() * inst.members.size() <= RankCollapse::kExactDispatchPairs) {
+      inst.members.size() <= RankCollapse::kTransferLevelMembers) {
     // Every member is simulated: run the schedule's transfers as charges, each as its members join.
     inst.transfer_level = true;
     ++result.transfer_level_collectives;
@@ -97,14 +97,19 @@ void Replayer::State::start_charge(const CollapsedCosts::Charge& charge, const A
 }
 
 void Replayer::State::set_charge_timers() {
-  for (auto id : sharing->changed()) charges_due.push({sharing->finish(id), id, sharing->version(id)});
+  queue_changed_charges();
   arm_charge_wake();
 }
 
+void Replayer::State::queue_changed_charges() {
+  for (auto id : sharing->changed()) charges_due.push({sharing->finish(id), id, sharing->version(id)});
+}
+
+bool Replayer::State::stale(const ChargeDue& due) const {
+  return !sharing->active(due.id) || sharing->version(due.id) != due.version;
+}
+
 void Replayer::State::arm_charge_wake() {
-  auto stale = [&](const ChargeDue& due) {
-    return !sharing->active(due.id) || sharing->version(due.id) != due.version;
-  };
   while (!charges_due.empty() && stale(charges_due.top())) charges_due.pop();
   if (charges_due.empty() || !(charges_due.top().finish < charge_wake_at)) return;
   charge_wake_at = charges_due.top().finish;
@@ -125,7 +130,7 @@ void Replayer::State::charge_wake(uint32_t arm) {
   }
   while (!charges_due.empty()) {
     const ChargeDue due = charges_due.top();
-    if (!sharing->active(due.id) || sharing->version(due.id) != due.version) {
+    if (stale(due)) {
       charges_due.pop();
       continue;
     }
@@ -133,7 +138,7 @@ void Replayer::State::charge_wake(uint32_t arm) {
     charges_due.pop();
     const Activity payload = charge_payload[due.id];
     sharing->end(due.id, t);
-    for (auto id : sharing->changed()) charges_due.push({sharing->finish(id), id, sharing->version(id)});
+    queue_changed_charges();
     complete(payload);
   }
   arm_charge_wake();

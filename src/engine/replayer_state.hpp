@@ -205,6 +205,10 @@ struct Replayer::State {
   /// Queues the new finish times of the charges whose finish moved (the older ones go stale) and arms
   /// the timer for the earliest.
   void set_charge_timers();
+  /// Queues the finish times ConcurrentCharges::changed() lists.
+  void queue_changed_charges();
+  /// Whether `due` is superseded: its charge ended, or its finish moved since.
+  bool stale(const ChargeDue& due) const;
   /// Arms a SimGrid timer for the earliest current finish in charges_due, unless one is armed earlier.
   void arm_charge_wake();
   /// The charge timer armed as number `arm` fired: ends every charge due, in (finish, id) order, and
