@@ -15,8 +15,9 @@ namespace zs::engine {
 /// expert, context, tensor) is collapsed. A representative is the rank with coordinate 0 on every
 /// collapsed axis. Expert routing drawn per call breaks that symmetry: each group draws its own loads,
 /// so no two ranks compute alike. A trace with such a dispatch and at most kIndividualRanks ranks
-/// therefore has every rank simulated (no axis collapsed); a larger one is collapsed all the same, and
-/// its representatives estimate how long the hotter members of their groups compute.
+/// therefore has every rank simulated (no axis collapsed; engine::simulate runs exact fidelity instead
+/// when the trace is within its limit); a larger one is collapsed all the same, and its
+/// representatives estimate how long the hotter members of their groups compute.
 class RankCollapse {
  public:
   /// Expert dispatches over groups of at most this many (source, destination) pairs draw their routing

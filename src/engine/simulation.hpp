@@ -18,6 +18,9 @@ namespace zs::engine {
 
 struct SimulationResult {
   ReplayResult replay;  ///< its `fidelity` says which mode ran
+  /// Collapsed fidelity was asked for, but expert routing drawn per call left no two ranks alike and
+  /// the trace is within kExactRankOpLimit, so exact fidelity ran instead (replay.fidelity "exact").
+  bool collapsed_ran_exact = false;
   std::string placement_policy;
   std::string placement_layout;  ///< what the placement policy chose and why; empty when it says nothing
   std::string collective_policy;

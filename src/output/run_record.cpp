@@ -26,6 +26,11 @@ std::string line(const std::string& label, const std::string& value, const std::
   return out + "\n";
 }
 
+/// Why a run asked for collapsed fidelity ran exact.
+constexpr const char* kCollapsedRanExact =
+    "expert routing drawn per call makes every rank differ, so there was nothing to merge, and the trace "
+    "is within exact fidelity's limit";
+
 }  // namespace
 
 std::vector<std::string> approximations(const engine::SimulationResult& r) {
@@ -65,14 +70,16 @@ std::vector<std::string> approximations(const engine::SimulationResult& r) {
         "collapsed fidelity: different communications in flight at once share the link directions they load "
         "at their average rates (max-min on their speeds), so bursts within one are not seen; the copies a "
         "representative stands for move in lockstep with it");
-    out.push_back(
-        "collapsed fidelity: a collective of at most 64 members, all of them simulated, runs its schedule "
-        "transfer by transfer, each charged as above with its copies and started as its members join; "
-        "a route's latency is shared like its bytes");
+    if (r.replay.transfer_level_collectives > 0)
+      out.push_back(
+          "collapsed fidelity: a collective of at most 64 members, all of them simulated, runs its schedule "
+          "transfer by transfer, each charged as above with its copies and started as its members join; "
+          "a route's latency is shared like its bytes");
     if (r.replay.every_rank_for_routing) {
       out.push_back(
           "collapsed fidelity: expert routing is drawn per call (groups up to 64 members), so no two ranks "
-          "load alike and every rank is simulated (at most 4096 ranks); only the network is analytic");
+          "load alike and every rank is simulated (traces of at most 4096 ranks beyond exact fidelity's "
+          "limit; within it, exact fidelity runs instead); only the network is analytic");
     } else {
       out.push_back(
           "collapsed fidelity: an expert combine whose hottest experts' members join last charges the other "
@@ -139,6 +146,7 @@ nlohmann::json summary_json(const scenario::Scenario& s, const engine::Simulatio
                         {"collective_algorithms", r.replay.collective_algorithms}}},
                       {"approximations", approximations(r)}};
   if (!r.placement_layout.empty()) j["policies"]["placement_layout"] = r.placement_layout;
+  if (r.collapsed_ran_exact) j["collapsed_not_applied"] = kCollapsedRanExact;
   if (r.replay.fidelity == "collapsed")
     j["collapsed"] = {{"axes", r.replay.collapsed_axes},
                       {"every_rank_simulated_for_routing", r.replay.every_rank_for_routing},
@@ -176,7 +184,10 @@ std::string report_text(const scenario::Scenario& s, const engine::SimulationRes
                     "; communication costed analytically (" + std::to_string(r.replay.analytic_costs) +
                     " patterns)");
   } else {
-    out << line("fidelity", "exact (every rank and transfer simulated)");
+    out << line(
+        "fidelity",
+        std::string("exact (every rank and transfer simulated)") +
+            (r.collapsed_ran_exact ? "; collapsed was asked for: " + std::string(kCollapsedRanExact) : ""));
   }
   out << "\n";
   out << line("iteration time", display(r.replay.iteration_time));

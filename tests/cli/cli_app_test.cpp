@@ -155,6 +155,17 @@ TEST_CASE("run --fidelity overrides the scenario's, and exact fidelity refuses a
   CHECK(test::read_text(dir.path() / "c" / "report.txt").find("collapsed: 2 of 8 ranks simulated") !=
         std::string::npos);
 
+  // Expert routing drawn per call leaves no two ranks of moe-ep-64 alike: collapsed runs exact, and says so.
+  const std::string moe = std::string(ZS_SOURCE_DIR) + "/scenarios/moe-ep-64.json";
+  r = test::run_cli({"run", moe, "--out", dir.file("m"), "--quiet", "--fidelity", "collapsed"});
+  REQUIRE(r.code == 0);
+  summary = nlohmann::json::parse(test::read_text(dir.path() / "m" / "summary.json"));
+  CHECK(summary["fidelity"] == "exact");
+  CHECK(summary["collapsed_not_applied"].get<std::string>().find("nothing to merge") != std::string::npos);
+  CHECK_FALSE(summary.contains("collapsed"));
+  CHECK(test::read_text(dir.path() / "m" / "report.txt").find("collapsed was asked for: expert routing") !=
+        std::string::npos);
+
   r = test::run_cli({"run", hgx, "--out", dir.file("x"), "--quiet", "--fidelity", "fast"});
   CHECK(r.code == 2);
   CHECK(r.err.find("--fidelity") != std::string::npos);

@@ -205,7 +205,8 @@ TEST_CASE(
 
 namespace {
 
-/// moe-ep-64 in collapsed fidelity (each degraded iteration in a fraction of a second) with a rate table of
+/// moe-ep-64 with fidelity "collapsed" (which runs exact for it: its routing leaves no ranks to merge;
+/// each degraded iteration takes about 5 s in a release build) with a rate table of
 /// links and optical ports that practically never fail on their own, no checkpoint within the 10-day
 /// horizon, and `events` scripted.
 nlohmann::json fabric_job(test::TempDir& dir, const nlohmann::json& events) {
@@ -305,7 +306,7 @@ TEST_CASE(
 
 namespace {
 
-/// moe-ep-64 with its optimizer state offloaded to the rack's CXL pool, in collapsed fidelity, with a
+/// moe-ep-64 with its optimizer state offloaded to the rack's CXL pool, fidelity "collapsed", with a
 /// rate table of memory pools that practically never fail on their own and `events` scripted.
 nlohmann::json pool_job(test::TempDir& dir, const nlohmann::json& events) {
   auto doc = fabric_job(dir, events);

@@ -9,6 +9,7 @@
 
 #include "core/file_source.hpp"
 #include "engine/rank_collapse.hpp"
+#include "engine/replayer.hpp"
 #include "engine/simulation.hpp"
 #include "policy/policy_catalog.hpp"
 #include "scenario/scenario_loader.hpp"
@@ -39,6 +40,21 @@ Both run_both(const std::string& name, uint64_t rank = 0, double straggler = 1.0
   return {
       engine::simulate(s.machine, s.trace, *placement, *collective, events, engine::Fidelity::kExact),
       engine::simulate(s.machine, s.trace, *placement, *collective, events, engine::Fidelity::kCollapsed)};
+}
+
+/// Collapsed fidelity's replayer on shipped scenario `name`, whatever simulate() would choose: with a
+/// trace whose routing is drawn per call, every rank with analytic network costs.
+engine::SimulationResult run_every_rank_analytic(const std::string& name) {
+  core::DiskFileSource files;
+  const auto s =
+      scenario::ScenarioLoader(files).load(std::string(ZS_SOURCE_DIR) + "/scenarios/" + name + ".json");
+  const auto placement = policy::make_placement_policy(s.placement_policy, nullptr);
+  const auto collective = policy::make_collective_policy(s.collective_policy, s.collective_options);
+  const auto where = placement->place({s.trace, s.machine, s.seed});
+  const engine::RankCollapse collapse(s.trace);
+  engine::SimulationResult out;
+  out.replay = engine::Replayer(s.machine, s.trace, where, *collective, {}, &collapse).run();
+  return out;
 }
 
 /// Each representative's breakdown against the same rank's in exact fidelity: within 5% of the term
@@ -91,21 +107,41 @@ TEST_CASE(
 }
 
 TEST_CASE(
-    "an MoE with Zipf-skewed routing: every rank simulated; terms within 5%, except dp, expert-dp, tp") {
+    "an MoE with Zipf-skewed routing: collapsed runs exact; its analytic every-rank path within 5% but dp, "
+    "expert-dp, tp") {
   // Routing drawn per call (expert groups of 8) gives every rank its own expert load, so collapsed
-  // fidelity merges no axis and runs the small groups' collectives transfer by transfer as analytic
-  // charges; what remains approximate is the network (ConcurrentCharges' average-rate max-min sharing
-  // against SimGrid's flows). Session 17, collapsed against exact on all 64 ranks: iteration +0.8%;
-  // compute exact; bubble within 0.7%, idle 2.0%, exposed communication 2.0%, ep 2.6%; dp 5.0% and
-  // expert-dp 5.5% (ZeRO-1 at the end of the iteration); tp 12.6% (rank 1: 42.2 ms against 37.5 ms, its
-  // waits for slower tensor peers, whose all-to-alls end at slightly different times). Before (two
-  // representatives standing for 32 ranks each): dp +21%, bubble +12%, ep -5%.
+  // fidelity merges no axis. Within exact's size limit simulate() then runs exact fidelity.
   const auto r = run_both("moe-ep-64");
+  CHECK(r.collapsed.collapsed_ran_exact);
+  CHECK_FALSE(r.exact.collapsed_ran_exact);
+  CHECK(r.collapsed.replay.fidelity == "exact");
+  CHECK(r.collapsed.replay.iteration_time.value() == r.exact.replay.iteration_time.value());
   REQUIRE(r.collapsed.replay.ranks.size() == 64);
-  CHECK(r.collapsed.replay.every_rank_for_routing);
-  CHECK(r.collapsed.replay.collapsed_axes.empty());
-  CHECK(r.collapsed.replay.transfer_level_collectives > 0);
-  check_agreement(r, {{"dp", 0.06}, {"expert-dp", 0.06}, {"tp", 0.13}});
+  for (size_t i = 0; i < 64; ++i) {
+    CAPTURE(i);
+    CHECK(r.collapsed.replay.ranks[i].exposed_comm.value() == r.exact.replay.ranks[i].exposed_comm.value());
+    CHECK(r.collapsed.replay.ranks[i].idle.value() == r.exact.replay.ranks[i].idle.value());
+  }
+
+  // Beyond that limit (up to 4096 ranks) the replayer simulates every rank with the network analytic:
+  // the small groups' collectives transfer by transfer as charges (ConcurrentCharges' average-rate
+  // max-min sharing against SimGrid's flows). Run here on the same trace through the replayer itself.
+  // Session 17, against exact on all 64 ranks: iteration +0.8%; compute exact; bubble within 0.7%, idle
+  // 2.0%, exposed communication 2.0%, ep 2.6%; dp 5.0% and expert-dp 5.5% (ZeRO-1 at the end of the
+  // iteration); tp 12.6% (rank 1: 42.2 ms against 37.5 ms, its waits for slower tensor peers, whose
+  // all-to-alls end at slightly different times).
+  const auto analytic = run_every_rank_analytic("moe-ep-64");
+  REQUIRE(analytic.replay.ranks.size() == 64);
+  CHECK(analytic.replay.every_rank_for_routing);
+  CHECK(analytic.replay.collapsed_axes.empty());
+  CHECK(analytic.replay.transfer_level_collectives > 0);
+  for (size_t i = 0; i < 64; ++i) {
+    CAPTURE(i);
+    CHECK(analytic.replay.ranks[i].rank == i);
+    CHECK(analytic.replay.ranks[i].compute.value() ==
+          zs::test::approx(r.exact.replay.ranks[i].compute.value()).epsilon(1e-6));
+  }
+  check_agreement({r.exact, analytic}, {{"dp", 0.06}, {"expert-dp", 0.06}, {"tp", 0.13}});
 }
 
 TEST_CASE("a straggler in collapsed fidelity: its class runs at its speed, within 2% of exact") {
