@@ -188,6 +188,16 @@ CollapsedCosts::Cost CollapsedCosts::schedule_cost(uint64_t rank, const std::vec
   return cost;
 }
 
+namespace {
+
+/// Each link direction of `bytes` reversed ([2 l] <-> [2 l + 1]), kept in increasing order.
+void reverse_directions(std::vector<std::pair<uint32_t, double>>& bytes) {
+  for (auto& [d, b] : bytes) d ^= 1u;
+  std::sort(bytes.begin(), bytes.end());
+}
+
+}  // namespace
+
 CollapsedCosts::CollectiveCharge CollapsedCosts::collective(uint64_t rank, size_t comm,
                                                             const std::vector<size_t>& axes,
                                                             const workload::CollectiveOp& c,
@@ -203,43 +213,41 @@ CollapsedCosts::CollectiveCharge CollapsedCosts::collective(uint64_t rank, size_
     charge.load = std::move(sizes.load_of_member);
     cost = schedule_cost(rank, axes, c, &sizes.peer_bytes, where);
   } else {
+    // Large expert dispatch: one routing draw per dispatch shape (the first call's) stands for every
+    // layer and micro-batch; the schedule is costed with that draw's per-peer bytes. A combine (the
+    // transpose) takes the dispatch's cost with every link direction reversed, which is exact where
+    // the route from b to a is the reverse of a's to b (fluid ECMP over the equal next hops, in
+    // the large steps these groups make); costing it again would double the time spent here.
+    const workload::DispatchSizes* drawn = nullptr;
+    if (c.dispatch) {
+      auto d = *c.dispatch;
+      d.combine = false;
+      const auto shape =
+          std::make_tuple(uint64_t(n), d.tokens, int(d.experts * 64 + d.top_k), d.bytes_per_token.value());
+      auto found = dispatch_draws_.find(shape);
+      if (found == dispatch_draws_.end())
+        found = dispatch_draws_.emplace(shape, workload::dispatch_sizes(d, n, 0)).first;
+      drawn = &found->second;
+      charge.load = drawn->load_of_member;
+    }
     const auto key = std::make_tuple(comm, group, int(c.kind), c.bytes.value());
     auto found = collective_costs_.find(key);
-    if (found == collective_costs_.end())
-      found = collective_costs_.emplace(key, schedule_cost(rank, axes, c, nullptr, where)).first;
+    if (found == collective_costs_.end()) {
+      auto dispatch = c;
+      if (dispatch.dispatch) dispatch.dispatch->combine = false;
+      found =
+          collective_costs_
+              .emplace(key, schedule_cost(rank, axes, dispatch, drawn ? &drawn->peer_bytes : nullptr, where))
+              .first;
+    }
     const Cost& cached = found->second;
     cost.latency = cached.latency;
     cost.drain = cached.drain;
     cost.algorithm = cached.algorithm;
     cost.shared_bytes = cached.shared_bytes;
-    for (const auto& [d, b] : cached.link_bytes) link_bytes[d] += b;
-    if (c.dispatch) {
-      // Large expert dispatch: one routing draw per dispatch shape stands for every layer and
-      // micro-batch; the uniform all-to-all's drain time scales with the busiest member's bytes.
-      const auto& d = *c.dispatch;
-      const auto shape =
-          std::make_tuple(uint64_t(n), d.tokens, int(d.experts * 64 + d.top_k), d.bytes_per_token.value());
-      auto drawn = dispatch_draws_.find(shape);
-      if (drawn == dispatch_draws_.end()) {
-        auto sizes = workload::dispatch_sizes(d, n, 0);
-        double busiest = 0, nominal = 0;
-        for (uint32_t m = 0; m < n; ++m) {
-          double sent = 0, received = 0;
-          for (uint32_t o = 0; o < n; ++o)
-            if (o != m) {
-              sent += sizes.peer_bytes[m][o];
-              received += sizes.peer_bytes[o][m];
-            }
-          busiest = std::max({busiest, sent, received});
-          nominal += sent / n;
-        }
-        const double imbalance = nominal > 0 ? busiest / nominal : 1.0;
-        drawn =
-            dispatch_draws_.emplace(shape, std::make_pair(imbalance, std::move(sizes.load_of_member))).first;
-      }
-      cost.drain *= drawn->second.first;
-      charge.load = drawn->second.second;
-    }
+    const bool reverse = c.dispatch && c.dispatch->combine;
+    if (reverse) reverse_directions(cost.shared_bytes);
+    for (const auto& [d, b] : cached.link_bytes) link_bytes[reverse ? d ^ 1u : d] += b;
   }
   for (const auto& [d, b] : cost.link_bytes) link_bytes[d] += b;
   charge.seconds = cost.latency + cost.drain;

@@ -102,10 +102,9 @@ class CollapsedCosts {
   AnalyticNetwork network_;
   std::map<std::tuple<size_t, uint64_t, int, double>, Cost> collective_costs_;
   std::map<std::tuple<topology::NodeId, topology::NodeId, double, int>, Cost> flow_costs_;
-  /// Large expert dispatches, per shape (members, tokens, experts and top-k, bytes per token): the busiest
-  /// member's bytes over the mean, and each member's load.
-  std::map<std::tuple<uint64_t, uint64_t, int, double>, std::pair<double, std::vector<double>>>
-      dispatch_draws_;
+  /// Large expert dispatches, per shape (members, tokens, experts and top-k, bytes per token): one
+  /// routing draw (the dispatch's way), its per-peer bytes and each member's load.
+  std::map<std::tuple<uint64_t, uint64_t, int, double>, workload::DispatchSizes> dispatch_draws_;
   uint64_t patterns_costed_ = 0;
   /// A step's flows, kept between calls: a large all-to-all's copies make millions of them, and fresh
   /// vectors would fault their pages in again on every pattern.

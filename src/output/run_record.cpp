@@ -86,8 +86,9 @@ std::vector<std::string> approximations(const engine::SimulationResult& r) {
           "members' transfers among themselves from the latest of their joins (groups up to 64 members)");
       out.push_back(
           "collapsed fidelity: an expert dispatch's representative takes the largest expert load of its "
-          "group; groups over 64 members draw their routing once per dispatch shape and scale the uniform "
-          "all-to-all's drain time by the busiest member's bytes");
+          "group; groups over 64 members draw their routing once per dispatch shape and cost that draw's "
+          "per-peer bytes, the combine as the dispatch with its link directions reversed; the convoy of a "
+          "blocking pairwise all-to-all under skew (senders drifting onto hot receivers) is not modelled");
     }
   }
   return out;

@@ -34,6 +34,7 @@ TransformerSpec TransformerSpec::from_json(core::JsonObject& json) {
   m.hidden = count(json, "hidden");
   m.heads = count(json, "heads");
   m.kv_heads = static_cast<uint32_t>(json.integer_or("kv_heads", m.heads, 1, m.heads));
+  m.head_dim = static_cast<uint32_t>(json.integer_or("head_dim", 0, 0, int64_t(1) << 16));
   m.ffn_hidden =
       static_cast<uint32_t>(json.integer_or("ffn_hidden", 4 * int64_t(m.hidden), 1, int64_t(1) << 24));
   m.vocab = count(json, "vocab");
@@ -53,12 +54,14 @@ TransformerSpec TransformerSpec::from_json(core::JsonObject& json) {
     core::JsonObject a = json.object("attention");
     if (a.string("type") != "mla")
       throw a.error("type", "expected \"mla\" (omit \"attention\" for multi-head attention)");
+    if (m.head_dim != 0)
+      throw json.error("head_dim", "MLA gives its head widths in \"attention\"; omit head_dim");
     m.mla = MlaSpec{count(a, "q_lora_rank"), count(a, "kv_lora_rank"), count(a, "qk_nope_head_dim"),
                     count(a, "qk_rope_head_dim"), count(a, "v_head_dim")};
     a.finish();
   } else {
     json.optional("attention");
-    if (m.hidden % m.heads != 0)
+    if (m.head_dim == 0 && m.hidden % m.heads != 0)
       throw json.error("heads", "hidden size " + std::to_string(m.hidden) + " is not divisible by " +
                                     std::to_string(m.heads) + " heads");
   }
@@ -99,6 +102,7 @@ nlohmann::json TransformerSpec::to_json() const {
                       {"norm", norm == NormKind::kLayerNorm ? "layernorm" : "rmsnorm"},
                       {"position_embedding", learned_positions ? "learned" : "rotary"},
                       {"tied_embeddings", tied_embeddings}};
+  if (!mla) j["head_dim"] = static_cast<uint32_t>(head_width());
   if (mla)
     j["attention"] = {{"type", "mla"},
                       {"q_lora_rank", mla->q_lora_rank},
@@ -139,14 +143,15 @@ double TransformerSpec::attention_weights() const {
            double(mla->kv_lora_rank) * n * (mla->qk_nope_head_dim + mla->v_head_dim) +
            n * mla->v_head_dim * h;
   }
-  const double kv = double(kv_heads == 0 ? heads : kv_heads) * (h / heads);  // key and value width
-  return 2 * h * h + 2 * h * kv;  // query and output h x h, key and value h x kv
+  const double q = double(heads) * head_width();                              // query and output width
+  const double kv = double(kv_heads == 0 ? heads : kv_heads) * head_width();  // key and value width
+  return 2 * h * q + 2 * h * kv;  // query and output h x q, key and value h x kv
 }
 
 double TransformerSpec::attention_params() const {
   if (mla) return attention_weights() + mla->q_lora_rank + mla->kv_lora_rank;  // the latent norms
-  const double kv = double(kv_heads == 0 ? heads : kv_heads) * (double(hidden) / heads);
-  return attention_weights() + (biases ? 2.0 * hidden + 2 * kv : 0.0);
+  const double kv = double(kv_heads == 0 ? heads : kv_heads) * head_width();
+  return attention_weights() + (biases ? double(hidden) + heads * head_width() + 2 * kv : 0.0);
 }
 
 double TransformerSpec::ffn_block_weights(uint32_t layer, bool all_experts) const {
@@ -183,23 +188,21 @@ double TransformerSpec::active_params() const {
 
 core::Flops TransformerSpec::attention_forward_flops(uint64_t sequences) const {
   const double b = double(sequences), s = seq_len;
-  const double head_dim = double(hidden) / heads;
-  const double qk = mla ? mla->qk_nope_head_dim + mla->qk_rope_head_dim : head_dim;
-  const double v = mla ? mla->v_head_dim : head_dim;
+  const double qk = mla ? mla->qk_nope_head_dim + mla->qk_rope_head_dim : head_width();
+  const double v = mla ? mla->v_head_dim : head_width();
   return core::Flops(2 * b * s * attention_weights() + 2 * b * s * s * heads * (qk + v));
 }
 
 core::Flops TransformerSpec::attention_score_flops(uint64_t sequences) const {
   const double b = double(sequences), s = seq_len;
-  const double head_dim = double(hidden) / heads;
-  const double qk = mla ? mla->qk_nope_head_dim + mla->qk_rope_head_dim : head_dim;
-  const double v = mla ? mla->v_head_dim : head_dim;
+  const double qk = mla ? mla->qk_nope_head_dim + mla->qk_rope_head_dim : head_width();
+  const double v = mla ? mla->v_head_dim : head_width();
   return core::Flops(2 * b * s * s * heads * (qk + v));
 }
 
 double TransformerSpec::kv_width() const {
   if (mla) return double(heads) * (mla->qk_nope_head_dim + mla->qk_rope_head_dim + mla->v_head_dim);
-  return 2.0 * (kv_heads == 0 ? heads : kv_heads) * (double(hidden) / heads);
+  return 2.0 * (kv_heads == 0 ? heads : kv_heads) * head_width();
 }
 
 double TransformerSpec::ffn_activation_width(uint32_t layer) const {

@@ -51,6 +51,9 @@ struct TransformerSpec {
   uint32_t seq_len = 0;     ///< s
   core::Dtype dtype = core::Dtype::kBf16;
   uint32_t kv_heads = 0;  ///< 0: as many as heads (multi-head attention)
+  /// Width of one query, key or value head, elements; 0: hidden / heads. Models such as Qwen3 set
+  /// it apart (heads x head_dim != hidden), which widens the query and output projections.
+  uint32_t head_dim = 0;
   FfnActivation ffn_activation = FfnActivation::kGelu;
   bool biases = true;
   NormKind norm = NormKind::kLayerNorm;
@@ -87,6 +90,8 @@ struct TransformerSpec {
   core::Flops attention_score_flops(uint64_t sequences) const;
   /// Width of the keys plus values of one token (what context parallelism exchanges), elements.
   double kv_width() const;
+  /// Width of one attention head (head_dim, or hidden / heads), elements.
+  double head_width() const { return head_dim != 0 ? double(head_dim) : double(hidden) / heads; }
   /// Parameters of one routed (or shared) expert, and its matmul weights; 0 for a dense model.
   double expert_params() const { return moe ? ffn_params(moe->expert_ffn_hidden) : 0.0; }
   double expert_weights() const { return moe ? ffn_weights(moe->expert_ffn_hidden) : 0.0; }
