@@ -149,7 +149,9 @@ AnalyticNetwork::StepCost AnalyticNetwork::step(const std::vector<Flow>& own, co
                                                 double others_weight,
                                                 std::vector<std::pair<uint32_t, double>>* link_bytes,
                                                 double repeat,
-                                                std::vector<std::pair<uint32_t, double>>* own_link_bytes) {
+                                                std::vector<std::pair<uint32_t, double>>* own_link_bytes,
+                                                std::vector<StepCost>* per_own) {
+  if (per_own != nullptr) per_own->clear();
   if (own.size() + others.size() > kFluidTransfers)
     return fluid_step(own, others, others_weight, link_bytes, repeat, own_link_bytes);
   StepCost cost;
@@ -162,14 +164,21 @@ AnalyticNetwork::StepCost AnalyticNetwork::step(const std::vector<Flow>& own, co
   };
   for (const auto& f : own) add(f, 1.0);
   for (const auto& f : others) add(f, others_weight);
+  if (per_own != nullptr) per_own->reserve(own.size());
   for (const auto& f : own) {
-    if (f.src == f.dst || f.bytes <= 0) continue;
+    if (f.src == f.dst || f.bytes <= 0) {
+      if (per_own != nullptr) per_own->push_back({f.src == f.dst ? 0.0 : route(f.src, f.dst).latency, 0.0});
+      continue;
+    }
     const auto& r = route(f.src, f.dst);
     cost.latency = std::max(cost.latency, r.latency);
+    double drain = 0;
     for (uint32_t d : r.directions) {
-      cost.drain = std::max(cost.drain, load_[d] / direction_bandwidth_[d]);
+      drain = std::max(drain, load_[d] / direction_bandwidth_[d]);
       own_touched_[d] = 1;
     }
+    cost.drain = std::max(cost.drain, drain);
+    if (per_own != nullptr) per_own->push_back({r.latency, drain});
   }
   for (uint32_t d : touched_) {
     if (link_bytes != nullptr) link_bytes->emplace_back(d, load_[d] * repeat);

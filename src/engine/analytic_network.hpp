@@ -40,9 +40,13 @@ class AnalyticNetwork {
   /// add contention there. Appends (link direction, bytes x `repeat`) for own and weighted others to
   /// `link_bytes` when it is not null (directions numbered as in ReplayResult::link_bytes), and the same
   /// for the directions own transfers cross alone to `own_link_bytes` when it is not null.
+  /// When `per_own` is not null and the step is routed transfer by transfer (not fluid), it receives
+  /// each own transfer's cost in order: its route's latency and its busiest direction's load over that
+  /// direction's bandwidth (a transfer without bytes costs its latency only); it is left empty otherwise.
   StepCost step(const std::vector<Flow>& own, const std::vector<Flow>& others, double others_weight,
                 std::vector<std::pair<uint32_t, double>>* link_bytes = nullptr, double repeat = 1.0,
-                std::vector<std::pair<uint32_t, double>>* own_link_bytes = nullptr);
+                std::vector<std::pair<uint32_t, double>>* own_link_bytes = nullptr,
+                std::vector<StepCost>* per_own = nullptr);
 
   /// Steps with more transfers than this are costed by fluid ECMP (Router::spread): demand
   /// aggregated per source and destination group and split evenly over equal next hops, instead of

@@ -2,9 +2,11 @@
 #include "engine/collapsed_costs.hpp"
 
 #include <algorithm>
+#include <optional>
 #include <stdexcept>
 
 #include "core/input_error.hpp"
+#include "engine/chained_schedule.hpp"
 #include "engine/concurrent_charges.hpp"
 
 namespace zs::engine {
@@ -17,7 +19,12 @@ CollapsedCosts::CollapsedCosts(const topology::Machine& machine, const workload:
       placement_(placement),
       collective_(collective),
       collapse_(collapse),
-      network_(machine, router) {}
+      network_(machine, router) {
+  const size_t links = machine.topology.links().size();
+  direction_bandwidth_.resize(2 * links);
+  for (topology::LinkId l = 0; l < links; ++l)
+    direction_bandwidth_[2 * l] = direction_bandwidth_[2 * l + 1] = machine.link_bandwidth(l).value();
+}
 
 double CollapsedCosts::sampled_copies(uint64_t count, std::vector<uint64_t>& copies) {
   copies.clear();
@@ -144,8 +151,13 @@ CollapsedCosts::Cost CollapsedCosts::schedule_cost(uint64_t rank, const std::vec
   for (uint64_t r : members) request.member_units.push_back(placement_.unit_of_rank[r]);
   if (peer_bytes != nullptr) request.peer_bytes = *peer_bytes;
   std::pair<std::string, std::vector<policy::RepeatedStep>> steps;
+  // A pairwise all-to-all's steps are distinct, and its members move from one to the next at their own
+  // pace: it is costed on its whole schedule, dependencies included.
+  std::optional<policy::CollectiveSchedule> chained;
   try {
     steps = collective_.steps(request);
+    if (c.kind == workload::CollectiveKind::kAllToAll && steps.first == "pairwise" && steps.second.size() > 1)
+      chained = collective_.schedule(request);
   } catch (const std::invalid_argument& e) {
     throw core::InputError(trace_.name, where,
                            "collective policy \"" + std::string(collective_.name()) + "\": " + e.what());
@@ -162,6 +174,13 @@ CollapsedCosts::Cost CollapsedCosts::schedule_cost(uint64_t rank, const std::vec
   // The policy gives steps that repeat (the 2(n-1) steps of a ring) once, with their count.
   Cost cost;
   cost.algorithm = std::move(steps.first);
+  if (chained) {
+    chained_schedule_cost(*chained, request, copy_units, weight, sampled ? &own_bytes : nullptr, cost);
+    cost.shared_bytes =
+        shareable(sampled ? std::move(own_bytes) : cost.link_bytes, cost.latency + cost.drain);
+    ++patterns_costed_;
+    return cost;
+  }
   auto& own = own_flows_;
   auto& others = other_flows_;
   for (const auto& step : steps.second) {
@@ -186,6 +205,86 @@ CollapsedCosts::Cost CollapsedCosts::schedule_cost(uint64_t rank, const std::vec
   cost.shared_bytes = shareable(sampled ? std::move(own_bytes) : cost.link_bytes, cost.latency + cost.drain);
   ++patterns_costed_;
   return cost;
+}
+
+void CollapsedCosts::chained_schedule_cost(const policy::CollectiveSchedule& schedule,
+                                           const policy::CollectiveRequest& request,
+                                           const std::vector<std::vector<topology::NodeId>>& copy_units,
+                                           double weight, std::vector<std::pair<uint32_t, double>>* own_bytes,
+                                           Cost& cost) {
+  const auto& transfers = schedule.transfers;
+  std::vector<std::vector<uint32_t>> by_step;
+  for (uint32_t t = 0; t < transfers.size(); ++t) {
+    if (by_step.size() <= transfers[t].step) by_step.resize(transfers[t].step + 1);
+    by_step[transfers[t].step].push_back(t);
+  }
+  std::vector<double> finish(transfers.size(), 0.0);        // s after the collective starts
+  std::vector<double> path_latency(transfers.size(), 0.0);  // s of latency on the chain ending there
+  double latency_sum = 0, drain_sum = 0;
+  bool chained = true;
+  auto& own = own_flows_;
+  auto& others = other_flows_;
+  const auto& units = request.member_units;
+  for (const auto& ids : by_step) {
+    own.clear();
+    others.clear();
+    for (uint32_t t : ids) {
+      const auto& tr = transfers[t];
+      own.push_back({policy::endpoint_node(machine_, units, tr.src),
+                     policy::endpoint_node(machine_, units, tr.dst), tr.bytes.value()});
+      for (const auto& copy : copy_units)
+        others.push_back({policy::endpoint_node(machine_, copy, tr.src),
+                          policy::endpoint_node(machine_, copy, tr.dst), tr.bytes.value()});
+    }
+    const auto s = network_.step(own, others, weight, &cost.link_bytes, 1.0, own_bytes, &own_transfer_costs_);
+    latency_sum += s.latency;
+    drain_sum += s.drain;
+    if (own_transfer_costs_.size() != ids.size()) chained = false;
+    if (!chained) continue;
+    for (size_t j = 0; j < ids.size(); ++j) {
+      double start = 0, latency = 0;
+      for (uint32_t a : transfers[ids[j]].after)
+        if (finish[a] > start) {
+          start = finish[a];
+          latency = path_latency[a];
+        }
+      finish[ids[j]] = start + own_transfer_costs_[j].total();
+      path_latency[ids[j]] = latency + own_transfer_costs_[j].latency;
+    }
+  }
+  if (!chained || transfers.empty()) {
+    cost.latency = latency_sum;
+    cost.drain = drain_sum;
+    return;
+  }
+  if (transfers.size() <= kReplayedScheduleTransfers) {
+    // Each transfer alone with its copies, then replayed with max-min sharing as its dependencies end.
+    std::vector<ChainedTransfer> replayed(transfers.size());
+    std::vector<std::pair<uint32_t, double>> alone_bytes;
+    for (size_t t = 0; t < transfers.size(); ++t) {
+      const auto& tr = transfers[t];
+      own.assign(1, {policy::endpoint_node(machine_, units, tr.src),
+                     policy::endpoint_node(machine_, units, tr.dst), tr.bytes.value()});
+      others.clear();
+      for (const auto& copy : copy_units)
+        others.push_back({policy::endpoint_node(machine_, copy, tr.src),
+                          policy::endpoint_node(machine_, copy, tr.dst), tr.bytes.value()});
+      alone_bytes.clear();
+      const auto alone = network_.step(own, others, weight, &alone_bytes, 1.0, nullptr, &own_transfer_costs_);
+      auto& r = replayed[t];
+      r.latency = own_transfer_costs_.empty() ? alone.latency : own_transfer_costs_[0].latency;
+      r.seconds = alone.drain;
+      r.link_bytes = alone_bytes;
+      r.after = tr.after;
+    }
+    const auto run = run_chained(replayed, direction_bandwidth_);
+    cost.latency = run.latency;
+    cost.drain = run.seconds - run.latency;
+    return;
+  }
+  const size_t last = static_cast<size_t>(std::max_element(finish.begin(), finish.end()) - finish.begin());
+  cost.latency = path_latency[last];
+  cost.drain = finish[last] - path_latency[last];
 }
 
 namespace {

@@ -27,6 +27,10 @@ class CollapsedCosts {
  public:
   /// Copies beyond this many are sampled evenly (and weighted).
   static constexpr uint64_t kCopySample = 31;
+  /// A pairwise all-to-all of at most this many transfers (256 members) is replayed transfer by
+  /// transfer on the fluid sharing model (run_chained); a larger one takes the longest chain of
+  /// transfers each costed at its step's link loads.
+  static constexpr size_t kReplayedScheduleTransfers = size_t(1) << 16;
 
   /// A communication's cost alone, and what it loads for sharing with others in flight
   /// (ConcurrentCharges).
@@ -93,6 +97,14 @@ class CollapsedCosts {
                           std::vector<double>& link_bytes, bool slowest_copy);
   Cost schedule_cost(uint64_t rank, const std::vector<size_t>& axes, const workload::CollectiveOp& c,
                      const std::vector<std::vector<double>>* peer_bytes, const std::string& where);
+  /// A schedule whose steps need not run in lockstep (a pairwise all-to-all: each send-receive step
+  /// waits only for its ends' previous step), into `cost`: each transfer costed at its step's link
+  /// loads (the copies `copy_units` included, weighted `weight`), the whole taking its longest chain of
+  /// dependent transfers. Falls back to the sum of the steps' costs where a step is costed fluidly.
+  void chained_schedule_cost(const policy::CollectiveSchedule& schedule,
+                             const policy::CollectiveRequest& request,
+                             const std::vector<std::vector<topology::NodeId>>& copy_units, double weight,
+                             std::vector<std::pair<uint32_t, double>>* own_bytes, Cost& cost);
 
   const topology::Machine& machine_;
   const workload::Trace& trace_;
@@ -109,6 +121,8 @@ class CollapsedCosts {
   /// A step's flows, kept between calls: a large all-to-all's copies make millions of them, and fresh
   /// vectors would fault their pages in again on every pattern.
   std::vector<AnalyticNetwork::Flow> own_flows_, other_flows_;
+  std::vector<AnalyticNetwork::StepCost> own_transfer_costs_;  ///< scratch: per own transfer of a step
+  std::vector<double> direction_bandwidth_;                    ///< per link direction, B/s
 };
 
 }  // namespace zs::engine

@@ -59,7 +59,7 @@ SimulationResult simulate(const topology::Machine& machine, const workload::Trac
     collapse.emplace(trace);
     // Nothing to merge: the representatives would be every rank, and only the network would differ
     // from exact fidelity (analytic charges instead of flows). Within exact's limit, run exact: it is
-    // the reference, and on moe-ep-64 it is also faster (4.5 s against 7.6 s on 2 cores).
+    // the reference, and on moe-ep-64 it is also faster (3.6-4.5 s against 7.6 s on 2 cores).
     if (collapse->every_rank_for_routing() && ops <= kExactRankOpLimit) {
       collapse.reset();
       out.collapsed_ran_exact = true;

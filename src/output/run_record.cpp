@@ -65,7 +65,10 @@ std::vector<std::string> approximations(const engine::SimulationResult& r) {
         "step by step: the slowest route's latency plus the busiest link direction's bytes over its "
         "bandwidth, "
         "counting the concurrent copies of the same communication in the other classes' groups (up to 31 "
-        "copies explicitly, more sampled evenly and weighted); steps of a schedule do not overlap");
+        "copies explicitly, more sampled evenly and weighted); steps of a schedule do not overlap, except "
+        "a pairwise all-to-all's, whose send-receive steps follow only their ends' previous step: up to "
+        "256 members its transfers are replayed with those dependencies on max-min shared link directions, "
+        "beyond that the longest chain of transfers, each at its step's link loads, is taken");
     out.push_back(
         "collapsed fidelity: different communications in flight at once share the link directions they load "
         "at their average rates (max-min on their speeds), so bursts within one are not seen; the copies a "
@@ -87,8 +90,7 @@ std::vector<std::string> approximations(const engine::SimulationResult& r) {
       out.push_back(
           "collapsed fidelity: an expert dispatch's representative takes the largest expert load of its "
           "group; groups over 64 members draw their routing once per dispatch shape and cost that draw's "
-          "per-peer bytes, the combine as the dispatch with its link directions reversed; the convoy of a "
-          "blocking pairwise all-to-all under skew (senders drifting onto hot receivers) is not modelled");
+          "per-peer bytes, the combine as the dispatch with its link directions reversed");
     }
   }
   return out;

@@ -71,7 +71,8 @@ std::vector<Entry<CollectivePolicy>> collective_table(const CollectiveOptions& o
         "aggregated inside the domain first; other groups use the ring / direct"},
        [options] { return std::make_unique<HierarchicalCollective>(options); }},
       {{"collective", "pairwise",
-        "pairwise-exchange all-to-all (n-1 steps, one peer each); ring for the reductions"},
+        "pairwise-exchange all-to-all (n-1 blocking send-receive steps, one peer each); ring for the "
+        "reductions"},
        [] { return std::make_unique<PairwiseCollective>(); }},
       {{"collective", "auto",
         "per collective, the cheapest of ring, rings, recursive, tree, double binary tree, in-network "

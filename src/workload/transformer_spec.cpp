@@ -34,7 +34,7 @@ TransformerSpec TransformerSpec::from_json(core::JsonObject& json) {
   m.hidden = count(json, "hidden");
   m.heads = count(json, "heads");
   m.kv_heads = static_cast<uint32_t>(json.integer_or("kv_heads", m.heads, 1, m.heads));
-  m.head_dim = static_cast<uint32_t>(json.integer_or("head_dim", 0, 0, int64_t(1) << 16));
+  m.head_dim = static_cast<uint32_t>(json.integer_or("head_dim", 0, 1, int64_t(1) << 16));
   m.ffn_hidden =
       static_cast<uint32_t>(json.integer_or("ffn_hidden", 4 * int64_t(m.hidden), 1, int64_t(1) << 24));
   m.vocab = count(json, "vocab");

@@ -101,4 +101,6 @@ TEST_CASE("bad model files name the JSON path") {
   CHECK(error_of(j) == "m.json: /heads: hidden size 64 is not divisible by 3 heads");
   j["head_dim"] = 16;  // heads x head_dim need not be the hidden size
   CHECK(error_of(j) == "(no error)");
+  j["head_dim"] = 0;  // omitted means hidden / heads; an explicit 0 is not that
+  CHECK(error_of(j).find("m.json: /head_dim: expected a whole number in [1, 65536]") == 0);
 }
