@@ -152,12 +152,14 @@ CollapsedCosts::Cost CollapsedCosts::schedule_cost(uint64_t rank, const std::vec
   if (peer_bytes != nullptr) request.peer_bytes = *peer_bytes;
   std::pair<std::string, std::vector<policy::RepeatedStep>> steps;
   // A pairwise all-to-all's steps are distinct, and its members move from one to the next at their own
-  // pace: it is costed on its whole schedule, dependencies included.
-  std::optional<policy::CollectiveSchedule> chained;
+  // pace: up to kReplayedScheduleTransfers it is replayed on its whole schedule, dependencies included.
+  std::optional<policy::CollectiveSchedule> replayed;
+  const size_t n = members.size();
   try {
     steps = collective_.steps(request);
-    if (c.kind == workload::CollectiveKind::kAllToAll && steps.first == "pairwise" && steps.second.size() > 1)
-      chained = collective_.schedule(request);
+    if (c.kind == workload::CollectiveKind::kAllToAll && steps.first == "pairwise" &&
+        steps.second.size() > 1 && n * (n - 1) <= kReplayedScheduleTransfers)
+      replayed = collective_.schedule(request);
   } catch (const std::invalid_argument& e) {
     throw core::InputError(trace_.name, where,
                            "collective policy \"" + std::string(collective_.name()) + "\": " + e.what());
@@ -174,8 +176,8 @@ CollapsedCosts::Cost CollapsedCosts::schedule_cost(uint64_t rank, const std::vec
   // The policy gives steps that repeat (the 2(n-1) steps of a ring) once, with their count.
   Cost cost;
   cost.algorithm = std::move(steps.first);
-  if (chained) {
-    chained_schedule_cost(*chained, request, copy_units, weight, sampled ? &own_bytes : nullptr, cost);
+  if (replayed) {
+    replayed_schedule_cost(*replayed, request, copy_units, weight, sampled ? &own_bytes : nullptr, cost);
     cost.shared_bytes =
         shareable(sampled ? std::move(own_bytes) : cost.link_bytes, cost.latency + cost.drain);
     ++patterns_costed_;
@@ -207,84 +209,52 @@ CollapsedCosts::Cost CollapsedCosts::schedule_cost(uint64_t rank, const std::vec
   return cost;
 }
 
-void CollapsedCosts::chained_schedule_cost(const policy::CollectiveSchedule& schedule,
-                                           const policy::CollectiveRequest& request,
-                                           const std::vector<std::vector<topology::NodeId>>& copy_units,
-                                           double weight, std::vector<std::pair<uint32_t, double>>* own_bytes,
-                                           Cost& cost) {
+void CollapsedCosts::replayed_schedule_cost(const policy::CollectiveSchedule& schedule,
+                                            const policy::CollectiveRequest& request,
+                                            const std::vector<std::vector<topology::NodeId>>& copy_units,
+                                            double weight,
+                                            std::vector<std::pair<uint32_t, double>>* own_bytes, Cost& cost) {
   const auto& transfers = schedule.transfers;
+  auto& own = own_flows_;
+  auto& others = other_flows_;
+  const auto& units = request.member_units;
+  auto add = [&](const policy::Transfer& tr) {
+    own.push_back({policy::endpoint_node(machine_, units, tr.src),
+                   policy::endpoint_node(machine_, units, tr.dst), tr.bytes.value()});
+    for (const auto& copy : copy_units)
+      others.push_back({policy::endpoint_node(machine_, copy, tr.src),
+                        policy::endpoint_node(machine_, copy, tr.dst), tr.bytes.value()});
+  };
+  // The bytes each step puts on the links (for utilization and sharing), step by step as above.
   std::vector<std::vector<uint32_t>> by_step;
   for (uint32_t t = 0; t < transfers.size(); ++t) {
     if (by_step.size() <= transfers[t].step) by_step.resize(transfers[t].step + 1);
     by_step[transfers[t].step].push_back(t);
   }
-  std::vector<double> finish(transfers.size(), 0.0);        // s after the collective starts
-  std::vector<double> path_latency(transfers.size(), 0.0);  // s of latency on the chain ending there
-  double latency_sum = 0, drain_sum = 0;
-  bool chained = true;
-  auto& own = own_flows_;
-  auto& others = other_flows_;
-  const auto& units = request.member_units;
   for (const auto& ids : by_step) {
     own.clear();
     others.clear();
-    for (uint32_t t : ids) {
-      const auto& tr = transfers[t];
-      own.push_back({policy::endpoint_node(machine_, units, tr.src),
-                     policy::endpoint_node(machine_, units, tr.dst), tr.bytes.value()});
-      for (const auto& copy : copy_units)
-        others.push_back({policy::endpoint_node(machine_, copy, tr.src),
-                          policy::endpoint_node(machine_, copy, tr.dst), tr.bytes.value()});
-    }
-    const auto s = network_.step(own, others, weight, &cost.link_bytes, 1.0, own_bytes, &own_transfer_costs_);
-    latency_sum += s.latency;
-    drain_sum += s.drain;
-    if (own_transfer_costs_.size() != ids.size()) chained = false;
-    if (!chained) continue;
-    for (size_t j = 0; j < ids.size(); ++j) {
-      double start = 0, latency = 0;
-      for (uint32_t a : transfers[ids[j]].after)
-        if (finish[a] > start) {
-          start = finish[a];
-          latency = path_latency[a];
-        }
-      finish[ids[j]] = start + own_transfer_costs_[j].total();
-      path_latency[ids[j]] = latency + own_transfer_costs_[j].latency;
-    }
+    for (uint32_t t : ids) add(transfers[t]);
+    network_.step(own, others, weight, &cost.link_bytes, 1.0, own_bytes);
   }
-  if (!chained || transfers.empty()) {
-    cost.latency = latency_sum;
-    cost.drain = drain_sum;
-    return;
+  // Each transfer alone with its copies, then all replayed with max-min sharing as their dependencies end.
+  std::vector<ChainedTransfer> replayed(transfers.size());
+  std::vector<std::pair<uint32_t, double>> alone_bytes;
+  for (size_t t = 0; t < transfers.size(); ++t) {
+    own.clear();
+    others.clear();
+    add(transfers[t]);
+    alone_bytes.clear();
+    const auto alone = network_.step(own, others, weight, &alone_bytes, 1.0, nullptr, &own_transfer_costs_);
+    auto& r = replayed[t];
+    r.latency = own_transfer_costs_.empty() ? alone.latency : own_transfer_costs_[0].latency;
+    r.seconds = alone.drain;
+    r.link_bytes = alone_bytes;
+    r.after = transfers[t].after;
   }
-  if (transfers.size() <= kReplayedScheduleTransfers) {
-    // Each transfer alone with its copies, then replayed with max-min sharing as its dependencies end.
-    std::vector<ChainedTransfer> replayed(transfers.size());
-    std::vector<std::pair<uint32_t, double>> alone_bytes;
-    for (size_t t = 0; t < transfers.size(); ++t) {
-      const auto& tr = transfers[t];
-      own.assign(1, {policy::endpoint_node(machine_, units, tr.src),
-                     policy::endpoint_node(machine_, units, tr.dst), tr.bytes.value()});
-      others.clear();
-      for (const auto& copy : copy_units)
-        others.push_back({policy::endpoint_node(machine_, copy, tr.src),
-                          policy::endpoint_node(machine_, copy, tr.dst), tr.bytes.value()});
-      alone_bytes.clear();
-      const auto alone = network_.step(own, others, weight, &alone_bytes, 1.0, nullptr, &own_transfer_costs_);
-      auto& r = replayed[t];
-      r.latency = own_transfer_costs_.empty() ? alone.latency : own_transfer_costs_[0].latency;
-      r.seconds = alone.drain;
-      r.link_bytes = alone_bytes;
-      r.after = tr.after;
-    }
-    const auto run = run_chained(replayed, direction_bandwidth_);
-    cost.latency = run.latency;
-    cost.drain = run.seconds - run.latency;
-    return;
-  }
-  const size_t last = static_cast<size_t>(std::max_element(finish.begin(), finish.end()) - finish.begin());
-  cost.latency = path_latency[last];
-  cost.drain = finish[last] - path_latency[last];
+  const auto run = run_chained(replayed, direction_bandwidth_);
+  cost.latency = run.latency;
+  cost.drain = run.seconds - run.latency;
 }
 
 namespace {

@@ -27,10 +27,10 @@ class CollapsedCosts {
  public:
   /// Copies beyond this many are sampled evenly (and weighted).
   static constexpr uint64_t kCopySample = 31;
-  /// A pairwise all-to-all of at most this many transfers (256 members) is replayed transfer by
-  /// transfer on the fluid sharing model (run_chained); a larger one takes the longest chain of
-  /// transfers each costed at its step's link loads.
-  static constexpr size_t kReplayedScheduleTransfers = size_t(1) << 16;
+  /// A pairwise all-to-all of at most this many transfers (512 members) is replayed transfer by
+  /// transfer with its dependencies on the fluid sharing model (run_chained); a larger one is costed
+  /// as its steps in lockstep.
+  static constexpr size_t kReplayedScheduleTransfers = size_t(512) * 511;
 
   /// A communication's cost alone, and what it loads for sharing with others in flight
   /// (ConcurrentCharges).
@@ -98,13 +98,13 @@ class CollapsedCosts {
   Cost schedule_cost(uint64_t rank, const std::vector<size_t>& axes, const workload::CollectiveOp& c,
                      const std::vector<std::vector<double>>* peer_bytes, const std::string& where);
   /// A schedule whose steps need not run in lockstep (a pairwise all-to-all: each send-receive step
-  /// waits only for its ends' previous step), into `cost`: each transfer costed at its step's link
-  /// loads (the copies `copy_units` included, weighted `weight`), the whole taking its longest chain of
-  /// dependent transfers. Falls back to the sum of the steps' costs where a step is costed fluidly.
-  void chained_schedule_cost(const policy::CollectiveSchedule& schedule,
-                             const policy::CollectiveRequest& request,
-                             const std::vector<std::vector<topology::NodeId>>& copy_units, double weight,
-                             std::vector<std::pair<uint32_t, double>>* own_bytes, Cost& cost);
+  /// waits only for its ends' previous step), into `cost`: each transfer costed alone with its copies
+  /// (`copy_units`, weighted `weight`), then replayed with its dependencies by run_chained. The links'
+  /// bytes are added step by step as for other schedules.
+  void replayed_schedule_cost(const policy::CollectiveSchedule& schedule,
+                              const policy::CollectiveRequest& request,
+                              const std::vector<std::vector<topology::NodeId>>& copy_units, double weight,
+                              std::vector<std::pair<uint32_t, double>>* own_bytes, Cost& cost);
 
   const topology::Machine& machine_;
   const workload::Trace& trace_;

@@ -66,9 +66,9 @@ std::vector<std::string> approximations(const engine::SimulationResult& r) {
         "bandwidth, "
         "counting the concurrent copies of the same communication in the other classes' groups (up to 31 "
         "copies explicitly, more sampled evenly and weighted); steps of a schedule do not overlap, except "
-        "a pairwise all-to-all's, whose send-receive steps follow only their ends' previous step: up to "
-        "256 members its transfers are replayed with those dependencies on max-min shared link directions, "
-        "beyond that the longest chain of transfers, each at its step's link loads, is taken");
+        "a pairwise all-to-all's of up to 512 members, whose send-receive steps follow only their ends' "
+        "previous step: its transfers are replayed with those dependencies on max-min shared link "
+        "directions");
     out.push_back(
         "collapsed fidelity: different communications in flight at once share the link directions they load "
         "at their average rates (max-min on their speeds), so bursts within one are not seen; the copies a "
