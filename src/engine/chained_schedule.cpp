@@ -23,18 +23,22 @@ ChainedRun run_chained(const std::vector<ChainedTransfer>& transfers,
   ConcurrentCharges charges(direction_bandwidth);
   std::vector<uint32_t> transfer_of_charge;
   std::vector<double> path_latency(count, 0.0);  // s of latency on the chain that started each one
-  // Events: (time, kind, key, version). kind 0: a transfer's bytes begin to flow (key: transfer);
-  // kind 1: a charge's finish as it stood at `version` (key: charge id).
+  // Events: (time s, kind, key, version), earliest first.
+  enum Kind : int {
+    kBytesStart = 0,    ///< a transfer's bytes begin to flow (key: transfer index)
+    kChargeFinish = 1,  ///< a charge's finish as it stood at `version` (key: charge id)
+  };
   using Event = std::tuple<double, int, uint32_t, uint32_t>;
   std::priority_queue<Event, std::vector<Event>, std::greater<>> events;
   ChainedRun run;
   uint32_t ended = 0;
   auto queue_changed = [&] {
-    for (auto id : charges.changed()) events.emplace(charges.finish(id), 1, id, charges.version(id));
+    for (auto id : charges.changed())
+      events.emplace(charges.finish(id), kChargeFinish, id, charges.version(id));
   };
   auto release = [&](uint32_t t, double now, double latency) {
     path_latency[t] = latency + transfers[t].latency;
-    events.emplace(now + transfers[t].latency, 0, t, 0);
+    events.emplace(now + transfers[t].latency, kBytesStart, t, 0);
   };
   auto finish = [&](uint32_t t, double now) {
     ++ended;
@@ -47,7 +51,7 @@ ChainedRun run_chained(const std::vector<ChainedTransfer>& transfers,
   while (!events.empty()) {
     const auto [now, kind, key, version] = events.top();
     events.pop();
-    if (kind == 0) {
+    if (kind == kBytesStart) {
       const auto& tr = transfers[key];
       if (!(tr.seconds > 0)) {
         finish(key, now);

@@ -24,7 +24,8 @@ struct ChainedRun {
 /// Replays `transfers` with their dependencies and no other synchronization, as exact fidelity runs a
 /// schedule's flows: a transfer starts when every transfer in `after` has ended, waits its latency, then
 /// drains on ConcurrentCharges (max-min sharing of the link directions with the transfers in flight).
-/// Deterministic: ties are broken by transfer index.
+/// Deterministic: events at the same time run starts before finishes, then in index order (transfer
+/// index for starts, charge id for finishes).
 ChainedRun run_chained(const std::vector<ChainedTransfer>& transfers,
                        const std::vector<double>& direction_bandwidth);
 

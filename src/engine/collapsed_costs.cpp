@@ -152,13 +152,12 @@ CollapsedCosts::Cost CollapsedCosts::schedule_cost(uint64_t rank, const std::vec
   if (peer_bytes != nullptr) request.peer_bytes = *peer_bytes;
   std::pair<std::string, std::vector<policy::RepeatedStep>> steps;
   // A pairwise all-to-all's steps are distinct, and its members move from one to the next at their own
-  // pace: up to kReplayedScheduleTransfers it is replayed on its whole schedule, dependencies included.
+  // pace: up to kReplayedPairwiseMembers it is replayed on its whole schedule, dependencies included.
   std::optional<policy::CollectiveSchedule> replayed;
-  const size_t n = members.size();
   try {
     steps = collective_.steps(request);
     if (c.kind == workload::CollectiveKind::kAllToAll && steps.first == "pairwise" &&
-        steps.second.size() > 1 && n * (n - 1) <= kReplayedScheduleTransfers)
+        steps.second.size() > 1 && members.size() <= kReplayedPairwiseMembers)
       replayed = collective_.schedule(request);
   } catch (const std::invalid_argument& e) {
     throw core::InputError(trace_.name, where,

@@ -27,10 +27,10 @@ class CollapsedCosts {
  public:
   /// Copies beyond this many are sampled evenly (and weighted).
   static constexpr uint64_t kCopySample = 31;
-  /// A pairwise all-to-all of at most this many transfers (512 members) is replayed transfer by
-  /// transfer with its dependencies on the fluid sharing model (run_chained); a larger one is costed
-  /// as its steps in lockstep.
-  static constexpr size_t kReplayedScheduleTransfers = size_t(512) * 511;
+  /// A pairwise all-to-all of at most this many members (n (n-1) transfers: 261,632 at 512) is replayed
+  /// transfer by transfer with its dependencies on the fluid sharing model (run_chained); a larger one
+  /// is costed as its steps in lockstep.
+  static constexpr size_t kReplayedPairwiseMembers = 512;
 
   /// A communication's cost alone, and what it loads for sharing with others in flight
   /// (ConcurrentCharges).

@@ -3,7 +3,9 @@
 
 #include <cstdio>
 #include <sstream>
+#include <string>
 
+#include "engine/collapsed_costs.hpp"
 #include "output/version.hpp"
 
 namespace zs::output {
@@ -66,9 +68,10 @@ std::vector<std::string> approximations(const engine::SimulationResult& r) {
         "bandwidth, "
         "counting the concurrent copies of the same communication in the other classes' groups (up to 31 "
         "copies explicitly, more sampled evenly and weighted); steps of a schedule do not overlap, except "
-        "a pairwise all-to-all's of up to 512 members, whose send-receive steps follow only their ends' "
-        "previous step: its transfers are replayed with those dependencies on max-min shared link "
-        "directions");
+        "a pairwise all-to-all's of up to " +
+        std::to_string(engine::CollapsedCosts::kReplayedPairwiseMembers) +
+        " members, whose send-receive steps follow only their ends' previous step: its transfers are "
+        "replayed with those dependencies on max-min shared link directions");
     out.push_back(
         "collapsed fidelity: different communications in flight at once share the link directions they load "
         "at their average rates (max-min on their speeds), so bursts within one are not seen; the copies a "

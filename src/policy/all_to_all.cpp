@@ -1,9 +1,9 @@
 // Direct and pairwise-exchange all-to-all schedules.
 #include "policy/all_to_all.hpp"
 
-#include "policy/ring_collective.hpp"
-
 #include <algorithm>
+
+#include "policy/ring_collective.hpp"
 
 namespace zs::policy {
 

@@ -1,16 +1,13 @@
 // Collapsed fidelity agrees with exact fidelity on scenarios small enough for both.
 #include <doctest/doctest.h>
 
-#include <algorithm>
 #include <cmath>
-#include <map>
 #include <string>
 #include <tuple>
 
 #include "core/file_source.hpp"
 #include "engine/rank_collapse.hpp"
 #include "engine/replayer.hpp"
-#include "engine/simulation.hpp"
 #include "policy/policy_catalog.hpp"
 #include "scenario/scenario_loader.hpp"
 #include "support/approx.hpp"

@@ -107,8 +107,8 @@ TEST_CASE("a pairwise all-to-all over 128 members: collapsed replays its send-re
   CHECK(zipf.exact < uniform.exact);  // the dropped pairs: fewer bytes, and no convoy
 }
 
-TEST_CASE("a pairwise all-to-all over 384 members (three aggregation switches) is replayed as well") {
-  // 384 x 383 = 147,072 transfers, within CollapsedCosts::kReplayedScheduleTransfers (512 members).
+TEST_CASE("a pairwise all-to-all over 384 members (six aggregation switches) is replayed as well") {
+  // 384 x 383 = 147,072 transfers, within CollapsedCosts::kReplayedPairwiseMembers (512).
   // Measured (session 19): uniform exact 10.886 ms, collapsed 10.887 ms; Zipf exact 12.177 ms, collapsed
   // 12.007 ms (-1.4%). Costed in lockstep (what a larger exchange gets) they come out +6.4% and +10.3%;
   // the longest chain of transfers at their steps' static link loads, tried and dropped, +5.7% and
