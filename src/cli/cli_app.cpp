@@ -35,6 +35,7 @@ struct RunOptions {
   std::string out_dir;
   bool quiet = false;
   std::string fidelity;  ///< overrides the scenario's when set
+  bool force = false;    ///< replace an existing folder that zettasim did not write
 };
 
 int run_scenario(const RunOptions& opt, std::ostream& out) {
@@ -42,16 +43,17 @@ int run_scenario(const RunOptions& opt, std::ostream& out) {
   scenario::Scenario s = scenario::ScenarioLoader(*files).load(path);
   if (!opt.fidelity.empty()) s.fidelity = opt.fidelity;
   s.resolved["scenario"]["fidelity"] = s.fidelity;
+  const std::filesystem::path dir = results_folder(opt.out_dir, s.name, opt.force);
   const engine::SimulationResult result = simulate_scenario(s, "--fidelity");
 
   std::string report = output::report_text(s, result);
   nlohmann::json config = s.resolved;
   config["zettasim_version"] = output::kVersion;
-  std::filesystem::path dir =
-      opt.out_dir.empty() ? std::filesystem::path("results") / s.name : std::filesystem::path(opt.out_dir);
-  write_results_folder(dir, {{"summary.json", output::summary_json(s, result).dump(2) + "\n"},
-                             {"config.json", config.dump(2) + "\n"},
-                             {"report.txt", report}});
+  write_results_folder(dir,
+                       {{"summary.json", output::summary_json(s, result).dump(2) + "\n"},
+                        {"config.json", config.dump(2) + "\n"},
+                        {"report.txt", report}},
+                       opt.force);
   if (!opt.quiet) out << report;
   out << "\nresults: " << dir.string() << "/ (summary.json, config.json, report.txt)\n";
   return 0;
@@ -108,6 +110,9 @@ int summarize_topology(const TopoOptions& opt, std::ostream& out) {
   return 0;
 }
 
+constexpr const char* kForceHelp =
+    "Replace the output folder even if zettasim did not write it (a file is never replaced)";
+
 void list_builtins(std::ostream& out) {
   out << "policies:\n";
   for (const auto& p : policy::builtin_policies())
@@ -130,6 +135,7 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
                   "Scenario file (default: the embedded scenarios/default.json)");
   run->add_option("--out", run_opt.out_dir, "Output folder (default: results/<scenario name>)");
   run->add_flag("--quiet", run_opt.quiet, "Print only where the results went");
+  run->add_flag("--force", run_opt.force, kForceHelp);
   run->add_option("--fidelity", run_opt.fidelity,
                   "auto (default: exact up to 2^24 rank-ops, collapsed beyond), exact or collapsed");
   GoodputOptions goodput_opt;
@@ -143,6 +149,7 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
   goodput->add_option("--seeds", goodput_opt.seeds, "Monte Carlo seeds (default: the scenario's)")
       ->check(CLI::Range(uint32_t(1), uint32_t(100000)));
   goodput->add_flag("--quiet", goodput_opt.quiet, "Print only where the results went");
+  goodput->add_flag("--force", goodput_opt.force, kForceHelp);
   TopoOptions topo_opt;
   auto* topo = app.add_subcommand("topo", "Summarize a machine: part counts, injection, diameter, bisection");
   topo->add_option("file", topo_opt.file, "Machine or scenario file")->required();
@@ -168,6 +175,7 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
   validate->add_option("--out", validate_opt.out_dir, "Output folder (default: results/validate-<name>)");
   validate->add_option("--rows", validate_opt.rows, "Run only the rows whose name contains this text");
   validate->add_flag("--quiet", validate_opt.quiet, "Print only where the results went");
+  validate->add_flag("--force", validate_opt.force, kForceHelp);
   auto* trace = app.add_subcommand("trace", "Generate, inspect, import or export a trace");
   trace->require_subcommand(1);
   TraceGenOptions gen_opt;
@@ -189,11 +197,14 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
       trace->add_subcommand("inspect", "Print a trace's totals: FLOPs, bytes per communicator, ops, memory");
   inspect->add_option("file", inspect_input, "Trace file, scenario file or Chakra trace prefix")->required();
   std::string export_input, export_dir;
+  bool export_force = false;
   auto* export_chakra = trace->add_subcommand(
       "export-chakra", "Write a trace as MLCommons Chakra execution traces, one <name>.<rank>.et per rank");
   export_chakra->add_option("input", export_input, "Trace file, scenario file or Chakra trace prefix")
       ->required();
-  export_chakra->add_option("--out", export_dir, "Folder to write (replaced if it exists)")->required();
+  export_chakra->add_option("--out", export_dir, "Folder to write (an earlier export there is replaced)")
+      ->required();
+  export_chakra->add_flag("--force", export_force, kForceHelp);
 
   try {
     app.parse(argc, argv);
@@ -221,7 +232,7 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
     if (*place) return print_placement_cost(place_opt, out);
     if (*validate) return run_validate(validate_opt, out);
     if (*inspect) return inspect_trace(inspect_input, out);
-    if (*export_chakra) return export_chakra_files(export_input, export_dir, out);
+    if (*export_chakra) return export_chakra_files(export_input, export_dir, export_force, out);
   } catch (const core::InputError& e) {
     err << "zettasim: error: " << e.what() << "\n";
     return 2;

@@ -94,6 +94,7 @@ int run_goodput(const GoodputOptions& opt, std::ostream& out) {
         "expected a reliability section (failure_rates, horizon, seeds, checkpoint, detection, "
         "restart, repair; optional spares) for goodput");
   const auto& rel = *s.reliability;
+  const std::filesystem::path dir = results_folder(opt.out_dir, s.name + "-goodput", opt.force);
   // Checkpoint state: every rank's weights and optimizer state.
   double state = 0;
   for (const auto& role : s.trace.roles) {
@@ -238,11 +239,11 @@ int run_goodput(const GoodputOptions& opt, std::ostream& out) {
   nlohmann::json config = s.resolved;
   config["zettasim_version"] = output::kVersion;
 
-  std::filesystem::path dir = opt.out_dir.empty() ? std::filesystem::path("results") / (s.name + "-goodput")
-                                                  : std::filesystem::path(opt.out_dir);
-  write_results_folder(dir, {{"goodput.json", result.dump(2) + "\n"},
-                             {"config.json", config.dump(2) + "\n"},
-                             {"report.txt", report}});
+  write_results_folder(dir,
+                       {{"goodput.json", result.dump(2) + "\n"},
+                        {"config.json", config.dump(2) + "\n"},
+                        {"report.txt", report}},
+                       opt.force);
   if (!opt.quiet) out << report;
   out << "\nresults: " << dir.string() << "/ (goodput.json, config.json, report.txt)\n";
   return 0;

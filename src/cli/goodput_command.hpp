@@ -11,6 +11,7 @@ struct GoodputOptions {
   std::string out_dir;  ///< default results/<scenario name>-goodput
   uint32_t seeds = 0;   ///< overrides the scenario's when > 0
   bool quiet = false;
+  bool force = false;   ///< replace an existing folder that zettasim did not write
 };
 
 /// Simulates one iteration of the scenario (as `run`), then its "reliability" section's horizon over the

@@ -8,6 +8,7 @@
 #include "chakra/chakra_export.hpp"
 #include "chakra/chakra_import.hpp"
 #include "cli/text_columns.hpp"
+#include "core/file_name.hpp"
 #include "core/file_source.hpp"
 #include "core/input_error.hpp"
 #include "core/json_object.hpp"
@@ -106,10 +107,20 @@ workload::Trace trace_of(const std::string& path, const TraceGenOptions* gen, st
                                         : "expected a \"trace\" or a \"scenario\"");
 }
 
+/// A trace's name becomes part of file names: refuse one that is not a safe path component.
+void check_trace_name_for_files(const std::string& input, const workload::Trace& trace,
+                                const std::string& used_for) {
+  if (auto problem = core::file_name_problem(trace.name))
+    throw core::InputError(input, "",
+                           "the trace name " + core::quoted_for_message(trace.name) + " is used for " + used_for +
+                               " and must be " + core::kFileNameRule + ", got " + *problem);
+}
+
 }  // namespace
 
 int generate_trace_file(const TraceGenOptions& opt, std::ostream& out) {
   workload::Trace trace = trace_of(opt.input, &opt, &out);
+  if (opt.out.empty()) check_trace_name_for_files(opt.input, trace, "the default file <trace name>.trace.json; pass --out");
   const std::string path = opt.out.empty() ? trace.name + ".trace.json" : opt.out;
   try {
     const bool cbor = path.size() >= 5 && path.compare(path.size() - 5, 5, ".cbor") == 0;
@@ -125,11 +136,14 @@ int generate_trace_file(const TraceGenOptions& opt, std::ostream& out) {
   return 0;
 }
 
-int export_chakra_files(const std::string& input, const std::string& out_dir, std::ostream& out) {
+int export_chakra_files(const std::string& input, const std::string& out_dir, bool force, std::ostream& out) {
+  const auto replace = force ? output::Replace::kForce : output::Replace::kOwnOutput;
+  output::check_replaceable(out_dir, replace);
   const workload::Trace trace = trace_of(input, nullptr);
+  check_trace_name_for_files(input, trace, "the Chakra file names");
   uint64_t files = 0;
   try {
-    output::StagedDirectory stage(out_dir);
+    output::StagedDirectory stage(out_dir, replace);
     files = chakra::export_chakra(trace, trace.name, [&](const std::string& name, const std::string& bytes) {
       stage.write(name, bytes);
     });

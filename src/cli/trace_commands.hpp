@@ -18,8 +18,9 @@ struct TraceGenOptions {
 int generate_trace_file(const TraceGenOptions& opt, std::ostream& out);
 
 /// Writes a trace (file, scenario or Chakra prefix) as Chakra files "<out_dir>/<trace name>.<rank>.et",
-/// atomically (the folder appears complete or not at all; an existing one is replaced).
-int export_chakra_files(const std::string& input, const std::string& out_dir, std::ostream& out);
+/// atomically (the folder appears complete or not at all; an earlier export there is replaced, another
+/// folder only with `force`).
+int export_chakra_files(const std::string& input, const std::string& out_dir, bool force, std::ostream& out);
 
 /// Prints a trace's totals: ranks and roles, op counts, FLOPs, bytes per communicator, memory per role.
 /// `input` is a trace file or a scenario (whose workload is generated).

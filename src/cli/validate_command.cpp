@@ -163,16 +163,16 @@ int run_validate(const ValidateOptions& opt, std::ostream& out) {
     std::erase_if(spec.rows, [&](const auto& r) { return r.name().find(opt.rows) == std::string::npos; });
     if (spec.rows.empty()) throw core::InputError("--rows", "", "no row name contains \"" + opt.rows + "\"");
   }
+  const std::filesystem::path dir = results_folder(opt.out_dir, "validate-" + spec.name, opt.force);
   std::vector<scenario::RowResult> results;
   for (const auto& row : spec.rows) results.push_back(run_row(*files, spec, row));
   const auto summary = scenario::summarize(spec, results);
   const std::string text = report(spec, results, summary);
-  const std::filesystem::path dir = opt.out_dir.empty()
-                                        ? std::filesystem::path("results") / ("validate-" + spec.name)
-                                        : std::filesystem::path(opt.out_dir);
-  write_results_folder(dir, {{"validation.json", to_json(spec, results, summary).dump(2) + "\n"},
-                             {"validation.csv", to_csv(results)},
-                             {"report.txt", text}});
+  write_results_folder(dir,
+                       {{"validation.json", to_json(spec, results, summary).dump(2) + "\n"},
+                        {"validation.csv", to_csv(results)},
+                        {"report.txt", text}},
+                       opt.force);
   if (!opt.quiet) out << text;
   out << "\nresults: " << dir.string() << "/ (validation.json, validation.csv, report.txt)\n";
   return summary.passed ? 0 : 1;

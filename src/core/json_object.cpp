@@ -3,6 +3,8 @@
 
 #include <cmath>
 
+#include "core/file_name.hpp"
+
 namespace zs::core {
 namespace {
 
@@ -85,6 +87,13 @@ std::string JsonObject::string(std::string_view key) {
   const auto& v = required(key);
   if (!v.is_string()) throw error(key, "expected a string, got " + type_name(v) + " " + shown(v));
   return v.get<std::string>();
+}
+
+std::string JsonObject::file_name(std::string_view key) {
+  std::string name = string(key);
+  if (auto problem = file_name_problem(name))
+    throw error(key, "expected " + std::string(kFileNameRule) + ", got " + *problem);
+  return name;
 }
 
 std::optional<std::string> JsonObject::optional_string(std::string_view key) {

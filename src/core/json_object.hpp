@@ -41,6 +41,8 @@ class JsonObject {
 
   std::string string(std::string_view key);
   std::optional<std::string> optional_string(std::string_view key);
+  /// A string that becomes a file or folder name: one safe path component (core/file_name.hpp).
+  std::string file_name(std::string_view key);
   /// A plain number in [min, max].
   double number(std::string_view key, double min, double max);
   double number_or(std::string_view key, double fallback, double min, double max);

@@ -131,7 +131,7 @@ ValidationSpec ValidationSpec::load(const core::FileSource& files, const std::st
   if (root.string("kind") != "validation") throw root.error("kind", "expected \"validation\"");
   ValidationSpec s;
   s.file = path;
-  s.name = root.string("name");
+  s.name = root.file_name("name");
   s.description = root.string("description");
   s.rows_file = core::resolve_relative(path, root.string("rows"));
 

@@ -181,7 +181,7 @@ Scenario ScenarioLoader::load(const std::string& path) const {
     throw root.error("kind", "expected \"scenario\" for a scenario file");
   Scenario s;
   s.file = path;
-  s.name = root.string("name");
+  s.name = root.file_name("name");
   s.description = root.optional_string("description").value_or("");
   s.seed = static_cast<uint64_t>(root.integer_or("seed", 1, 0, INT64_MAX));
   s.fidelity = root.optional_string("fidelity").value_or("auto");

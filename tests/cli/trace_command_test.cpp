@@ -180,3 +180,28 @@ TEST_CASE("bad Chakra and recorded-trace input: one line, exit code 2, nothing w
   CHECK(x.code == 2);
   CHECK(x.err.find("extra.json: /workload/micro_batch") != std::string::npos);
 }
+
+TEST_CASE("export-chakra replaces only its own earlier export, and refuses a trace name unsafe for files") {
+  test::TempDir dir;
+  const std::string scenario = source_file("scenarios/hgx-3d-parallel.json");
+  dir.write("notes/todo.txt", "precious");
+  auto foreign = test::run_cli({"trace", "export-chakra", scenario, "--out", dir.file("notes")});
+  CHECK(foreign.code == 2);
+  CHECK(foreign.err.find("is a folder that zettasim did not write") != std::string::npos);
+  CHECK(test::read_text(dir.path() / "notes/todo.txt") == "precious");
+  CHECK(test::run_cli({"trace", "export-chakra", scenario, "--out", dir.file("et")}).code == 0);
+  CHECK(test::run_cli({"trace", "export-chakra", scenario, "--out", dir.file("et")}).code == 0);
+
+  REQUIRE(test::run_cli({"trace", "gen", scenario, "--out", dir.file("t.trace.json")}).code == 0);
+  auto trace = nlohmann::json::parse(test::read_text(dir.path() / "t.trace.json"));
+  trace["name"] = "../../escape";
+  const std::string renamed = dir.write("renamed.trace.json", trace.dump());
+  auto unsafe = test::run_cli({"trace", "export-chakra", renamed, "--out", dir.file("et2")});
+  CHECK(unsafe.code == 2);
+  CHECK(unsafe.err ==
+        "zettasim: error: " + renamed +
+            ": the trace name \"../../escape\" is used for the Chakra file names and must be"
+        " 1 to 128 characters of A-Z a-z 0-9 . _ -, not starting with '.' or '-' (it names a file or folder), "
+        "got a name starting with '.'\n");
+  CHECK_FALSE(fs::exists(dir.path() / "et2"));
+}
