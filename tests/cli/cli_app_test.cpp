@@ -97,7 +97,7 @@ TEST_CASE("the embedded default scenario runs and matches its golden summary") {
   CHECK(summary["critical_rank_exposed_communication_by_communicator_s"]["dp"].get<double>() ==
         zs::test::approx(part["exposed_communication"].get<double>()).epsilon(1e-12));
   auto golden =
-      nlohmann::json::parse(test::read_text(fs::path(ZS_SOURCE_DIR) / "tests/golden/default.summary.json"));
+      nlohmann::json::parse(test::read_text(fs::path(ZS_SOURCE_DIR) / "tests/golden/default/summary.json"));
   check_close(summary, golden, "");
 }
 

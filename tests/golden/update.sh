@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Writes tests/golden anew from a build's zettasim: every shipped scenario's run outputs, and goodput outputs
+# for those with a reliability section. Run from anywhere; review the diff before committing it.
+#   tests/golden/update.sh [BUILD_DIR]   (default: build)
+set -euo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+bin=$(cd "$root" && realpath "${1:-build}")/bin/zettasim
+cd "$root"
+for scenario in scenarios/*.json; do
+  name=$(basename "$scenario" .json)
+  "$bin" run "$scenario" --out "tests/golden/$name" --force --quiet >/dev/null
+  rm -f "tests/golden/$name/.zettasim-output"
+  if grep -q '"reliability"' "$scenario"; then
+    "$bin" goodput "$scenario" --out "tests/golden/$name-goodput" --force --quiet >/dev/null
+    rm -f "tests/golden/$name-goodput/.zettasim-output"
+  fi
+done
+echo "tests/golden written by $bin"
