@@ -22,14 +22,6 @@ zs_require(CLI11_FOUND libcli11-dev "CLI11 2.0 or newer")
 find_package(doctest 2.4 QUIET CONFIG)
 zs_require(doctest_FOUND doctest-dev "doctest 2.4 or newer")
 
-# Eigen (topology linear algebra) and HDF5 (sweep and time-series output) are required now so that a
-# machine that builds today builds the layers that will use them.
-find_package(Eigen3 3.3 QUIET CONFIG)
-zs_require(Eigen3_FOUND libeigen3-dev "Eigen 3.3 or newer")
-
-find_package(HDF5 QUIET COMPONENTS C)
-zs_require(HDF5_FOUND libhdf5-dev "HDF5")
-
 # Chakra execution traces are protobuf: Debian's protoc generates the C++ code from src/chakra/et_def.proto.
 find_package(Protobuf 3.12 QUIET)
 zs_require(Protobuf_FOUND libprotobuf-dev "Protocol Buffers 3.12 or newer (for Chakra traces)")
