@@ -10,7 +10,7 @@ namespace zs::policy {
 double young_interval(double mtbf, double checkpoint_cost);
 
 /// Daly (2006, FGCS 22:303), higher order: sqrt(2 C M) [1 + sqrt(C / 2M) / 3 + (C / 2M) / 9] - C for
-/// C < 2M, else M. Reproduces the table in ../shared/reference/reliability.md (117 min for M = 24 h,
+/// C < 2M, else M. Reproduces the table in Daly 2006's paper (FGCS 22(3)) (117 min for M = 24 h,
 /// C = 5 min).
 double daly_interval(double mtbf, double checkpoint_cost);
 

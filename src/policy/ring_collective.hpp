@@ -12,7 +12,7 @@ namespace zs::policy {
 /// successor. Reduce-scatter and all-gather take n-1 steps, all-reduce 2(n-1) (reduce-scatter then
 /// all-gather). A send of step k waits for the member's send of step k-1 and for the chunk it
 /// received in step k-1. On uncontended links of bandwidth B and per-transfer latency alpha this
-/// gives the closed forms of ../shared/reference/collectives.md, e.g. all-reduce
+/// gives the closed forms of nccl-tests' doc/PERFORMANCE.md, e.g. all-reduce
 /// 2(n-1)alpha + 2(n-1)/n S/B. All-to-all has no ring form: it is scheduled direct, as NCCL does.
 class RingCollective final : public CollectivePolicy {
  public:

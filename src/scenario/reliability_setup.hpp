@@ -55,7 +55,7 @@ struct CheckpointStore {
 /// since pytorch/pytorch#110947), after which a collective hung on a failed peer aborts the job; a crash is
 /// noticed sooner, so this is the slow end. s
 inline constexpr double kDefaultDetection = 600;
-/// Restart when a scenario gives none: Daly 2006's R = 10 min (../shared/reference/reliability.md). s
+/// Restart when a scenario gives none: Daly 2006's R = 10 min (FGCS 22(3)). s
 inline constexpr double kDefaultRestart = 600;
 
 struct ReliabilitySetup {

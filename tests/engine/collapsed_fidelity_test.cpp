@@ -74,7 +74,7 @@ TEST_CASE(
   // Beyond that limit (up to 4096 ranks) the replayer simulates every rank with the network analytic:
   // the small groups' collectives transfer by transfer as charges (ConcurrentCharges' average-rate
   // max-min sharing against SimGrid's flows). Run here on the same trace through the replayer itself.
-  // Session 17, against exact on all 64 ranks: iteration +0.8%; compute exact; bubble within 0.7%, idle
+  // Against exact on all 64 ranks: iteration +0.8%; compute exact; bubble within 0.7%, idle
   // 2.0%, exposed communication 2.0%, ep 2.6%; dp 5.0% and expert-dp 5.5% (ZeRO-1 at the end of the
   // iteration); tp 12.6% (rank 1: 42.2 ms against 37.5 ms, its waits for slower tensor peers, whose
   // all-to-alls end at slightly different times).

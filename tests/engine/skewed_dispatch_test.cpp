@@ -66,7 +66,7 @@ Both run_both(const workload::CollectiveOp& c, const std::string& policy, uint32
 TEST_CASE("a Zipf-skewed dispatch over 128 members: collapsed costs its drawn sizes, within 3% of exact") {
   // 128^2 pairs exceed RankCollapse::kExactDispatchPairs: collapsed fidelity merges the axis and costs
   // one routing draw per dispatch shape. Exact: every one of the 16,256 flows of the direct all-to-all in
-  // SimGrid (about 50-85 s). Measured (session 18): exact 4.712 ms, collapsed 4.797 ms (+1.8%). The
+  // SimGrid (about 50-85 s). Measured: exact 4.712 ms, collapsed 4.797 ms (+1.8%). The
   // earlier estimate, the uniform all-to-all's drain scaled by the busiest member's bytes over the mean
   // actually sent, gave 11.2 ms: the hottest members receive 1.25x the nominal, but dropped pairs leave
   // the mean at about 0.6x, and the bottleneck here is the oversubscribed uplinks, not the hottest
@@ -89,7 +89,7 @@ TEST_CASE("a pairwise all-to-all over 128 members: collapsed replays its send-re
   // The same dispatch with the pairwise exchange: 127 send-receive steps, each transfer waiting for the
   // previous step of both its ends. Collapsed fidelity replays those transfers with their dependencies
   // on its fluid sharing model (run_chained), the same max-min sharing SimGrid applies to the flows.
-  // Measured (session 19): exact and collapsed 6.245 ms uniform, 5.888 ms Zipf (the dropped pairs move
+  // Measured: exact and collapsed 6.245 ms uniform, 5.888 ms Zipf (the dropped pairs move
   // fewer bytes). Costing the steps as if in lockstep gave 6.583 ms and 6.214 ms (+5.4%); before the
   // receive side joined the dependencies, exact took 12.53 ms under Zipf (senders drifting onto the hot
   // receivers, a convoy that MPI's blocking send-receive steps do not allow).
@@ -109,7 +109,7 @@ TEST_CASE("a pairwise all-to-all over 128 members: collapsed replays its send-re
 
 TEST_CASE("a pairwise all-to-all over 384 members (six aggregation switches) is replayed as well") {
   // 384 x 383 = 147,072 transfers, within CollapsedCosts::kReplayedPairwiseMembers (512).
-  // Measured (session 19): uniform exact 10.886 ms, collapsed 10.887 ms; Zipf exact 12.177 ms, collapsed
+  // Measured: uniform exact 10.886 ms, collapsed 10.887 ms; Zipf exact 12.177 ms, collapsed
   // 12.007 ms (-1.4%). Costed in lockstep (what a larger exchange gets) they come out +6.4% and +10.3%;
   // the longest chain of transfers at their steps' static link loads, tried and dropped, +5.7% and
   // +10.2%: the transfers on a busy uplink do not all run at once when the members drift apart, which

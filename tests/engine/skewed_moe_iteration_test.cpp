@@ -10,7 +10,7 @@ TEST_CASE("Qwen3-30B-A3B with Zipf routing over 128-member expert groups: collap
   // all-to-alls. Groups of 128 are too large to draw routing per call: collapsed fidelity merges the
   // expert axis into 2 representatives (one per stage), each with its group's largest expert load, and
   // costs the dispatches with one routing draw per shape. Exact: every rank and every flow (about a
-  // minute in a release build). Measured (session 19): exact 1.392 s, collapsed 1.399 s (+0.5%); ep
+  // minute in a release build). Measured: exact 1.392 s, collapsed 1.399 s (+0.5%); ep
   // exposed 562.2 ms against 565.4 ms on rank 0.
   const auto r = test::run_both("qwen3-ep128-skewed");
   REQUIRE(r.collapsed.replay.ranks.size() == 2);
