@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Prints the benchmark tables of the README "Benchmarks" section; each case in its own process so that
+# Prints the benchmark tables of docs/benchmarks.md; each case in its own process so that
 # peak memory is per case. Usage: bench/run.sh [BUILD_DIR] [MAX_UNITS] [platform|collectives|headline|all]
 set -euo pipefail
 build=${1:-build}

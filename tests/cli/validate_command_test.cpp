@@ -21,7 +21,7 @@ TEST_CASE("validate runs a row through the scenario path and reports predicted, 
   const auto& row = j["rows"][0];
   CHECK(row["name"] == "table1-1.7B-ptd-p-32gpu");
   CHECK(row["published_tflops_per_gpu"] == 137);
-  // Within the issue's 15% of the published 137 TFLOP/s; the number itself is in the README table.
+  // Within 15% of the published 137 TFLOP/s; the number itself is in docs/validation.md.
   CHECK(row["predicted_tflops_per_gpu"].get<double>() > 137 * 0.85);
   CHECK(row["predicted_tflops_per_gpu"].get<double>() < 137 * 1.15);
   CHECK(row["error"].get<double>() ==

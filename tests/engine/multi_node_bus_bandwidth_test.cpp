@@ -59,7 +59,7 @@ TEST_CASE("2 x 8 H100 over 8 HDR-class rails: the hierarchical all-reduce within
   CHECK(bus_bandwidth(machine, policy::RingCollective(), 8 * kGiB) < 25e9);
   // nccl-tests gives 298 GB/s at 1 GiB: t = 0.94 ms + S / 346 GB/s over the two points. The model has no
   // such fixed cost (its latencies are microseconds) and stays near its asymptote, 10.6% above the
-  // measurement; the gap is stated in the README (Calibration). Only the direction is checked here.
+  // measurement; the gap is stated in docs/calibration.md. Only the direction is checked here.
   CHECK(bus_bandwidth(machine, policy::HierarchicalCollective(), 1 * kGiB) < large);
   // Collapsed fidelity costs the pipeline in waves of whole phases: within 5% of the exact replay.
   for (double bytes : {1 * kGiB, 8 * kGiB}) {
