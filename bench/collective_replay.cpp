@@ -10,7 +10,7 @@
 
 #include "bench_machines.hpp"
 #include "engine/simulation.hpp"
-#include "policy/linear_placement.hpp"
+#include "policy/placement/linear_placement.hpp"
 #include "policy/policy_catalog.hpp"
 
 using namespace zs;

@@ -6,7 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "policy/placement_policy.hpp"
+#include "policy/placement/placement_policy.hpp"
 #include "reliability/goodput_simulator.hpp"
 #include "scenario/scenario.hpp"
 

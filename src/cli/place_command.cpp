@@ -5,7 +5,7 @@
 
 #include "core/file_source.hpp"
 #include "core/input_error.hpp"
-#include "policy/placement_cost.hpp"
+#include "policy/placement/placement_cost.hpp"
 #include "policy/policy_catalog.hpp"
 #include "scenario/scenario_loader.hpp"
 

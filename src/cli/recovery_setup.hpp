@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "policy/placement_policy.hpp"
+#include "policy/placement/placement_policy.hpp"
 #include "reliability/goodput_simulator.hpp"
 #include "reliability/job_components.hpp"
 #include "scenario/scenario.hpp"

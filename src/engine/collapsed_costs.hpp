@@ -12,8 +12,8 @@
 #include "core/units.hpp"
 #include "engine/analytic_network.hpp"
 #include "engine/rank_collapse.hpp"
-#include "policy/collective_policy.hpp"
-#include "policy/placement_policy.hpp"
+#include "policy/collective/collective_policy.hpp"
+#include "policy/placement/placement_policy.hpp"
 #include "topology/machine.hpp"
 #include "workload/trace.hpp"
 

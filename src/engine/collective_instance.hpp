@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "core/units.hpp"
-#include "policy/collective_policy.hpp"
+#include "policy/collective/collective_policy.hpp"
 #include "workload/trace.hpp"
 
 namespace zs::engine {

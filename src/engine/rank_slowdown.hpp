@@ -5,7 +5,7 @@
 #include <map>
 
 #include "engine/rank_collapse.hpp"
-#include "policy/placement_policy.hpp"
+#include "policy/placement/placement_policy.hpp"
 #include "topology/machine.hpp"
 
 namespace zs::engine {

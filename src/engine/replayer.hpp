@@ -3,8 +3,8 @@
 
 #include "engine/rank_collapse.hpp"
 #include "engine/replay_result.hpp"
-#include "policy/collective_policy.hpp"
-#include "policy/placement_policy.hpp"
+#include "policy/collective/collective_policy.hpp"
+#include "policy/placement/placement_policy.hpp"
 #include "topology/machine.hpp"
 #include "topology/optical_circuits.hpp"
 #include "workload/trace.hpp"

@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <string>
 
-#include "policy/placement_policy.hpp"
+#include "policy/placement/placement_policy.hpp"
 #include "topology/machine.hpp"
 #include "workload/trace.hpp"
 

@@ -4,18 +4,19 @@
 #include <functional>
 #include <stdexcept>
 
-#include "policy/all_to_all.hpp"
-#include "policy/auto_collective.hpp"
-#include "policy/channel_rings.hpp"
-#include "policy/double_binary_tree.hpp"
-#include "policy/file_placement.hpp"
-#include "policy/hierarchical_collective.hpp"
-#include "policy/in_network_collective.hpp"
-#include "policy/linear_placement.hpp"
-#include "policy/random_placement.hpp"
-#include "policy/recursive_collective.hpp"
-#include "policy/ring_collective.hpp"
-#include "policy/topology_aware_placement.hpp"
+#include "policy/collective/pairwise_collective.hpp"
+#include "policy/collective/auto_collective.hpp"
+#include "policy/collective/channel_rings_collective.hpp"
+#include "policy/collective/double_binary_tree_collective.hpp"
+#include "policy/placement/file_placement.hpp"
+#include "policy/collective/hierarchical_collective.hpp"
+#include "policy/collective/in_network_collective.hpp"
+#include "policy/placement/linear_placement.hpp"
+#include "policy/placement/random_placement.hpp"
+#include "policy/collective/recursive_collective.hpp"
+#include "policy/collective/tree_collective.hpp"
+#include "policy/collective/ring_collective.hpp"
+#include "policy/placement/topology_aware_placement.hpp"
 
 namespace zs::policy {
 namespace {

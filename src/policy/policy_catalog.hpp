@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "policy/collective_policy.hpp"
-#include "policy/placement_policy.hpp"
+#include "policy/collective/collective_policy.hpp"
+#include "policy/placement/placement_policy.hpp"
 
 namespace zs::policy {
 

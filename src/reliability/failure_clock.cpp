@@ -6,7 +6,7 @@
 
 namespace zs::reliability {
 
-FailureClock::FailureClock(const policy::FailureRates& rates, const JobComponents& job, uint64_t seed,
+FailureClock::FailureClock(const FailureRates& rates, const JobComponents& job, uint64_t seed,
                            const std::vector<Failure>& scripted)
     : rates_(rates), job_(job), stream_(seed) {
   for (const auto& f : scripted) queue_.push(f);

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "core/splitmix.hpp"
-#include "policy/failure_rates.hpp"
+#include "reliability/failure_rates.hpp"
 #include "reliability/job_components.hpp"
 
 namespace zs::reliability {
@@ -31,7 +31,7 @@ struct Failure {
 class FailureClock {
  public:
   /// `scripted` failures happen at their times in addition to the random ones.
-  FailureClock(const policy::FailureRates& rates, const JobComponents& job, uint64_t seed,
+  FailureClock(const FailureRates& rates, const JobComponents& job, uint64_t seed,
                const std::vector<Failure>& scripted = {});
   /// The next failure, not removed.
   const Failure& next() const { return queue_.top(); }
@@ -42,7 +42,7 @@ class FailureClock {
   /// A lifetime of one of `n` merged instances of component c, s.
   double lifetime(uint32_t c, uint64_t n);
 
-  const policy::FailureRates& rates_;
+  const FailureRates& rates_;
   const JobComponents& job_;
   core::SplitMixStream stream_;
   std::priority_queue<Failure, std::vector<Failure>, std::greater<>> queue_;

@@ -55,7 +55,7 @@ std::string describe(const Degradation& d) {
 
 }  // namespace
 
-GoodputRun simulate_goodput_once(const policy::FailureRates& rates, const GoodputConfig& cfg, double interval,
+GoodputRun simulate_goodput_once(const FailureRates& rates, const GoodputConfig& cfg, double interval,
                                  uint64_t seed, bool keep_timeline) {
   GoodputRun run;
   std::optional<JobComponents> own;
@@ -244,7 +244,7 @@ GoodputRun simulate_goodput_once(const policy::FailureRates& rates, const Goodpu
     }
   };
   // Counts failure f; returns its component.
-  auto count = [&](const Failure& f) -> const policy::ComponentRate& {
+  auto count = [&](const Failure& f) -> const ComponentRate& {
     const auto& comp = rates.components[f.component];
     ++run.failures;
     ++run.by_component[comp.name];
@@ -377,7 +377,7 @@ GoodputRun simulate_goodput_once(const policy::FailureRates& rates, const Goodpu
 
   // The job stops for a (non-silent) failure at `at`: returns the wait for a swap, repair or re-patch it
   // needs, or shrinks the job (elastic) and returns 0.
-  auto interrupt = [&](const Failure& f, const policy::ComponentRate& comp, double at, const char* when) {
+  auto interrupt = [&](const Failure& f, const ComponentRate& comp, double at, const char* when) {
     ++run.interruptions;
     std::string action = "restart";
     double wait = 0;
@@ -385,7 +385,7 @@ GoodputRun simulate_goodput_once(const policy::FailureRates& rates, const Goodpu
       wait = fabric_failure(f, at, action);
     } else if (comp.memory_pool()) {
       wait = pool_failure(f, at, action);
-    } else if (comp.recovery == policy::Recovery::kReplace) {
+    } else if (comp.recovery == Recovery::kReplace) {
       // The ranks it stops: with re-placement those running on its units now (ranks move), else its own.
       const auto down = replacer ? job.units_down(f.component, f.instance) : std::vector<topology::NodeId>{};
       const auto own = job.ranks_taken(f.component, f.instance);
@@ -508,7 +508,7 @@ Estimate estimate(const std::vector<double>& xs) {
 }
 }  // namespace
 
-GoodputSummary simulate_goodput(const policy::FailureRates& rates, const GoodputConfig& cfg, uint64_t seed,
+GoodputSummary simulate_goodput(const FailureRates& rates, const GoodputConfig& cfg, uint64_t seed,
                                 uint32_t seeds) {
   GoodputSummary s;
   s.seeds = seeds;

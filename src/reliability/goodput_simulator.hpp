@@ -8,8 +8,8 @@
 #include <tuple>
 #include <vector>
 
-#include "policy/checkpoint_interval.hpp"
-#include "policy/failure_rates.hpp"
+#include "policy/recovery/checkpoint_policy.hpp"
+#include "reliability/failure_rates.hpp"
 #include "reliability/failure_clock.hpp"
 #include "reliability/job_components.hpp"
 #include "reliability/re_placement.hpp"
@@ -160,11 +160,11 @@ struct GoodputSummary {
 /// work since the last good checkpoint and costs detection, a swap or a repair wait for "replace"
 /// components, and the restart; a failure during that downtime starts it again. A silent corruption is
 /// found when the next checkpoint is validated, which then rolls back instead of committing.
-GoodputRun simulate_goodput_once(const policy::FailureRates& rates, const GoodputConfig& config,
+GoodputRun simulate_goodput_once(const FailureRates& rates, const GoodputConfig& config,
                                  double interval, uint64_t seed, bool keep_timeline);
 
 /// `seeds` seeds from `seed`; the interval from the config's checkpoint policy and the job's MTBF.
-GoodputSummary simulate_goodput(const policy::FailureRates& rates, const GoodputConfig& config, uint64_t seed,
+GoodputSummary simulate_goodput(const FailureRates& rates, const GoodputConfig& config, uint64_t seed,
                                 uint32_t seeds);
 
 }  // namespace zs::reliability

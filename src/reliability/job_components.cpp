@@ -51,7 +51,7 @@ MachineDomains domains_on_machine(const std::string& per, const topology::Machin
 
 }  // namespace
 
-JobComponents::JobComponents(const policy::FailureRates& rates, uint64_t ranks)
+JobComponents::JobComponents(const FailureRates& rates, uint64_t ranks)
     : rates_(rates), ranks_(ranks), domains_(rates.components.size()), fabric_(rates.components.size()) {
   for (const auto& c : rates.components)
     if (c.needs_machine())
@@ -59,7 +59,7 @@ JobComponents::JobComponents(const policy::FailureRates& rates, uint64_t ranks)
                                   ", which needs the machine's topology");
 }
 
-JobComponents::JobComponents(const policy::FailureRates& rates, const topology::Machine& machine,
+JobComponents::JobComponents(const FailureRates& rates, const topology::Machine& machine,
                              const std::vector<topology::NodeId>& unit_of_rank, FabricUse fabric)
     : rates_(rates),
       machine_(&machine),

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "policy/failure_rates.hpp"
+#include "reliability/failure_rates.hpp"
 #include "reliability/fabric_parts.hpp"
 #include "topology/machine.hpp"
 
@@ -53,9 +53,9 @@ class JobComponents {
 
   /// Without a machine: unit, host and job components only; a component counted on the machine is
   /// std::invalid_argument.
-  JobComponents(const policy::FailureRates& rates, uint64_t ranks);
+  JobComponents(const FailureRates& rates, uint64_t ranks);
   /// On a machine, with rank r on unit_of_rank[r].
-  JobComponents(const policy::FailureRates& rates, const topology::Machine& machine,
+  JobComponents(const FailureRates& rates, const topology::Machine& machine,
                 const std::vector<topology::NodeId>& unit_of_rank, FabricUse fabric = {});
 
   uint64_t ranks() const { return ranks_; }
@@ -109,7 +109,7 @@ class JobComponents {
   void add_links(uint32_t component, const std::vector<char>& used);
   void add_ports(uint32_t component, const std::vector<char>& used);
 
-  const policy::FailureRates& rates_;
+  const FailureRates& rates_;
   const topology::Machine* machine_ = nullptr;
   uint64_t ranks_ = 0;
   std::vector<std::string> unit_names_;         ///< by rank; empty without a machine

@@ -10,7 +10,7 @@
 #include <utility>
 #include <vector>
 
-#include "policy/placement_policy.hpp"
+#include "policy/placement/placement_policy.hpp"
 #include "topology/machine.hpp"
 
 namespace zs::reliability {

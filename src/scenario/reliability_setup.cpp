@@ -64,7 +64,7 @@ ReliabilitySetup read_reliability(core::JsonObject& o, const core::FileSource& f
   const std::string rates_path = core::resolve_relative(o.file(), o.string("failure_rates"));
   nlohmann::json doc = files.read_json(rates_path);
   core::JsonObject rates(doc, rates_path, "");
-  r.rates = policy::FailureRates::from_json(rates);
+  r.rates = reliability::FailureRates::from_json(rates);
   r.horizon = o.seconds("horizon", core::Bound::kPositive).value();
   r.seeds = static_cast<uint32_t>(o.integer("seeds", 1, 100000));
   auto c = o.object("checkpoint");

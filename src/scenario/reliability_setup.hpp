@@ -13,8 +13,8 @@
 #include "core/file_source.hpp"
 #include "core/json_object.hpp"
 #include "hw/file_system_model.hpp"
-#include "policy/checkpoint_interval.hpp"
-#include "policy/failure_rates.hpp"
+#include "policy/recovery/checkpoint_policy.hpp"
+#include "reliability/failure_rates.hpp"
 
 namespace zs::scenario {
 
@@ -59,7 +59,7 @@ inline constexpr double kDefaultDetection = 600;
 inline constexpr double kDefaultRestart = 600;
 
 struct ReliabilitySetup {
-  policy::FailureRates rates;
+  reliability::FailureRates rates;
   double horizon = 0;  ///< wall-clock time simulated, s
   uint32_t seeds = 1;  ///< Monte Carlo seeds
   policy::CheckpointPolicy checkpoint;

@@ -5,12 +5,12 @@
 #include <cmath>
 
 #include "engine/simulation.hpp"
-#include "policy/channel_rings.hpp"
-#include "policy/double_binary_tree.hpp"
-#include "policy/hierarchical_collective.hpp"
-#include "policy/in_network_collective.hpp"
-#include "policy/linear_placement.hpp"
-#include "policy/ring_collective.hpp"
+#include "policy/collective/channel_rings_collective.hpp"
+#include "policy/collective/double_binary_tree_collective.hpp"
+#include "policy/collective/hierarchical_collective.hpp"
+#include "policy/collective/in_network_collective.hpp"
+#include "policy/placement/linear_placement.hpp"
+#include "policy/collective/ring_collective.hpp"
 #include "support/approx.hpp"
 #include "support/collective_trace.hpp"
 #include "support/test_machines.hpp"

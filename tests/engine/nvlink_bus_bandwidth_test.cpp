@@ -6,9 +6,9 @@
 
 #include "core/file_source.hpp"
 #include "engine/simulation.hpp"
-#include "policy/in_network_collective.hpp"
-#include "policy/linear_placement.hpp"
-#include "policy/ring_collective.hpp"
+#include "policy/collective/in_network_collective.hpp"
+#include "policy/placement/linear_placement.hpp"
+#include "policy/collective/ring_collective.hpp"
 #include "scenario/scenario_loader.hpp"
 #include "support/approx.hpp"
 #include "support/collective_trace.hpp"

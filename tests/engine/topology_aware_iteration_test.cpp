@@ -6,11 +6,11 @@
 
 #include "core/file_source.hpp"
 #include "engine/simulation.hpp"
-#include "policy/linear_placement.hpp"
-#include "policy/placement_cost.hpp"
+#include "policy/placement/linear_placement.hpp"
+#include "policy/placement/placement_cost.hpp"
 #include "policy/policy_catalog.hpp"
-#include "policy/random_placement.hpp"
-#include "policy/topology_aware_placement.hpp"
+#include "policy/placement/random_placement.hpp"
+#include "policy/placement/topology_aware_placement.hpp"
 #include "scenario/scenario_loader.hpp"
 #include "support/reordered_units.hpp"
 

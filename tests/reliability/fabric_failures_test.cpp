@@ -17,10 +17,10 @@ using namespace zs;
 namespace {
 
 /// A rate table of one fabric component that practically never fails on its own: scripted failures only.
-policy::FailureRates quiet_fabric(const std::string& per) {
+reliability::FailureRates quiet_fabric(const std::string& per) {
   const nlohmann::json table = test::quiet_parts({{per, per}});  // outlives the reader
   core::JsonObject o(table, "quiet.json", "");
-  return policy::FailureRates::from_json(o);
+  return reliability::FailureRates::from_json(o);
 }
 
 /// 2 racks of 2 units. Each unit hangs on its rack switch by a bundle of 2 cables (width 2); each rack

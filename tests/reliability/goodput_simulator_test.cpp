@@ -14,7 +14,7 @@ using namespace zs;
 namespace {
 
 /// One job-level failure process with mean time between failures `mtbf` (s).
-policy::FailureRates job_failures(double mtbf, const std::string& recovery = "restart",
+reliability::FailureRates job_failures(double mtbf, const std::string& recovery = "restart",
                                   const std::string& per = "job", uint64_t observed_units = 1) {
   nlohmann::json j = {
       {"kind", "failure-rates"},
@@ -24,20 +24,20 @@ policy::FailureRates job_failures(double mtbf, const std::string& recovery = "re
        {{"units", observed_units}, {"units_per_host", 8}, {"duration", std::to_string(mtbf) + "s"}}},
       {"components", {{{"name", "node"}, {"per", per}, {"count", 1}, {"recovery", recovery}}}}};
   core::JsonObject o(j, "test-rates.json", "");
-  return policy::FailureRates::from_json(o);
+  return reliability::FailureRates::from_json(o);
 }
 
-policy::FailureRates shipped_rates() {
+reliability::FailureRates shipped_rates() {
   core::DiskFileSource files;
   const std::string path = std::string(ZS_SOURCE_DIR) + "/models/reliability/llama3-405b-54d.json";
   auto doc = files.read_json(path);
   core::JsonObject o(doc, path, "");
-  return policy::FailureRates::from_json(o);
+  return reliability::FailureRates::from_json(o);
 }
 
 /// The interval maximizing simulated ETTR: intervals on a log grid around `guess` share their failure
 /// times (one seed), and a parabola fitted to ETTR over log(interval) gives the optimum.
-double best_interval(const policy::FailureRates& rates, const reliability::GoodputConfig& cfg, double guess) {
+double best_interval(const reliability::FailureRates& rates, const reliability::GoodputConfig& cfg, double guess) {
   std::vector<double> xs, ys;
   for (int i = -8; i <= 8; ++i) {
     const double x = 0.08 * i;
@@ -178,7 +178,7 @@ TEST_CASE("a silent corruption rolls back at the next checkpoint, losing that in
       {"components",
        {{{"name", "sdc"}, {"per", "job"}, {"count", 1}, {"recovery", "restart"}, {"silent", true}}}}};
   core::JsonObject o(j, "sdc.json", "");
-  const auto rates = policy::FailureRates::from_json(o);
+  const auto rates = reliability::FailureRates::from_json(o);
   const auto cfg = config(1000 * 86400.0, 60, 600);
   const auto run = reliability::simulate_goodput_once(rates, cfg, 3600, 9, true);
   REQUIRE(run.failures > 50);
@@ -214,7 +214,7 @@ TEST_CASE("bad rate tables name the file and the JSON path") {
                         {"components", {component}}};
     core::JsonObject o(j, "bad.json", "");
     try {
-      policy::FailureRates::from_json(o);
+      reliability::FailureRates::from_json(o);
     } catch (const core::InputError& e) {
       return std::string(e.what());
     }

@@ -18,10 +18,10 @@ using namespace zs;
 namespace {
 
 /// A rate table of memory pools that practically never fail on their own: scripted failures only.
-policy::FailureRates quiet_pools() {
+reliability::FailureRates quiet_pools() {
   const nlohmann::json table = test::quiet_parts({{"cxl", "memory-pool"}});  // outlives the reader
   core::JsonObject o(table, "quiet.json", "");
-  return policy::FailureRates::from_json(o);
+  return reliability::FailureRates::from_json(o);
 }
 
 /// 2 racks of 2 units under one spine. Pool "pool0" hangs on rack0's switch and "pool1" on rack1's (4

@@ -19,7 +19,7 @@ namespace {
 
 /// A rate table of one component, `per` (`observed` instances for rack or switch), that in practice
 /// never fails on its own (one failure in 10^12 s): only scripted failures happen.
-policy::FailureRates quiet_rates(const std::string& per, const std::string& recovery = "replace") {
+reliability::FailureRates quiet_rates(const std::string& per, const std::string& recovery = "replace") {
   nlohmann::json c = {{"name", per}, {"per", per}, {"count", 1}, {"recovery", recovery}};
   if (per == "rack" || per == "switch" || per == "power-domain") c["observed_instances"] = 1;
   nlohmann::json j = {{"kind", "failure-rates"},
@@ -28,7 +28,7 @@ policy::FailureRates quiet_rates(const std::string& per, const std::string& reco
                       {"observed", {{"units", 1}, {"units_per_host", 4}, {"duration", "1000000000000s"}}},
                       {"components", {c}}};
   core::JsonObject o(j, "quiet.json", "");
-  return policy::FailureRates::from_json(o);
+  return reliability::FailureRates::from_json(o);
 }
 
 /// 2 racks of 4 units: each rack's units on its rack switch (400 GB/s links), the rack switches on a spine.
@@ -289,7 +289,7 @@ namespace {
 /// `peer(r)`.
 struct PeerJob {
   topology::Machine machine = two_racks();
-  policy::FailureRates rates;
+  reliability::FailureRates rates;
   std::unique_ptr<reliability::JobComponents> components;
   reliability::PeerCheckpoints peer;
   reliability::GoodputConfig cfg = job(8, 50000);

@@ -1,0 +1,68 @@
+// Distinct steps of a collective schedule, for costing it without replaying it.
+#include "policy/collective/collective_policy.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <stdexcept>
+
+#include "core/splitmix.hpp"
+#include "topology/unit_domains.hpp"
+
+namespace zs::policy {
+
+namespace {
+
+bool same_step(const std::vector<Transfer>& a, const std::vector<Transfer>& b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i)
+    if (a[i].src != b[i].src || a[i].dst != b[i].dst || a[i].bytes != b[i].bytes) return false;
+  return true;
+}
+}  // namespace
+
+uint32_t CollectiveOptions::chunks_for(double bytes) const {
+  const double wanted = std::ceil(bytes / chunk.value());
+  return static_cast<uint32_t>(std::clamp(wanted, 1.0, double(std::max<uint32_t>(max_chunks, 1))));
+}
+
+topology::NodeId endpoint_node(const topology::Machine& machine, const std::vector<topology::NodeId>& units,
+                               uint32_t endpoint) {
+  const auto n = static_cast<uint32_t>(units.size());
+  if (endpoint < n) return units[endpoint];
+  const auto sw = topology::reduction_switch(machine, units.at(endpoint - n));
+  if (!sw) throw std::logic_error("a schedule names the reduction switch of a member that has none");
+  return *sw;
+}
+
+std::vector<RepeatedStep> repeated_steps(const CollectiveSchedule& schedule) {
+  std::vector<std::vector<Transfer>> by_step;
+  for (const auto& t : schedule.transfers) {
+    if (by_step.size() <= t.step) by_step.resize(t.step + 1);
+    by_step[t.step].push_back({t.src, t.dst, t.bytes, t.step, {}});
+  }
+  std::vector<RepeatedStep> out;
+  std::multimap<uint64_t, size_t> seen;  // hash of a step -> its index in out
+  for (auto& transfers : by_step) {
+    if (transfers.empty()) continue;
+    uint64_t h = 0x243f6a8885a308d3ull;
+    for (const auto& t : transfers) {
+      h = core::splitmix64(h ^ (uint64_t(t.src) << 32 | t.dst));
+      h = core::splitmix64(h ^ static_cast<uint64_t>(t.bytes.value() * 1024.0));
+    }
+    bool merged = false;
+    for (auto [it, end] = seen.equal_range(h); it != end; ++it)
+      if (same_step(out[it->second].transfers, transfers)) {
+        ++out[it->second].repeat;
+        merged = true;
+        break;
+      }
+    if (merged) continue;
+    seen.emplace(h, out.size());
+    for (auto& t : transfers) t.step = 0;
+    out.push_back({std::move(transfers), 1});
+  }
+  return out;
+}
+
+}  // namespace zs::policy

@@ -1,0 +1,35 @@
+// NCCL's double binary tree all-reduce, pipelined in chunks.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "policy/collective/collective_policy.hpp"
+
+namespace zs::policy {
+
+/// Parent of each member in the binary tree NCCL builds over n ranks (-1 for the root, rank 0): rank r
+/// with lowest set bit b hangs under (r ^ b) | 2b, or under r ^ b when that is past the end. Odd ranks
+/// are leaves.
+std::vector<int64_t> binary_tree_parents(uint32_t n);
+
+/// Two binary trees, the second the first mirrored (r -> n-1-r) for even n or shifted by one for odd n,
+/// so that a rank inner in one is a leaf in the other. Each tree reduces half of the buffer to its root
+/// and broadcasts it back, both pipelined in k chunks (CollectiveOptions): a chunk moves up a level, or
+/// down a level, per step, and every level works on a different chunk. With H the deeper tree's height,
+/// all-reduce on a non-blocking switch takes between 2S/B (an inner rank moves 2S each way) and
+/// (k + 2H)(alpha + 2 S/(k B)) (every step as loaded as the steady state's): latency logarithmic in n,
+/// bandwidth within 2x of the ring. The auto policy estimates it by the second.
+/// Reduce-scatter and all-gather use the ring, all-to-all is direct, reduce and broadcast the binomial
+/// tree.
+class DoubleBinaryTreeCollective final : public CollectivePolicy {
+ public:
+  explicit DoubleBinaryTreeCollective(CollectiveOptions options = {}) : options_(options) {}
+  std::string_view name() const override { return "double-binary-tree"; }
+  CollectiveSchedule schedule(const CollectiveRequest& request) const override;
+
+ private:
+  CollectiveOptions options_;
+};
+
+}  // namespace zs::policy

@@ -1,0 +1,64 @@
+// In-network reduction schedules.
+#include "policy/collective/in_network_collective.hpp"
+
+#include <stdexcept>
+
+#include "policy/collective/pairwise_collective.hpp"
+#include "policy/collective/ring_collective.hpp"
+#include "topology/unit_domains.hpp"
+
+namespace zs::policy {
+
+using workload::CollectiveKind;
+
+std::optional<topology::NodeId> shared_reduction_switch(const CollectiveRequest& request) {
+  if (request.machine == nullptr || request.member_units.empty()) return std::nullopt;
+  std::optional<topology::NodeId> shared;
+  for (auto unit : request.member_units) {
+    const auto sw = topology::reduction_switch(*request.machine, unit);
+    if (!sw || (shared && *sw != *shared)) return std::nullopt;
+    shared = sw;
+  }
+  return shared;
+}
+
+CollectiveSchedule InNetworkCollective::schedule(const CollectiveRequest& request) const {
+  if (request.kind == CollectiveKind::kAllToAll) return direct_all_to_all(request);
+  if (request.kind != CollectiveKind::kAllReduce && request.kind != CollectiveKind::kReduceScatter &&
+      request.kind != CollectiveKind::kAllGather)
+    throw std::invalid_argument("the in-network policy does not implement " +
+                                std::string(workload::to_string(request.kind)));
+  const auto n = static_cast<uint32_t>(request.member_units.size());
+  const auto sw = shared_reduction_switch(request);
+  if (n <= 1 || !sw) return RingCollective().schedule(request);
+
+  const double eta = request.machine->switch_model(*sw)->reduction_efficiency();
+  const double S = request.bytes.value();
+  const uint32_t k = options_.chunks_for(S);
+  const double chunk = S / k;
+  double up = chunk / eta, down = chunk;  // all-reduce
+  if (request.kind == CollectiveKind::kReduceScatter) down = chunk / n;
+  if (request.kind == CollectiveKind::kAllGather) up = chunk / n, down = chunk;
+
+  CollectiveSchedule s;
+  s.algorithm = "in-network";
+  s.steps = k + 1;
+  s.transfers.reserve(size_t(2) * k * n);
+  // Transfer index of member i's chunk c going up: 2nc + i; coming down: 2nc + n + i.
+  for (uint32_t c = 0; c < k; ++c) {
+    for (uint32_t i = 0; i < n; ++i) {
+      Transfer t{i, switch_endpoint(n, i), core::Bytes(up), c, {}};
+      if (c > 0) t.after.push_back(2 * n * (c - 1) + i);
+      s.transfers.push_back(std::move(t));
+    }
+    for (uint32_t i = 0; i < n; ++i) {
+      Transfer t{switch_endpoint(n, i), i, core::Bytes(down), c + 1, {}};
+      for (uint32_t j = 0; j < n; ++j) t.after.push_back(2 * n * c + j);
+      if (c > 0) t.after.push_back(2 * n * (c - 1) + n + i);
+      s.transfers.push_back(std::move(t));
+    }
+  }
+  return s;
+}
+
+}  // namespace zs::policy

@@ -1,0 +1,32 @@
+// In-network (SHARP/NVLS-style) all-reduce, reduce-scatter and all-gather on a reducing switch.
+#pragma once
+
+#include <optional>
+
+#include "policy/collective/collective_policy.hpp"
+
+namespace zs::policy {
+
+/// When every member hangs off the same switch and that switch reduces in the network, each member sends
+/// its buffer to the switch once and receives the result once, in k pipelined chunks (CollectiveOptions):
+/// all-reduce sends S/k per chunk up and receives S/k down, reduce-scatter receives S/(kn), all-gather
+/// sends S/(kn) and receives S/k (the switch multicasts). Data the switch reduces occupies the member's
+/// uplink for 1 / reduction_efficiency of its wire time (the switch's reduction throughput, from its
+/// model). A chunk goes down once every member's same chunk has arrived. On links of bandwidth B and
+/// latency alpha, all-reduce takes k (alpha + S / (k eta B)) + alpha + S / (k B): about S / (eta B),
+/// independent of n (collectives.md). Other groups fall back to the ring (reported as "ring"); all-to-all
+/// is direct.
+class InNetworkCollective final : public CollectivePolicy {
+ public:
+  explicit InNetworkCollective(CollectiveOptions options = {}) : options_(options) {}
+  std::string_view name() const override { return "in-network"; }
+  CollectiveSchedule schedule(const CollectiveRequest& request) const override;
+
+ private:
+  CollectiveOptions options_;
+};
+
+/// The switch that every member of the request reduces through, if they share one.
+std::optional<topology::NodeId> shared_reduction_switch(const CollectiveRequest& request);
+
+}  // namespace zs::policy

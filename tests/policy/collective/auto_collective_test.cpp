@@ -1,0 +1,35 @@
+// The auto collective policy: what it picks, and that it says so.
+#include <doctest/doctest.h>
+
+#include "policy/collective/auto_collective.hpp"
+#include "support/test_machines.hpp"
+
+using namespace zs;
+using workload::CollectiveKind;
+
+namespace {
+std::string pick(CollectiveKind kind, uint32_t n, double bytes) {
+  static const auto machine = test::single_switch_machine(64, test::unit_model("1PFLOPS", 1, "0s"),
+                                                          test::link_model("100GB/s", "1us"));
+  policy::CollectiveRequest req{kind, core::Bytes(bytes), {}, &machine};
+  for (uint32_t i = 0; i < n; ++i) req.member_units.push_back(machine.topology.units()[i]);
+  return policy::AutoCollective().schedule(req).algorithm;
+}
+}  // namespace
+
+TEST_CASE(
+    "auto: latency-bound collectives go to the tree or recursive doubling, bandwidth-bound to the ring") {
+  CHECK(pick(CollectiveKind::kAllReduce, 64, 4096) ==
+        "auto:recursive");  // 2 lg n alpha beats 2 lg n (alpha + S/B)
+  // Large: on one switch, recursive halving/doubling moves what the ring moves in fewer steps...
+  CHECK(pick(CollectiveKind::kAllReduce, 64, 1e9) == "auto:recursive");
+  // ...but folding 48 members onto 32 costs two full-buffer transfers more: the ring wins.
+  CHECK(pick(CollectiveKind::kAllReduce, 48, 1e9) == "auto:ring");
+  CHECK(pick(CollectiveKind::kAllReduce, 48, 4096) == "auto:tree");
+  CHECK(pick(CollectiveKind::kAllGather, 64, 4096) == "auto:recursive");
+  CHECK(pick(CollectiveKind::kAllGather, 48, 4096) ==
+        "auto:ring");  // recursive all-gather needs a power of two
+  CHECK(pick(CollectiveKind::kBroadcast, 64, 4096) == "auto:tree");
+  CHECK(pick(CollectiveKind::kAllToAll, 8, 4096) == "auto:direct");
+  CHECK(pick(CollectiveKind::kAllReduce, 1, 4096) == "auto:ring");
+}
