@@ -113,12 +113,23 @@ int summarize_topology(const TopoOptions& opt, std::ostream& out) {
 constexpr const char* kForceHelp =
     "Replace the output folder even if zettasim did not write it (a file is never replaced)";
 
-void list_builtins(std::ostream& out) {
+/// One family's entries, one line each, each prefixed with `prefix`.
+template <class Registry>
+void list_family(const Registry& registry, const std::string& prefix, std::ostream& out) {
+  for (const auto& e : registry.entries()) out << "  " << prefix << e.name << ": " << e.description << "\n";
+}
+
+/// Every family a scenario can name, from the catalog the commands use.
+void list_builtins(const scenario::Catalog& catalog, std::ostream& out) {
   out << "policies:\n";
-  for (const auto& p : policy::builtin_policies())
-    out << "  " << p.family << " " << p.name << ": " << p.description << "\n";
-  out << "topology generators:\n";
-  for (const auto& g : topology::builtin_generators()) out << "  " << g.name << ": " << g.description << "\n";
+  list_family(catalog.policies.placement, "placement ", out);
+  list_family(catalog.policies.collective, "collective ", out);
+  out << "checkpoint interval rules (reliability/checkpoint/interval):\n";
+  list_family(catalog.policies.checkpoint_rule, "", out);
+  out << "topology generators (topology files' \"generator\"):\n";
+  list_family(catalog.topology_generators, "", out);
+  out << "workload generators (scenarios' workload/generator):\n";
+  list_family(catalog.workload_generators, "", out);
 }
 
 }  // namespace
@@ -157,7 +168,8 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
   topo->add_option("--diameter-sources", topo_opt.diameter_sources,
                    "Breadth-first searches for the diameter (more units: a sampled lower bound)")
       ->check(CLI::Range(uint64_t(1), uint64_t(1) << 32));
-  auto* list = app.add_subcommand("list", "List the built-in policies and topology generators");
+  auto* list = app.add_subcommand(
+      "list", "List every built-in family: policies, checkpoint rules, topology and workload generators");
   PlaceOptions place_opt;
   auto* place = app.add_subcommand(
       "place", "Place a scenario's job and print hop-bytes per communicator, without simulating");
@@ -222,7 +234,7 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
 
   try {
     if (*list) {
-      list_builtins(out);
+      list_builtins(scenario::Catalog(), out);
       return 0;
     }
     if (*run) return run_scenario(run_opt, out);

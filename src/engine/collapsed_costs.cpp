@@ -156,8 +156,8 @@ CollapsedCosts::Cost CollapsedCosts::schedule_cost(uint64_t rank, const std::vec
   std::optional<policy::CollectiveSchedule> replayed;
   try {
     steps = collective_.steps(request);
-    if (c.kind == workload::CollectiveKind::kAllToAll && steps.first == "pairwise" &&
-        steps.second.size() > 1 && members.size() <= kReplayedPairwiseMembers)
+    if (collective_.members_advance_independently(request) && steps.second.size() > 1 &&
+        members.size() <= kReplayedPairwiseMembers)
       replayed = collective_.schedule(request);
   } catch (const std::invalid_argument& e) {
     throw core::InputError(trace_.name, where,

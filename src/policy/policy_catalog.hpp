@@ -1,12 +1,15 @@
-// The one explicit list of built-in policies, looked up by kebab-case name.
+// The explicit lists of built-in policies, one per family, each open to additions (plugins) at run time.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "core/registry.hpp"
 #include "policy/collective/collective_policy.hpp"
 #include "policy/placement/placement_policy.hpp"
+#include "policy/recovery/checkpoint_policy.hpp"
 
 namespace zs::policy {
 
@@ -16,7 +19,7 @@ struct PolicyInfo {
   std::string description;
 };
 
-/// Every built-in policy with its description.
+/// Every built-in placement and collective policy with its description.
 std::vector<PolicyInfo> builtin_policies();
 
 /// An explicit rank-to-unit map for the "from-file" placement.
@@ -25,12 +28,39 @@ struct PlacementMap {
   std::vector<std::string> unit_names;  ///< the unit of each rank, in rank order
 };
 
-/// Throws std::out_of_range, whose message lists the known names, for an unknown name, and
-/// std::invalid_argument for "from-file" without a map.
-std::unique_ptr<PlacementPolicy> make_placement_policy(const std::string& name,
-                                                       const PlacementMap* map = nullptr);
-/// `options` set the chunking of the pipelined algorithms (in-network, double-binary-tree, and auto's
-/// use of them).
+/// Makes a placement policy; `map` is the scenario's placement map, or nullptr when it gives none.
+using PlacementFactory = std::function<std::unique_ptr<PlacementPolicy>(const PlacementMap* map)>;
+/// Makes a collective policy; `options` set the chunking of the pipelined algorithms.
+using CollectiveFactory = std::function<std::unique_ptr<CollectivePolicy>(const CollectiveOptions& options)>;
+using PlacementRegistry = core::Registry<PlacementFactory>;
+using CollectiveRegistry = core::Registry<CollectiveFactory>;
+using CheckpointRuleRegistry = core::Registry<CheckpointRule>;
+
+/// The built-in placement policies (family "placement policy"), one line each.
+PlacementRegistry builtin_placement_policies();
+/// The built-in collective policies (family "collective policy"), one line each.
+CollectiveRegistry builtin_collective_policies();
+/// The checkpoint interval rules (family "checkpoint interval rule"): daly, young.
+CheckpointRuleRegistry builtin_checkpoint_rules();
+
+/// Every policy family, as one object a front end builds once and may add plugins to.
+struct PolicyCatalog {
+  PlacementRegistry placement = builtin_placement_policies();
+  CollectiveRegistry collective = builtin_collective_policies();
+  CheckpointRuleRegistry checkpoint_rule = builtin_checkpoint_rules();
+};
+
+/// Makes the placement policy `name` of `placements`. Throws std::out_of_range, whose message lists the
+/// known names, for an unknown name, and std::invalid_argument for "from-file" without a map.
+std::unique_ptr<PlacementPolicy> make_placement_policy(const PlacementRegistry& placements,
+                                                       const std::string& name, const PlacementMap* map = nullptr);
+/// The same among the built-ins.
+std::unique_ptr<PlacementPolicy> make_placement_policy(const std::string& name, const PlacementMap* map = nullptr);
+/// Makes the collective policy `name` of `collectives`; throws std::out_of_range for an unknown name.
+std::unique_ptr<CollectivePolicy> make_collective_policy(const CollectiveRegistry& collectives,
+                                                         const std::string& name,
+                                                         const CollectiveOptions& options = {});
+/// The same among the built-ins.
 std::unique_ptr<CollectivePolicy> make_collective_policy(const std::string& name,
                                                          const CollectiveOptions& options = {});
 

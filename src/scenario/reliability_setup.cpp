@@ -59,7 +59,8 @@ std::string CheckpointStore::describe() const {
   return "";
 }
 
-ReliabilitySetup read_reliability(core::JsonObject& o, const core::FileSource& files) {
+ReliabilitySetup read_reliability(core::JsonObject& o, const core::FileSource& files,
+                                  const core::Registry<policy::CheckpointRule>& rules) {
   ReliabilitySetup r;
   const std::string rates_path = core::resolve_relative(o.file(), o.string("failure_rates"));
   nlohmann::json doc = files.read_json(rates_path);
@@ -69,14 +70,19 @@ ReliabilitySetup read_reliability(core::JsonObject& o, const core::FileSource& f
   r.seeds = static_cast<uint32_t>(o.integer("seeds", 1, 100000));
   auto c = o.object("checkpoint");
   const auto* interval = c.optional("interval");
-  if (interval != nullptr && interval->is_string() && (*interval == "daly" || *interval == "young")) {
-    r.checkpoint.rule =
-        *interval == "daly" ? policy::CheckpointPolicy::Rule::kDaly : policy::CheckpointPolicy::Rule::kYoung;
+  const auto* rule = interval != nullptr && interval->is_string() ? rules.find(interval->get<std::string>()) : nullptr;
+  if (rule != nullptr) {
+    r.checkpoint.rule_name = rule->name;
+    r.checkpoint.rule = rule->make;
     c.string("interval");  // marks the key as read
-  } else {                 // a fixed interval; anything else is an error naming "daly", "young" or a time
-    if (interval == nullptr)
-      throw c.error("interval", "expected \"daly\", \"young\" or a time such as \"30min\"");
-    r.checkpoint.rule = policy::CheckpointPolicy::Rule::kFixed;
+  } else {  // a fixed interval; anything else is an error naming the rules or a time
+    if (interval == nullptr) {
+      std::string names;
+      for (const auto& e : rules.entries()) names += (names.empty() ? "\"" : ", \"") + e.name + "\"";
+      throw c.error("interval", "expected " + names + " or a time such as \"30min\"");
+    }
+    r.checkpoint.rule_name.clear();
+    r.checkpoint.rule = nullptr;
     r.checkpoint.fixed_interval = c.seconds("interval", core::Bound::kPositive).value();
   }
   if (c.has("target") && c.string("target") == "peer-memory") {

@@ -12,6 +12,7 @@
 
 #include "core/file_source.hpp"
 #include "core/json_object.hpp"
+#include "core/registry.hpp"
 #include "hw/file_system_model.hpp"
 #include "policy/recovery/checkpoint_policy.hpp"
 #include "reliability/failure_rates.hpp"
@@ -93,6 +94,7 @@ struct ReliabilitySetup {
 /// Reads the section; rates are read from the file it names, relative to the scenario. A spare pool of
 /// zero units, a non-positive time or bandwidth and an unknown interval rule are core::InputError with
 /// the JSON path.
-ReliabilitySetup read_reliability(core::JsonObject& section, const core::FileSource& files);
+ReliabilitySetup read_reliability(core::JsonObject& section, const core::FileSource& files,
+                                  const core::Registry<policy::CheckpointRule>& rules);
 
 }  // namespace zs::scenario

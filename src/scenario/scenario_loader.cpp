@@ -20,7 +20,8 @@ struct LoadedMachine {
   nlohmann::json resolved;
 };
 
-LoadedMachine load_machine_object(const core::FileSource& files, core::JsonObject& json) {
+LoadedMachine load_machine_object(const core::FileSource& files, core::JsonObject& json,
+                                  const topology::TopologyGeneratorRegistry& generators) {
   topology::ModelSet models;
   nlohmann::json resolved_models = nlohmann::json::object();
   core::JsonObject bindings = json.object("models");
@@ -60,7 +61,7 @@ LoadedMachine load_machine_object(const core::FileSource& files, core::JsonObjec
   std::string topo_path = core::resolve_relative(json.file(), json.string("topology"));
   nlohmann::json topo_doc = files.read_json(topo_path);
   core::JsonObject topo(topo_doc, topo_path, "");
-  LoadedMachine out{topology::build_machine(topo, models), {}};
+  LoadedMachine out{topology::build_machine(topo, models, generators), {}};
   json.finish();
   out.resolved = {{"topology", topo_doc},
                   {"topology_file", topo_path},
@@ -75,11 +76,12 @@ LoadedMachine load_machine_object(const core::FileSource& files, core::JsonObjec
 }
 
 /// The "machine" of a scenario: an inline object, or the path of a machine file.
-LoadedMachine load_machine_section(const core::FileSource& files, core::JsonObject& scenario) {
+LoadedMachine load_machine_section(const core::FileSource& files, core::JsonObject& scenario,
+                                   const topology::TopologyGeneratorRegistry& generators) {
   const auto& value = scenario.required("machine");
   if (!value.is_string()) {
     core::JsonObject inline_machine = scenario.object("machine");
-    return load_machine_object(files, inline_machine);
+    return load_machine_object(files, inline_machine, generators);
   }
   std::string path = core::resolve_relative(scenario.file(), value.get<std::string>());
   nlohmann::json doc = files.read_json(path);
@@ -87,7 +89,7 @@ LoadedMachine load_machine_section(const core::FileSource& files, core::JsonObje
   if (machine.string("kind") != "machine")
     throw machine.error("kind", "expected \"machine\" for a machine file");
   machine.optional_string("description");
-  return load_machine_object(files, machine);
+  return load_machine_object(files, machine, generators);
 }
 
 template <class Check>
@@ -188,7 +190,7 @@ Scenario ScenarioLoader::load(const std::string& path) const {
   if (s.fidelity != "auto" && s.fidelity != "exact" && s.fidelity != "collapsed")
     throw root.error("fidelity", "expected \"auto\", \"exact\" or \"collapsed\", got \"" + s.fidelity + "\"");
 
-  LoadedMachine machine = load_machine_section(files_, root);
+  LoadedMachine machine = load_machine_section(files_, root, catalog_->topology_generators);
   s.machine = std::move(machine.machine);
   s.circuit_reconfigurations =
       topology::read_circuit_reconfigurations(root, "circuit_reconfigurations", s.machine);
@@ -206,7 +208,7 @@ Scenario ScenarioLoader::load(const std::string& path) const {
     nlohmann::json model_doc = files_.read_json(model_path);
     core::JsonObject model_json(model_doc, model_path, "");
     auto model = workload::TransformerSpec::from_json(model_json);
-    BuiltWorkload built = build_workload(generator, work, model, files_);
+    BuiltWorkload built = build_workload(generator, work, model, files_, catalog_->workload_generators);
     work.finish();
     const auto& first_unit = s.machine.unit_model(s.machine.topology.units().front());
     if (built.state_per_rank > first_unit.hbm_capacity())
@@ -233,7 +235,7 @@ Scenario ScenarioLoader::load(const std::string& path) const {
 
   if (root.has("reliability")) {
     auto section = root.object("reliability");
-    s.reliability = read_reliability(section, files_);
+    s.reliability = read_reliability(section, files_, catalog_->policies.checkpoint_rule);
   }
 
   core::JsonObject policies = root.object("policies");
@@ -247,14 +249,14 @@ Scenario ScenarioLoader::load(const std::string& path) const {
     s.placement_map = read_placement_map(files_, core::resolve_relative(path, p.string("map")));
     p.finish();
   } else {
-    s.placement_policy = policy_name(policies, "placement", [](const std::string& n) {
+    s.placement_policy = policy_name(policies, "placement", [this](const std::string& n) {
       if (n == "from-file")
         throw std::out_of_range(
             "the from-file placement is an object: {\"name\": \"from-file\", \"map\": FILE}");
-      policy::make_placement_policy(n);
+      catalog_->policies.placement.at(n);
     });
   }
-  auto check_collective = [](const std::string& n) { policy::make_collective_policy(n); };
+  auto check_collective = [this](const std::string& n) { catalog_->policies.collective.at(n); };
   if (const auto* collective = policies.optional("collective");
       collective != nullptr && collective->is_object()) {
     auto c = policies.object("collective");
@@ -302,9 +304,9 @@ topology::Machine ScenarioLoader::load_machine(const std::string& path, nlohmann
   LoadedMachine machine;
   if (kind == "machine") {
     root.optional_string("description");
-    machine = load_machine_object(files_, root);
+    machine = load_machine_object(files_, root, catalog_->topology_generators);
   } else if (kind == "scenario") {
-    machine = load_machine_section(files_, root);  // the rest of the scenario is not checked here
+    machine = load_machine_section(files_, root, catalog_->topology_generators);  // the rest of the scenario is not checked here
   } else {
     throw root.error("kind", "expected a machine or a scenario file, got kind \"" + kind + "\"");
   }

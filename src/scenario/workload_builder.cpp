@@ -14,29 +14,49 @@ std::string tokens(const workload::TransformerSpec& model, uint32_t global_batch
          " tokens";
 }
 
+BuiltWorkload build_data_parallel(core::JsonObject& work, const workload::TransformerSpec& model,
+                                  const core::FileSource&) {
+  auto plan = workload::DataParallelPlan::from_json(work);
+  return {workload::generate_data_parallel_trace(model, plan), plan.to_json(), workload::model_state_bytes(model),
+          model.name + ", data parallel " + std::to_string(plan.data_parallel) + ", micro-batch " +
+              std::to_string(plan.micro_batch) + ", " + tokens(model, plan.global_batch)};
+}
+
+BuiltWorkload build_megatron(core::JsonObject& work, const workload::TransformerSpec& model,
+                             const core::FileSource& files) {
+  auto plan = workload::ParallelPlan::from_json(work, model, &files);
+  auto trace = workload::generate_megatron_trace(model, plan);
+  core::Bytes state(0.0);
+  for (const auto& role : trace.roles)
+    state = std::max(state, role.memory->weights + role.memory->gradients + role.memory->optimizer);
+  return {std::move(trace), plan.to_json(), state,
+          model.name + ", " + plan.describe() + ", micro-batch " + std::to_string(plan.micro_batch) + ", " +
+              tokens(model, plan.global_batch)};
+}
+
 }  // namespace
 
+WorkloadGeneratorRegistry builtin_workload_generators() {
+  WorkloadGeneratorRegistry r("workload generator");
+  r.add("data-parallel", "every rank holds the whole model; gradients all-reduced per layer over dp",
+        build_data_parallel);
+  r.add("megatron",
+        "Megatron-Core 5D parallelism: data (ZeRO 0-3), tensor (sequence parallel), pipeline (GPipe, 1F1B, "
+        "interleaved), context, expert (routed); recomputation, optimizer offload",
+        build_megatron);
+  return r;
+}
+
 BuiltWorkload build_workload(const std::string& generator, core::JsonObject& work,
-                             const workload::TransformerSpec& model, const core::FileSource& files) {
-  if (generator == "data-parallel") {
-    auto plan = workload::DataParallelPlan::from_json(work);
-    return {workload::generate_data_parallel_trace(model, plan), plan.to_json(),
-            workload::model_state_bytes(model),
-            model.name + ", data parallel " + std::to_string(plan.data_parallel) + ", micro-batch " +
-                std::to_string(plan.micro_batch) + ", " + tokens(model, plan.global_batch)};
+                             const workload::TransformerSpec& model, const core::FileSource& files,
+                             const WorkloadGeneratorRegistry& generators) {
+  const WorkloadGenerator* build = nullptr;
+  try {
+    build = &generators.at(generator).make;
+  } catch (const std::out_of_range& e) {
+    throw work.error("generator", e.what());
   }
-  if (generator == "megatron") {
-    auto plan = workload::ParallelPlan::from_json(work, model, &files);
-    auto trace = workload::generate_megatron_trace(model, plan);
-    core::Bytes state(0.0);
-    for (const auto& role : trace.roles)
-      state = std::max(state, role.memory->weights + role.memory->gradients + role.memory->optimizer);
-    return {std::move(trace), plan.to_json(), state,
-            model.name + ", " + plan.describe() + ", micro-batch " + std::to_string(plan.micro_batch) + ", " +
-                tokens(model, plan.global_batch)};
-  }
-  throw work.error("generator",
-                   "unknown workload generator \"" + generator + "\" (known: data-parallel, megatron)");
+  return (*build)(work, model, files);
 }
 
 }  // namespace zs::scenario

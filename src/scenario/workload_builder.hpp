@@ -1,12 +1,14 @@
 // Turns a scenario's "workload" section into a trace through the generator it names (one explicit list).
 #pragma once
 
+#include <functional>
 #include <string>
 
 #include <nlohmann/json.hpp>
 
 #include "core/file_source.hpp"
 #include "core/json_object.hpp"
+#include "core/registry.hpp"
 #include "core/units.hpp"
 #include "workload/trace.hpp"
 #include "workload/transformer_spec.hpp"
@@ -20,11 +22,21 @@ struct BuiltWorkload {
   std::string summary;         ///< one line for reports
 };
 
-/// Generators: "data-parallel" (data_parallel, micro_batch, global_batch) and "megatron"
-/// (data_parallel, tensor_parallel, pipeline_parallel, micro_batch, global_batch, schedule).
-/// Reads the plan keys from `work` (not "generator" or "model") and checks them against the model.
-/// `files` reads files the plan refers to (a routing histogram_file), relative to work.file().
+/// A workload generator: reads its plan keys from `work` (not "generator" or "model"), checks them
+/// against the model and generates the trace. `files` reads files the plan refers to (a routing
+/// histogram_file), relative to work.file().
+using WorkloadGenerator = std::function<BuiltWorkload(core::JsonObject& work, const workload::TransformerSpec& model,
+                                                      const core::FileSource& files)>;
+using WorkloadGeneratorRegistry = core::Registry<WorkloadGenerator>;
+
+/// The built-in generators (family "workload generator"): "data-parallel" (data_parallel, micro_batch,
+/// global_batch) and "megatron" (Megatron-Core's 5D parallelism: workload::ParallelPlan's keys).
+WorkloadGeneratorRegistry builtin_workload_generators();
+
+/// The workload of the generator named `generator` in `generators`; an unknown name is an input error at
+/// work's "generator" listing the known ones.
 BuiltWorkload build_workload(const std::string& generator, core::JsonObject& work,
-                             const workload::TransformerSpec& model, const core::FileSource& files);
+                             const workload::TransformerSpec& model, const core::FileSource& files,
+                             const WorkloadGeneratorRegistry& generators = builtin_workload_generators());
 
 }  // namespace zs::scenario

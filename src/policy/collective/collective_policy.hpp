@@ -86,6 +86,11 @@ class CollectivePolicy {
     auto s = schedule(request);
     return {s.algorithm, repeated_steps(s)};
   }
+  /// Whether the members of this request's schedule advance at their own pace: each transfer waits only
+  /// for the earlier steps of its two ends (MPI's blocking send-receive steps), not for a step to end
+  /// everywhere. A cost model must then replay the schedule with its dependencies instead of summing its
+  /// steps in lockstep. The engine asks this; it never compares a policy's name.
+  virtual bool members_advance_independently(const CollectiveRequest& /*request*/) const { return false; }
 };
 
 }  // namespace zs::policy

@@ -22,6 +22,10 @@ class PairwiseCollective final : public CollectivePolicy {
  public:
   std::string_view name() const override { return "pairwise"; }
   CollectiveSchedule schedule(const CollectiveRequest& request) const override;
+  /// Its all-to-all: each member's step waits for the previous step of its two ends only.
+  bool members_advance_independently(const CollectiveRequest& request) const override {
+    return request.kind == workload::CollectiveKind::kAllToAll;
+  }
 };
 
 }  // namespace zs::policy

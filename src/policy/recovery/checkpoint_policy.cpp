@@ -18,27 +18,11 @@ double daly_interval(double mtbf, double checkpoint_cost) {
 }
 
 double CheckpointPolicy::interval(double mtbf, double checkpoint_cost) const {
-  switch (rule) {
-    case Rule::kFixed:
-      return fixed_interval;
-    case Rule::kYoung:
-      return young_interval(mtbf, checkpoint_cost);
-    case Rule::kDaly:
-      return daly_interval(mtbf, checkpoint_cost);
-  }
-  return fixed_interval;
+  return rule ? rule(mtbf, checkpoint_cost) : fixed_interval;
 }
 
 std::string CheckpointPolicy::describe() const {
-  switch (rule) {
-    case Rule::kFixed:
-      return "fixed " + core::display(core::Seconds(fixed_interval));
-    case Rule::kYoung:
-      return "young";
-    case Rule::kDaly:
-      return "daly";
-  }
-  return "";
+  return rule ? rule_name : "fixed " + core::display(core::Seconds(fixed_interval));
 }
 
 }  // namespace zs::policy

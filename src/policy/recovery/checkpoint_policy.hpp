@@ -1,6 +1,7 @@
 // Checkpoint interval rules: fixed, Young's first-order optimum and Daly's higher-order one.
 #pragma once
 
+#include <functional>
 #include <string>
 
 namespace zs::policy {
@@ -14,15 +15,19 @@ double young_interval(double mtbf, double checkpoint_cost);
 /// C = 5 min).
 double daly_interval(double mtbf, double checkpoint_cost);
 
-/// How a run chooses its checkpoint interval.
+/// A checkpoint interval rule: the interval of work between checkpoints (s) from the job's mean time
+/// between failures (s) and the checkpoint's cost (s).
+using CheckpointRule = std::function<double(double mtbf, double checkpoint_cost)>;
+
+/// How a run chooses its checkpoint interval: a named rule (policy_catalog's list), or a fixed interval.
 struct CheckpointPolicy {
-  enum class Rule { kFixed, kYoung, kDaly };
-  Rule rule = Rule::kDaly;
-  double fixed_interval = 0;  ///< s, for kFixed
+  std::string rule_name = "daly";  ///< the rule's name; empty for a fixed interval
+  CheckpointRule rule = daly_interval;  ///< empty for a fixed interval
+  double fixed_interval = 0;  ///< s, when no rule is set
 
   /// The interval of work between checkpoints, s.
   double interval(double mtbf, double checkpoint_cost) const;
-  /// "daly", "young" or the fixed interval.
+  /// The rule's name ("daly", "young") or the fixed interval.
   std::string describe() const;
 };
 
