@@ -3,6 +3,7 @@
 
 #include <cmath>
 
+#include "core/checked_dom_builder.hpp"
 #include "core/file_name.hpp"
 
 namespace zs::core {
@@ -12,34 +13,52 @@ std::string type_name(const nlohmann::json& j) {
   return j.type_name();
 }
 
+/// A value as an error message shows it: one line, at most about 60 characters. Strings are quoted and
+/// escaped (never raw: a newline in a value must not start a second message line).
 std::string shown(const nlohmann::json& j) {
+  if (j.is_string()) return quoted_for_message(j.get_ref<const std::string&>(), 57);
+  if (j.is_array()) return j.empty() ? "[]" : "[...] (" + std::to_string(j.size()) + " elements)";
+  if (j.is_object()) return j.empty() ? "{}" : "{...} (" + std::to_string(j.size()) + " keys)";
   std::string s = j.dump();
   return s.size() > 60 ? s.substr(0, 57) + "..." : s;
+}
+
+/// "line L, column C" of byte offset `byte` (1-based, as the parser counts) in `text`.
+std::string line_and_column(const std::string& text, size_t byte) {
+  size_t line = 1, column = 1;
+  for (size_t i = 0; i + 1 < byte && i < text.size(); ++i) {
+    if (text[i] == '\n') {
+      ++line;
+      column = 1;
+    } else {
+      ++column;
+    }
+  }
+  return "line " + std::to_string(line) + ", column " + std::to_string(column);
 }
 
 }  // namespace
 
 nlohmann::json parse_json(const std::string& text, const std::string& file) {
-  try {
-    return nlohmann::json::parse(text);
-  } catch (const nlohmann::json::parse_error& e) {
-    // Turn the byte offset into line and column.
-    size_t line = 1, column = 1;
-    for (size_t i = 0; i + 1 < e.byte && i < text.size(); ++i) {
-      if (text[i] == '\n') {
-        ++line;
-        column = 1;
-      } else {
-        ++column;
-      }
-    }
-    std::string what = e.what();
-    auto pos = what.find("syntax error");
-    std::string reason = pos == std::string::npos ? what : what.substr(pos);
-    throw InputError(file, "",
-                     "malformed JSON at line " + std::to_string(line) + ", column " + std::to_string(column) +
-                         ": " + reason);
-  }
+  if (const size_t nul = text.find('\0'); nul != std::string::npos)
+    throw InputError(file, "", "malformed JSON at " + line_and_column(text, nul + 1) + ": a NUL byte (JSON text holds none)");
+  nlohmann::json doc;
+  CheckedDomBuilder builder(doc);
+  if (nlohmann::json::sax_parse(text, &builder)) return doc;
+  const auto& problem = *builder.problem();
+  if (!problem.syntax) throw InputError(file, problem.json_path, problem.message);
+  const auto pos = problem.message.find("syntax error");
+  const std::string reason = pos == std::string::npos ? problem.message : problem.message.substr(pos);
+  throw InputError(file, "", "malformed JSON at " + line_and_column(text, problem.byte.value_or(0)) + ": " + reason);
+}
+
+nlohmann::json parse_cbor(std::string_view bytes, const std::string& file) {
+  nlohmann::json doc;
+  CheckedDomBuilder builder(doc);
+  if (nlohmann::json::sax_parse(bytes.begin(), bytes.end(), &builder, nlohmann::json::input_format_t::cbor)) return doc;
+  const auto& problem = *builder.problem();
+  if (problem.syntax) throw InputError(file, "", "malformed CBOR trace: " + problem.message);
+  throw InputError(file, problem.json_path, problem.message);
 }
 
 std::string json_pointer_append(const std::string& pointer, std::string_view key) {

@@ -15,8 +15,12 @@
 
 namespace zs::core {
 
-/// Parses JSON text; a syntax error becomes an InputError naming the file, line and column.
+/// Parses JSON text; a syntax error becomes an InputError naming the file, line and column. Refused too,
+/// naming the JSON path: a duplicate key, nesting deeper than kMaxJsonDepth, a number out of double's
+/// range, a NUL byte (which would otherwise end the text early).
 nlohmann::json parse_json(const std::string& text, const std::string& file);
+/// Parses a CBOR document with the same checks (malformed input: "malformed CBOR trace: ...").
+nlohmann::json parse_cbor(std::string_view bytes, const std::string& file);
 
 /// Appends a key to a JSON Pointer, escaping '~' and '/'.
 std::string json_pointer_append(const std::string& pointer, std::string_view key);

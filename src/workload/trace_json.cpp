@@ -219,12 +219,7 @@ std::string trace_to_cbor(const Trace& trace) {
 nlohmann::json parse_trace_document(const std::string& bytes, const std::string& file) {
   if (bytes.size() >= 3 &&
       std::equal(bytes.begin(), bytes.begin() + 3, reinterpret_cast<const char*>(kCborMagic))) {
-    try {
-      return nlohmann::json::from_cbor(bytes.begin() + 3, bytes.end(), true, true,
-                                       nlohmann::json::cbor_tag_handler_t::error);
-    } catch (const nlohmann::json::exception& e) {
-      throw core::InputError(file, "", std::string("malformed CBOR trace: ") + e.what());
-    }
+    return core::parse_cbor(std::string_view(bytes).substr(3), file);
   }
   return core::parse_json(bytes, file);
 }

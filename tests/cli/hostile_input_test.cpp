@@ -1,0 +1,62 @@
+// Scenario files an adversarial user might write: each is one error line and exit 2, never a crash.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <filesystem>
+
+#include "support/run_cli.hpp"
+#include "support/scenario_files.hpp"
+#include "support/temp_dir.hpp"
+
+using namespace zs;
+
+namespace {
+
+/// Runs the small scenario with its text edited by `edit`; returns the result.
+test::CliResult run_edited(const std::function<std::string(std::string)>& edit, std::string& path) {
+  test::TempDir dir;
+  path = test::ScenarioFiles().write(dir);
+  const std::string text = edit(test::read_text(path));
+  dir.write("scenario.json", text);
+  auto r = test::run_cli({"run", path, "--out", dir.file("out"), "--quiet"});
+  CHECK_FALSE(std::filesystem::exists(dir.path() / "out"));
+  return r;
+}
+
+std::string replace_once(std::string text, const std::string& from, const std::string& to) {
+  const auto at = text.find(from);
+  REQUIRE(at != std::string::npos);
+  return text.replace(at, from.size(), to);
+}
+
+}  // namespace
+
+TEST_CASE("hostile scenario text: one line naming the file and where, exit 2") {
+  struct Case {
+    const char* what;
+    std::function<std::string(std::string)> edit;
+    std::string expected_tail;
+  };
+  const std::vector<Case> cases = {
+      {"duplicate key", [](std::string t) { return replace_once(t, "\"seed\": 7", "\"seed\": 7, \"seed\": 8"); },
+       ": /seed: duplicate key \"seed\" (each key may appear once in an object)\n"},
+      {"number out of range", [](std::string t) { return replace_once(t, "\"seed\": 7", "\"seed\": 1e400"); },
+       ": /seed: a number out of range (a double holds up to about 1.8e308)\n"},
+      {"deep nesting", [](std::string t) {
+         return replace_once(t, "\"name\": \"hand\"", "\"name\": " + std::string(100000, '[') + std::string(100000, ']'));
+       },
+       ": /name/0/0/0/...: nested deeper than 256 levels of arrays and objects\n"},
+      {"NUL and garbage after the document", [](std::string t) { return t + std::string("\0 more", 6); },
+       ": a NUL byte (JSON text holds none)\n"},
+  };
+  for (const auto& c : cases) {
+    CAPTURE(c.what);
+    std::string path;
+    const auto r = run_edited(c.edit, path);
+    CHECK(r.code == 2);
+    CHECK(r.err.rfind("zettasim: error: " + path, 0) == 0);
+    CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+    CHECK(r.err.size() >= c.expected_tail.size());
+    CHECK(r.err.substr(r.err.size() - std::min(r.err.size(), c.expected_tail.size())) == c.expected_tail);
+  }
+}
