@@ -1,6 +1,8 @@
 // Parsing and printing of the strong unit types.
 #include "core/units.hpp"
 
+#include "core/file_name.hpp"
+
 #include <array>
 #include <charconv>
 #include <cmath>
@@ -43,8 +45,9 @@ struct SplitText {
   std::string_view unit;
 };
 
+/// User text in a message: quoted, escaped, one line, cut.
 std::string quoted(std::string_view s) {
-  return "\"" + std::string(s) + "\"";
+  return quoted_for_message(s);
 }
 
 std::optional<SplitText> split_number(std::string_view text) {
@@ -76,9 +79,11 @@ std::optional<SplitText> split_number(std::string_view text) {
   return out;
 }
 
-/// Mantissa times scale with a single correct rounding for the decimal part.
+/// Mantissa times scale with a single correct rounding for the decimal part. The exponents add in 64 bits
+/// (an int sum could wrap); a result beyond double's range is infinite, one below it 0 (both refused).
 double apply_scale(const SplitText& s, const Scale& scale) {
-  std::string decimal = std::string(s.digits) + "e" + std::to_string(s.exponent + scale.pow10);
+  const int64_t exponent = int64_t(s.exponent) + scale.pow10;
+  std::string decimal = std::string(s.digits) + "e" + std::to_string(exponent);
   double v = std::strtod(decimal.c_str(), nullptr);
   v = std::ldexp(v, scale.pow2);
   return v * scale.factor;
@@ -118,6 +123,8 @@ double parse_with(std::string_view text, std::string_view what, std::string_view
                     ", " + std::string(examples));
   double v = apply_scale(*split, *scale);
   if (!std::isfinite(v)) throw UnitError(quoted(text) + " is out of range for " + std::string(what));
+  if (v == 0 && std::strtod(std::string(split->digits).c_str(), nullptr) != 0)
+    throw UnitError(quoted(text) + " is too small to represent (it would be read as 0)");
   return v;
 }
 

@@ -8,6 +8,19 @@
 
 using namespace zs::core;
 
+namespace {
+/// The message of the UnitError that parsing `text` raises.
+template <class Parse>
+std::string unit_error(Parse parse, const std::string& text) {
+  try {
+    parse(text);
+  } catch (const UnitError& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+}  // namespace
+
 TEST_CASE("sizes parse exactly with SI and binary prefixes") {
   CHECK(parse_bytes("80GiB").value() == 80.0 * 1024 * 1024 * 1024);
   CHECK(parse_bytes("80GB").value() == 80e9);
@@ -113,4 +126,17 @@ TEST_CASE("quantities of different dimensions combine into the right type") {
   Seconds c = Flops(989e12) / FlopRate(989e12);
   CHECK(c.value() == 1.0);
   CHECK((ByteRate(2.0) * Seconds(3.0)).value() == 6.0);
+}
+
+TEST_CASE("exponents that overflow or underflow are refused, not read as 0") {
+  CHECK(unit_error(parse_bytes, "1e2147483647GB") == "\"1e2147483647GB\" is out of range for a size");
+  CHECK(unit_error(parse_seconds, "1e-400us") == "\"1e-400us\" is too small to represent (it would be read as 0)");
+  CHECK(parse_seconds("0us").value() == 0);
+  CHECK(parse_seconds("1e-320s").value() > 0);  // subnormal, but not 0
+}
+
+TEST_CASE("unit text echoed in an error is escaped onto one line") {
+  const std::string m = unit_error(parse_bytes, "80\nzettasim: error: forged");
+  CHECK(m.find('\n') == std::string::npos);
+  CHECK(m.find("\"80\\nzettasim: error: forged\"") == 0);
 }
