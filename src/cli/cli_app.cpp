@@ -226,9 +226,12 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
     out << text.str();
     return code;
   } catch (const CLI::ParseError& e) {
-    std::ostringstream text;
-    app.exit(e, text, text);
-    err << "zettasim: " << text.str();
+    // One line, like every other input error; the text is CLI11's, with any user text escaped.
+    std::string what = e.what();
+    if (const auto newline = what.find('\n'); newline != std::string::npos) what.resize(newline);
+    std::string line;
+    for (char c : what) line += (static_cast<unsigned char>(c) < 0x20) ? ' ' : c;
+    err << "zettasim: error: command line: " << line << " (see zettasim --help)\n";
     return 2;
   }
 

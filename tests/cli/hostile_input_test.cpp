@@ -60,3 +60,19 @@ TEST_CASE("hostile scenario text: one line naming the file and where, exit 2") {
     CHECK(r.err.substr(r.err.size() - std::min(r.err.size(), c.expected_tail.size())) == c.expected_tail);
   }
 }
+
+TEST_CASE("command-line errors are one line with error:, exit 2") {
+  const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+      {{"run", "a.json", "--bogus"}, "zettasim: error: command line: The following argument was not expected: --bogus "
+                                     "(see zettasim --help)\n"},
+      {{}, "zettasim: error: command line: A subcommand is required (see zettasim --help)\n"},
+      {{"goodput", "x.json", "--seeds", "0"},
+       "zettasim: error: command line: --seeds: Value 0 not in range 1 to 100000 (see zettasim --help)\n"},
+  };
+  for (const auto& [args, expected] : cases) {
+    CAPTURE(expected);
+    const auto r = test::run_cli(args);
+    CHECK(r.code == 2);
+    CHECK(r.err == expected);
+  }
+}
