@@ -51,6 +51,33 @@ std::vector<double> ExpertRoutingModel::weights(uint32_t experts) const {
   return w;
 }
 
+namespace {
+
+/// Redraws of one token's experts before sampling from the remaining weight instead. Redrawing keeps the
+/// draws of ordinary weights as they are; it would loop without end when chosen experts hold nearly all
+/// the weight (a histogram of [1, 1, ..., 1e17]).
+constexpr uint32_t kMaxRedraws = 64;
+
+/// An expert drawn by weight among those not in `chosen` and of positive weight (one exists).
+uint32_t draw_excluding(const std::vector<double>& p, const std::vector<uint32_t>& chosen, SplitMix64& rng) {
+  std::vector<uint32_t> skipped = chosen;
+  std::sort(skipped.begin(), skipped.end());
+  double remaining = 0;
+  for (size_t e = 0; e < p.size(); ++e)
+    if (p[e] > 0 && !std::binary_search(skipped.begin(), skipped.end(), uint32_t(e))) remaining += p[e];
+  double u = rng.uniform() * remaining;
+  for (size_t e = 0; e < p.size(); ++e) {
+    if (p[e] <= 0 || std::binary_search(skipped.begin(), skipped.end(), uint32_t(e))) continue;
+    if (u < p[e]) return uint32_t(e);
+    u -= p[e];
+  }
+  for (size_t e = p.size(); e-- > 0;)  // rounding left u at the end: the last eligible expert
+    if (p[e] > 0 && !std::binary_search(skipped.begin(), skipped.end(), uint32_t(e))) return uint32_t(e);
+  return 0;
+}
+
+}  // namespace
+
 ExpertAssignment route_tokens(uint64_t tokens, uint32_t experts, uint32_t top_k,
                               const ExpertRoutingModel& model, uint64_t seed) {
   if (experts == 0 || top_k == 0 || top_k > experts)
@@ -67,12 +94,20 @@ ExpertAssignment route_tokens(uint64_t tokens, uint32_t experts, uint32_t top_k,
   std::vector<uint32_t> chosen;
   for (uint64_t t = 0; t < tokens; ++t) {
     chosen.clear();
+    uint32_t redraws = 0;
     while (chosen.size() < top_k) {  // without replacement: redraw an expert already chosen
+      if (redraws == kMaxRedraws) {  // a few experts hold nearly all the weight: draw from the rest
+        chosen.push_back(draw_excluding(p, chosen, rng));
+        continue;
+      }
       const double u = rng.uniform() * cumulative.back();
       auto e = static_cast<uint32_t>(std::upper_bound(cumulative.begin(), cumulative.end(), u) -
                                      cumulative.begin());
       e = std::min(e, experts - 1);
-      if (p[e] <= 0 || std::find(chosen.begin(), chosen.end(), e) != chosen.end()) continue;
+      if (p[e] <= 0 || std::find(chosen.begin(), chosen.end(), e) != chosen.end()) {
+        ++redraws;
+        continue;
+      }
       chosen.push_back(e);
     }
     for (uint32_t e : chosen) ++out.tokens_per_expert[e];

@@ -92,3 +92,16 @@ TEST_CASE("impossible routing plans are errors saying which constraint failed") 
   CHECK_THROWS_WITH(workload::route_tokens(10, 4, 1, m, 1),
                     "the routing histogram has 3 weights for 4 experts");
 }
+
+TEST_CASE("a histogram whose few experts hold nearly all the weight still routes every token, without end") {
+  Model skewed;
+  skewed.distribution = Model::Distribution::kHistogram;
+  skewed.histogram.assign(8, 1.0);
+  skewed.histogram[7] = 1e17;  // top-2 without replacement: the second choice is almost never expert 7 again
+  const auto a = workload::route_tokens(1000, 8, 2, skewed, 3);
+  CHECK(a.tokens_per_expert[7] == 1000);
+  uint64_t others = 0;
+  for (uint32_t e = 0; e < 7; ++e) others += a.tokens_per_expert[e];
+  CHECK(others == 1000);  // each token's second expert is one of the other seven
+  CHECK(workload::route_tokens(1000, 8, 2, skewed, 3).tokens_per_expert == a.tokens_per_expert);
+}
