@@ -126,8 +126,14 @@ int run_goodput(const GoodputOptions& opt, std::ostream& out) {
   cfg.units = s.trace.mesh.size();
   cfg.horizon = rel.horizon;
   cfg.checkpoint = rel.checkpoint;
+  cfg.max_events_per_seed = opt.max_events;
   const uint32_t seeds = opt.seeds > 0 ? opt.seeds : rel.seeds;
-  const auto g = reliability::simulate_goodput(rel.rates, cfg, s.seed, seeds);
+  reliability::GoodputSummary g;
+  try {
+    g = reliability::simulate_goodput(rel.rates, cfg, s.seed, seeds);
+  } catch (const reliability::WorkLimitExceeded& e) {
+    throw core::InputError(opt.scenario, "/reliability/horizon", e.what());
+  }
 
   auto sec = [](double x) { return core::display(core::Seconds(x)); };
   std::string report = "zettasim " + std::string(output::kVersion) + ": goodput of scenario \"" + s.name +

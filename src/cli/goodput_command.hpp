@@ -4,6 +4,8 @@
 #include <ostream>
 #include <string>
 
+#include "reliability/goodput_simulator.hpp"
+
 namespace zs::cli {
 
 struct GoodputOptions {
@@ -12,6 +14,7 @@ struct GoodputOptions {
   uint32_t seeds = 0;   ///< overrides the scenario's when > 0
   bool quiet = false;
   bool force = false;   ///< replace an existing folder that zettasim did not write
+  double max_events = reliability::GoodputConfig::kDefaultMaxEventsPerSeed;  ///< per seed, expected
 };
 
 /// Simulates one iteration of the scenario (as `run`), then its "reliability" section's horizon over the

@@ -10,6 +10,7 @@
 #include <tuple>
 
 #include "core/splitmix.hpp"
+#include "core/units.hpp"
 #include "reliability/failure_clock.hpp"
 #include "reliability/re_placement.hpp"
 #include "reliability/spare_pool.hpp"
@@ -508,6 +509,27 @@ Estimate estimate(const std::vector<double>& xs) {
 }
 }  // namespace
 
+namespace {
+
+/// Refuses a run whose one seed expects more events than the config allows, before any is simulated.
+void check_expected_events(const GoodputConfig& cfg, double mtbf, double interval) {
+  const double failures = cfg.horizon / mtbf;
+  const double stragglers = cfg.stragglers.rate_per_unit_hour * static_cast<double>(cfg.units) * cfg.horizon / 3600.0;
+  const double cycles = cfg.peer != nullptr ? cfg.horizon / (interval + cfg.checkpoint_cost) : 0.0;
+  const double events = failures + stragglers + cycles;
+  if (events <= cfg.max_events_per_seed) return;
+  char text[320];
+  std::snprintf(text, sizeof text,
+                "one seed of this horizon expects %.3g events (%.3g failures at a job MTBF of %s, %.3g stragglers, "
+                "%.3g peer checkpoints), over the limit of %.3g: check the horizon and the failure table's "
+                "observed durations, or raise the limit with --max-events",
+                events, failures, core::display(core::Seconds(mtbf)).c_str(), stragglers, cycles,
+                cfg.max_events_per_seed);
+  throw WorkLimitExceeded(text);
+}
+
+}  // namespace
+
 GoodputSummary simulate_goodput(const FailureRates& rates, const GoodputConfig& cfg, uint64_t seed,
                                 uint32_t seeds) {
   GoodputSummary s;
@@ -516,6 +538,7 @@ GoodputSummary simulate_goodput(const FailureRates& rates, const GoodputConfig& 
   const JobComponents& job = cfg.job != nullptr ? *cfg.job : own.emplace(rates, cfg.units);
   s.mtbf = 3600.0 / job.rate_per_hour();
   s.interval = cfg.checkpoint.interval(s.mtbf, cfg.checkpoint_cost);
+  check_expected_events(cfg, s.mtbf, s.interval);
   std::vector<double> ettr, goodput, failures, interruptions, persistent_restores;
   std::map<std::string, std::vector<double>> lost, by_component;
   for (const auto& c : rates.components) by_component[c.name];

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <stdexcept>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -92,6 +93,10 @@ struct GoodputConfig {
   /// Two-tier checkpoints to peer memory (checkpoint_cost is then the snapshot's, checkpoint_drain 0).
   /// Null: one tier.
   const PeerCheckpoints* peer = nullptr;
+  /// Events one seed may be expected to simulate (failures, random stragglers, peer-checkpoint cycles)
+  /// before a run is refused; bounds time and memory (the first seed's timeline keeps every event).
+  double max_events_per_seed = kDefaultMaxEventsPerSeed;
+  static constexpr double kDefaultMaxEventsPerSeed = 1e6;
 
   /// A machine state with degradations in force: the engine's iteration for it, and the degradations
   /// that first made it, in words.
@@ -163,7 +168,15 @@ struct GoodputSummary {
 GoodputRun simulate_goodput_once(const FailureRates& rates, const GoodputConfig& config,
                                  double interval, uint64_t seed, bool keep_timeline);
 
+/// A run whose expected events per seed exceed GoodputConfig::max_events_per_seed (a horizon in years
+/// of 10^15 days, a failure table whose period was typed in microseconds).
+class WorkLimitExceeded : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
 /// `seeds` seeds from `seed`; the interval from the config's checkpoint policy and the job's MTBF.
+/// Throws WorkLimitExceeded before simulating anything when one seed expects too many events.
 GoodputSummary simulate_goodput(const FailureRates& rates, const GoodputConfig& config, uint64_t seed,
                                 uint32_t seeds);
 

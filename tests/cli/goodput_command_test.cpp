@@ -374,3 +374,39 @@ TEST_CASE("detection and restart left out default to 10 minutes each, written in
   CHECK(config["reliability"]["detection"] == config["reliability"]["restart"]);
   CHECK(config["reliability"]["detection"].get<std::string>().find("600") == 0);
 }
+
+TEST_CASE("a horizon or failure table asking for too many events is refused before it runs, one line, exit 2") {
+  test::TempDir dir;
+  auto doc = nlohmann::json::parse(test::read_text(source_file("scenarios/hgx-3d-parallel.json")));
+  doc["machine"] = source_file("topologies/hgx-h100-8.machine.json");
+  doc["workload"]["model"] = source_file("workloads/gpt3-1.3b.json");
+  auto rates = nlohmann::json::parse(test::read_text(source_file("models/reliability/llama3-405b-54d.json")));
+  doc["reliability"] = {{"failure_rates", source_file("models/reliability/llama3-405b-54d.json")},
+                        {"horizon", "1e15d"},
+                        {"seeds", 2},
+                        {"checkpoint", {{"interval", "daly"}, {"bandwidth", "2TB/s"}}},
+                        {"detection", "5min"},
+                        {"restart", "10min"},
+                        {"repair", "2d"}};
+  const std::string long_horizon = dir.write("long.json", doc.dump());
+  auto r = test::run_cli({"goodput", long_horizon, "--out", dir.file("a"), "--quiet"});
+  CHECK(r.code == 2);
+  CHECK(r.err.rfind("zettasim: error: " + long_horizon + ": /reliability/horizon: one seed of this horizon expects ",
+                    0) == 0);
+  CHECK(r.err.find("over the limit of 1e+06") != std::string::npos);
+  CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+  CHECK_FALSE(std::filesystem::exists(dir.path() / "a"));
+
+  rates["observed"]["duration"] = "54us";  // a typo for 54d: 10^11 times the rate
+  doc["reliability"]["failure_rates"] = dir.write("typo-rates.json", rates.dump());
+  doc["reliability"]["horizon"] = "54d";
+  const std::string typo = dir.write("typo.json", doc.dump());
+  r = test::run_cli({"goodput", typo, "--out", dir.file("b"), "--quiet"});
+  CHECK(r.code == 2);
+  CHECK(r.err.find("/reliability/horizon: one seed of this horizon expects") != std::string::npos);
+
+  // The limit can be raised; a reasonable run is untouched by it.
+  doc["reliability"]["failure_rates"] = source_file("models/reliability/llama3-405b-54d.json");
+  r = test::run_cli({"goodput", dir.write("ok.json", doc.dump()), "--out", dir.file("c"), "--quiet", "--max-events", "1000"});
+  CHECK(r.code == 0);
+}
