@@ -25,7 +25,14 @@ BuiltWorkload build_data_parallel(core::JsonObject& work, const workload::Transf
 BuiltWorkload build_megatron(core::JsonObject& work, const workload::TransformerSpec& model,
                              const core::FileSource& files) {
   auto plan = workload::ParallelPlan::from_json(work, model, &files);
-  auto trace = workload::generate_megatron_trace(model, plan);
+  workload::Trace trace;
+  try {
+    trace = workload::generate_megatron_trace(model, plan);
+  } catch (const workload::TraceTooLarge& e) {
+    throw work.error(std::string(e.what()) + ": " + model.name + " has " + std::to_string(model.layers) +
+                     " layers, " + std::to_string(plan.micro_batches()) +
+                     (plan.micro_batches() == 1 ? " micro-batch" : " micro-batches") + " per iteration");
+  }
   core::Bytes state(0.0);
   for (const auto& role : trace.roles)
     state = std::max(state, role.memory->weights + role.memory->gradients + role.memory->optimizer);

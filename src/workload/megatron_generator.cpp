@@ -56,9 +56,10 @@ Layout layout_of(const TransformerSpec& model, const ParallelPlan& plan) {
 /// Builds one stage's program.
 class StageBuilder {
  public:
+  /// `ops_left`: ops the whole trace may still add; generation stops with TraceTooLarge past it.
   StageBuilder(const TransformerSpec& model, const ParallelPlan& plan, const Layout& layout, uint32_t stage,
-               RoleProgram& program)
-      : model_(model), plan_(plan), layout_(layout), stage_(stage), program_(program) {}
+               RoleProgram& program, uint64_t& ops_left)
+      : model_(model), plan_(plan), layout_(layout), stage_(stage), program_(program), ops_left_(ops_left) {}
 
   void build() {
     params_ = stage_parameters(model_, plan_, stage_);
@@ -83,6 +84,11 @@ class StageBuilder {
   core::Bytes activations() const { return core::Bytes(tokens() * model_.hidden * elem()); }
 
   uint32_t add(std::string name, std::string phase, uint32_t stream, std::vector<uint32_t> deps, Body body) {
+    if (ops_left_ == 0)
+      throw TraceTooLarge("the generated trace would hold more than " + std::to_string(kMaxGeneratedOps) +
+                          " ops (one per kernel, transfer and collective of every pipeline stage; layers and "
+                          "micro-batches multiply them)");
+    --ops_left_;
     program_.ops.push_back({std::move(name), std::move(phase), stream, std::move(deps), std::move(body)});
     auto id = static_cast<uint32_t>(program_.ops.size() - 1);
     if (stream == kCompute) last_compute_ = id;
@@ -392,6 +398,7 @@ class StageBuilder {
   const Layout& layout_;
   uint32_t stage_;
   RoleProgram& program_;
+  uint64_t& ops_left_;
   StageParameters params_;
   uint32_t last_compute_ = 0;
   std::vector<uint32_t> compute_history_;  ///< the last compute op of each block pass, in order
@@ -413,9 +420,17 @@ Trace generate_megatron_trace(const TransformerSpec& model, const ParallelPlan& 
   trace.model_dtype = model.dtype;
   trace.model_flops = model.training_flops(plan.global_batch);
   trace.tokens_per_iteration = double(plan.global_batch) * model.seq_len;
+  // Every layer runs at least a forward and a backward op per micro-batch: refuse before generating when
+  // even that exceeds the bound, so that a model of 10^7 layers costs no time.
+  const double at_least = 2.0 * model.layers * plan.micro_batches();
+  if (at_least > double(kMaxGeneratedOps))
+    throw TraceTooLarge("the generated trace would hold more than " + std::to_string(kMaxGeneratedOps) +
+                        " ops (at least " + std::to_string(uint64_t(at_least)) +
+                        ": a forward and a backward op per layer and micro-batch)");
+  uint64_t ops_left = kMaxGeneratedOps;
   for (uint32_t s = 0; s < plan.pipeline_parallel; ++s) {
     trace.roles.push_back({"stage" + std::to_string(s), {}});
-    StageBuilder(model, plan, layout, s, trace.roles.back()).build();
+    StageBuilder(model, plan, layout, s, trace.roles.back(), ops_left).build();
   }
   return trace;
 }

@@ -1,11 +1,25 @@
 // Generates the trace of one training iteration of a transformer under a Megatron-Core-style plan.
 #pragma once
 
+#include <cstdint>
+#include <stdexcept>
+
 #include "workload/parallel_plan.hpp"
 #include "workload/trace.hpp"
 #include "workload/transformer_spec.hpp"
 
 namespace zs::workload {
+
+/// Most ops a generated trace holds, over all its roles (far above any shipped plan; a trace this size
+/// takes about 5 GiB). A plan that needs more is refused with TraceTooLarge: at once when its layers times
+/// micro-batches already exceed it (a model of 10^7 layers), else when generation reaches it.
+inline constexpr uint64_t kMaxGeneratedOps = uint64_t(1) << 24;
+
+/// A plan whose trace would exceed kMaxGeneratedOps.
+class TraceTooLarge : public std::length_error {
+ public:
+  using std::length_error::length_error;
+};
 
 /// One role per pipeline stage, run by its dp x cp x tp ranks. Per micro-batch and model chunk, in
 /// the schedule's order (pipeline_order): forward: receive activations from the previous virtual

@@ -76,3 +76,17 @@ TEST_CASE("command-line errors are one line with error:, exit 2") {
     CHECK(r.err == expected);
   }
 }
+
+TEST_CASE("a plan whose trace would not fit in memory is refused before it is generated") {
+  test::TempDir dir;
+  test::ScenarioFiles files;
+  files.model["layers"] = 10000000;
+  files.scenario["workload"]["generator"] = "megatron";  // data-parallel checks model state first
+  const std::string path = files.write(dir);
+  const auto r = test::run_cli({"run", path, "--out", dir.file("out"), "--quiet"});
+  CHECK(r.code == 2);
+  CHECK(r.err == "zettasim: error: " + path +
+                     ": /workload: the generated trace would hold more than 16777216 ops (at least 20000000: a "
+                     "forward and a backward op per layer and micro-batch): small has 10000000 layers, 1 "
+                     "micro-batch per iteration\n");
+}
