@@ -54,9 +54,9 @@ nlohmann::json zettasim_attribute(
   const auto text = string_attribute(attrs, kZettasimAttribute, file, path);
   if (!text) return nullptr;
   try {
-    return nlohmann::json::parse(*text);
-  } catch (const nlohmann::json::exception& e) {
-    throw core::InputError(file, path + "/attr/zettasim", std::string("malformed JSON: ") + e.what());
+    return core::parse_json(*text, "");
+  } catch (const core::InputError& e) {
+    throw core::InputError(file, path + "/attr/zettasim" + e.json_path(), "malformed JSON: " + e.message());
   }
 }
 
@@ -415,7 +415,8 @@ ChakraImport import_chakra(const std::string& prefix, const core::FileSource& fi
                              "expected {\"trace\": ..., \"rank\": ...}");
     nlohmann::json skeleton = header["trace"];
     if (skeleton.contains("roles") && skeleton["roles"].is_array())
-      for (auto& role : skeleton["roles"]) role["ops"] = nlohmann::json::array();
+      for (auto& role : skeleton["roles"])
+        if (role.is_object()) role["ops"] = nlohmann::json::array();  // else trace_from_json names it
     layout_trace = workload::trace_from_json(skeleton, first.path + " (metadata)");
     layout.zettasim = &*layout_trace;
     layout.ranks = layout_trace->mesh.size();

@@ -3,6 +3,8 @@
 
 #include <climits>
 
+#include <google/protobuf/stubs/logging.h>
+
 #include "core/input_error.hpp"
 
 namespace zs::chakra {
@@ -37,6 +39,8 @@ bool RecordReader::next(google::protobuf::MessageLite& message, const std::strin
     throw core::InputError(file_, path,
                            "a record of " + std::to_string(length) + " bytes runs past the end of the file");
   const auto limit = coded_.PushLimit(static_cast<int>(length));
+  // libprotobuf logs what it refuses (invalid UTF-8 in a string) to stderr; our one error line says it.
+  const google::protobuf::LogSilencer quiet;
   const bool ok = message.ParseFromCodedStream(&coded_) && coded_.ConsumedEntireMessage();
   coded_.PopLimit(limit);
   if (!ok) throw core::InputError(file_, path, "record does not parse as a Chakra " + message.GetTypeName());

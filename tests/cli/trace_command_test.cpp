@@ -1,7 +1,9 @@
 // `zettasim trace gen` and `trace inspect`: files written, totals printed, bad plans exit 2.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <filesystem>
+#include <fstream>
 
 #include <nlohmann/json.hpp>
 
@@ -204,4 +206,34 @@ TEST_CASE("export-chakra replaces only its own earlier export, and refuses a tra
         " 1 to 128 characters of A-Z a-z 0-9 . _ -, not starting with '.' or '-' (it names a file or folder), "
         "got a name starting with '.'\n");
   CHECK_FALSE(fs::exists(dir.path() / "et2"));
+}
+
+TEST_CASE("a Chakra file with invalid UTF-8 or zettasim metadata of the wrong shape: one line, exit 2") {
+  test::TempDir dir;
+  REQUIRE(test::run_cli({"trace", "export-chakra", source_file("scenarios/hgx-3d-parallel.json"), "--out",
+                         dir.file("et")})
+              .code == 0);
+  const std::string prefix = dir.file("et/gpt3-1.3b-dp2-pp2-tp2");
+  const fs::path rank0 = prefix + ".0.et";
+  const std::string original = test::read_text(rank0);
+  auto patched = [&](const std::string& from, const std::string& to) {
+    REQUIRE(from.size() == to.size());  // the record lengths stay valid
+    std::string bytes = original;
+    const auto at = bytes.find(from);
+    REQUIRE(at != std::string::npos);
+    bytes.replace(at, from.size(), to);
+    std::ofstream(rank0, std::ios::binary | std::ios::trunc) << bytes;
+    return test::run_cli({"trace", "inspect", prefix});
+  };
+  auto utf8 = patched("mb0/layer0/attention/forward", "mb0/layer0/attention/forwar\xff");
+  CHECK(utf8.code == 2);
+  CHECK(utf8.err == "zettasim: error: " + rank0.string() + ": /nodes/0: record does not parse as a Chakra "
+                                                            "ChakraProtoMsg.Node\n");
+  const auto role_start = original.find("{\"memory\"");
+  REQUIRE(role_start != std::string::npos);
+  const std::string role = original.substr(role_start, original.find('}', original.find('}', role_start) + 1) + 1 - role_start);
+  auto shape = patched(role, "1" + std::string(role.size() - 1, ' '));
+  CHECK(shape.code == 2);
+  CHECK(std::count(shape.err.begin(), shape.err.end(), '\n') == 1);
+  CHECK(shape.err.find("/roles/0") != std::string::npos);
 }
