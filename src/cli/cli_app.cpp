@@ -161,8 +161,9 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
       ->check(CLI::Range(uint32_t(1), uint32_t(100000)));
   goodput->add_flag("--quiet", goodput_opt.quiet, "Print only where the results went");
   goodput->add_flag("--force", goodput_opt.force, kForceHelp);
-  goodput->add_option("--max-events", goodput_opt.max_events,
-                      "Refuse a run whose one seed expects more events (failures, stragglers, peer checkpoints)")
+  goodput
+      ->add_option("--max-events", goodput_opt.max_events,
+                   "Refuse a run whose one seed expects more events (failures, stragglers, peer checkpoints)")
       ->check(CLI::Range(1.0, 1e12));
   TopoOptions topo_opt;
   auto* topo = app.add_subcommand("topo", "Summarize a machine: part counts, injection, diameter, bisection");

@@ -13,7 +13,7 @@ struct GoodputOptions {
   std::string out_dir;  ///< default results/<scenario name>-goodput
   uint32_t seeds = 0;   ///< overrides the scenario's when > 0
   bool quiet = false;
-  bool force = false;   ///< replace an existing folder that zettasim did not write
+  bool force = false;  ///< replace an existing folder that zettasim did not write
   double max_events = reliability::GoodputConfig::kDefaultMaxEventsPerSeed;  ///< per seed, expected
 };
 

@@ -20,19 +20,17 @@ inline std::filesystem::path results_folder(const std::string& out_dir, const st
     if (auto problem = core::file_name_problem(default_name))
       throw core::InputError("--out", "",
                              "the default folder results/<name> needs a name of " +
-                                 std::string(core::kFileNameRule) + ", got " + *problem +
-                                 "; pass --out");
+                                 std::string(core::kFileNameRule) + ", got " + *problem + "; pass --out");
   }
-  std::filesystem::path dir = out_dir.empty() ? std::filesystem::path("results") / default_name
-                                              : std::filesystem::path(out_dir);
+  std::filesystem::path dir =
+      out_dir.empty() ? std::filesystem::path("results") / default_name : std::filesystem::path(out_dir);
   output::check_replaceable(dir, force ? output::Replace::kForce : output::Replace::kOwnOutput);
   return dir;
 }
 
 /// Stages `files` (name, content) and swaps the folder into place; nothing is left on failure.
 inline void write_results_folder(const std::filesystem::path& dir,
-                                 const std::vector<std::pair<std::string, std::string>>& files,
-                                 bool force) {
+                                 const std::vector<std::pair<std::string, std::string>>& files, bool force) {
   try {
     output::StagedDirectory stage(dir, force ? output::Replace::kForce : output::Replace::kOwnOutput);
     for (const auto& [name, content] : files) stage.write(name, content);

@@ -112,15 +112,16 @@ void check_trace_name_for_files(const std::string& input, const workload::Trace&
                                 const std::string& used_for) {
   if (auto problem = core::file_name_problem(trace.name))
     throw core::InputError(input, "",
-                           "the trace name " + core::quoted_for_message(trace.name) + " is used for " + used_for +
-                               " and must be " + core::kFileNameRule + ", got " + *problem);
+                           "the trace name " + core::quoted_for_message(trace.name) + " is used for " +
+                               used_for + " and must be " + core::kFileNameRule + ", got " + *problem);
 }
 
 }  // namespace
 
 int generate_trace_file(const TraceGenOptions& opt, std::ostream& out) {
   workload::Trace trace = trace_of(opt.input, &opt, &out);
-  if (opt.out.empty()) check_trace_name_for_files(opt.input, trace, "the default file <trace name>.trace.json; pass --out");
+  if (opt.out.empty())
+    check_trace_name_for_files(opt.input, trace, "the default file <trace name>.trace.json; pass --out");
   const std::string path = opt.out.empty() ? trace.name + ".trace.json" : opt.out;
   try {
     const bool cbor = path.size() >= 5 && path.compare(path.size() - 5, 5, ".cbor") == 0;

@@ -11,7 +11,7 @@ struct ValidateOptions {
   std::string out_dir;  ///< default results/validate-<name>
   std::string rows;     ///< run only rows whose name contains this
   bool quiet = false;
-  bool force = false;   ///< replace an existing folder that zettasim did not write
+  bool force = false;  ///< replace an existing folder that zettasim did not write
 };
 
 /// Runs each row as a scenario through the normal path (load, simulate), prints predicted vs published

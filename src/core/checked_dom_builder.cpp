@@ -72,7 +72,8 @@ bool CheckedDomBuilder::parse_error(std::size_t position, const std::string& /*l
                                     const nlohmann::detail::exception& ex) {
   if (problem_) return false;  // our own check stopped the parser first
   std::string what = ex.what();
-  if (const auto bracket = what.find("] "); what.rfind("[json.exception.", 0) == 0 && bracket != std::string::npos)
+  if (const auto bracket = what.find("] ");
+      what.rfind("[json.exception.", 0) == 0 && bracket != std::string::npos)
     what = what.substr(bracket + 2);
   if (ex.id == 406) what = "a number out of range (a double holds up to about 1.8e308)";
   problem_ = Problem{path(), position, what, ex.id != 406};
@@ -82,8 +83,9 @@ bool CheckedDomBuilder::parse_error(std::size_t position, const std::string& /*l
 bool CheckedDomBuilder::enter(bool object) {
   if (frames_.size() >= kMaxJsonDepth) {
     frames_.resize(4);  // the path of the first levels is enough to find it; the parse stops here
-    problem_ = Problem{path() + "/...", std::nullopt,
-                       "nested deeper than " + std::to_string(kMaxJsonDepth) + " levels of arrays and objects", false};
+    problem_ = Problem{
+        path() + "/...", std::nullopt,
+        "nested deeper than " + std::to_string(kMaxJsonDepth) + " levels of arrays and objects", false};
     return false;
   }
   Frame frame;

@@ -51,7 +51,8 @@ class CheckedDomBuilder {
   bool end_object();
   bool start_array(std::size_t elements);
   bool end_array();
-  bool parse_error(std::size_t position, const std::string& last_token, const nlohmann::detail::exception& ex);
+  bool parse_error(std::size_t position, const std::string& last_token,
+                   const nlohmann::detail::exception& ex);
 
   const std::optional<Problem>& problem() const { return problem_; }
 

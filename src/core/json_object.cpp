@@ -41,7 +41,9 @@ std::string line_and_column(const std::string& text, size_t byte) {
 
 nlohmann::json parse_json(const std::string& text, const std::string& file) {
   if (const size_t nul = text.find('\0'); nul != std::string::npos)
-    throw InputError(file, "", "malformed JSON at " + line_and_column(text, nul + 1) + ": a NUL byte (JSON text holds none)");
+    throw InputError(
+        file, "",
+        "malformed JSON at " + line_and_column(text, nul + 1) + ": a NUL byte (JSON text holds none)");
   nlohmann::json doc;
   CheckedDomBuilder builder(doc);
   if (nlohmann::json::sax_parse(text, &builder)) return doc;
@@ -49,13 +51,15 @@ nlohmann::json parse_json(const std::string& text, const std::string& file) {
   if (!problem.syntax) throw InputError(file, problem.json_path, problem.message);
   const auto pos = problem.message.find("syntax error");
   const std::string reason = pos == std::string::npos ? problem.message : problem.message.substr(pos);
-  throw InputError(file, "", "malformed JSON at " + line_and_column(text, problem.byte.value_or(0)) + ": " + reason);
+  throw InputError(file, "",
+                   "malformed JSON at " + line_and_column(text, problem.byte.value_or(0)) + ": " + reason);
 }
 
 nlohmann::json parse_cbor(std::string_view bytes, const std::string& file) {
   nlohmann::json doc;
   CheckedDomBuilder builder(doc);
-  if (nlohmann::json::sax_parse(bytes.begin(), bytes.end(), &builder, nlohmann::json::input_format_t::cbor)) return doc;
+  if (nlohmann::json::sax_parse(bytes.begin(), bytes.end(), &builder, nlohmann::json::input_format_t::cbor))
+    return doc;
   const auto& problem = *builder.problem();
   if (problem.syntax) throw InputError(file, "", "malformed CBOR trace: " + problem.message);
   throw InputError(file, problem.json_path, problem.message);

@@ -40,7 +40,8 @@ class Registry {
   Registry& add(std::string name, std::string description, Factory make) {
     if (!is_kebab_case(name))
       throw std::invalid_argument(family_ + " name \"" + name + "\" is not kebab-case");
-    if (find(name) != nullptr) throw std::invalid_argument(family_ + " \"" + name + "\" is already registered");
+    if (find(name) != nullptr)
+      throw std::invalid_argument(family_ + " \"" + name + "\" is already registered");
     entries_.push_back({std::move(name), std::move(description), std::move(make)});
     return *this;
   }

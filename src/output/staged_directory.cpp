@@ -152,8 +152,8 @@ void StagedDirectory::commit() {
   } else if (errno == EINVAL || errno == ENOSYS) {
     // A file system without renameat2's flags: hide the old folder, then rename; a run killed between
     // the two leaves the old folder hidden, and the next run puts it back (remove_stale_stages).
-    const fs::path old = parent_of(final_) / ("." + final_.filename().string() + kOldTag +
-                                              std::to_string(::getpid()));
+    const fs::path old =
+        parent_of(final_) / ("." + final_.filename().string() + kOldTag + std::to_string(::getpid()));
     const bool had_old = fs::exists(fs::symlink_status(final_));
     if (had_old) fs::rename(final_, old);
     fs::rename(stage_, final_);

@@ -53,9 +53,11 @@ struct PolicyCatalog {
 /// Makes the placement policy `name` of `placements`. Throws std::out_of_range, whose message lists the
 /// known names, for an unknown name, and std::invalid_argument for "from-file" without a map.
 std::unique_ptr<PlacementPolicy> make_placement_policy(const PlacementRegistry& placements,
-                                                       const std::string& name, const PlacementMap* map = nullptr);
+                                                       const std::string& name,
+                                                       const PlacementMap* map = nullptr);
 /// The same among the built-ins.
-std::unique_ptr<PlacementPolicy> make_placement_policy(const std::string& name, const PlacementMap* map = nullptr);
+std::unique_ptr<PlacementPolicy> make_placement_policy(const std::string& name,
+                                                       const PlacementMap* map = nullptr);
 /// Makes the collective policy `name` of `collectives`; throws std::out_of_range for an unknown name.
 std::unique_ptr<CollectivePolicy> make_collective_policy(const CollectiveRegistry& collectives,
                                                          const std::string& name,

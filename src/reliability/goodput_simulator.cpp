@@ -514,17 +514,19 @@ namespace {
 /// Refuses a run whose one seed expects more events than the config allows, before any is simulated.
 void check_expected_events(const GoodputConfig& cfg, double mtbf, double interval) {
   const double failures = cfg.horizon / mtbf;
-  const double stragglers = cfg.stragglers.rate_per_unit_hour * static_cast<double>(cfg.units) * cfg.horizon / 3600.0;
+  const double stragglers =
+      cfg.stragglers.rate_per_unit_hour * static_cast<double>(cfg.units) * cfg.horizon / 3600.0;
   const double cycles = cfg.peer != nullptr ? cfg.horizon / (interval + cfg.checkpoint_cost) : 0.0;
   const double events = failures + stragglers + cycles;
   if (events <= cfg.max_events_per_seed) return;
   char text[320];
-  std::snprintf(text, sizeof text,
-                "one seed of this horizon expects %.3g events (%.3g failures at a job MTBF of %s, %.3g stragglers, "
-                "%.3g peer checkpoints), over the limit of %.3g: check the horizon and the failure table's "
-                "observed durations, or raise the limit with --max-events",
-                events, failures, core::display(core::Seconds(mtbf)).c_str(), stragglers, cycles,
-                cfg.max_events_per_seed);
+  std::snprintf(
+      text, sizeof text,
+      "one seed of this horizon expects %.3g events (%.3g failures at a job MTBF of %s, %.3g stragglers, "
+      "%.3g peer checkpoints), over the limit of %.3g: check the horizon and the failure table's "
+      "observed durations, or raise the limit with --max-events",
+      events, failures, core::display(core::Seconds(mtbf)).c_str(), stragglers, cycles,
+      cfg.max_events_per_seed);
   throw WorkLimitExceeded(text);
 }
 

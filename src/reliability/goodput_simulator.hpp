@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "policy/recovery/checkpoint_policy.hpp"
-#include "reliability/failure_rates.hpp"
 #include "reliability/failure_clock.hpp"
+#include "reliability/failure_rates.hpp"
 #include "reliability/job_components.hpp"
 #include "reliability/re_placement.hpp"
 
@@ -165,8 +165,8 @@ struct GoodputSummary {
 /// work since the last good checkpoint and costs detection, a swap or a repair wait for "replace"
 /// components, and the restart; a failure during that downtime starts it again. A silent corruption is
 /// found when the next checkpoint is validated, which then rolls back instead of committing.
-GoodputRun simulate_goodput_once(const FailureRates& rates, const GoodputConfig& config,
-                                 double interval, uint64_t seed, bool keep_timeline);
+GoodputRun simulate_goodput_once(const FailureRates& rates, const GoodputConfig& config, double interval,
+                                 uint64_t seed, bool keep_timeline);
 
 /// A run whose expected events per seed exceed GoodputConfig::max_events_per_seed (a horizon in years
 /// of 10^15 days, a failure table whose period was typed in microseconds).

@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "reliability/failure_rates.hpp"
 #include "reliability/fabric_parts.hpp"
+#include "reliability/failure_rates.hpp"
 #include "topology/machine.hpp"
 
 namespace zs::reliability {

@@ -70,12 +70,13 @@ ReliabilitySetup read_reliability(core::JsonObject& o, const core::FileSource& f
   r.seeds = static_cast<uint32_t>(o.integer("seeds", 1, 100000));
   auto c = o.object("checkpoint");
   const auto* interval = c.optional("interval");
-  const auto* rule = interval != nullptr && interval->is_string() ? rules.find(interval->get<std::string>()) : nullptr;
+  const auto* rule =
+      interval != nullptr && interval->is_string() ? rules.find(interval->get<std::string>()) : nullptr;
   if (rule != nullptr) {
     r.checkpoint.rule_name = rule->name;
     r.checkpoint.rule = rule->make;
     c.string("interval");  // marks the key as read
-  } else {  // a fixed interval; anything else is an error naming the rules or a time
+  } else {                 // a fixed interval; anything else is an error naming the rules or a time
     if (interval == nullptr) {
       std::string names;
       for (const auto& e : rules.entries()) names += (names.empty() ? "\"" : ", \"") + e.name + "\"";

@@ -306,7 +306,8 @@ topology::Machine ScenarioLoader::load_machine(const std::string& path, nlohmann
     root.optional_string("description");
     machine = load_machine_object(files_, root, catalog_->topology_generators);
   } else if (kind == "scenario") {
-    machine = load_machine_section(files_, root, catalog_->topology_generators);  // the rest of the scenario is not checked here
+    machine = load_machine_section(
+        files_, root, catalog_->topology_generators);  // the rest of the scenario is not checked here
   } else {
     throw root.error("kind", "expected a machine or a scenario file, got kind \"" + kind + "\"");
   }

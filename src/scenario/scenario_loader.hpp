@@ -15,7 +15,8 @@ namespace zs::scenario {
 /// are looked up in a Catalog: the built-ins, or one the caller extended (and keeps alive).
 class ScenarioLoader {
  public:
-  explicit ScenarioLoader(const core::FileSource& files) : files_(files), catalog_(std::make_shared<Catalog>()) {}
+  explicit ScenarioLoader(const core::FileSource& files)
+      : files_(files), catalog_(std::make_shared<Catalog>()) {}
   ScenarioLoader(const core::FileSource& files, const Catalog& catalog)
       : files_(files), catalog_(std::shared_ptr<const Catalog>(), &catalog) {}
   Scenario load(const std::string& path) const;

@@ -17,7 +17,8 @@ std::string tokens(const workload::TransformerSpec& model, uint32_t global_batch
 BuiltWorkload build_data_parallel(core::JsonObject& work, const workload::TransformerSpec& model,
                                   const core::FileSource&) {
   auto plan = workload::DataParallelPlan::from_json(work);
-  return {workload::generate_data_parallel_trace(model, plan), plan.to_json(), workload::model_state_bytes(model),
+  return {workload::generate_data_parallel_trace(model, plan), plan.to_json(),
+          workload::model_state_bytes(model),
           model.name + ", data parallel " + std::to_string(plan.data_parallel) + ", micro-batch " +
               std::to_string(plan.micro_batch) + ", " + tokens(model, plan.global_batch)};
 }

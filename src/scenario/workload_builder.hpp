@@ -25,8 +25,8 @@ struct BuiltWorkload {
 /// A workload generator: reads its plan keys from `work` (not "generator" or "model"), checks them
 /// against the model and generates the trace. `files` reads files the plan refers to (a routing
 /// histogram_file), relative to work.file().
-using WorkloadGenerator = std::function<BuiltWorkload(core::JsonObject& work, const workload::TransformerSpec& model,
-                                                      const core::FileSource& files)>;
+using WorkloadGenerator = std::function<BuiltWorkload(
+    core::JsonObject& work, const workload::TransformerSpec& model, const core::FileSource& files)>;
 using WorkloadGeneratorRegistry = core::Registry<WorkloadGenerator>;
 
 /// The built-in generators (family "workload generator"): "data-parallel" (data_parallel, micro_batch,

@@ -24,12 +24,14 @@ TopologyGeneratorRegistry builtin_topology_generators() {
   r.add("rail-optimized", "servers with a scale-up switch each; unit i of every server on rail switch i",
         generate_rail_optimized);
   r.add("graph", "explicit nodes and links", generate_graph);
-  r.add("disaggregated", "racks of units and CXL pools, pods on a fat-tree, pods joined by optical circuit switches",
+  r.add("disaggregated",
+        "racks of units and CXL pools, pods on a fat-tree, pods joined by optical circuit switches",
         generate_disaggregated);
   return r;
 }
 
-Machine build_machine(core::JsonObject& json, const ModelSet& models, const TopologyGeneratorRegistry& generators) {
+Machine build_machine(core::JsonObject& json, const ModelSet& models,
+                      const TopologyGeneratorRegistry& generators) {
   if (json.string("kind") != "topology")
     throw json.error("kind", "expected \"topology\" for a topology file");
   Machine machine;

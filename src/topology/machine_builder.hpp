@@ -13,7 +13,8 @@
 namespace zs::topology {
 
 /// A topology generator: reads its parameters from the topology file and adds nodes and links.
-using TopologyGenerator = std::function<void(core::JsonObject& topology_json, ModelBinder& models, Machine& out)>;
+using TopologyGenerator =
+    std::function<void(core::JsonObject& topology_json, ModelBinder& models, Machine& out)>;
 using TopologyGeneratorRegistry = core::Registry<TopologyGenerator>;
 
 /// The generators a topology file may name in "generator" (family "generator"), one line each.

@@ -13,16 +13,24 @@ using zs::test::check_golden;
 using zs::test::kGoodputFiles;
 using zs::test::kRunFiles;
 
-TEST_CASE("golden run: default") { check_golden("run", "default", "default", kRunFiles); }
+TEST_CASE("golden run: default") {
+  check_golden("run", "default", "default", kRunFiles);
+}
 TEST_CASE("golden run: disaggregated-ocs") {
   check_golden("run", "disaggregated-ocs", "disaggregated-ocs", kRunFiles);
 }
 TEST_CASE("golden run: fat-tree-oversubscribed") {
   check_golden("run", "fat-tree-oversubscribed", "fat-tree-oversubscribed", kRunFiles);
 }
-TEST_CASE("golden run: hgx-3d-parallel") { check_golden("run", "hgx-3d-parallel", "hgx-3d-parallel", kRunFiles); }
-TEST_CASE("golden run: moe-10t-16k") { check_golden("run", "moe-10t-16k", "moe-10t-16k", kRunFiles); }
-TEST_CASE("golden run: moe-ep-64") { check_golden("run", "moe-ep-64", "moe-ep-64", kRunFiles); }
+TEST_CASE("golden run: hgx-3d-parallel") {
+  check_golden("run", "hgx-3d-parallel", "hgx-3d-parallel", kRunFiles);
+}
+TEST_CASE("golden run: moe-10t-16k") {
+  check_golden("run", "moe-10t-16k", "moe-10t-16k", kRunFiles);
+}
+TEST_CASE("golden run: moe-ep-64") {
+  check_golden("run", "moe-ep-64", "moe-ep-64", kRunFiles);
+}
 TEST_CASE("golden run: qwen3-ep128-skewed") {
   check_golden("run", "qwen3-ep128-skewed", "qwen3-ep128-skewed", kRunFiles);
 }

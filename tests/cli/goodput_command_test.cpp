@@ -375,7 +375,8 @@ TEST_CASE("detection and restart left out default to 10 minutes each, written in
   CHECK(config["reliability"]["detection"].get<std::string>().find("600") == 0);
 }
 
-TEST_CASE("a horizon or failure table asking for too many events is refused before it runs, one line, exit 2") {
+TEST_CASE(
+    "a horizon or failure table asking for too many events is refused before it runs, one line, exit 2") {
   test::TempDir dir;
   auto doc = nlohmann::json::parse(test::read_text(source_file("scenarios/hgx-3d-parallel.json")));
   doc["machine"] = source_file("topologies/hgx-h100-8.machine.json");
@@ -391,8 +392,9 @@ TEST_CASE("a horizon or failure table asking for too many events is refused befo
   const std::string long_horizon = dir.write("long.json", doc.dump());
   auto r = test::run_cli({"goodput", long_horizon, "--out", dir.file("a"), "--quiet"});
   CHECK(r.code == 2);
-  CHECK(r.err.rfind("zettasim: error: " + long_horizon + ": /reliability/horizon: one seed of this horizon expects ",
-                    0) == 0);
+  CHECK(r.err.rfind(
+            "zettasim: error: " + long_horizon + ": /reliability/horizon: one seed of this horizon expects ",
+            0) == 0);
   CHECK(r.err.find("over the limit of 1e+06") != std::string::npos);
   CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
   CHECK_FALSE(std::filesystem::exists(dir.path() / "a"));
@@ -407,6 +409,7 @@ TEST_CASE("a horizon or failure table asking for too many events is refused befo
 
   // The limit can be raised; a reasonable run is untouched by it.
   doc["reliability"]["failure_rates"] = source_file("models/reliability/llama3-405b-54d.json");
-  r = test::run_cli({"goodput", dir.write("ok.json", doc.dump()), "--out", dir.file("c"), "--quiet", "--max-events", "1000"});
+  r = test::run_cli({"goodput", dir.write("ok.json", doc.dump()), "--out", dir.file("c"), "--quiet",
+                     "--max-events", "1000"});
   CHECK(r.code == 0);
 }

@@ -38,12 +38,15 @@ TEST_CASE("hostile scenario text: one line naming the file and where, exit 2") {
     std::string expected_tail;
   };
   const std::vector<Case> cases = {
-      {"duplicate key", [](std::string t) { return replace_once(t, "\"seed\": 7", "\"seed\": 7, \"seed\": 8"); },
+      {"duplicate key",
+       [](std::string t) { return replace_once(t, "\"seed\": 7", "\"seed\": 7, \"seed\": 8"); },
        ": /seed: duplicate key \"seed\" (each key may appear once in an object)\n"},
       {"number out of range", [](std::string t) { return replace_once(t, "\"seed\": 7", "\"seed\": 1e400"); },
        ": /seed: a number out of range (a double holds up to about 1.8e308)\n"},
-      {"deep nesting", [](std::string t) {
-         return replace_once(t, "\"name\": \"hand\"", "\"name\": " + std::string(100000, '[') + std::string(100000, ']'));
+      {"deep nesting",
+       [](std::string t) {
+         return replace_once(t, "\"name\": \"hand\"",
+                             "\"name\": " + std::string(100000, '[') + std::string(100000, ']'));
        },
        ": /name/0/0/0/...: nested deeper than 256 levels of arrays and objects\n"},
       {"NUL and garbage after the document", [](std::string t) { return t + std::string("\0 more", 6); },
@@ -63,8 +66,9 @@ TEST_CASE("hostile scenario text: one line naming the file and where, exit 2") {
 
 TEST_CASE("command-line errors are one line with error:, exit 2") {
   const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
-      {{"run", "a.json", "--bogus"}, "zettasim: error: command line: The following argument was not expected: --bogus "
-                                     "(see zettasim --help)\n"},
+      {{"run", "a.json", "--bogus"},
+       "zettasim: error: command line: The following argument was not expected: --bogus "
+       "(see zettasim --help)\n"},
       {{}, "zettasim: error: command line: A subcommand is required (see zettasim --help)\n"},
       {{"goodput", "x.json", "--seeds", "0"},
        "zettasim: error: command line: --seeds: Value 0 not in range 1 to 100000 (see zettasim --help)\n"},
@@ -85,8 +89,9 @@ TEST_CASE("a plan whose trace would not fit in memory is refused before it is ge
   const std::string path = files.write(dir);
   const auto r = test::run_cli({"run", path, "--out", dir.file("out"), "--quiet"});
   CHECK(r.code == 2);
-  CHECK(r.err == "zettasim: error: " + path +
-                     ": /workload: the generated trace would hold more than 16777216 ops (at least 20000000: a "
-                     "forward and a backward op per layer and micro-batch): small has 10000000 layers, 1 "
-                     "micro-batch per iteration\n");
+  CHECK(r.err ==
+        "zettasim: error: " + path +
+            ": /workload: the generated trace would hold more than 16777216 ops (at least 20000000: a "
+            "forward and a backward op per layer and micro-batch): small has 10000000 layers, 1 "
+            "micro-batch per iteration\n");
 }

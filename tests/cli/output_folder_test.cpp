@@ -13,7 +13,8 @@ namespace fs = std::filesystem;
 namespace {
 
 /// Runs `zettasim run` on the small scenario named `name`, from inside `dir` (so results/ lands there).
-test::CliResult run_named(const test::TempDir& dir, const std::string& name, std::vector<std::string> extra = {}) {
+test::CliResult run_named(const test::TempDir& dir, const std::string& name,
+                          std::vector<std::string> extra = {}) {
   test::ScenarioFiles files;
   files.scenario["name"] = name;
   const std::string scenario = files.write(dir);
@@ -64,9 +65,10 @@ TEST_CASE("--out naming a file or a folder zettasim did not write is refused, --
   const std::string file = dir.write("keep.txt", "precious");
   auto on_file = run_named(dir, "hand", {"--out", file, "--force"});
   CHECK(on_file.code == 2);
-  CHECK(on_file.err == "zettasim: error: " + file +
-                           ": exists and is not a folder; zettasim never deletes a file: choose another output "
-                           "folder\n");
+  CHECK(on_file.err ==
+        "zettasim: error: " + file +
+            ": exists and is not a folder; zettasim never deletes a file: choose another output "
+            "folder\n");
   CHECK(test::read_text(file) == "precious");
 
   dir.write("thesis/chapter1.tex", "precious");

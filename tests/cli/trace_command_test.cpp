@@ -200,11 +200,11 @@ TEST_CASE("export-chakra replaces only its own earlier export, and refuses a tra
   const std::string renamed = dir.write("renamed.trace.json", trace.dump());
   auto unsafe = test::run_cli({"trace", "export-chakra", renamed, "--out", dir.file("et2")});
   CHECK(unsafe.code == 2);
-  CHECK(unsafe.err ==
-        "zettasim: error: " + renamed +
-            ": the trace name \"../../escape\" is used for the Chakra file names and must be"
-        " 1 to 128 characters of A-Z a-z 0-9 . _ -, not starting with '.' or '-' (it names a file or folder), "
-        "got a name starting with '.'\n");
+  CHECK(unsafe.err == "zettasim: error: " + renamed +
+                          ": the trace name \"../../escape\" is used for the Chakra file names and must be"
+                          " 1 to 128 characters of A-Z a-z 0-9 . _ -, not starting with '.' or '-' (it names "
+                          "a file or folder), "
+                          "got a name starting with '.'\n");
   CHECK_FALSE(fs::exists(dir.path() / "et2"));
 }
 
@@ -227,11 +227,13 @@ TEST_CASE("a Chakra file with invalid UTF-8 or zettasim metadata of the wrong sh
   };
   auto utf8 = patched("mb0/layer0/attention/forward", "mb0/layer0/attention/forwar\xff");
   CHECK(utf8.code == 2);
-  CHECK(utf8.err == "zettasim: error: " + rank0.string() + ": /nodes/0: record does not parse as a Chakra "
-                                                            "ChakraProtoMsg.Node\n");
+  CHECK(utf8.err == "zettasim: error: " + rank0.string() +
+                        ": /nodes/0: record does not parse as a Chakra "
+                        "ChakraProtoMsg.Node\n");
   const auto role_start = original.find("{\"memory\"");
   REQUIRE(role_start != std::string::npos);
-  const std::string role = original.substr(role_start, original.find('}', original.find('}', role_start) + 1) + 1 - role_start);
+  const std::string role =
+      original.substr(role_start, original.find('}', original.find('}', role_start) + 1) + 1 - role_start);
   auto shape = patched(role, "1" + std::string(role.size() - 1, ' '));
   CHECK(shape.code == 2);
   CHECK(std::count(shape.err.begin(), shape.err.end(), '\n') == 1);

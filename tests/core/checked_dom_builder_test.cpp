@@ -28,8 +28,9 @@ std::string nested_arrays(size_t depth) {
 }  // namespace
 
 TEST_CASE("a duplicate key is refused at its JSON path, wherever it is") {
-  CHECK(error_of([] { parse_json(R"({"plan": {"data_parallel": 8, "data_parallel": 4}})", "s.json"); }) ==
-        "s.json: /plan/data_parallel: duplicate key \"data_parallel\" (each key may appear once in an object)");
+  CHECK(
+      error_of([] { parse_json(R"({"plan": {"data_parallel": 8, "data_parallel": 4}})", "s.json"); }) ==
+      "s.json: /plan/data_parallel: duplicate key \"data_parallel\" (each key may appear once in an object)");
   CHECK(error_of([] { parse_json(R"({"a": [{"x": 1}, {"x": 1, "x": 2}]})", "s.json"); }) ==
         "s.json: /a/1/x: duplicate key \"x\" (each key may appear once in an object)");
   CHECK(parse_json(R"({"a": {"x": 1}, "b": {"x": 1}})", "s.json")["b"]["x"] == 1);  // same key, other objects
@@ -37,10 +38,12 @@ TEST_CASE("a duplicate key is refused at its JSON path, wherever it is") {
 
 TEST_CASE("nesting deeper than the bound is refused without recursion, in JSON and CBOR") {
   CHECK_NOTHROW(parse_json(nested_arrays(kMaxJsonDepth), "ok.json"));
-  const std::string deep = error_of([] { parse_json("{\"name\": " + nested_arrays(100000) + "}", "d.json"); });
+  const std::string deep =
+      error_of([] { parse_json("{\"name\": " + nested_arrays(100000) + "}", "d.json"); });
   CHECK(deep == "d.json: /name/0/0/0/...: nested deeper than 256 levels of arrays and objects");
   const std::string cbor(100000, '\x81');  // CBOR: an array of one element, 100,000 times
-  CHECK(error_of([&] { parse_cbor(cbor, "d.cbor"); }).find("nested deeper than 256 levels") != std::string::npos);
+  CHECK(error_of([&] { parse_cbor(cbor, "d.cbor"); }).find("nested deeper than 256 levels") !=
+        std::string::npos);
 }
 
 TEST_CASE("a number beyond double's range is an input error at its path") {
@@ -53,7 +56,9 @@ TEST_CASE("a number beyond double's range is an input error at its path") {
 TEST_CASE("a NUL byte, which would end the text early, is refused with its line and column") {
   CHECK(error_of([] { parse_json(std::string("{\"a\": 1}\n\0garbage", 18), "n.json"); }) ==
         "n.json: malformed JSON at line 2, column 1: a NUL byte (JSON text holds none)");
-  CHECK(error_of([] { parse_json("{\"a\": 1} trailing", "t.json"); }).find("t.json: malformed JSON at line 1") == 0);
+  CHECK(error_of([] {
+          parse_json("{\"a\": 1} trailing", "t.json");
+        }).find("t.json: malformed JSON at line 1") == 0);
 }
 
 TEST_CASE("a value quoted in an error stays on one line and is cut") {
@@ -65,5 +70,6 @@ TEST_CASE("a value quoted in an error stays on one line and is cut") {
   CHECK(e.find("(228 bytes)") != std::string::npos);
   nlohmann::json big = {{"list", nlohmann::json::array({1, 2, 3})}};
   JsonObject b(big, "f.json", "");
-  CHECK(error_of([&] { b.string("list"); }) == "f.json: /list: expected a string, got array [...] (3 elements)");
+  CHECK(error_of([&] { b.string("list"); }) ==
+        "f.json: /list: expected a string, got array [...] (3 elements)");
 }

@@ -14,7 +14,8 @@ TEST_CASE("a registry keeps its entries in order and finds them by name") {
   CHECK(r.find("third") == nullptr);
   CHECK(r.names() == "first, second-one");
   CHECK(r.entries().size() == 2);
-  CHECK_THROWS_WITH_AS(r.at("third"), "unknown widget \"third\" (known: first, second-one)", std::out_of_range);
+  CHECK_THROWS_WITH_AS(r.at("third"), "unknown widget \"third\" (known: first, second-one)",
+                       std::out_of_range);
 }
 
 TEST_CASE("a registry refuses a taken name and a name that is not kebab-case") {

@@ -130,7 +130,8 @@ TEST_CASE("quantities of different dimensions combine into the right type") {
 
 TEST_CASE("exponents that overflow or underflow are refused, not read as 0") {
   CHECK(unit_error(parse_bytes, "1e2147483647GB") == "\"1e2147483647GB\" is out of range for a size");
-  CHECK(unit_error(parse_seconds, "1e-400us") == "\"1e-400us\" is too small to represent (it would be read as 0)");
+  CHECK(unit_error(parse_seconds, "1e-400us") ==
+        "\"1e-400us\" is too small to represent (it would be read as 0)");
   CHECK(parse_seconds("0us").value() == 0);
   CHECK(parse_seconds("1e-320s").value() > 0);  // subnormal, but not 0
 }

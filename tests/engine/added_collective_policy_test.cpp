@@ -45,8 +45,9 @@ class StarCollective final : public policy::CollectivePolicy {
 /// The built-ins plus "star".
 scenario::Catalog catalog_with_star() {
   scenario::Catalog catalog;
-  catalog.policies.collective.add("star", "every member to member 0 and back (a worked example)",
-                                  [](const policy::CollectiveOptions&) { return std::make_unique<StarCollective>(); });
+  catalog.policies.collective.add(
+      "star", "every member to member 0 and back (a worked example)",
+      [](const policy::CollectiveOptions&) { return std::make_unique<StarCollective>(); });
   return catalog;
 }
 
@@ -60,12 +61,14 @@ TEST_CASE("a collective policy added to a catalog is known to scenarios read aga
   core::DiskFileSource disk;
   const scenario::Catalog catalog = catalog_with_star();
   CHECK(scenario::ScenarioLoader(disk, catalog).load(path).collective_policy == "star");
-  CHECK_THROWS_WITH_AS(scenario::ScenarioLoader(disk).load(path),
-                       (path + ": /policies/collective: unknown collective policy \"star\" (known: ring, rings, "
-                               "recursive, tree, double-binary-tree, in-network, hierarchical, pairwise, auto)")
-                           .c_str(),
-                       core::InputError);
-  CHECK_THROWS_AS(scenario::Catalog().policies.collective.add("ring", "a second ring", nullptr), std::invalid_argument);
+  CHECK_THROWS_WITH_AS(
+      scenario::ScenarioLoader(disk).load(path),
+      (path + ": /policies/collective: unknown collective policy \"star\" (known: ring, rings, "
+              "recursive, tree, double-binary-tree, in-network, hierarchical, pairwise, auto)")
+          .c_str(),
+      core::InputError);
+  CHECK_THROWS_AS(scenario::Catalog().policies.collective.add("ring", "a second ring", nullptr),
+                  std::invalid_argument);
 }
 
 TEST_CASE("the added star all-reduce takes 2 alpha + 2 (n-1) S / B within 1%") {

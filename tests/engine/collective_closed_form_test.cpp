@@ -5,10 +5,10 @@
 
 #include "engine/simulation.hpp"
 #include "policy/collective/auto_collective.hpp"
-#include "policy/placement/linear_placement.hpp"
 #include "policy/collective/recursive_collective.hpp"
-#include "policy/collective/tree_collective.hpp"
 #include "policy/collective/ring_collective.hpp"
+#include "policy/collective/tree_collective.hpp"
+#include "policy/placement/linear_placement.hpp"
 #include "support/approx.hpp"
 #include "support/collective_trace.hpp"
 #include "support/test_machines.hpp"

@@ -2,8 +2,8 @@
 #include <doctest/doctest.h>
 
 #include "engine/simulation.hpp"
-#include "policy/placement/linear_placement.hpp"
 #include "policy/collective/ring_collective.hpp"
+#include "policy/placement/linear_placement.hpp"
 #include "support/approx.hpp"
 #include "support/test_machines.hpp"
 

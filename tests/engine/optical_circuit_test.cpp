@@ -4,8 +4,8 @@
 
 #include "core/input_error.hpp"
 #include "engine/simulation.hpp"
-#include "policy/placement/linear_placement.hpp"
 #include "policy/collective/ring_collective.hpp"
+#include "policy/placement/linear_placement.hpp"
 #include "support/approx.hpp"
 #include "support/test_machines.hpp"
 #include "topology/machine_builder.hpp"

@@ -3,8 +3,8 @@
 
 #include "core/input_error.hpp"
 #include "engine/simulation.hpp"
-#include "policy/placement/linear_placement.hpp"
 #include "policy/collective/ring_collective.hpp"
+#include "policy/placement/linear_placement.hpp"
 #include "support/test_machines.hpp"
 #include "support/test_models.hpp"
 #include "workload/megatron_generator.hpp"

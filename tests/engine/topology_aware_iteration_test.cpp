@@ -8,9 +8,9 @@
 #include "engine/simulation.hpp"
 #include "policy/placement/linear_placement.hpp"
 #include "policy/placement/placement_cost.hpp"
-#include "policy/policy_catalog.hpp"
 #include "policy/placement/random_placement.hpp"
 #include "policy/placement/topology_aware_placement.hpp"
+#include "policy/policy_catalog.hpp"
 #include "scenario/scenario_loader.hpp"
 #include "support/reordered_units.hpp"
 

@@ -15,7 +15,7 @@ namespace {
 
 /// One job-level failure process with mean time between failures `mtbf` (s).
 reliability::FailureRates job_failures(double mtbf, const std::string& recovery = "restart",
-                                  const std::string& per = "job", uint64_t observed_units = 1) {
+                                       const std::string& per = "job", uint64_t observed_units = 1) {
   nlohmann::json j = {
       {"kind", "failure-rates"},
       {"name", "test"},
@@ -37,7 +37,8 @@ reliability::FailureRates shipped_rates() {
 
 /// The interval maximizing simulated ETTR: intervals on a log grid around `guess` share their failure
 /// times (one seed), and a parabola fitted to ETTR over log(interval) gives the optimum.
-double best_interval(const reliability::FailureRates& rates, const reliability::GoodputConfig& cfg, double guess) {
+double best_interval(const reliability::FailureRates& rates, const reliability::GoodputConfig& cfg,
+                     double guess) {
   std::vector<double> xs, ys;
   for (int i = -8; i <= 8; ++i) {
     const double x = 0.08 * i;

@@ -20,8 +20,8 @@ inline const std::vector<std::string> kGoodputFiles = {"goodput.json", "config.j
 /// Runs `zettasim <command> scenarios/<scenario>.json` from the source tree (so the report names the
 /// file as a user in the repository would) and checks each of `files` against
 /// tests/golden/<golden_folder>/.
-inline void check_golden(const std::string& command, const std::string& scenario, const std::string& golden_folder,
-                         const std::vector<std::string>& files) {
+inline void check_golden(const std::string& command, const std::string& scenario,
+                         const std::string& golden_folder, const std::vector<std::string>& files) {
   TempDir dir;
   const std::filesystem::path before = std::filesystem::current_path();
   std::filesystem::current_path(ZS_SOURCE_DIR);

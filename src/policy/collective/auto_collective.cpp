@@ -8,14 +8,14 @@
 #include <memory>
 #include <stdexcept>
 
-#include "policy/collective/pairwise_collective.hpp"
 #include "policy/collective/channel_rings_collective.hpp"
 #include "policy/collective/double_binary_tree_collective.hpp"
 #include "policy/collective/hierarchical_collective.hpp"
 #include "policy/collective/in_network_collective.hpp"
+#include "policy/collective/pairwise_collective.hpp"
 #include "policy/collective/recursive_collective.hpp"
-#include "policy/collective/tree_collective.hpp"
 #include "policy/collective/ring_collective.hpp"
+#include "policy/collective/tree_collective.hpp"
 #include "topology/router.hpp"
 #include "topology/routing.hpp"
 

@@ -3,8 +3,8 @@
 
 #include <stdexcept>
 
-#include "policy/collective/pairwise_collective.hpp"
 #include "policy/collective/hierarchical_collective.hpp"
+#include "policy/collective/pairwise_collective.hpp"
 #include "policy/collective/ring_collective.hpp"
 
 namespace zs::policy {

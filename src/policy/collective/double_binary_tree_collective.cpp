@@ -5,9 +5,9 @@
 #include <map>
 
 #include "policy/collective/recursive_collective.hpp"
-#include "policy/collective/tree_collective.hpp"
 #include "policy/collective/ring_collective.hpp"
 #include "policy/collective/schedule_builder.hpp"
+#include "policy/collective/tree_collective.hpp"
 
 namespace zs::policy {
 namespace {

@@ -67,5 +67,4 @@ CollectiveSchedule RecursiveCollective::schedule(const CollectiveRequest& reques
   return s;
 }
 
-
 }  // namespace zs::policy

@@ -21,9 +21,9 @@ using CheckpointRule = std::function<double(double mtbf, double checkpoint_cost)
 
 /// How a run chooses its checkpoint interval: a named rule (policy_catalog's list), or a fixed interval.
 struct CheckpointPolicy {
-  std::string rule_name = "daly";  ///< the rule's name; empty for a fixed interval
+  std::string rule_name = "daly";       ///< the rule's name; empty for a fixed interval
   CheckpointRule rule = daly_interval;  ///< empty for a fixed interval
-  double fixed_interval = 0;  ///< s, when no rule is set
+  double fixed_interval = 0;            ///< s, when no rule is set
 
   /// The interval of work between checkpoints, s.
   double interval(double mtbf, double checkpoint_cost) const;
