@@ -7,19 +7,12 @@
 
 #include "core/checked_dom_builder.hpp"
 #include "core/json_object.hpp"
+#include "support/input_error_of.hpp"
 
 using namespace zs::core;
+using zs::test::input_error_of;
 
 namespace {
-
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "(no error)";
-}
 
 std::string nested_arrays(size_t depth) {
   return std::string(depth, '[') + std::string(depth, ']');
@@ -29,9 +22,9 @@ std::string nested_arrays(size_t depth) {
 
 TEST_CASE("a duplicate key is refused at its JSON path, wherever it is") {
   CHECK(
-      error_of([] { parse_json(R"({"plan": {"data_parallel": 8, "data_parallel": 4}})", "s.json"); }) ==
+      input_error_of([] { parse_json(R"({"plan": {"data_parallel": 8, "data_parallel": 4}})", "s.json"); }) ==
       "s.json: /plan/data_parallel: duplicate key \"data_parallel\" (each key may appear once in an object)");
-  CHECK(error_of([] { parse_json(R"({"a": [{"x": 1}, {"x": 1, "x": 2}]})", "s.json"); }) ==
+  CHECK(input_error_of([] { parse_json(R"({"a": [{"x": 1}, {"x": 1, "x": 2}]})", "s.json"); }) ==
         "s.json: /a/1/x: duplicate key \"x\" (each key may appear once in an object)");
   CHECK(parse_json(R"({"a": {"x": 1}, "b": {"x": 1}})", "s.json")["b"]["x"] == 1);  // same key, other objects
 }
@@ -39,24 +32,24 @@ TEST_CASE("a duplicate key is refused at its JSON path, wherever it is") {
 TEST_CASE("nesting deeper than the bound is refused without recursion, in JSON and CBOR") {
   CHECK_NOTHROW(parse_json(nested_arrays(kMaxJsonDepth), "ok.json"));
   const std::string deep =
-      error_of([] { parse_json("{\"name\": " + nested_arrays(100000) + "}", "d.json"); });
+      input_error_of([] { parse_json("{\"name\": " + nested_arrays(100000) + "}", "d.json"); });
   CHECK(deep == "d.json: /name/0/0/0/...: nested deeper than 256 levels of arrays and objects");
   const std::string cbor(100000, '\x81');  // CBOR: an array of one element, 100,000 times
-  CHECK(error_of([&] { parse_cbor(cbor, "d.cbor"); }).find("nested deeper than 256 levels") !=
+  CHECK(input_error_of([&] { parse_cbor(cbor, "d.cbor"); }).find("nested deeper than 256 levels") !=
         std::string::npos);
 }
 
 TEST_CASE("a number beyond double's range is an input error at its path") {
-  CHECK(error_of([] { parse_json(R"({"seed": 1e400})", "s.json"); }) ==
+  CHECK(input_error_of([] { parse_json(R"({"seed": 1e400})", "s.json"); }) ==
         "s.json: /seed: a number out of range (a double holds up to about 1.8e308)");
-  CHECK(error_of([] { parse_json(R"({"a": [1, -1e999]})", "s.json"); }) ==
+  CHECK(input_error_of([] { parse_json(R"({"a": [1, -1e999]})", "s.json"); }) ==
         "s.json: /a/1: a number out of range (a double holds up to about 1.8e308)");
 }
 
 TEST_CASE("a NUL byte, which would end the text early, is refused with its line and column") {
-  CHECK(error_of([] { parse_json(std::string("{\"a\": 1}\n\0garbage", 18), "n.json"); }) ==
+  CHECK(input_error_of([] { parse_json(std::string("{\"a\": 1}\n\0garbage", 18), "n.json"); }) ==
         "n.json: malformed JSON at line 2, column 1: a NUL byte (JSON text holds none)");
-  CHECK(error_of([] {
+  CHECK(input_error_of([] {
           parse_json("{\"a\": 1} trailing", "t.json");
         }).find("t.json: malformed JSON at line 1") == 0);
 }
@@ -64,12 +57,12 @@ TEST_CASE("a NUL byte, which would end the text early, is refused with its line 
 TEST_CASE("a value quoted in an error stays on one line and is cut") {
   nlohmann::json j = {{"name", std::string("evil\nzettasim: error: forged") + std::string(200, 'x')}};
   JsonObject o(j, "f.json", "");
-  const std::string e = error_of([&] { o.number("name", 0, 1); });
+  const std::string e = input_error_of([&] { o.number("name", 0, 1); });
   CHECK(e.find('\n') == std::string::npos);
   CHECK(e.find("\"evil\\nzettasim: error: forged") != std::string::npos);
   CHECK(e.find("(228 bytes)") != std::string::npos);
   nlohmann::json big = {{"list", nlohmann::json::array({1, 2, 3})}};
   JsonObject b(big, "f.json", "");
-  CHECK(error_of([&] { b.string("list"); }) ==
+  CHECK(input_error_of([&] { b.string("list"); }) ==
         "f.json: /list: expected a string, got array [...] (3 elements)");
 }

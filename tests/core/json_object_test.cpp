@@ -2,20 +2,11 @@
 #include <doctest/doctest.h>
 
 #include "core/json_object.hpp"
+#include "support/input_error_of.hpp"
 
 using namespace zs::core;
+using zs::test::input_error_of;
 using nlohmann::json;
-
-namespace {
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "(no error)";
-}
-}  // namespace
 
 TEST_CASE("typed getters read units and ranges") {
   json j = {{"size", "80GiB"}, {"n", 8}, {"f", 0.5}, {"lat", "1us"}, {"inner", {{"bw", "400Gb/s"}}}};
@@ -34,7 +25,7 @@ TEST_CASE("errors name the file and the JSON path") {
   json j = {{"machine", {{"models", {{"gpu", {{"hbm", "80G"}}}}}}}};
   JsonObject root(j, "s.json", "");
   auto gpu = root.object("machine").object("models").object("gpu");
-  CHECK(error_of([&] { gpu.bytes("hbm"); }) ==
+  CHECK(input_error_of([&] { gpu.bytes("hbm"); }) ==
         "s.json: /machine/models/gpu/hbm: \"80G\": unknown unit \"G\" for a size, such as \"80GiB\", "
         "\"1.5TB\" or "
         "\"512B\" (k M G T P E: powers of 1000; Ki Mi Gi Ti Pi Ei: powers of 1024; b: bit)");
@@ -45,29 +36,29 @@ TEST_CASE("unknown keys are rejected and the known ones listed") {
   JsonObject o(j, "l.json", "");
   o.string("name");
   o.optional("bandwidth");
-  CHECK(error_of([&] { o.finish(); }) == "l.json: /bandwith: unknown key (known keys here: bandwidth, name)");
+  CHECK(input_error_of([&] { o.finish(); }) == "l.json: /bandwith: unknown key (known keys here: bandwidth, name)");
 }
 
 TEST_CASE("wrong types, bare numbers, zero and negative sizes are errors") {
   json j = {{"a", 80}, {"b", "0B"}, {"c", "-1GB"}, {"d", "x"}, {"e", 2.5}, {"f", 99}, {"g", "-1s"}};
   JsonObject o(j, "f.json", "");
-  CHECK(error_of([&] { o.bytes("a"); }).find("/a: expected a string with a unit, got number 80") !=
+  CHECK(input_error_of([&] { o.bytes("a"); }).find("/a: expected a string with a unit, got number 80") !=
         std::string::npos);
-  CHECK(error_of([&] { o.bytes("b"); }).find("/b: expected a value > 0") != std::string::npos);
-  CHECK(error_of([&] { o.bytes("c"); }).find("/c: expected a value > 0") != std::string::npos);
-  CHECK(error_of([&] { o.integer("d", 0, 9); }).find("/d: expected a whole number, got string") !=
+  CHECK(input_error_of([&] { o.bytes("b"); }).find("/b: expected a value > 0") != std::string::npos);
+  CHECK(input_error_of([&] { o.bytes("c"); }).find("/c: expected a value > 0") != std::string::npos);
+  CHECK(input_error_of([&] { o.integer("d", 0, 9); }).find("/d: expected a whole number, got string") !=
         std::string::npos);
-  CHECK(error_of([&] { o.integer("e", 0, 9); }).find("/e: expected a whole number") != std::string::npos);
-  CHECK(error_of([&] { o.integer("f", 0, 9); }).find("/f: expected a whole number in [0, 9], got 99") !=
+  CHECK(input_error_of([&] { o.integer("e", 0, 9); }).find("/e: expected a whole number") != std::string::npos);
+  CHECK(input_error_of([&] { o.integer("f", 0, 9); }).find("/f: expected a whole number in [0, 9], got 99") !=
         std::string::npos);
-  CHECK(error_of([&] { o.seconds("g"); }).find("/g: expected a value >= 0") != std::string::npos);
-  CHECK(error_of([&] { o.string("missing"); }).find("f.json: /: missing required key \"missing\"") !=
+  CHECK(input_error_of([&] { o.seconds("g"); }).find("/g: expected a value >= 0") != std::string::npos);
+  CHECK(input_error_of([&] { o.string("missing"); }).find("f.json: /: missing required key \"missing\"") !=
         std::string::npos);
 }
 
 TEST_CASE("malformed JSON reports line and column") {
   std::string text = "{\n  \"a\": 1,\n  \"b\": ,\n}";
-  std::string e = error_of([&] { parse_json(text, "bad.json"); });
+  std::string e = input_error_of([&] { parse_json(text, "bad.json"); });
   CHECK(e.find("bad.json: malformed JSON at line 3, column 8") == 0);
 }
 
@@ -79,8 +70,8 @@ TEST_CASE("arrays of strings: the array and each entry are checked, entries name
   nlohmann::json j = {{"ok", {"a", "b"}}, {"bad", {"a", 3}}, {"flat", "a"}};
   JsonObject o(j, "s.json", "/x");
   CHECK(o.strings("ok", "an array of names", "a name") == std::vector<std::string>{"a", "b"});
-  CHECK(error_of([&] { o.strings("bad", "an array of names", "a name"); }) ==
+  CHECK(input_error_of([&] { o.strings("bad", "an array of names", "a name"); }) ==
         "s.json: /x/bad/1: expected a name");
-  CHECK(error_of([&] { o.strings("flat", "an array of names", "a name"); }) ==
+  CHECK(input_error_of([&] { o.strings("flat", "an array of names", "a name"); }) ==
         "s.json: /x/flat: expected an array of names");
 }
