@@ -128,11 +128,11 @@ std::string rank_file(const workload::Trace& trace, const nlohmann::json& header
 uint64_t export_chakra(const workload::Trace& trace, const std::string& base_name, const FileSink& sink) {
   const uint64_t ranks = trace.mesh.size();
   if (ranks > kMaxExportRanks)
-    throw core::InputError(trace.name, "/mesh",
-                           "Chakra traces hold one file per rank; " + std::to_string(ranks) +
-                               " ranks is over the export limit of " + std::to_string(kMaxExportRanks));
+    throw workload::trace_error(trace, "/mesh",
+                                "Chakra traces hold one file per rank; " + std::to_string(ranks) +
+                                    " ranks is over the export limit of " + std::to_string(kMaxExportRanks));
   if (trace.mesh.axes().size() > 127)
-    throw core::InputError(trace.name, "/mesh", "more than 127 mesh axes cannot be tagged in Chakra");
+    throw workload::trace_error(trace, "/mesh", "more than 127 mesh axes cannot be tagged in Chakra");
   const nlohmann::json header = trace_header(trace);
   for (uint64_t r = 0; r < ranks; ++r)
     sink(base_name + "." + std::to_string(r) + ".et", rank_file(trace, header, r));

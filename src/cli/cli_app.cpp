@@ -256,7 +256,7 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
     err << "zettasim: error: " << e.what() << "\n";
     return 2;
   } catch (const std::exception& e) {
-    err << "zettasim: internal error: " << e.what() << "\n";
+    err << "zettasim: internal error: " << core::one_line(e.what()) << "\n";
     return 1;
   }
   return 1;

@@ -5,6 +5,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "core/file_name.hpp"
 #include "core/input_error.hpp"
 #include "core/json_object.hpp"
 
@@ -14,6 +15,20 @@ nlohmann::json FileSource::read_json(const std::string& path) const {
   auto text = read(path);
   if (!text) throw InputError(path, "", "cannot read file (missing or unreadable)");
   return parse_json(*text, path);
+}
+
+std::string FileSource::read_named(JsonObject& referrer, std::string_view key, std::string& path) const {
+  path = resolve_relative(referrer.file(), referrer.string(key));
+  auto text = read(path);
+  if (!text)
+    throw referrer.error(key,
+                         "cannot read file " + quoted_for_message(path, 200) + " (missing or unreadable)");
+  return std::move(*text);
+}
+
+nlohmann::json FileSource::read_json_named(JsonObject& referrer, std::string_view key,
+                                           std::string& path) const {
+  return parse_json(read_named(referrer, key, path), path);
 }
 
 std::optional<std::string> DiskFileSource::read(const std::string& path) const {

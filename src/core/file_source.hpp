@@ -4,10 +4,13 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include <nlohmann/json.hpp>
 
 namespace zs::core {
+
+class JsonObject;
 
 /// Reads input files by path. Paths are plain strings so that error messages show them as given.
 class FileSource {
@@ -18,6 +21,13 @@ class FileSource {
 
   /// Reads and parses a JSON file; a missing file or malformed text is an InputError naming the file.
   nlohmann::json read_json(const std::string& path) const;
+
+  /// The text of the file that the string at `key` of `referrer` names (relative to the referrer's
+  /// file); `path` receives the resolved path. A missing or unreadable file is refused at that key,
+  /// naming the path tried, so the user sees which of their keys named it.
+  std::string read_named(JsonObject& referrer, std::string_view key, std::string& path) const;
+  /// read_named, parsed as JSON (malformed text is refused in the named file itself).
+  nlohmann::json read_json_named(JsonObject& referrer, std::string_view key, std::string& path) const;
 };
 
 /// Files on the local disk.

@@ -185,6 +185,15 @@ std::string shortest(double v) {
 }
 
 /// The shortest text of `mantissa` (1 to 17 significant digits) for which parse(text + suffix) == v.
+/// Whether `text` parses back to `v` (a rounded text beyond the parser's range does not).
+bool parses_to(const std::function<double(std::string_view)>& parse, const std::string& text, double v) {
+  try {
+    return parse(text) == v;
+  } catch (const UnitError&) {
+    return false;
+  }
+}
+
 std::optional<std::string> shortest_round_trip(double v, double mantissa, const std::string& suffix,
                                                const std::function<double(std::string_view)>& parse) {
   std::optional<std::string> best;
@@ -192,7 +201,7 @@ std::optional<std::string> shortest_round_trip(double v, double mantissa, const 
     std::array<char, 64> buf{};
     std::snprintf(buf.data(), buf.size(), "%.*g", digits, mantissa);
     std::string candidate = std::string(buf.data()) + suffix;
-    if ((!best || candidate.size() < best->size()) && parse(candidate) == v) best = candidate;
+    if ((!best || candidate.size() < best->size()) && parses_to(parse, candidate, v)) best = candidate;
   }
   return best;
 }
@@ -205,6 +214,7 @@ std::string format_exact(double v, const std::vector<std::pair<std::string, doub
   if (v == 0.0 || !std::isfinite(v)) return best;
   for (const auto& [unit, scale] : units) {
     double mantissa = v / scale;
+    if (!std::isfinite(mantissa)) continue;  // 1e300 s has no finite count of ps
     if (std::fabs(mantissa) < 1.0 && scale != units.front().second) continue;
     auto candidate = shortest_round_trip(v, mantissa, unit, parse);
     if (candidate && candidate->size() <= best.size()) best = *candidate;

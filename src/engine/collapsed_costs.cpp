@@ -160,8 +160,8 @@ CollapsedCosts::Cost CollapsedCosts::schedule_cost(uint64_t rank, const std::vec
         members.size() <= kReplayedPairwiseMembers)
       replayed = collective_.schedule(request);
   } catch (const std::invalid_argument& e) {
-    throw core::InputError(trace_.name, where,
-                           "collective policy \"" + std::string(collective_.name()) + "\": " + e.what());
+    throw workload::trace_error(trace_, where,
+                                "collective policy \"" + std::string(collective_.name()) + "\": " + e.what());
   }
   const auto copy_axes = collapse_.copy_axes(axes);
   std::vector<uint64_t> copies;

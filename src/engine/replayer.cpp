@@ -68,10 +68,10 @@ void Replayer::State::start_op(uint64_t rank, uint32_t op) {
     if (c->scaled_by) {
       auto load = expert_load.find(load_key(rank, *c->scaled_by));
       if (load == expert_load.end())
-        throw core::InputError(trace.name, op_path(role_of_rank[slot(rank)], op) + "/scaled_by",
-                               "op \"" + o.name +
-                                   "\" started before the dispatch it is scaled by completed " +
-                                   "(add a dependency on it)");
+        throw workload::trace_error(trace, op_path(role_of_rank[slot(rank)], op) + "/scaled_by",
+                                    "op \"" + o.name +
+                                        "\" started before the dispatch it is scaled by completed " +
+                                        "(add a dependency on it)");
       if (collapse != nullptr) add_expert_lag(rank, *c->scaled_by, *c);
       work.flops = work.flops * load->second;
       work.bytes = work.bytes * load->second;
@@ -178,9 +178,9 @@ void Replayer::State::post_p2p(uint64_t rank, uint32_t op, const workload::P2POp
   auto peer = trace.mesh.neighbour(rank, axis, p.offset, p.wrap);
   std::string where = op_path(role_of_rank[slot(rank)], op);
   if (!peer)
-    throw core::InputError(trace.name, where,
-                           "rank " + std::to_string(rank) + " has no neighbour " + std::to_string(p.offset) +
-                               " along \"" + p.axis + "\"");
+    throw workload::trace_error(trace, where,
+                                "rank " + std::to_string(rank) + " has no neighbour " +
+                                    std::to_string(p.offset) + " along \"" + p.axis + "\"");
   const bool send = p.direction == workload::P2PDirection::kSend;
   const uint64_t src = send ? rank : *peer, dst = send ? *peer : rank;
   // The tag is the direction along the axis, as the sender sees it.
@@ -189,10 +189,10 @@ void Replayer::State::post_p2p(uint64_t rank, uint32_t op, const workload::P2POp
   const auto& sent = std::get<workload::P2POp>(program(pair->send.rank).ops[pair->send.op].body);
   const auto& expected = std::get<workload::P2POp>(program(pair->recv.rank).ops[pair->recv.op].body);
   if (sent.bytes != expected.bytes)
-    throw core::InputError(trace.name, where,
-                           "rank " + std::to_string(src) + " sends " + core::to_string(sent.bytes) +
-                               " but rank " + std::to_string(dst) + " expects " +
-                               core::to_string(expected.bytes));
+    throw workload::trace_error(trace, where,
+                                "rank " + std::to_string(src) + " sends " + core::to_string(sent.bytes) +
+                                    " but rank " + std::to_string(dst) + " expects " +
+                                    core::to_string(expected.bytes));
   ++result.p2p_activities;
   Activity a{Kind::kP2P, pair->send.rank, pair->send.op, 0, 0, pair->recv.rank, pair->recv.op, 0};
   if (collapse != nullptr) {
@@ -219,12 +219,12 @@ void Replayer::State::join(uint64_t rank, uint32_t op, const workload::Collectiv
   uint32_t id = found != instance_by_key.end() ? found->second : create_instance(key, rank, op, axes, c);
   Instance& inst = instances.at(id);
   if (inst.kind != c.kind || inst.bytes != c.bytes)
-    throw core::InputError(trace.name, op_path(role_of_rank[slot(rank)], op),
-                           "rank " + std::to_string(rank) + " issues " +
-                               std::string(workload::to_string(c.kind)) + " of " + core::to_string(c.bytes) +
-                               " as call " + std::to_string(seq) + " on \"" + c.communicator +
-                               "\", but its group issued " + std::string(workload::to_string(inst.kind)) +
-                               " of " + core::to_string(inst.bytes));
+    throw workload::trace_error(
+        trace, op_path(role_of_rank[slot(rank)], op),
+        "rank " + std::to_string(rank) + " issues " + std::string(workload::to_string(c.kind)) + " of " +
+            core::to_string(c.bytes) + " as call " + std::to_string(seq) + " on \"" + c.communicator +
+            "\", but its group issued " + std::string(workload::to_string(inst.kind)) + " of " +
+            core::to_string(inst.bytes));
   if (collapse != nullptr && !inst.transfer_level) {
     join_collapsed(id, rank, op, axes, c);
     return;
@@ -272,8 +272,8 @@ void Replayer::State::schedule_transfers(Instance& inst, uint64_t rank, uint32_t
   try {
     inst.schedule = collective.schedule(request);
   } catch (const std::invalid_argument& e) {
-    throw core::InputError(trace.name, op_path(role_of_rank[slot(rank)], op),
-                           "collective policy \"" + std::string(collective.name()) + "\": " + e.what());
+    throw workload::trace_error(trace, op_path(role_of_rank[slot(rank)], op),
+                                "collective policy \"" + std::string(collective.name()) + "\": " + e.what());
   }
   algorithms.insert(inst.schedule.algorithm);
   const size_t n = inst.members.size(), nt = inst.schedule.transfers.size();
@@ -441,11 +441,11 @@ ReplayResult Replayer::run() {
 
   for (size_t i = 0; i < slots; ++i)
     if (s.ops_done[i] != s.trace.roles[s.role_of_rank[i]].ops.size())
-      throw core::InputError(trace_.name, "/roles/" + std::to_string(s.role_of_rank[i]),
-                             "deadlock: rank " + std::to_string(s.rank_of_slot[i]) + " completed " +
-                                 std::to_string(s.ops_done[i]) + " of " +
-                                 std::to_string(s.trace.roles[s.role_of_rank[i]].ops.size()) +
-                                 " ops (a collective its group never issued?)");
+      throw workload::trace_error(trace_, "/roles/" + std::to_string(s.role_of_rank[i]),
+                                  "deadlock: rank " + std::to_string(s.rank_of_slot[i]) + " completed " +
+                                      std::to_string(s.ops_done[i]) + " of " +
+                                      std::to_string(s.trace.roles[s.role_of_rank[i]].ops.size()) +
+                                      " ops (a collective its group never issued?)");
 
   ReplayResult& out = s.result;
   double t_end = 0;

@@ -47,7 +47,7 @@ SimulationResult simulate(const topology::Machine& machine, const workload::Trac
                   "exact fidelity would replay %.3g rank-ops (%llu ranks); its limit is %.3g: use fidelity "
                   "\"collapsed\" (or \"auto\")",
                   ops, static_cast<unsigned long long>(trace.mesh.size()), kExactRankOpLimit);
-    throw core::InputError(trace.name, "", what);
+    throw workload::trace_error(trace, "", what);
   }
   SimulationResult out;
   out.placement_policy = std::string(placement.name());

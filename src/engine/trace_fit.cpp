@@ -28,12 +28,12 @@ void check_pools_hold(const topology::Machine& machine, const workload::Trace& t
   for (const auto& [pool, k] : kept) {
     const auto& model = machine.memory_model(pool);
     if (k.first > model.capacity().value())
-      throw core::InputError(trace.name, "/roles",
-                             "capacity: memory pool \"" + machine.topology.node(pool).name + "\" (a \"" +
-                                 model.name() + "\") holds " + core::to_string(model.capacity()) +
-                                 ", but the " + std::to_string(k.second) + " ranks using it keep " +
-                                 core::to_string(core::Bytes(k.first)) +
-                                 " there (the larger of what each writes and reads back per iteration)");
+      throw workload::trace_error(trace, "/roles",
+                                  "capacity: memory pool \"" + machine.topology.node(pool).name + "\" (a \"" +
+                                      model.name() + "\") holds " + core::to_string(model.capacity()) +
+                                      ", but the " + std::to_string(k.second) + " ranks using it keep " +
+                                      core::to_string(core::Bytes(k.first)) +
+                                      " there (the larger of what each writes and reads back per iteration)");
   }
 }
 
@@ -54,31 +54,33 @@ void check_trace_fits(const topology::Machine& machine, const workload::Trace& t
     const auto& model = machine.unit_model(placement.unit_of_rank[r]);
     const auto& ops = program.ops;
     if (const auto& f = program.memory; f && f->total() > model.hbm_capacity())
-      throw core::InputError(trace.name, "/roles/" + std::to_string(role) + "/memory",
-                             "capacity: role \"" + program.name + "\" needs " + core::to_string(f->total()) +
-                                 " per rank (weights " + core::to_string(f->weights) + ", gradients " +
-                                 core::to_string(f->gradients) + ", optimizer " +
-                                 core::to_string(f->optimizer) + ", activations " +
-                                 core::to_string(f->activations) + ", buffers " +
-                                 core::to_string(f->buffers) + "), but a \"" + model.name() + "\" (rank " +
-                                 std::to_string(r) + ") has " + core::to_string(model.hbm_capacity()));
+      throw workload::trace_error(
+          trace, "/roles/" + std::to_string(role) + "/memory",
+          "capacity: role \"" + program.name + "\" needs " + core::to_string(f->total()) +
+              " per rank (weights " + core::to_string(f->weights) + ", gradients " +
+              core::to_string(f->gradients) + ", optimizer " + core::to_string(f->optimizer) +
+              ", activations " + core::to_string(f->activations) + ", buffers " +
+              core::to_string(f->buffers) + "), but a \"" + model.name() + "\" (rank " + std::to_string(r) +
+              ") has " + core::to_string(model.hbm_capacity()));
     for (size_t i = 0; i < ops.size(); ++i) {
       const std::string where = op_path(role, i);
       if (std::holds_alternative<workload::MemoryOp>(ops[i].body) && placement.pool_of_rank.size() != ranks)
-        throw core::InputError(trace.name, where,
-                               "a memory move, but machine \"" + machine.name + "\" has no memory pool");
+        throw workload::trace_error(trace, where,
+                                    "a memory move, but machine \"" + machine.name + "\" has no memory pool",
+                                    trace.memory_moves_key);
       const auto* c = std::get_if<workload::ComputeOp>(&ops[i].body);
       if (c == nullptr) continue;
       if (c->kind == core::WorkKind::kMatrix && !model.supports(c->dtype))
-        throw core::InputError(trace.name, where + "/dtype",
-                               "rank " + std::to_string(r) + " runs on a \"" + model.name() +
-                                   "\", which has no matrix peak for " +
-                                   std::string(core::to_string(c->dtype)));
+        throw workload::trace_error(trace, where + "/dtype",
+                                    "rank " + std::to_string(r) + " runs on a \"" + model.name() +
+                                        "\", which has no matrix peak for " +
+                                        std::string(core::to_string(c->dtype)));
       if (c->memory > model.hbm_capacity())
-        throw core::InputError(trace.name, where + "/memory",
-                               "capacity: op \"" + ops[i].name + "\" needs " + core::to_string(c->memory) +
-                                   " of HBM, but a \"" + model.name() + "\" (rank " + std::to_string(r) +
-                                   ") has " + core::to_string(model.hbm_capacity()));
+        throw workload::trace_error(trace, where + "/memory",
+                                    "capacity: op \"" + ops[i].name + "\" needs " +
+                                        core::to_string(c->memory) + " of HBM, but a \"" + model.name() +
+                                        "\" (rank " + std::to_string(r) + ") has " +
+                                        core::to_string(model.hbm_capacity()));
     }
   }
   check_pools_hold(machine, trace, placement);

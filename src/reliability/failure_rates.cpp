@@ -1,6 +1,8 @@
 // Failure rate tables.
 #include "reliability/failure_rates.hpp"
 
+#include "core/file_name.hpp"
+
 #include <cmath>
 #include <stdexcept>
 
@@ -25,6 +27,10 @@ FailureRates FailureRates::from_json(core::JsonObject& o) {
     auto c = o.element("components", list[i], i);
     ComponentRate rate;
     rate.name = c.string("name");
+    for (const auto& earlier : r.components)
+      if (earlier.name == rate.name)
+        throw c.error("name", "duplicate component name " + core::quoted_for_message(rate.name) +
+                                  ": each component is named once (scripted events name it)");
     rate.per = c.string("per");
     double instances = 0;
     if (rate.per == "unit")

@@ -53,11 +53,9 @@ double number_cell(const std::string& file, size_t line, const std::string& colu
   return value;
 }
 
-std::vector<ValidationRow> read_rows(const core::FileSource& files, const std::string& path) {
-  auto text = files.read(path);
-  if (!text) throw core::InputError(path, "", "cannot read file (missing or unreadable)");
+std::vector<ValidationRow> read_rows(const std::string& text, const std::string& path) {
   std::vector<ValidationRow> rows;
-  std::stringstream in(*text);
+  std::stringstream in(text);
   bool header = false;
   size_t number = 0;
   for (std::string line; std::getline(in, line);) {
@@ -133,7 +131,7 @@ ValidationSpec ValidationSpec::load(const core::FileSource& files, const std::st
   s.file = path;
   s.name = root.file_name("name");
   s.description = root.string("description");
-  s.rows_file = core::resolve_relative(path, root.string("rows"));
+  root.required("rows");  // read once every key is known to be valid
 
   auto machine = root.object("machine");
   s.units_per_server = static_cast<uint32_t>(machine.integer("units_per_server", 1, 1 << 16));
@@ -156,7 +154,7 @@ ValidationSpec ValidationSpec::load(const core::FileSource& files, const std::st
   s.mean_tolerance = acceptance.number("mean_absolute_error", 0.0, 10.0);
   acceptance.finish();
   root.finish();
-  s.rows = read_rows(files, s.rows_file);
+  s.rows = read_rows(files.read_named(root, "rows", s.rows_file), s.rows_file);
   return s;
 }
 

@@ -25,8 +25,7 @@ CheckpointStore read_checkpoint_store(core::JsonObject& o, const core::FileSourc
     store.kind = CheckpointStore::Kind::kMemoryPools;
   } else {
     store.kind = CheckpointStore::Kind::kFileSystem;
-    store.file_system_path = core::resolve_relative(o.file(), o.string("file_system"));
-    nlohmann::json doc = files.read_json(store.file_system_path);
+    nlohmann::json doc = files.read_json_named(o, "file_system", store.file_system_path);
     core::JsonObject model(doc, store.file_system_path, "");
     store.file_system = hw::FileSystemModel::from_json(model);
   }
@@ -62,8 +61,8 @@ std::string CheckpointStore::describe() const {
 ReliabilitySetup read_reliability(core::JsonObject& o, const core::FileSource& files,
                                   const core::Registry<policy::CheckpointRule>& rules) {
   ReliabilitySetup r;
-  const std::string rates_path = core::resolve_relative(o.file(), o.string("failure_rates"));
-  nlohmann::json doc = files.read_json(rates_path);
+  std::string rates_path;
+  nlohmann::json doc = files.read_json_named(o, "failure_rates", rates_path);
   core::JsonObject rates(doc, rates_path, "");
   r.rates = reliability::FailureRates::from_json(rates);
   r.horizon = o.seconds("horizon", core::Bound::kPositive).value();
@@ -142,6 +141,10 @@ ReliabilitySetup read_reliability(core::JsonObject& o, const core::FileSource& f
       auto e = o.element("events", (*events)[i], i);
       ScriptedFailureSpec spec;
       spec.at = e.seconds("at").value();
+      if (spec.at > r.horizon)
+        throw e.error("at", "a failure at " + core::to_string(core::Seconds(spec.at)) +
+                                " is after the horizon (" + core::to_string(core::Seconds(r.horizon)) +
+                                "), so it would never happen");
       const std::string component = e.string("component");
       const auto& list = r.rates.components;
       auto it = std::find_if(list.begin(), list.end(), [&](const auto& c) { return c.name == component; });
@@ -163,6 +166,10 @@ ReliabilitySetup read_reliability(core::JsonObject& o, const core::FileSource& f
       auto d = o.element("degradations", (*list)[i], i);
       DegradationSpec spec;
       spec.at = d.seconds("at").value();
+      if (spec.at > r.horizon)
+        throw d.error("at", "a degradation from " + core::to_string(core::Seconds(spec.at)) +
+                                " starts after the horizon (" + core::to_string(core::Seconds(r.horizon)) +
+                                "), so it would never happen");
       spec.duration = d.seconds("for", core::Bound::kPositive).value();
       if (d.has("unit")) {
         spec.unit = NamedAt{d.string("unit"), d.pointer() + "/unit"};

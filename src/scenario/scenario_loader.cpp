@@ -26,8 +26,8 @@ LoadedMachine load_machine_object(const core::FileSource& files, core::JsonObjec
   nlohmann::json resolved_models = nlohmann::json::object();
   core::JsonObject bindings = json.object("models");
   for (const auto& name : bindings.keys()) {
-    std::string path = core::resolve_relative(json.file(), bindings.string(name));
-    nlohmann::json doc = files.read_json(path);
+    std::string path;
+    nlohmann::json doc = files.read_json_named(bindings, name, path);
     core::JsonObject model(doc, path, "");
     std::string kind = model.string("kind");
     if (kind == "compute-unit") {
@@ -58,8 +58,8 @@ LoadedMachine load_machine_object(const core::FileSource& files, core::JsonObjec
   }
   bindings.finish();
 
-  std::string topo_path = core::resolve_relative(json.file(), json.string("topology"));
-  nlohmann::json topo_doc = files.read_json(topo_path);
+  std::string topo_path;
+  nlohmann::json topo_doc = files.read_json_named(json, "topology", topo_path);
   core::JsonObject topo(topo_doc, topo_path, "");
   LoadedMachine out{topology::build_machine(topo, models, generators), {}};
   json.finish();
@@ -83,8 +83,8 @@ LoadedMachine load_machine_section(const core::FileSource& files, core::JsonObje
     core::JsonObject inline_machine = scenario.object("machine");
     return load_machine_object(files, inline_machine, generators);
   }
-  std::string path = core::resolve_relative(scenario.file(), value.get<std::string>());
-  nlohmann::json doc = files.read_json(path);
+  std::string path;
+  nlohmann::json doc = files.read_json_named(scenario, "machine", path);
   core::JsonObject machine(doc, path, "");
   if (machine.string("kind") != "machine")
     throw machine.error("kind", "expected \"machine\" for a machine file");
@@ -103,9 +103,11 @@ std::string policy_name(core::JsonObject& policies, const char* key, Check check
   return name;
 }
 
-/// A placement map file: {"kind": "placement", "units": [unit name of rank 0, ...]}.
-policy::PlacementMap read_placement_map(const core::FileSource& files, const std::string& path) {
-  const nlohmann::json doc = files.read_json(path);
+/// The placement map file named at `key`: {"kind": "placement", "units": [unit name of rank 0, ...]}.
+policy::PlacementMap read_placement_map(const core::FileSource& files, core::JsonObject& referrer,
+                                        std::string_view key) {
+  std::string path;
+  const nlohmann::json doc = files.read_json_named(referrer, key, path);
   if (!doc.is_object()) throw core::InputError(path, "", "expected a JSON object (a placement map)");
   core::JsonObject o(doc, path, "");
   if (o.string("kind") != "placement") throw o.error("kind", "expected \"placement\"");
@@ -130,19 +132,21 @@ RecordedWorkload load_recorded_workload(const core::FileSource& files, core::Jso
     throw work.error("generator", "a recorded workload (\"trace\" or \"chakra\") takes no generator");
   RecordedWorkload out;
   const bool chakra = work.has("chakra");
-  const std::string source = core::resolve_relative(work.file(), work.string(chakra ? "chakra" : "trace"));
-  work.finish();
+  work.required(chakra ? "chakra" : "trace");
+  work.finish();  // every key valid before any file is read
   if (!chakra) {
-    const std::string& file = source;
-    const auto bytes = files.read(file);
-    if (!bytes) throw core::InputError(file, "", "cannot read file (missing or unreadable)");
-    out.trace = workload::trace_from_json(workload::parse_trace_document(*bytes, file), file);
+    std::string file;
+    const std::string bytes = files.read_named(work, "trace", file);
+    out.trace = workload::trace_from_json(workload::parse_trace_document(bytes, file), file);
+    out.trace.origin_file = file;
     out.resolved = {{"trace_file", file}};
     out.summary = "trace " + out.trace.name + " from " + file;
   } else {
-    const std::string& prefix = source;
+    const std::string prefix = core::resolve_relative(work.file(), work.string("chakra"));
     chakra::ChakraImport imported = chakra::import_chakra(prefix, files);
     out.trace = std::move(imported.trace);
+    out.trace.origin_file = work.file();
+    out.trace.origin_pointer = work.pointer() + "/chakra";
     out.resolved = {{"chakra_prefix", prefix},
                     {"chakra_version", imported.report.chakra_version},
                     {"zettasim_metadata", imported.report.zettasim_metadata},
@@ -204,8 +208,8 @@ Scenario ScenarioLoader::load(const std::string& path) const {
     resolved_workload = std::move(recorded.resolved);
   } else {
     std::string generator = work.string("generator");
-    std::string model_path = core::resolve_relative(path, work.string("model"));
-    nlohmann::json model_doc = files_.read_json(model_path);
+    std::string model_path;
+    nlohmann::json model_doc = files_.read_json_named(work, "model", model_path);
     core::JsonObject model_json(model_doc, model_path, "");
     auto model = workload::TransformerSpec::from_json(model_json);
     BuiltWorkload built = build_workload(generator, work, model, files_, catalog_->workload_generators);
@@ -219,6 +223,8 @@ Scenario ScenarioLoader::load(const std::string& path) const {
                                        first_unit.name() + "\"");
     s.trace = std::move(built.trace);
     workload::validate(s.trace, model_path);
+    s.trace.origin_file = path;
+    s.trace.origin_pointer = work.pointer();
     s.workload_summary = built.summary;
     resolved_workload = {
         {"generator", generator},         {"model", model.to_json()},
@@ -246,7 +252,7 @@ Scenario ScenarioLoader::load(const std::string& path) const {
     if (s.placement_policy != "from-file")
       throw p.error("name", "only the \"from-file\" placement takes an object; write \"placement\": \"" +
                                 s.placement_policy + "\"");
-    s.placement_map = read_placement_map(files_, core::resolve_relative(path, p.string("map")));
+    s.placement_map = read_placement_map(files_, p, "map");
     p.finish();
   } else {
     s.placement_policy = policy_name(policies, "placement", [this](const std::string& n) {

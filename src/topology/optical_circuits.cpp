@@ -1,15 +1,20 @@
 // Optical circuit switches: reading them, reading reconfigurations, and circuit state over time.
 #include "topology/optical_circuits.hpp"
 
+#include "core/file_name.hpp"
+
 #include <algorithm>
 #include <stdexcept>
 
 namespace zs::topology {
 namespace {
 
-/// Reads [[a, b], ...] port pairs at `key`, each port below `ports` and used at most once.
+/// Reads [[a, b], ...] port pairs at `key`: each port cabled (below port_nodes.size()), used at most once,
+/// and the two ports of a pair cabled to two different nodes.
 std::vector<std::pair<uint32_t, uint32_t>> read_port_pairs(core::JsonObject& o, const char* key,
-                                                           uint32_t ports) {
+                                                           const Topology& topo,
+                                                           const std::vector<NodeId>& port_nodes) {
+  const auto ports = static_cast<uint32_t>(port_nodes.size());
   const auto& a = o.required(key);
   auto fail = [&](size_t i, const std::string& msg) {
     return core::InputError(o.file(), o.element_pointer(key, i), msg);
@@ -26,6 +31,10 @@ std::vector<std::pair<uint32_t, uint32_t>> read_port_pairs(core::JsonObject& o, 
     if (x >= ports || y >= ports)
       throw fail(i, "port out of range: the switch has ports 0.." + std::to_string(ports - 1));
     if (x == y) throw fail(i, "a circuit joins two different ports");
+    if (port_nodes[x] == port_nodes[y])
+      throw fail(i, "ports " + std::to_string(x) + " and " + std::to_string(y) + " are both cabled to node " +
+                        core::quoted_for_message(topo.node(port_nodes[x]).name) +
+                        ": a circuit joins two different nodes");
     if (used[x] || used[y])
       throw fail(i, "port " + std::to_string(used[x] ? x : y) + " already carries a circuit");
     used[x] = used[y] = 1;
@@ -74,7 +83,7 @@ void read_optical_switches(core::JsonObject& params, const char* key, ModelBinde
         throw core::InputError(o.file(), where, "memory pools connect through \"attach\", not optical ports");
       port_nodes.push_back(it->second);
     }
-    auto pairs = read_port_pairs(o, "circuits", static_cast<uint32_t>(port_nodes.size()));
+    auto pairs = read_port_pairs(o, "circuits", machine.topology, port_nodes);
     o.finish();
     uint32_t id = machine.topology.add_optical_switch(name, model, std::move(port_nodes));
     uint32_t link_model = binder.circuit_link_model(model);
@@ -103,7 +112,7 @@ std::vector<CircuitReconfiguration> read_circuit_reconfigurations(core::JsonObje
                                           "\" (it has: " + (known.empty() ? "none" : known) + ")");
     }
     r.optical_switch = static_cast<uint32_t>(it - switches.begin());
-    r.circuits = read_port_pairs(o, "circuits", static_cast<uint32_t>(it->port_nodes.size()));
+    r.circuits = read_port_pairs(o, "circuits", topo, it->port_nodes);
     o.finish();
     uint32_t model = it->model;
     for (auto ports : r.circuits) {

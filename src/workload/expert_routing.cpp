@@ -172,8 +172,8 @@ ExpertRoutingModel read_routing(core::JsonObject& json, uint32_t experts, double
         throw json.error("histogram_file", "give the histogram inline or in a file, not both");
       if (files == nullptr)
         throw json.error("histogram_file", "a histogram file cannot be read here; give it inline");
-      const std::string path = core::resolve_relative(json.file(), json.string("histogram_file"));
-      const nlohmann::json doc = files->read_json(path);
+      std::string path;
+      const nlohmann::json doc = files->read_json_named(json, "histogram_file", path);
       if (!doc.is_object()) throw core::InputError(path, "", "expected a JSON object (an expert histogram)");
       core::JsonObject file(doc, path, "");
       if (file.string("kind") != "expert-histogram")

@@ -417,6 +417,7 @@ Trace generate_megatron_trace(const TransformerSpec& model, const ParallelPlan& 
   trace.communicators = layout.communicators;
   trace.streams = {"compute", "send-next", "send-previous", "data-parallel"};
   trace.role_axis = "pp";
+  if (plan.offload_optimizer) trace.memory_moves_key = "offload_optimizer";  // its only memory moves
   trace.model_dtype = model.dtype;
   trace.model_flops = model.training_flops(plan.global_batch);
   trace.tokens_per_iteration = double(plan.global_batch) * model.seq_len;

@@ -30,6 +30,17 @@ uint32_t Trace::role_of(uint64_t rank) const {
   return mesh.coordinate(rank, *mesh.axis_index(role_axis));
 }
 
+core::InputError trace_error(const Trace& trace, const std::string& trace_pointer, const std::string& message,
+                             const std::string& key) {
+  if (trace.origin_file.empty()) return core::InputError(trace.name, trace_pointer, message);
+  if (trace.origin_pointer.empty() && key.empty())
+    return core::InputError(trace.origin_file, trace_pointer, message);
+  const std::string where = key.empty() ? trace.origin_pointer : trace.origin_pointer + "/" + key;
+  return core::InputError(trace.origin_file, where,
+                          message + " (in trace \"" + trace.name + "\"" +
+                              (trace_pointer.empty() ? "" : " at " + trace_pointer) + ")");
+}
+
 std::optional<std::vector<size_t>> Trace::communicator_axes(std::string_view name) const {
   for (const auto& c : communicators) {
     if (c.name != name) continue;

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/dtype.hpp"
+#include "core/input_error.hpp"
 #include "core/units.hpp"
 #include "workload/expert_routing.hpp"
 #include "workload/mesh.hpp"
@@ -117,6 +118,14 @@ struct Trace {
   core::Flops model_flops;                       ///< model FLOPs of one iteration, all ranks (for MFU)
   core::Dtype model_dtype = core::Dtype::kBf16;  ///< whose peak MFU is relative to
   double tokens_per_iteration = 0;               ///< tokens the whole job trains on per iteration
+  /// Where the user wrote this workload, named first by errors found in it: a trace file (with
+  /// `origin_pointer` empty, so an error's path is the trace's own), or the scenario file and the JSON
+  /// pointer of the section a generator built the trace from. Empty: errors name the trace.
+  std::string origin_file;
+  std::string origin_pointer;
+  /// For a generated trace: the key of its workload section that asked for memory moves
+  /// (e.g. "offload_optimizer"); empty otherwise.
+  std::string memory_moves_key;
 
   /// Index in `roles` of the program rank `rank` runs.
   uint32_t role_of(uint64_t rank) const;
@@ -127,6 +136,12 @@ struct Trace {
   /// communicator nor an axis.
   std::optional<std::vector<size_t>> communicator_axes(std::string_view name) const;
 };
+
+/// An error in `trace` at `trace_pointer` (a JSON pointer into the trace, e.g. "/roles/0/ops/12"),
+/// naming where the user wrote the workload first (origin_file, origin_pointer, then `key` below it
+/// when given) and the trace's own path as context.
+core::InputError trace_error(const Trace& trace, const std::string& trace_pointer, const std::string& message,
+                             const std::string& key = "");
 
 /// Checks the structure: role count matches role_axis, streams and communicators exist, dependencies
 /// point to earlier ops. Throws core::InputError naming `file` and the JSON path of the offending field.

@@ -92,6 +92,28 @@ TEST_CASE("scripted failures and degradations name things of the job, or exit 2 
   CHECK(r.code == 2);
   CHECK(r.err.find("s.json: /reliability/degradations/0/unit: no rank of the job runs on a unit named") !=
         std::string::npos);
+  bad = doc;  // the horizon is 54 d: nothing scripted after it would ever happen
+  bad["reliability"]["events"] = {{{"at", "55d"}, {"component", "host"}, {"instance", "host7"}}};
+  r = run(bad);
+  CHECK(r.code == 2);
+  CHECK(
+      r.err.find("s.json: /reliability/events/0/at: a failure at 4752000s is after the horizon (4665600s)") !=
+      std::string::npos);
+  bad = doc;
+  bad["reliability"]["degradations"] = {{{"at", "60d"}, {"for", "1h"}, {"unit", "gpu0"}, {"slowdown", 2}}};
+  r = run(bad);
+  CHECK(r.code == 2);
+  CHECK(r.err.find("s.json: /reliability/degradations/0/at: a degradation from 5184000s starts after the "
+                   "horizon (4665600s)") != std::string::npos);
+  bad = doc;  // a failure table naming one component twice
+  auto rates = nlohmann::json::parse(test::read_text(source_file("models/reliability/llama3-405b-54d.json")));
+  rates["components"].push_back(rates["components"][0]);
+  bad["reliability"]["failure_rates"] = dir.write("rates.json", rates.dump());
+  r = run(bad);
+  CHECK(r.code == 2);
+  CHECK(r.err.find("rates.json: /components/" + std::to_string(rates["components"].size() - 1) +
+                   "/name: duplicate component name \"" + rates["components"][0]["name"].get<std::string>() +
+                   "\"") != std::string::npos);
   bad = doc;
   bad["reliability"]["checkpoint"]["mode"] = "lazy";
   r = run(bad);

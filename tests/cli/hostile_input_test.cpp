@@ -95,3 +95,35 @@ TEST_CASE("a plan whose trace would not fit in memory is refused before it is ge
             "forward and a backward op per layer and micro-batch): small has 10000000 layers, 1 "
             "micro-batch per iteration\n");
 }
+
+TEST_CASE("echoed input cannot forge a second line") {
+  const std::string forged = "\nzettasim: error: forged";
+  auto run = [](const test::ScenarioFiles& files) {
+    test::TempDir dir;
+    const auto r = test::run_cli({"run", files.write(dir), "--out", dir.file("out"), "--quiet"});
+    CHECK(r.code == 2);
+    CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+    return r.err;
+  };
+  test::ScenarioFiles key;
+  key.scenario["workload"]["bogus" + forged] = 1;
+  CHECK(run(key).find("/workload/bogus\\nzettasim: error: forged: unknown key") != std::string::npos);
+  test::ScenarioFiles unit;
+  unit.link["latency"] = "1us" + forged;
+  CHECK(run(unit).find("/latency: \"1us\\nzettasim: error: forged\": unknown unit") != std::string::npos);
+}
+
+TEST_CASE("an error found in a generated trace names the scenario's key that asked for it") {
+  test::TempDir dir;
+  test::ScenarioFiles files;  // its machine has no memory pool
+  files.scenario["workload"]["generator"] = "megatron";
+  files.scenario["workload"]["offload_optimizer"] = true;
+  const std::string path = files.write(dir);
+  const auto r = test::run_cli({"run", path, "--out", dir.file("out"), "--quiet"});
+  CHECK(r.code == 2);
+  CHECK(
+      r.err.rfind("zettasim: error: " + path +
+                      ": /workload/offload_optimizer: a memory move, but machine \"switch-4\" has no memory "
+                      "pool (in trace \"small-dp4-pp1-tp1\" at /roles/0/ops/",
+                  0) == 0);
+}

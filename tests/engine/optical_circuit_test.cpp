@@ -14,8 +14,10 @@ using namespace zs;
 
 namespace {
 
-/// Four units on one optical switch (ports 0-3 on units u0-u3), starting with circuits `initial`.
-topology::Machine optical_machine(const nlohmann::json& initial) {
+/// Four units on one optical switch (ports 0-3 on units u0-u3 unless `ports` says otherwise), starting
+/// with circuits `initial`.
+topology::Machine optical_machine(const nlohmann::json& initial,
+                                  const nlohmann::json& ports = {"u0", "u1", "u2", "u3"}) {
   topology::ModelSet models;
   models.units.emplace("gpu", test::unit_model("1PFLOPS", 1, "0s"));
   models.optical_switches.emplace("ocs", test::optical_switch_model(8, "10ms", "100GB/s"));
@@ -28,8 +30,7 @@ topology::Machine optical_machine(const nlohmann::json& initial) {
       {"generator", "graph"},
       {"nodes", nodes},
       {"links", nlohmann::json::array()},
-      {"optical_switches",
-       {{{"name", "ocs0"}, {"model", "ocs"}, {"ports", {"u0", "u1", "u2", "u3"}}, {"circuits", initial}}}}};
+      {"optical_switches", {{{"name", "ocs0"}, {"model", "ocs"}, {"ports", ports}, {"circuits", initial}}}}};
   core::JsonObject o(topo, "optical-4.json", "");
   return topology::build_machine(o, models);
 }
@@ -94,6 +95,18 @@ TEST_CASE("optical switches reject bad circuits and reconfigurations name what i
       optical_machine({{0, 7}}),
       "optical-4.json: /optical_switches/0/circuits/0: port out of range: the switch has ports 0..3",
       core::InputError);
+  // Two ports cabled to one node (as a pod with several ports per switch has): no circuit joins them.
+  const nlohmann::json two_ports_on_u0 = {"u0", "u0", "u1", "u2"};
+  CHECK_THROWS_WITH_AS(
+      optical_machine({{0, 1}}, two_ports_on_u0),
+      "optical-4.json: /optical_switches/0/circuits/0: ports 0 and 1 are both cabled to node "
+      "\"u0\": a circuit joins two different nodes",
+      core::InputError);
+  auto shared = optical_machine({{0, 2}}, two_ports_on_u0);
+  CHECK_THROWS_WITH_AS(reconfigure(shared, "1ms", {{1, 0}}),
+                       "scenario.json: /circuit_reconfigurations/0/circuits/0: ports 1 and 0 are both cabled "
+                       "to node \"u0\": a circuit joins two different nodes",
+                       core::InputError);
   auto m = optical_machine({{0, 1}});
   nlohmann::json scenario = {
       {"circuit_reconfigurations", {{{"at", "1ms"}, {"optical_switch", "ocs9"}, {"circuits", {{0, 1}}}}}}};
