@@ -30,17 +30,30 @@
 namespace zs::cli {
 namespace {
 
+/// The options that raise (or lower) the bounds on the machine and trace a scenario may ask for.
+void add_limit_options(CLI::App* command, scenario::LoadLimits& limits) {
+  command
+      ->add_option("--max-machine-nodes", limits.max_machine_nodes,
+                   "Refuse a machine of more nodes: units, switches and memory pools (default 2^25)")
+      ->check(CLI::Range(uint64_t(1), uint64_t(1) << 32));
+  command
+      ->add_option("--max-trace-ops", limits.max_trace_ops,
+                   "Refuse a generated trace of more ops, all pipeline stages (default 2^24)")
+      ->check(CLI::Range(uint64_t(1), uint64_t(1) << 32));
+}
+
 struct RunOptions {
   std::string scenario;
   std::string out_dir;
   bool quiet = false;
   std::string fidelity;  ///< overrides the scenario's when set
   bool force = false;    ///< replace an existing folder that zettasim did not write
+  scenario::LoadLimits limits;
 };
 
 int run_scenario(const RunOptions& opt, std::ostream& out) {
   auto [files, path] = input_files(opt.scenario, kDefaultScenario);
-  scenario::Scenario s = scenario::ScenarioLoader(*files).load(path);
+  scenario::Scenario s = scenario::ScenarioLoader(*files, opt.limits).load(path);
   if (!opt.fidelity.empty()) s.fidelity = opt.fidelity;
   s.resolved["scenario"]["fidelity"] = s.fidelity;
   const std::filesystem::path dir = results_folder(opt.out_dir, s.name, opt.force);
@@ -63,11 +76,12 @@ struct TopoOptions {
   std::string file;
   std::string graph;
   uint64_t diameter_sources = 4096;
+  scenario::LoadLimits limits;
 };
 
 int summarize_topology(const TopoOptions& opt, std::ostream& out) {
   core::DiskFileSource files;
-  topology::Machine m = scenario::ScenarioLoader(files).load_machine(opt.file);
+  topology::Machine m = scenario::ScenarioLoader(files, opt.limits).load_machine(opt.file);
   auto s = topology::summarize(m, opt.diameter_sources);
   std::string models;
   for (const auto& [name, count] : s.units_by_model)
@@ -149,6 +163,7 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
   run->add_flag("--force", run_opt.force, kForceHelp);
   run->add_option("--fidelity", run_opt.fidelity,
                   "auto (default: exact up to 2^24 rank-ops, collapsed beyond), exact or collapsed");
+  add_limit_options(run, run_opt.limits);
   GoodputOptions goodput_opt;
   auto* goodput = app.add_subcommand(
       "goodput",
@@ -165,6 +180,7 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
       ->add_option("--max-events", goodput_opt.max_events,
                    "Refuse a run whose one seed expects more events (failures, stragglers, peer checkpoints)")
       ->check(CLI::Range(1.0, 1e12));
+  add_limit_options(goodput, goodput_opt.limits);
   TopoOptions topo_opt;
   auto* topo = app.add_subcommand("topo", "Summarize a machine: part counts, injection, diameter, bisection");
   topo->add_option("file", topo_opt.file, "Machine or scenario file")->required();
@@ -172,6 +188,7 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
   topo->add_option("--diameter-sources", topo_opt.diameter_sources,
                    "Breadth-first searches for the diameter (more units: a sampled lower bound)")
       ->check(CLI::Range(uint64_t(1), uint64_t(1) << 32));
+  add_limit_options(topo, topo_opt.limits);
   auto* list = app.add_subcommand(
       "list", "List every built-in family: policies, checkpoint rules, topology and workload generators");
   PlaceOptions place_opt;
@@ -182,6 +199,7 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
                     "Placement policy to evaluate (repeatable; default: the scenario's)");
   place->add_option("--sample", place_opt.sample, "Evaluate at most this many ranks (every k-th), scaled up")
       ->check(CLI::Range(uint64_t(1), uint64_t(1) << 32));
+  add_limit_options(place, place_opt.limits);
   ValidateOptions validate_opt;
   auto* validate = app.add_subcommand(
       "validate",

@@ -87,7 +87,7 @@ reliability::JobComponents::FabricUse fabric_use(const scenario::Scenario& s, co
 
 int run_goodput(const GoodputOptions& opt, std::ostream& out) {
   core::DiskFileSource files;
-  scenario::Scenario s = scenario::ScenarioLoader(files).load(opt.scenario);
+  scenario::Scenario s = scenario::ScenarioLoader(files, opt.limits).load(opt.scenario);
   if (!s.reliability)
     throw core::InputError(
         opt.scenario, "/reliability",

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "reliability/goodput_simulator.hpp"
+#include "scenario/scenario_loader.hpp"
 
 namespace zs::cli {
 
@@ -15,6 +16,7 @@ struct GoodputOptions {
   bool quiet = false;
   bool force = false;  ///< replace an existing folder that zettasim did not write
   double max_events = reliability::GoodputConfig::kDefaultMaxEventsPerSeed;  ///< per seed, expected
+  scenario::LoadLimits limits;
 };
 
 /// Simulates one iteration of the scenario (as `run`), then its "reliability" section's horizon over the

@@ -12,7 +12,7 @@
 namespace zs::cli {
 int print_placement_cost(const PlaceOptions& opt, std::ostream& out) {
   core::DiskFileSource files;
-  const scenario::Scenario s = scenario::ScenarioLoader(files).load(opt.scenario);
+  const scenario::Scenario s = scenario::ScenarioLoader(files, opt.limits).load(opt.scenario);
   std::vector<std::string> names = opt.policies;
   if (names.empty()) names.push_back(s.placement_policy);
   out << "scenario \"" << s.name << "\": " << s.trace.mesh.size() << " ranks on machine \"" << s.machine.name

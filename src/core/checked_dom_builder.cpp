@@ -45,6 +45,9 @@ bool CheckedDomBuilder::binary(binary_t& value) {
 }
 
 bool CheckedDomBuilder::start_object(std::size_t elements) {
+  if (elements != SIZE_MAX && elements > input_bytes_)
+    return fail("an object declared with " + std::to_string(elements) + " members, more than the " +
+                std::to_string(input_bytes_) + " bytes of input hold");
   return enter(true) && dom_.start_object(elements);
 }
 
@@ -61,6 +64,9 @@ bool CheckedDomBuilder::end_object() {
 }
 
 bool CheckedDomBuilder::start_array(std::size_t elements) {
+  if (elements != SIZE_MAX && elements > input_bytes_)
+    return fail("an array declared with " + std::to_string(elements) + " elements, more than the " +
+                std::to_string(input_bytes_) + " bytes of input hold");
   return enter(false) && dom_.start_array(elements);
 }
 

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <set>
 #include <string>
@@ -37,7 +38,11 @@ class CheckedDomBuilder {
     bool syntax = false;  ///< a syntax or encoding error of the parser, rather than one of our checks
   };
 
-  explicit CheckedDomBuilder(json& result) : dom_(result, false) {}
+  /// `input_bytes`: the size of the input, when known. A binary format declares the length of an array or
+  /// object before its elements; a length the rest of the input cannot hold (each element takes a byte at
+  /// least) is refused before anything is built.
+  explicit CheckedDomBuilder(json& result, size_t input_bytes = SIZE_MAX)
+      : dom_(result, false), input_bytes_(input_bytes) {}
 
   bool null();
   bool boolean(bool value);
@@ -74,6 +79,7 @@ class CheckedDomBuilder {
 
   nlohmann::detail::json_sax_dom_parser<json> dom_;
   std::vector<Frame> frames_;
+  size_t input_bytes_;
   std::optional<Problem> problem_;
 };
 

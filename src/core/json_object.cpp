@@ -57,7 +57,7 @@ nlohmann::json parse_json(const std::string& text, const std::string& file) {
 
 nlohmann::json parse_cbor(std::string_view bytes, const std::string& file) {
   nlohmann::json doc;
-  CheckedDomBuilder builder(doc);
+  CheckedDomBuilder builder(doc, bytes.size());
   if (nlohmann::json::sax_parse(bytes.begin(), bytes.end(), &builder, nlohmann::json::input_format_t::cbor))
     return doc;
   const auto& problem = *builder.problem();

@@ -21,7 +21,7 @@ struct LoadedMachine {
 };
 
 LoadedMachine load_machine_object(const core::FileSource& files, core::JsonObject& json,
-                                  const topology::TopologyGeneratorRegistry& generators) {
+                                  const topology::TopologyGeneratorRegistry& generators, uint64_t max_nodes) {
   topology::ModelSet models;
   nlohmann::json resolved_models = nlohmann::json::object();
   core::JsonObject bindings = json.object("models");
@@ -61,7 +61,7 @@ LoadedMachine load_machine_object(const core::FileSource& files, core::JsonObjec
   std::string topo_path;
   nlohmann::json topo_doc = files.read_json_named(json, "topology", topo_path);
   core::JsonObject topo(topo_doc, topo_path, "");
-  LoadedMachine out{topology::build_machine(topo, models, generators), {}};
+  LoadedMachine out{topology::build_machine(topo, models, generators, max_nodes), {}};
   json.finish();
   out.resolved = {{"topology", topo_doc},
                   {"topology_file", topo_path},
@@ -77,11 +77,12 @@ LoadedMachine load_machine_object(const core::FileSource& files, core::JsonObjec
 
 /// The "machine" of a scenario: an inline object, or the path of a machine file.
 LoadedMachine load_machine_section(const core::FileSource& files, core::JsonObject& scenario,
-                                   const topology::TopologyGeneratorRegistry& generators) {
+                                   const topology::TopologyGeneratorRegistry& generators,
+                                   uint64_t max_nodes) {
   const auto& value = scenario.required("machine");
   if (!value.is_string()) {
     core::JsonObject inline_machine = scenario.object("machine");
-    return load_machine_object(files, inline_machine, generators);
+    return load_machine_object(files, inline_machine, generators, max_nodes);
   }
   std::string path;
   nlohmann::json doc = files.read_json_named(scenario, "machine", path);
@@ -89,7 +90,7 @@ LoadedMachine load_machine_section(const core::FileSource& files, core::JsonObje
   if (machine.string("kind") != "machine")
     throw machine.error("kind", "expected \"machine\" for a machine file");
   machine.optional_string("description");
-  return load_machine_object(files, machine, generators);
+  return load_machine_object(files, machine, generators, max_nodes);
 }
 
 template <class Check>
@@ -194,7 +195,8 @@ Scenario ScenarioLoader::load(const std::string& path) const {
   if (s.fidelity != "auto" && s.fidelity != "exact" && s.fidelity != "collapsed")
     throw root.error("fidelity", "expected \"auto\", \"exact\" or \"collapsed\", got \"" + s.fidelity + "\"");
 
-  LoadedMachine machine = load_machine_section(files_, root, catalog_->topology_generators);
+  LoadedMachine machine =
+      load_machine_section(files_, root, catalog_->topology_generators, limits_.max_machine_nodes);
   s.machine = std::move(machine.machine);
   s.circuit_reconfigurations =
       topology::read_circuit_reconfigurations(root, "circuit_reconfigurations", s.machine);
@@ -212,7 +214,8 @@ Scenario ScenarioLoader::load(const std::string& path) const {
     nlohmann::json model_doc = files_.read_json_named(work, "model", model_path);
     core::JsonObject model_json(model_doc, model_path, "");
     auto model = workload::TransformerSpec::from_json(model_json);
-    BuiltWorkload built = build_workload(generator, work, model, files_, catalog_->workload_generators);
+    BuiltWorkload built =
+        build_workload(generator, work, model, files_, catalog_->workload_generators, limits_.max_trace_ops);
     work.finish();
     const auto& first_unit = s.machine.unit_model(s.machine.topology.units().front());
     if (built.state_per_rank > first_unit.hbm_capacity())
@@ -310,10 +313,10 @@ topology::Machine ScenarioLoader::load_machine(const std::string& path, nlohmann
   LoadedMachine machine;
   if (kind == "machine") {
     root.optional_string("description");
-    machine = load_machine_object(files_, root, catalog_->topology_generators);
+    machine = load_machine_object(files_, root, catalog_->topology_generators, limits_.max_machine_nodes);
   } else if (kind == "scenario") {
-    machine = load_machine_section(
-        files_, root, catalog_->topology_generators);  // the rest of the scenario is not checked here
+    // The rest of the scenario is not checked here.
+    machine = load_machine_section(files_, root, catalog_->topology_generators, limits_.max_machine_nodes);
   } else {
     throw root.error("kind", "expected a machine or a scenario file, got kind \"" + kind + "\"");
   }

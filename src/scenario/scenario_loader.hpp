@@ -1,24 +1,34 @@
 // Loads and validates scenario files and the model, topology and workload files they reference.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <string>
 
 #include "core/file_source.hpp"
 #include "scenario/catalog.hpp"
 #include "scenario/scenario.hpp"
+#include "topology/topology.hpp"
+#include "workload/megatron_generator.hpp"
 
 namespace zs::scenario {
+
+/// Bounds on the work one scenario may ask for before anything that large is built: a caller raises them
+/// for machines or traces beyond the defaults, or lowers them (the fuzz targets do) to keep each load fast.
+struct LoadLimits {
+  uint64_t max_machine_nodes = topology::kMaxMachineNodes;  ///< units, switches and memory pools
+  uint64_t max_trace_ops = workload::kMaxGeneratedOps;      ///< ops of a generated trace, all roles
+};
 
 /// Relative paths inside a file resolve against that file's directory. Every problem is a
 /// core::InputError naming the file and JSON path; nothing is defaulted silently. Generators and policies
 /// are looked up in a Catalog: the built-ins, or one the caller extended (and keeps alive).
 class ScenarioLoader {
  public:
-  explicit ScenarioLoader(const core::FileSource& files)
-      : files_(files), catalog_(std::make_shared<Catalog>()) {}
-  ScenarioLoader(const core::FileSource& files, const Catalog& catalog)
-      : files_(files), catalog_(std::shared_ptr<const Catalog>(), &catalog) {}
+  explicit ScenarioLoader(const core::FileSource& files, LoadLimits limits = {})
+      : files_(files), catalog_(std::make_shared<Catalog>()), limits_(limits) {}
+  ScenarioLoader(const core::FileSource& files, const Catalog& catalog, LoadLimits limits = {})
+      : files_(files), catalog_(std::shared_ptr<const Catalog>(), &catalog), limits_(limits) {}
   Scenario load(const std::string& path) const;
 
   /// Loads only a machine: from a machine file ({"kind": "machine", "topology", "models"}) or from
@@ -28,6 +38,7 @@ class ScenarioLoader {
  private:
   const core::FileSource& files_;
   std::shared_ptr<const Catalog> catalog_;  ///< owned only when built here
+  LoadLimits limits_;
 };
 
 }  // namespace zs::scenario

@@ -15,8 +15,16 @@ std::string tokens(const workload::TransformerSpec& model, uint32_t global_batch
 }
 
 BuiltWorkload build_data_parallel(core::JsonObject& work, const workload::TransformerSpec& model,
-                                  const core::FileSource&) {
+                                  const core::FileSource&, uint64_t max_ops) {
   auto plan = workload::DataParallelPlan::from_json(work);
+  // Per micro-batch a forward and a backward per layer and for the logits; a gradient all-reduce per
+  // layer; the optimizer step.
+  const double ops = double(plan.accumulation_steps()) * (2.0 * model.layers + 2) + model.layers + 1;
+  if (ops > double(max_ops))
+    throw work.error("the generated trace would hold " + std::to_string(uint64_t(ops)) + " ops, more than " +
+                     std::to_string(max_ops) + ": " + model.name + " has " + std::to_string(model.layers) +
+                     " layers, " + std::to_string(plan.accumulation_steps()) +
+                     (plan.accumulation_steps() == 1 ? " micro-batch" : " micro-batches") + " per iteration");
   return {workload::generate_data_parallel_trace(model, plan), plan.to_json(),
           workload::model_state_bytes(model),
           model.name + ", data parallel " + std::to_string(plan.data_parallel) + ", micro-batch " +
@@ -24,11 +32,11 @@ BuiltWorkload build_data_parallel(core::JsonObject& work, const workload::Transf
 }
 
 BuiltWorkload build_megatron(core::JsonObject& work, const workload::TransformerSpec& model,
-                             const core::FileSource& files) {
+                             const core::FileSource& files, uint64_t max_ops) {
   auto plan = workload::ParallelPlan::from_json(work, model, &files);
   workload::Trace trace;
   try {
-    trace = workload::generate_megatron_trace(model, plan);
+    trace = workload::generate_megatron_trace(model, plan, max_ops);
   } catch (const workload::TraceTooLarge& e) {
     throw work.error(std::string(e.what()) + ": " + model.name + " has " + std::to_string(model.layers) +
                      " layers, " + std::to_string(plan.micro_batches()) +
@@ -57,14 +65,14 @@ WorkloadGeneratorRegistry builtin_workload_generators() {
 
 BuiltWorkload build_workload(const std::string& generator, core::JsonObject& work,
                              const workload::TransformerSpec& model, const core::FileSource& files,
-                             const WorkloadGeneratorRegistry& generators) {
+                             const WorkloadGeneratorRegistry& generators, uint64_t max_ops) {
   const WorkloadGenerator* build = nullptr;
   try {
     build = &generators.at(generator).make;
   } catch (const std::out_of_range& e) {
     throw work.error("generator", e.what());
   }
-  return (*build)(work, model, files);
+  return (*build)(work, model, files, max_ops);
 }
 
 }  // namespace zs::scenario

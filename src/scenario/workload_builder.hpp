@@ -10,6 +10,7 @@
 #include "core/json_object.hpp"
 #include "core/registry.hpp"
 #include "core/units.hpp"
+#include "workload/megatron_generator.hpp"
 #include "workload/trace.hpp"
 #include "workload/transformer_spec.hpp"
 
@@ -23,10 +24,11 @@ struct BuiltWorkload {
 };
 
 /// A workload generator: reads its plan keys from `work` (not "generator" or "model"), checks them
-/// against the model and generates the trace. `files` reads files the plan refers to (a routing
-/// histogram_file), relative to work.file().
-using WorkloadGenerator = std::function<BuiltWorkload(
-    core::JsonObject& work, const workload::TransformerSpec& model, const core::FileSource& files)>;
+/// against the model and generates the trace of at most `max_ops` ops (an input error at `work` past it).
+/// `files` reads files the plan refers to (a routing histogram_file), relative to work.file().
+using WorkloadGenerator =
+    std::function<BuiltWorkload(core::JsonObject& work, const workload::TransformerSpec& model,
+                                const core::FileSource& files, uint64_t max_ops)>;
 using WorkloadGeneratorRegistry = core::Registry<WorkloadGenerator>;
 
 /// The built-in generators (family "workload generator"): "data-parallel" (data_parallel, micro_batch,
@@ -37,6 +39,7 @@ WorkloadGeneratorRegistry builtin_workload_generators();
 /// work's "generator" listing the known ones.
 BuiltWorkload build_workload(const std::string& generator, core::JsonObject& work,
                              const workload::TransformerSpec& model, const core::FileSource& files,
-                             const WorkloadGeneratorRegistry& generators = builtin_workload_generators());
+                             const WorkloadGeneratorRegistry& generators = builtin_workload_generators(),
+                             uint64_t max_ops = workload::kMaxGeneratedOps);
 
 }  // namespace zs::scenario

@@ -45,6 +45,8 @@ void generate_disaggregated(core::JsonObject& params, ModelBinder& binder, Machi
   rack.finish();
   if (uint64_t(pods) * racks * units > (uint64_t(1) << 24))
     throw params.error("pods", "more than 2^24 units");
+  if (uint64_t(pods) * racks * uint64_t(pools_per_rack) > (uint64_t(1) << 24))
+    throw params.error("pods", "more than 2^24 memory pools");
 
   core::JsonObject out = params.object("scale_out");
   const uint32_t nic_link = binder.link_model(out, "nic_link");

@@ -31,7 +31,7 @@ TopologyGeneratorRegistry builtin_topology_generators() {
 }
 
 Machine build_machine(core::JsonObject& json, const ModelSet& models,
-                      const TopologyGeneratorRegistry& generators) {
+                      const TopologyGeneratorRegistry& generators, uint64_t max_nodes) {
   if (json.string("kind") != "topology")
     throw json.error("kind", "expected \"topology\" for a topology file");
   Machine machine;
@@ -45,7 +45,12 @@ Machine build_machine(core::JsonObject& json, const ModelSet& models,
     throw json.error("generator", e.what());
   }
   ModelBinder binder(models, machine);
-  (*generate)(json, binder, machine);
+  machine.topology.set_node_limit(max_nodes);
+  try {
+    (*generate)(json, binder, machine);
+  } catch (const MachineTooLarge& e) {
+    throw core::InputError(json.file(), "", e.what());
+  }
   read_power_domains(json, machine);
   json.finish();
   return machine;

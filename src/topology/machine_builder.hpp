@@ -22,7 +22,9 @@ TopologyGeneratorRegistry builtin_topology_generators();
 
 /// Reads a topology file ({"kind": "topology", "name", "generator", ...generator parameters}) and
 /// builds the machine with the models bound in `models`, by the generator of `generators` it names.
+/// A machine of more than `max_nodes` nodes is an input error, found before more are built.
 Machine build_machine(core::JsonObject& topology_json, const ModelSet& models,
-                      const TopologyGeneratorRegistry& generators = builtin_topology_generators());
+                      const TopologyGeneratorRegistry& generators = builtin_topology_generators(),
+                      uint64_t max_nodes = kMaxMachineNodes);
 
 }  // namespace zs::topology

@@ -6,6 +6,9 @@
 namespace zs::topology {
 
 NodeId Topology::add_node(std::string name, NodeKind kind, uint32_t model) {
+  if (nodes_.size() >= node_limit_)
+    throw MachineTooLarge("the machine would have more than " + std::to_string(node_limit_) +
+                          " nodes (units, switches and memory pools)");
   auto id = static_cast<NodeId>(nodes_.size());
   nodes_.push_back({std::move(name), kind, model});
   adjacency_.emplace_back();

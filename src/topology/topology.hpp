@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
@@ -51,10 +52,25 @@ struct Circuit {
   bool active_at_start = true;  ///< set up when the run starts (else only after a reconfiguration)
 };
 
+/// The most nodes (units, switches and memory pools) a machine may have unless its builder says otherwise:
+/// twice the 2^24 units the generators accept, so that only their switches and pools come on top.
+inline constexpr uint64_t kMaxMachineNodes = uint64_t(1) << 25;
+
+/// Adding a node past the topology's node limit.
+class MachineTooLarge : public std::length_error {
+ public:
+  using std::length_error::length_error;
+};
+
 /// An undirected multigraph of units and switches. Units keep their creation order, which is the
 /// "topology order" that placement policies see.
 class Topology {
  public:
+  /// Nodes past `limit` are refused with MachineTooLarge (kMaxMachineNodes by default), so that the work
+  /// of building a machine is bounded whatever its parameters ask for.
+  void set_node_limit(uint64_t limit) { node_limit_ = limit; }
+  uint64_t node_limit() const { return node_limit_; }
+
   NodeId add_unit(std::string name, uint32_t model);
   NodeId add_switch(std::string name, uint32_t model = kNoModel);
   /// A memory pool node; connect it to the fabric with attach_memory_pool (topology/memory_pools.hpp).
@@ -95,6 +111,7 @@ class Topology {
   std::vector<OpticalSwitch> optical_switches_;
   std::vector<Circuit> circuits_;
   std::vector<std::vector<std::pair<NodeId, LinkId>>> adjacency_;
+  uint64_t node_limit_ = kMaxMachineNodes;
 };
 
 }  // namespace zs::topology

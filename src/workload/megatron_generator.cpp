@@ -56,10 +56,17 @@ Layout layout_of(const TransformerSpec& model, const ParallelPlan& plan) {
 /// Builds one stage's program.
 class StageBuilder {
  public:
-  /// `ops_left`: ops the whole trace may still add; generation stops with TraceTooLarge past it.
+  /// `ops_left`: ops the whole trace may still add, of `max_ops`; generation stops with TraceTooLarge
+  /// past it.
   StageBuilder(const TransformerSpec& model, const ParallelPlan& plan, const Layout& layout, uint32_t stage,
-               RoleProgram& program, uint64_t& ops_left)
-      : model_(model), plan_(plan), layout_(layout), stage_(stage), program_(program), ops_left_(ops_left) {}
+               RoleProgram& program, uint64_t& ops_left, uint64_t max_ops)
+      : model_(model),
+        plan_(plan),
+        layout_(layout),
+        stage_(stage),
+        program_(program),
+        ops_left_(ops_left),
+        max_ops_(max_ops) {}
 
   void build() {
     params_ = stage_parameters(model_, plan_, stage_);
@@ -85,7 +92,7 @@ class StageBuilder {
 
   uint32_t add(std::string name, std::string phase, uint32_t stream, std::vector<uint32_t> deps, Body body) {
     if (ops_left_ == 0)
-      throw TraceTooLarge("the generated trace would hold more than " + std::to_string(kMaxGeneratedOps) +
+      throw TraceTooLarge("the generated trace would hold more than " + std::to_string(max_ops_) +
                           " ops (one per kernel, transfer and collective of every pipeline stage; layers and "
                           "micro-batches multiply them)");
     --ops_left_;
@@ -399,6 +406,7 @@ class StageBuilder {
   uint32_t stage_;
   RoleProgram& program_;
   uint64_t& ops_left_;
+  const uint64_t max_ops_;
   StageParameters params_;
   uint32_t last_compute_ = 0;
   std::vector<uint32_t> compute_history_;  ///< the last compute op of each block pass, in order
@@ -406,7 +414,7 @@ class StageBuilder {
 
 }  // namespace
 
-Trace generate_megatron_trace(const TransformerSpec& model, const ParallelPlan& plan) {
+Trace generate_megatron_trace(const TransformerSpec& model, const ParallelPlan& plan, uint64_t max_ops) {
   const Layout layout = layout_of(model, plan);
   Trace trace;
   trace.name = model.name + "-dp" + std::to_string(plan.data_parallel) + "-pp" +
@@ -424,14 +432,14 @@ Trace generate_megatron_trace(const TransformerSpec& model, const ParallelPlan& 
   // Every layer runs at least a forward and a backward op per micro-batch: refuse before generating when
   // even that exceeds the bound, so that a model of 10^7 layers costs no time.
   const double at_least = 2.0 * model.layers * plan.micro_batches();
-  if (at_least > double(kMaxGeneratedOps))
-    throw TraceTooLarge("the generated trace would hold more than " + std::to_string(kMaxGeneratedOps) +
+  if (at_least > double(max_ops))
+    throw TraceTooLarge("the generated trace would hold more than " + std::to_string(max_ops) +
                         " ops (at least " + std::to_string(uint64_t(at_least)) +
                         ": a forward and a backward op per layer and micro-batch)");
-  uint64_t ops_left = kMaxGeneratedOps;
+  uint64_t ops_left = max_ops;
   for (uint32_t s = 0; s < plan.pipeline_parallel; ++s) {
     trace.roles.push_back({"stage" + std::to_string(s), {}});
-    StageBuilder(model, plan, layout, s, trace.roles.back(), ops_left).build();
+    StageBuilder(model, plan, layout, s, trace.roles.back(), ops_left, max_ops).build();
   }
   return trace;
 }

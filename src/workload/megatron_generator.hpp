@@ -44,6 +44,9 @@ class TraceTooLarge : public std::length_error {
 /// footprint (stage_footprint). Not modelled: embedding gradient sync between first and last stage,
 /// vocabulary-parallel loss all-reduces, the loss's element-wise work over the logits, and Megatron
 /// 2021's blocking pipeline exchanges (sends and receives batched, then a device synchronize).
-Trace generate_megatron_trace(const TransformerSpec& model, const ParallelPlan& plan);
+/// `max_ops`: the most ops the trace may hold (TraceTooLarge past it, before generating when the plan
+/// alone exceeds it).
+Trace generate_megatron_trace(const TransformerSpec& model, const ParallelPlan& plan,
+                              uint64_t max_ops = kMaxGeneratedOps);
 
 }  // namespace zs::workload

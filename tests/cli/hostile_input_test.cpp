@@ -127,3 +127,17 @@ TEST_CASE("an error found in a generated trace names the scenario's key that ask
                       "pool (in trace \"small-dp4-pp1-tp1\" at /roles/0/ops/",
                   0) == 0);
 }
+
+TEST_CASE("the bounds on the machine and the trace are options of the commands that load scenarios") {
+  test::TempDir dir;
+  const std::string path = test::ScenarioFiles().write(dir);  // 5 nodes, a trace of 9 ops
+  const auto nodes = test::run_cli({"run", path, "--out", dir.file("out"), "--max-machine-nodes", "4"});
+  CHECK(nodes.code == 2);
+  CHECK(nodes.err == "zettasim: error: " + dir.file("topologies/switch-4.json") +
+                         ": the machine would have more than 4 nodes (units, switches and memory pools)\n");
+  const auto ops = test::run_cli({"place", path, "--max-trace-ops", "8"});
+  CHECK(ops.code == 2);
+  CHECK(ops.err.find(": /workload: the generated trace would hold 9 ops, more than 8") != std::string::npos);
+  CHECK(test::run_cli({"topo", path, "--max-machine-nodes", "5"}).code == 0);
+  CHECK(test::run_cli({"run", path, "--out", dir.file("out"), "--quiet", "--max-trace-ops", "9"}).code == 0);
+}

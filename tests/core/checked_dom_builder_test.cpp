@@ -39,6 +39,20 @@ TEST_CASE("nesting deeper than the bound is refused without recursion, in JSON a
         std::string::npos);
 }
 
+TEST_CASE("a CBOR length the input cannot hold is refused before anything is built") {
+  // 0x9B: an array whose length follows in 8 bytes; 0xBB: the same for a map.
+  const std::string huge_array("\x9B\x65\x62\x79\x74\x65\x73\x68\x31", 9);
+  CHECK(input_error_of([&] { parse_cbor(huge_array, "t.cbor"); }) ==
+        "t.cbor: an array declared with 7305535086373595185 elements, more than the 9 bytes of input hold");
+  const std::string huge_map =
+      "\xA1\x61"
+      "a"
+      "\xBA\x7F\xFF\xFF\xFF";
+  CHECK(input_error_of([&] { parse_cbor(huge_map, "t.cbor"); }) ==
+        "t.cbor: /a: an object declared with 2147483647 members, more than the 8 bytes of input hold");
+  CHECK(parse_cbor(std::string("\x82\x01\x02", 3), "t.cbor") == nlohmann::json::array({1, 2}));
+}
+
 TEST_CASE("a number beyond double's range is an input error at its path") {
   CHECK(input_error_of([] { parse_json(R"({"seed": 1e400})", "s.json"); }) ==
         "s.json: /seed: a number out of range (a double holds up to about 1.8e308)");

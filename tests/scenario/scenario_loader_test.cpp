@@ -152,3 +152,27 @@ TEST_CASE("bad input: each case names the file and the JSON path") {
     CHECK(f.message.find('\n') == std::string::npos);  // one line
   }
 }
+
+TEST_CASE("load limits bound the machine and the trace a scenario may ask for, before building them") {
+  test::TempDir dir;
+  test::ScenarioFiles files;  // 4 units on one switch: 5 nodes; a 2-layer model, data parallel: 9 ops
+  const std::string path = files.write(dir);
+  core::DiskFileSource disk;
+  const scenario::Catalog catalog;
+  auto error_with = [&](scenario::LoadLimits limits) {
+    try {
+      scenario::ScenarioLoader(disk, catalog, limits).load(path);
+    } catch (const core::InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string("(no error)");
+  };
+  CHECK(error_with({5, 9}) == "(no error)");
+  CHECK(error_with({4, 9}) ==
+        dir.file("topologies/switch-4.json") +
+            ": the machine would have more than 4 nodes (units, switches and memory pools)");
+  CHECK(error_with({5, 8}) ==
+        path +
+            ": /workload: the generated trace would hold 9 ops, more than 8: small has 2 "
+            "layers, 1 micro-batch per iteration");
+}

@@ -17,7 +17,7 @@ namespace {
 constexpr double kNic = 50e9, kCircuit = 100e9;
 
 topology::Machine build(uint32_t pods, uint32_t racks, uint32_t units, int switches, int ports_per_pod,
-                        double oversubscription = 1.0) {
+                        double oversubscription = 1.0, int pools_per_rack = 1) {
   topology::ModelSet models;
   models.units.emplace("gpu", test::unit_model("1PFLOPS", 0.5, "0s"));
   models.links.emplace("nvlink", test::link_model("450GB/s", "0.5us"));
@@ -33,7 +33,7 @@ topology::Machine build(uint32_t pods, uint32_t racks, uint32_t units, int switc
                   {{"units", units},
                    {"unit_model", "gpu"},
                    {"scale_up_link", "nvlink"},
-                   {"memory_pools", {{"model", "cxl"}, {"count", 1}}}}},
+                   {"memory_pools", {{"model", "cxl"}, {"count", pools_per_rack}}}}},
                  {"scale_out", {{"nic_link", "nic"}, {"oversubscription", oversubscription}}}};
   if (switches > 0)
     params["optical_core"] = {{"model", "ocs"}, {"switches", switches}, {"ports_per_pod", ports_per_pod}};
@@ -85,6 +85,12 @@ TEST_CASE("disaggregated: impossible optical cores are input errors") {
                     "d.json: /pods: an optical core joins an even number of pods (at least 2), got 3");
   CHECK_THROWS_WITH(build(2, 1, 2, 0, 1),
                     "d.json: /pods: several pods need an \"optical_core\" to join them");
+}
+
+TEST_CASE("disaggregated: a machine of more than 2^24 units or memory pools is refused before it is built") {
+  CHECK_THROWS_WITH(build(2, 1 << 20, 16, 1, 1), "d.json: /pods: more than 2^24 units");
+  // 32,768 racks of one unit are a small machine, but 1,024 pools in each would be 2^25 pools.
+  CHECK_THROWS_WITH(build(2, 1 << 14, 1, 1, 1, 1.0, 1024), "d.json: /pods: more than 2^24 memory pools");
 }
 
 TEST_CASE("disaggregated: every unit's nearest pool is its rack's, found by one search for all units") {

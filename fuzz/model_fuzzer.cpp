@@ -1,0 +1,35 @@
+// Fuzz target: a model file of any kind (hardware models through the machine loader's own dispatch on
+// "kind", file systems, failure-rate tables).
+#include <cstddef>
+#include <cstdint>
+
+#include "core/file_source.hpp"
+#include "core/json_object.hpp"
+#include "fuzz_contract.hpp"
+#include "hw/file_system_model.hpp"
+#include "reliability/failure_rates.hpp"
+#include "scenario/scenario_loader.hpp"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  using namespace zs;
+  static const scenario::Catalog catalog;
+  const std::string text(reinterpret_cast<const char*>(data), size);
+  fuzz::check_contract([&] {
+    const nlohmann::json doc = core::parse_json(text, "model.json");
+    core::JsonObject o(doc, "model.json", "");
+    const auto kind = doc.is_object() && doc.contains("kind") ? doc["kind"] : nlohmann::json();
+    if (kind == "failure-rates") {
+      reliability::FailureRates::from_json(o);
+    } else if (kind == "file-system") {
+      hw::FileSystemModel::from_json(o);
+    } else {
+      // A machine binding the model: the loader reads it as it reads every model a machine names.
+      const core::BundledFileSource files(
+          {{"model.json", text},
+           {"machine.json",
+            R"({"kind": "machine", "topology": "none.json", "models": {"m": "model.json"}})"}});
+      scenario::ScenarioLoader(files, catalog).load_machine("machine.json");
+    }
+  });
+  return 0;
+}
