@@ -17,6 +17,7 @@ std::string tokens(const workload::TransformerSpec& model, uint32_t global_batch
 BuiltWorkload build_data_parallel(core::JsonObject& work, const workload::TransformerSpec& model,
                                   const core::FileSource&, uint64_t max_ops) {
   auto plan = workload::DataParallelPlan::from_json(work);
+  work.finish();  // an unknown key is refused before the trace is generated
   // Per micro-batch a forward and a backward per layer and for the logits; a gradient all-reduce per
   // layer; the optimizer step.
   const double ops = double(plan.accumulation_steps()) * (2.0 * model.layers + 2) + model.layers + 1;
@@ -34,6 +35,7 @@ BuiltWorkload build_data_parallel(core::JsonObject& work, const workload::Transf
 BuiltWorkload build_megatron(core::JsonObject& work, const workload::TransformerSpec& model,
                              const core::FileSource& files, uint64_t max_ops) {
   auto plan = workload::ParallelPlan::from_json(work, model, &files);
+  work.finish();  // an unknown key is refused before the trace is generated
   workload::Trace trace;
   try {
     trace = workload::generate_megatron_trace(model, plan, max_ops);

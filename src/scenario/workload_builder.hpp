@@ -24,7 +24,8 @@ struct BuiltWorkload {
 };
 
 /// A workload generator: reads its plan keys from `work` (not "generator" or "model"), checks them
-/// against the model and generates the trace of at most `max_ops` ops (an input error at `work` past it).
+/// against the model, calls work.finish() (so that a misspelt key is refused before any work) and generates
+/// the trace of at most `max_ops` ops (an input error at `work` past it).
 /// `files` reads files the plan refers to (a routing histogram_file), relative to work.file().
 using WorkloadGenerator =
     std::function<BuiltWorkload(core::JsonObject& work, const workload::TransformerSpec& model,

@@ -141,3 +141,15 @@ TEST_CASE("the bounds on the machine and the trace are options of the commands t
   CHECK(test::run_cli({"topo", path, "--max-machine-nodes", "5"}).code == 0);
   CHECK(test::run_cli({"run", path, "--out", dir.file("out"), "--quiet", "--max-trace-ops", "9"}).code == 0);
 }
+
+TEST_CASE("a misspelt plan key is refused before the trace is generated") {
+  test::TempDir dir;
+  test::ScenarioFiles files;
+  files.model["layers"] = 10000000;  // generating first would be refused for its size instead
+  files.scenario["workload"]["generator"] = "megatron";
+  files.scenario["workload"]["data_pcrallel"] = 4;
+  const std::string path = files.write(dir);
+  const auto r = test::run_cli({"run", path, "--out", dir.file("out"), "--quiet"});
+  CHECK(r.code == 2);
+  CHECK(r.err.rfind("zettasim: error: " + path + ": /workload/data_pcrallel: unknown key", 0) == 0);
+}
