@@ -15,6 +15,9 @@ std::map<std::string, std::string> bundled_files();
 /// The scenario `zettasim run` uses when given none.
 inline constexpr const char* kDefaultScenario = "scenarios/default.json";
 
+/// The validation file `zettasim validate` uses when given none.
+inline constexpr const char* kDefaultValidation = "scenarios/validation/megatron-sc21.json";
+
 /// Where a command reads its input from: `path` on disk, or, when `path` is empty, `default_path` among
 /// the bundled files.
 struct InputFiles {

@@ -34,10 +34,10 @@ std::optional<Fidelity> parse_fidelity(std::string_view name) {
   return std::nullopt;
 }
 
-SimulationResult simulate(const topology::Machine& machine, const workload::Trace& trace,
-                          const policy::PlacementPolicy& placement,
-                          const policy::CollectivePolicy& collective, const SimulationEvents& events,
-                          Fidelity fidelity) {
+namespace {
+
+/// kAuto resolved by the trace's size; exact fidelity beyond its limit refused.
+Fidelity resolved_fidelity(const workload::Trace& trace, Fidelity fidelity) {
   const double ops = rank_ops(trace);
   if (fidelity == Fidelity::kAuto)
     fidelity = ops > kExactRankOpLimit ? Fidelity::kCollapsed : Fidelity::kExact;
@@ -49,10 +49,29 @@ SimulationResult simulate(const topology::Machine& machine, const workload::Trac
                   ops, static_cast<unsigned long long>(trace.mesh.size()), kExactRankOpLimit);
     throw workload::trace_error(trace, "", what);
   }
+  return fidelity;
+}
+
+}  // namespace
+
+SimulationResult simulate(const topology::Machine& machine, const workload::Trace& trace,
+                          const policy::PlacementPolicy& placement,
+                          const policy::CollectivePolicy& collective, const SimulationEvents& events,
+                          Fidelity fidelity) {
+  fidelity = resolved_fidelity(trace, fidelity);  // before placing: a refused size costs no placement
+  return simulate(machine, trace, placement.place({trace, machine, events.seed}), placement.name(),
+                  collective, events, fidelity);
+}
+
+SimulationResult simulate(const topology::Machine& machine, const workload::Trace& trace,
+                          const policy::Placement& where, std::string_view placement_policy,
+                          const policy::CollectivePolicy& collective, const SimulationEvents& events,
+                          Fidelity fidelity) {
+  fidelity = resolved_fidelity(trace, fidelity);
+  const double ops = rank_ops(trace);
   SimulationResult out;
-  out.placement_policy = std::string(placement.name());
+  out.placement_policy = std::string(placement_policy);
   out.collective_policy = std::string(collective.name());
-  policy::Placement where = placement.place({trace, machine, events.seed});
   out.placement_layout = where.layout;
   std::optional<RankCollapse> collapse;
   if (fidelity == Fidelity::kCollapsed) {

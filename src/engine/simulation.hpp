@@ -59,9 +59,15 @@ std::optional<Fidelity> parse_fidelity(std::string_view name);
 /// Rank-ops of a trace: the sum over ranks of the length of the program each runs.
 double rank_ops(const workload::Trace& trace);
 
-/// Places the mesh with the placement policy, then replays the trace once.
-/// Throws core::InputError when the trace does not fit the machine, or when exact fidelity is asked
-/// for a trace larger than kExactRankOpLimit.
+/// Replays the trace once with its ranks where `placement` puts them; `placement_policy` names what chose
+/// it (the result's placement_policy). Throws core::InputError when the trace does not fit the machine,
+/// or when exact fidelity is asked for a trace larger than kExactRankOpLimit.
+SimulationResult simulate(const topology::Machine& machine, const workload::Trace& trace,
+                          const policy::Placement& placement, std::string_view placement_policy,
+                          const policy::CollectivePolicy& collective, const SimulationEvents& events = {},
+                          Fidelity fidelity = Fidelity::kAuto);
+
+/// Places the mesh with the placement policy (seeded by events.seed), then simulates as above.
 SimulationResult simulate(const topology::Machine& machine, const workload::Trace& trace,
                           const policy::PlacementPolicy& placement,
                           const policy::CollectivePolicy& collective, const SimulationEvents& events = {},

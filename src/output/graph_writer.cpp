@@ -1,7 +1,12 @@
 // DOT and GraphML writers.
 #include "output/graph_writer.hpp"
 
+#include <filesystem>
 #include <sstream>
+#include <stdexcept>
+
+#include "core/input_error.hpp"
+#include "output/atomic_file.hpp"
 
 namespace zs::output {
 namespace {
@@ -103,6 +108,18 @@ std::string to_graphml(const topology::Machine& m) {
   }
   out << "  </graph>\n</graphml>\n";
   return out.str();
+}
+
+void write_graph_file(const topology::Machine& machine, const std::string& path) {
+  const auto extension = std::filesystem::path(path).extension();
+  if (extension != ".graphml" && extension != ".dot")
+    throw core::InputError(path, "", "the graph file must end in .dot or .graphml");
+  try {
+    write_file_atomically(path, extension == ".graphml" ? to_graphml(machine) : to_dot(machine));
+  } catch (const std::runtime_error& e) {
+    if (dynamic_cast<const core::InputError*>(&e) != nullptr) throw;
+    throw core::InputError(path, "", e.what());
+  }
 }
 
 }  // namespace zs::output

@@ -244,4 +244,10 @@ std::string report_text(const scenario::Scenario& s, const engine::SimulationRes
   return out.str();
 }
 
+nlohmann::json config_json(const scenario::Scenario& s) {
+  nlohmann::json config = s.resolved;
+  config["zettasim_version"] = kVersion;
+  return config;
+}
+
 }  // namespace zs::output

@@ -18,6 +18,9 @@ std::vector<std::string> approximations(const engine::SimulationResult& r);
 /// Deterministic: the same inputs give byte-identical text from dump().
 nlohmann::json summary_json(const scenario::Scenario& s, const engine::SimulationResult& r);
 
+/// The scenario as resolved (every default filled in) with the zettasim version: config.json.
+nlohmann::json config_json(const scenario::Scenario& s);
+
 /// The human-readable report of one run.
 std::string report_text(const scenario::Scenario& s, const engine::SimulationResult& r);
 

@@ -10,7 +10,7 @@
 #include "reliability/goodput_simulator.hpp"
 #include "scenario/scenario.hpp"
 
-namespace zs::cli {
+namespace zs::study {
 
 /// The checkpoint, as the report and goodput.json state it.
 struct CheckpointDescription {
@@ -28,4 +28,4 @@ CheckpointDescription apply_checkpoint_setup(const scenario::Scenario& s, const 
                                              reliability::PeerCheckpoints& peer,
                                              reliability::GoodputConfig& cfg);
 
-}  // namespace zs::cli
+}  // namespace zs::study

@@ -1,5 +1,5 @@
 // Resolving a reliability section against the job.
-#include "cli/recovery_setup.hpp"
+#include "study/recovery_setup.hpp"
 
 #include <algorithm>
 #include <map>
@@ -7,10 +7,10 @@
 #include <stdexcept>
 #include <unordered_map>
 
-#include "cli/scenario_simulation.hpp"
 #include "core/input_error.hpp"
+#include "study/scenario_simulation.hpp"
 
-namespace zs::cli {
+namespace zs::study {
 namespace {
 
 /// The link between two named nodes, if there is one.
@@ -20,30 +20,6 @@ std::optional<topology::LinkId> link_between(const topology::Machine& m, topolog
     if (node == b) return link;
   return std::nullopt;
 }
-
-/// The job on given units, each rank using its unit's nearest pool (a re-placed rank's iteration).
-class GivenUnits final : public policy::PlacementPolicy {
- public:
-  explicit GivenUnits(std::vector<topology::NodeId> units) : units_(std::move(units)) {}
-  std::string_view name() const override { return "given"; }
-  policy::Placement place(const policy::PlacementRequest& request) const override {
-    return policy::place_on_units(units_, request.machine);
-  }
-
- private:
-  std::vector<topology::NodeId> units_;
-};
-
-/// The job as placed, with some ranks' memory pools changed (a degraded iteration).
-class GivenPlacement final : public policy::PlacementPolicy {
- public:
-  explicit GivenPlacement(policy::Placement placement) : placement_(std::move(placement)) {}
-  std::string_view name() const override { return "given"; }
-  policy::Placement place(const policy::PlacementRequest&) const override { return placement_; }
-
- private:
-  policy::Placement placement_;
-};
 
 /// Re-placement onto the units the job leaves idle.
 void set_up_re_placement(const scenario::Scenario& s, const std::string& file,
@@ -65,8 +41,7 @@ void set_up_re_placement(const scenario::Scenario& s, const std::string& file,
   rp.displaced_iteration = [&s, &placement, file](uint64_t rank, topology::NodeId unit) {
     auto units = placement.unit_of_rank;
     units.at(rank) = unit;
-    const GivenUnits moved(std::move(units));
-    return simulate_scenario(s, file, &moved).replay.iteration_time.value();
+    return simulate_scenario(s, file, policy::place_on_units(units, s.machine)).replay.iteration_time.value();
   };
   cfg.re_placement = &rp;
 }
@@ -179,9 +154,8 @@ void apply_recovery_setup(const scenario::Scenario& s, const std::string& file,
       if (!pools) throw std::logic_error("a degraded state with memory pools down that have no fallback");
       same.pool_of_rank = *pools;
     }
-    const GivenPlacement given(std::move(same));
-    return simulate_scenario(degraded, file, &given).replay.iteration_time.value();
+    return simulate_scenario(degraded, file, same).replay.iteration_time.value();
   };
 }
 
-}  // namespace zs::cli
+}  // namespace zs::study

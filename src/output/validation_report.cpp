@@ -1,51 +1,24 @@
-// Validation runs: each published row simulated as a scenario, compared, summarized.
-#include "cli/validate_command.hpp"
+// validation.json, validation.csv and the validation report.
+#include "output/validation_report.hpp"
 
 #include <cmath>
-#include <filesystem>
-#include <memory>
 #include <sstream>
 
-#include <nlohmann/json.hpp>
-
-#include "cli/bundled_files.hpp"
-#include "cli/results_folder.hpp"
-#include "cli/scenario_simulation.hpp"
-#include "cli/text_columns.hpp"
-#include "core/file_source.hpp"
-#include "core/input_error.hpp"
+#include "output/text_columns.hpp"
 #include "output/version.hpp"
-#include "scenario/megatron_validation.hpp"
-#include "scenario/scenario_loader.hpp"
 
-namespace zs::cli {
+namespace zs::output {
 namespace {
-
-scenario::RowResult run_row(const core::FileSource& files, const scenario::ValidationSpec& spec,
-                            const scenario::ValidationRow& row) {
-  scenario::RowResult result{row, std::nullopt, 0.0, ""};
-  const auto composed = scenario::row_scenario(spec, row);
-  const core::OverlayFileSource overlay(files, composed.files);
-  try {
-    const scenario::Scenario s = scenario::ScenarioLoader(overlay).load(composed.scenario_path);
-    const engine::SimulationResult sim = simulate_scenario(s, spec.file + ": /fidelity");
-    result.iteration_s = sim.replay.iteration_time.value();
-    result.predicted_tflops = scenario::megatron_flops_per_iteration(row, spec.seq_len, spec.vocab) /
-                              (result.iteration_s * row.gpus) / 1e12;
-  } catch (const core::InputError& e) {
-    // The row's configuration does not run here (it does not fit in memory, for example): a result, not a
-    // problem with the validation file.
-    result.failure = e.what();
-  }
-  return result;
-}
 
 std::string percent(double fraction) {
   return format_number(100.0 * fraction, "%+.1f%%");
 }
 
-std::string report(const scenario::ValidationSpec& spec, const std::vector<scenario::RowResult>& results,
-                   const scenario::ValidationSummary& sum) {
+}  // namespace
+
+std::string validation_report(const scenario::ValidationSpec& spec, const study::ValidationStudy& study) {
+  const auto& results = study.rows;
+  const auto& sum = study.summary;
   std::ostringstream out;
   out << "validation \"" << spec.name << "\" (" << spec.file << ", rows " << spec.rows_file << ")\n"
       << spec.description << "\n\n";
@@ -96,8 +69,9 @@ std::string report(const scenario::ValidationSpec& spec, const std::vector<scena
   return out.str();
 }
 
-nlohmann::json to_json(const scenario::ValidationSpec& spec, const std::vector<scenario::RowResult>& results,
-                       const scenario::ValidationSummary& sum) {
+nlohmann::json validation_json(const scenario::ValidationSpec& spec, const study::ValidationStudy& study) {
+  const auto& results = study.rows;
+  const auto& sum = study.summary;
   nlohmann::json rows = nlohmann::json::array();
   for (const auto& r : results) {
     nlohmann::json j = {{"name", r.row.name()},
@@ -125,7 +99,7 @@ nlohmann::json to_json(const scenario::ValidationSpec& spec, const std::vector<s
   return {{"validation", spec.name},
           {"file", spec.file},
           {"rows_file", spec.rows_file},
-          {"zettasim_version", output::kVersion},
+          {"zettasim_version", kVersion},
           {"rows", rows},
           {"summary",
            {{"rows", sum.rows},
@@ -139,7 +113,8 @@ nlohmann::json to_json(const scenario::ValidationSpec& spec, const std::vector<s
             {"passed", sum.passed}}}};
 }
 
-std::string to_csv(const std::vector<scenario::RowResult>& results) {
+std::string validation_csv(const study::ValidationStudy& study) {
+  const auto& results = study.rows;
   std::string csv = "name,gpus,published_tflops_per_gpu,predicted_tflops_per_gpu,iteration_time_s,error\n";
   for (const auto& r : results) {
     csv += r.row.name() + "," + std::to_string(r.row.gpus) + "," +
@@ -154,28 +129,4 @@ std::string to_csv(const std::vector<scenario::RowResult>& results) {
   return csv;
 }
 
-}  // namespace
-
-int run_validate(const ValidateOptions& opt, std::ostream& out) {
-  auto [files, path] = input_files(opt.file, kDefaultValidation);
-  scenario::ValidationSpec spec = scenario::ValidationSpec::load(*files, path);
-  if (!opt.rows.empty()) {
-    std::erase_if(spec.rows, [&](const auto& r) { return r.name().find(opt.rows) == std::string::npos; });
-    if (spec.rows.empty()) throw core::InputError("--rows", "", "no row name contains \"" + opt.rows + "\"");
-  }
-  const std::filesystem::path dir = results_folder(opt.out_dir, "validate-" + spec.name, opt.force);
-  std::vector<scenario::RowResult> results;
-  for (const auto& row : spec.rows) results.push_back(run_row(*files, spec, row));
-  const auto summary = scenario::summarize(spec, results);
-  const std::string text = report(spec, results, summary);
-  write_results_folder(dir,
-                       {{"validation.json", to_json(spec, results, summary).dump(2) + "\n"},
-                        {"validation.csv", to_csv(results)},
-                        {"report.txt", text}},
-                       opt.force);
-  if (!opt.quiet) out << text;
-  out << "\nresults: " << dir.string() << "/ (validation.json, validation.csv, report.txt)\n";
-  return summary.passed ? 0 : 1;
-}
-
-}  // namespace zs::cli
+}  // namespace zs::output

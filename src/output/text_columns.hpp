@@ -4,7 +4,7 @@
 #include <cstdio>
 #include <string>
 
-namespace zs::cli {
+namespace zs::output {
 
 /// `text` padded with spaces to `width` characters, with at least one space after it.
 inline std::string column(std::string text, size_t width) {
@@ -19,4 +19,4 @@ inline std::string format_number(double value, const char* format = "%.4g") {
   return buf;
 }
 
-}  // namespace zs::cli
+}  // namespace zs::output

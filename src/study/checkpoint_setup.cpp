@@ -1,11 +1,11 @@
 // Checkpoint costs from the store's bandwidth, a file system model, or a snapshot to peer memory.
-#include "cli/checkpoint_setup.hpp"
+#include "study/checkpoint_setup.hpp"
 
-#include "cli/scenario_simulation.hpp"
 #include "core/input_error.hpp"
+#include "study/scenario_simulation.hpp"
 #include "workload/peer_checkpoint.hpp"
 
-namespace zs::cli {
+namespace zs::study {
 namespace {
 
 /// Seconds to write and to read back `state` on a store, all ranks at once.
@@ -152,4 +152,4 @@ CheckpointDescription apply_checkpoint_setup(const scenario::Scenario& s, const 
   return d;
 }
 
-}  // namespace zs::cli
+}  // namespace zs::study

@@ -9,7 +9,7 @@
 #include "reliability/job_components.hpp"
 #include "scenario/scenario.hpp"
 
-namespace zs::cli {
+namespace zs::study {
 
 /// Spares, elastic shrink, scripted failures and degradations from the reliability section, resolved
 /// against the job (names that are not in it are input errors with their JSON path); checkpoint costs are
@@ -21,4 +21,4 @@ void apply_recovery_setup(const scenario::Scenario& s, const std::string& file,
                           const policy::PlacementPolicy& placement_policy, const policy::Placement& placement,
                           reliability::RePlacementSetup& re_placement, reliability::GoodputConfig& cfg);
 
-}  // namespace zs::cli
+}  // namespace zs::study

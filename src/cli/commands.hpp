@@ -1,0 +1,78 @@
+// The subcommands of `zettasim`: each reads its input, calls one library function and prints or writes
+// what the output layer formats. Input errors throw core::InputError.
+#pragma once
+
+#include <cstdint>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "scenario/scenario_loader.hpp"
+#include "study/goodput_study.hpp"
+
+namespace zs::cli {
+
+/// What every command that writes a result folder takes.
+struct FolderOptions {
+  std::string out_dir;  ///< empty: results/<default name>
+  bool quiet = false;   ///< print only where the results went
+  bool force = false;   ///< replace an existing folder that zettasim did not write
+};
+
+struct RunOptions {
+  std::string scenario;  ///< empty: the embedded scenarios/default.json
+  FolderOptions folder;
+  std::string fidelity;  ///< overrides the scenario's when set
+  scenario::LoadLimits limits;
+};
+/// One iteration: summary.json, config.json and report.txt in results/<scenario name>.
+int run_scenario(const RunOptions& opt, std::ostream& out);
+
+struct GoodputOptions {
+  std::string scenario;
+  FolderOptions folder;  ///< default results/<scenario name>-goodput
+  study::GoodputStudyOptions study;
+  scenario::LoadLimits limits;
+};
+/// Days of training under failures: goodput.json, config.json and report.txt.
+int run_goodput(const GoodputOptions& opt, std::ostream& out);
+
+struct TopoOptions {
+  std::string file;   ///< machine or scenario file
+  std::string graph;  ///< also write the graph here (.dot or .graphml)
+  uint64_t diameter_sources = 4096;
+  scenario::LoadLimits limits;
+};
+int summarize_topology(const TopoOptions& opt, std::ostream& out);
+
+struct PlaceOptions {
+  std::string scenario;
+  std::vector<std::string> policies;  ///< empty: the scenario's own
+  uint64_t sample = 1024;             ///< ranks evaluated at most
+  scenario::LoadLimits limits;
+};
+int print_placement_cost(const PlaceOptions& opt, std::ostream& out);
+
+struct ValidateOptions {
+  std::string file;      ///< empty: the embedded scenarios/validation/megatron-sc21.json
+  FolderOptions folder;  ///< default results/validate-<name>
+  std::string rows;      ///< run only rows whose name contains this
+};
+/// Returns 0 when the file's acceptance holds, 1 when it does not.
+int run_validate(const ValidateOptions& opt, std::ostream& out);
+
+struct TraceGenOptions {
+  std::string input;  ///< a model file (kind "transformer"), a scenario, a trace or a Chakra prefix
+  std::string generator = "megatron";
+  std::string parallel;  ///< "key=value,..." plan keys, with a model file
+  std::string out;       ///< the trace file to write; default <trace name>.trace.json
+};
+int generate_trace_file(const TraceGenOptions& opt, std::ostream& out);
+
+/// Prints a trace's totals; `input` is a trace file, a scenario or a Chakra prefix.
+int inspect_trace(const std::string& input, std::ostream& out);
+
+/// Writes a trace as Chakra files "<out_dir>/<trace name>.<rank>.et", atomically.
+int export_chakra_files(const std::string& input, const std::string& out_dir, bool force, std::ostream& out);
+
+}  // namespace zs::cli

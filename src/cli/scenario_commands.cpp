@@ -1,0 +1,103 @@
+// `zettasim run`, `goodput`, `topo`, `place` and `validate`: load, call the study, write what output formats.
+#include <filesystem>
+
+#include "cli/bundled_files.hpp"
+#include "cli/commands.hpp"
+#include "core/file_source.hpp"
+#include "core/input_error.hpp"
+#include "output/goodput_report.hpp"
+#include "output/graph_writer.hpp"
+#include "output/placement_report.hpp"
+#include "output/results_folder.hpp"
+#include "output/run_record.hpp"
+#include "output/topology_report.hpp"
+#include "output/validation_report.hpp"
+#include "study/placement_study.hpp"
+#include "study/scenario_simulation.hpp"
+#include "study/validation_study.hpp"
+#include "topology/topology_metrics.hpp"
+
+namespace zs::cli {
+namespace {
+
+/// Writes the folder, prints the report unless quiet, then where the results went.
+void write_and_print(const std::filesystem::path& dir, const FolderOptions& folder,
+                     const std::vector<std::pair<std::string, std::string>>& files, const std::string& report,
+                     std::ostream& out) {
+  output::write_results_folder(dir, files, folder.force);
+  if (!folder.quiet) out << report;
+  std::string names;
+  for (const auto& [name, content] : files) names += (names.empty() ? "" : ", ") + name;
+  out << "\nresults: " << dir.string() << "/ (" << names << ")\n";
+}
+
+}  // namespace
+
+int run_scenario(const RunOptions& opt, std::ostream& out) {
+  auto [files, path] = input_files(opt.scenario, kDefaultScenario);
+  scenario::Scenario s = scenario::ScenarioLoader(*files, opt.limits).load(path);
+  if (!opt.fidelity.empty()) s.fidelity = opt.fidelity;
+  s.resolved["scenario"]["fidelity"] = s.fidelity;
+  const auto dir = output::results_folder(opt.folder.out_dir, s.name, opt.folder.force);
+  const engine::SimulationResult result = study::simulate_scenario(s, "--fidelity");
+  const std::string report = output::report_text(s, result);
+  write_and_print(dir, opt.folder,
+                  {{"summary.json", output::summary_json(s, result).dump(2) + "\n"},
+                   {"config.json", output::config_json(s).dump(2) + "\n"},
+                   {"report.txt", report}},
+                  report, out);
+  return 0;
+}
+
+int run_goodput(const GoodputOptions& opt, std::ostream& out) {
+  core::DiskFileSource files;
+  const scenario::Scenario s = scenario::ScenarioLoader(files, opt.limits).load(opt.scenario);
+  study::require_reliability_section(s, opt.scenario);
+  const auto dir = output::results_folder(opt.folder.out_dir, s.name + "-goodput", opt.folder.force);
+  const study::GoodputStudy g = study::run_goodput_study(s, opt.scenario, opt.study);
+  const std::string report = output::goodput_report(s, opt.scenario, g);
+  write_and_print(dir, opt.folder,
+                  {{"goodput.json", output::goodput_json(s, g).dump(2) + "\n"},
+                   {"config.json", output::config_json(s).dump(2) + "\n"},
+                   {"report.txt", report}},
+                  report, out);
+  return 0;
+}
+
+int summarize_topology(const TopoOptions& opt, std::ostream& out) {
+  core::DiskFileSource files;
+  const topology::Machine m = scenario::ScenarioLoader(files, opt.limits).load_machine(opt.file);
+  out << output::topology_report(m, opt.file, topology::summarize(m, opt.diameter_sources));
+  if (!opt.graph.empty()) {
+    output::write_graph_file(m, opt.graph);
+    out << "  graph written to      " << opt.graph << "\n";
+  }
+  return 0;
+}
+
+int print_placement_cost(const PlaceOptions& opt, std::ostream& out) {
+  core::DiskFileSource files;
+  const scenario::Scenario s = scenario::ScenarioLoader(files, opt.limits).load(opt.scenario);
+  out << output::placement_report(s, study::study_placements(s, opt.policies, opt.sample, "--policy"));
+  return 0;
+}
+
+int run_validate(const ValidateOptions& opt, std::ostream& out) {
+  auto [files, path] = input_files(opt.file, kDefaultValidation);
+  scenario::ValidationSpec spec = scenario::ValidationSpec::load(*files, path);
+  if (!opt.rows.empty()) {
+    std::erase_if(spec.rows, [&](const auto& r) { return r.name().find(opt.rows) == std::string::npos; });
+    if (spec.rows.empty()) throw core::InputError("--rows", "", "no row name contains \"" + opt.rows + "\"");
+  }
+  const auto dir = output::results_folder(opt.folder.out_dir, "validate-" + spec.name, opt.folder.force);
+  const study::ValidationStudy study = study::run_validation(*files, spec);
+  const std::string report = output::validation_report(spec, study);
+  write_and_print(dir, opt.folder,
+                  {{"validation.json", output::validation_json(spec, study).dump(2) + "\n"},
+                   {"validation.csv", output::validation_csv(study)},
+                   {"report.txt", report}},
+                  report, out);
+  return study.summary.passed ? 0 : 1;
+}
+
+}  // namespace zs::cli

@@ -1,0 +1,162 @@
+// goodput.json and the goodput report.
+#include "output/goodput_report.hpp"
+
+#include <cstdio>
+
+#include "output/text_columns.hpp"
+#include "output/version.hpp"
+
+namespace zs::output {
+namespace {
+
+std::string with_ci(const reliability::Estimate& e, const char* format) {
+  char a[64], b[64];
+  std::snprintf(a, sizeof a, format, e.mean);
+  std::snprintf(b, sizeof b, format, e.half_width);
+  return std::string(a) + " +- " + b;
+}
+
+nlohmann::json estimate_json(const reliability::Estimate& e) {
+  return {{"mean", e.mean}, {"ci95_half_width", e.half_width}};
+}
+
+std::string seconds(double s) {
+  return core::display(core::Seconds(s));
+}
+
+/// What recovers the job's failed units: hot spares or re-placement onto idle units, and elastic shrink.
+std::string recovery_text(const scenario::Scenario& s, const study::GoodputStudy& g) {
+  std::string text = std::to_string(g.spares) + " hot spares";
+  if (s.reliability->re_place) {
+    text = std::to_string(g.idle_units) + " idle units as spares, failed ranks re-placed by the " +
+           s.placement_policy + " policy";
+    if (g.optical_reconfiguration > 0)
+      text += " (optical reconfiguration " + seconds(g.optical_reconfiguration) + ")";
+  }
+  if (g.elastic) text += ", elastic shrink over " + std::to_string(g.replicas) + " data-parallel replicas";
+  return text;
+}
+
+constexpr const char* kApproximations =
+    "approximations:\n"
+    "  - iterations are not replayed over the horizon: each takes the simulated iteration time of the\n"
+    "    machine's current state (healthy, or with the stragglers and degraded links in force, simulated\n"
+    "    once per state; drawn stragglers are keyed by their rank's role, taken to cost the same); the\n"
+    "    machine after a swap is taken as healthy\n"
+    "  - re-placement (spares from idle units): ranks stay where they were moved; the iteration is the\n"
+    "    slowest of the displaced ranks' own, each simulated alone once per (role, links from its first\n"
+    "    unit, island left or not), and the slower of that and the stragglers'; a topology domain's\n"
+    "    failure stops the ranks running behind it now, but its failure rate counts the domains the job\n"
+    "    started on\n"
+    "  - the checkpoint is every rank's weights and optimizer state; a synchronous one blocks for the\n"
+    "    write, an asynchronous one for the snapshot, then drains in the background\n"
+    "  - peer memory: snapshots sit in HBM beside the footprint (own and peer's; double buffering of a\n"
+    "    snapshot being taken is not counted); a replaced part's HBM is lost, a crashed process's\n"
+    "    snapshot is kept (held by a separate agent); drains to the persistent tier do not slow training\n"
+    "  - failures are independent per component instance; a rack, switch or power domain takes down the\n"
+    "    units behind it in the topology\n"
+    "  - links and optical ports: the job's are those its healthy iteration's traffic crossed; "
+    "a failed one\n"
+    "    is out of service until repaired (a bundle loses its share, a port is re-patched to a free port\n"
+    "    of its switch cabled to the same node when there is one); the iteration with parts out is\n"
+    "    simulated once per (link class, share lost): links of the same model, tiers and rank roles at\n"
+    "    their ends are taken to cost the same; a link whose loss cuts ranks off has them replaced; a\n"
+    "    degraded iteration simulated shorter than the healthy one (routes hashed differently around\n"
+    "    a failed link) counts as healthy\n"
+    "  - memory pools: the job's are those its ranks keep data in (the larger of what a rank writes to\n"
+    "    its pool and reads back per iteration); a failed one restarts the job with its ranks' data in\n"
+    "    the nearest healthy pools with room (in links from the failed pool) until repaired, the\n"
+    "    iteration simulated once per set of pools out; with no room\n"
+    "    anywhere the job waits for the repair\n"
+    "  - elastic shrink: replicas rejoin when repaired, at no cost\n";
+
+}  // namespace
+
+std::string goodput_report(const scenario::Scenario& s, const std::string& file,
+                           const study::GoodputStudy& g) {
+  const auto& rel = *s.reliability;
+  const auto& sum = g.summary;
+  const double iteration = g.iteration.replay.iteration_time.value();
+  std::string report =
+      "zettasim " + std::string(kVersion) + ": goodput of scenario \"" + s.name + "\" (" + file + ")\n";
+  auto row = [&](const std::string& label, const std::string& value) {
+    report += "  " + column(label, 28) + value + "\n";
+  };
+  row("iteration", seconds(iteration) + " (" + g.iteration.replay.fidelity + " replay)");
+  row("units", std::to_string(g.units));
+  row("failure rates", rel.rates.name + ": job MTBF " + seconds(sum.mtbf));
+  row("checkpoint", g.checkpoint.text + ", every " + seconds(sum.interval) + " of work (" +
+                        rel.checkpoint.describe() + ")");
+  row("recovery", recovery_text(s, g));
+  row("horizon", seconds(g.horizon) + ", " + std::to_string(g.seeds) + " seeds (mean +- 95% CI)");
+  row("ETTR", with_ci(sum.ettr, "%.4f"));
+  row("goodput", with_ci(sum.goodput, "%.4g") + " tokens/s");
+  row("failures", with_ci(sum.failures, "%.1f"));
+  row("interruptions", with_ci(sum.interruptions, "%.1f"));
+  if (g.peer_checkpoints)
+    row("persistent restores", with_ci(sum.persistent_restores, "%.1f") + " (a rank and its peer lost)");
+  report += "  time lost, per seed\n";
+  for (const auto& [cause, e] : sum.lost)
+    report += "    " + column(cause, 26) + seconds(e.mean) + " (" +
+              with_ci({e.mean / g.horizon, e.half_width / g.horizon}, "%.4f") + " of the horizon)\n";
+  report += "  failures by component, per seed (instances in the job)\n";
+  for (uint32_t c = 0; c < rel.rates.components.size(); ++c) {
+    const auto& comp = rel.rates.components[c];
+    report += "    " + column(comp.name, 26) + with_ci(sum.by_component.at(comp.name), "%.1f") + " (" +
+              std::to_string(g.instances_by_component.at(c)) + " per " + comp.per + ")\n";
+  }
+  return report + kApproximations;
+}
+
+nlohmann::json goodput_json(const scenario::Scenario& s, const study::GoodputStudy& g) {
+  const auto& rel = *s.reliability;
+  const auto& sum = g.summary;
+  nlohmann::json result = {{"scenario", s.name},
+                           {"iteration_time_s", g.iteration.replay.iteration_time.value()},
+                           {"units", g.units},
+                           {"job_mtbf_s", sum.mtbf},
+                           {"checkpoint_state_bytes", g.checkpoint_state},
+                           {"checkpoint_cost_s", g.checkpoint_cost},
+                           {"checkpoint_interval_s", sum.interval},
+                           {"horizon_s", g.horizon},
+                           {"seeds", g.seeds},
+                           {"ettr", estimate_json(sum.ettr)},
+                           {"goodput_tokens_per_s", estimate_json(sum.goodput)},
+                           {"failures", estimate_json(sum.failures)},
+                           {"interruptions", estimate_json(sum.interruptions)},
+                           {"checkpoint", g.checkpoint.json},
+                           {"zettasim_version", kVersion}};
+  if (rel.re_place) {
+    nlohmann::json displaced = nlohmann::json::array();
+    for (const auto& [key, iteration] : g.displaced_iterations) {
+      const auto& [role, hops, left_island] = key;
+      displaced.push_back({{"role", s.trace.roles.at(role).name},
+                           {"links_from_first_unit", hops},
+                           {"left_island", left_island},
+                           {"iteration_time_s", iteration}});
+    }
+    result["re_placement"] = {{"idle_units", g.idle_units},
+                              {"optical_reconfiguration_s", g.optical_reconfiguration},
+                              {"displaced_iterations", displaced}};
+  }
+  if (g.peer_checkpoints) result["persistent_restores"] = estimate_json(sum.persistent_restores);
+  nlohmann::json degraded = nlohmann::json::array();
+  for (const auto& state : g.degraded_iterations)
+    degraded.push_back({{"state", state.description}, {"iteration_time_s", state.simulated}});
+  result["degraded_iterations"] = degraded;
+  for (const auto& [cause, e] : sum.lost) result["lost_s"][cause] = estimate_json(e);
+  for (const auto& [name, e] : sum.by_component) result["failures_by_component"][name] = estimate_json(e);
+  for (uint32_t c = 0; c < rel.rates.components.size(); ++c)
+    result["instances_by_component"][rel.rates.components[c].name] = g.instances_by_component.at(c);
+  nlohmann::json timeline = nlohmann::json::array();
+  for (const auto& ev : sum.first.timeline)
+    timeline.push_back({{"at_s", ev.at},
+                        {"component", ev.component},
+                        {"instance", ev.instance},
+                        {"name", ev.instance_name},
+                        {"action", ev.action}});
+  result["timeline_first_seed"] = timeline;
+  return result;
+}
+
+}  // namespace zs::output

@@ -1,0 +1,19 @@
+// Turns a validation study into validation.json, validation.csv and the terminal report.
+#pragma once
+
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "scenario/megatron_validation.hpp"
+#include "study/validation_study.hpp"
+
+namespace zs::output {
+
+/// Predicted against published TFLOP/s per GPU per row, the error, the summary and the acceptance.
+std::string validation_report(const scenario::ValidationSpec& spec, const study::ValidationStudy& study);
+nlohmann::json validation_json(const scenario::ValidationSpec& spec, const study::ValidationStudy& study);
+/// One line per row: name, gpus, published and predicted TFLOP/s per GPU, iteration time (s), error.
+std::string validation_csv(const study::ValidationStudy& study);
+
+}  // namespace zs::output

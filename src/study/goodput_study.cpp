@@ -1,0 +1,127 @@
+// A goodput study: the healthy iteration, the job's components, recovery and checkpoints, the seeds.
+#include "study/goodput_study.hpp"
+
+#include <algorithm>
+
+#include "core/input_error.hpp"
+#include "reliability/job_components.hpp"
+#include "study/recovery_setup.hpp"
+#include "study/scenario_simulation.hpp"
+#include "workload/pool_residency.hpp"
+
+namespace zs::study {
+namespace {
+
+/// What the job uses of the fabric and the memory pools: the links the healthy iteration's traffic crossed
+/// (either way), the pool each rank uses and what it keeps there (when any rank keeps data in one), and
+/// the ranks' roles. A component on a machine without its kind of part is an input error.
+reliability::JobComponents::FabricUse fabric_use(const scenario::Scenario& s, const std::string& file,
+                                                 const policy::Placement& placement,
+                                                 const engine::ReplayResult& healthy) {
+  reliability::JobComponents::FabricUse use;
+  const auto& rates = s.reliability->rates;
+  if (std::none_of(rates.components.begin(), rates.components.end(),
+                   [](const auto& c) { return c.fabric() || c.memory_pool(); }))
+    return use;
+  for (const auto& c : rates.components) {
+    const bool no_ocs = c.per == "optical-port" && s.machine.topology.optical_switches().empty();
+    const bool no_pool = c.memory_pool() && s.machine.topology.memories().empty();
+    if (no_ocs || no_pool)
+      throw core::InputError(file, "/reliability/failure_rates",
+                             "component \"" + c.name + "\" of " + rates.file + " fails per " +
+                                 (no_ocs ? "optical port" : "memory pool") + ", but machine \"" +
+                                 s.machine.name + "\" has no " +
+                                 (no_ocs ? "optical circuit switch" : "memory pool"));
+  }
+  const auto& bytes = healthy.link_bytes;
+  use.links.resize(s.machine.topology.links().size(), 0);
+  for (size_t l = 0; l < use.links.size() && 2 * l + 1 < bytes.size(); ++l)
+    use.links[l] = bytes[2 * l] > 0 || bytes[2 * l + 1] > 0 ? 1 : 0;
+  const auto kept_by_role = workload::pool_resident_bytes_by_role(s.trace);
+  for (uint64_t r = 0; r < s.trace.mesh.size(); ++r) {
+    use.class_of_rank.push_back(s.trace.role_of(r));
+    use.pool_bytes_of_rank.push_back(kept_by_role[use.class_of_rank.back()]);
+  }
+  if (std::any_of(use.pool_bytes_of_rank.begin(), use.pool_bytes_of_rank.end(),
+                  [](double b) { return b > 0; }))
+    use.pool_of_rank = placement.pool_of_rank;
+  else
+    use.pool_bytes_of_rank.clear();
+  return use;
+}
+
+/// Every rank's weights and optimizer state, B: what a checkpoint holds.
+double checkpoint_state(const scenario::Scenario& s, const std::string& file) {
+  double state = 0;
+  for (const auto& role : s.trace.roles) {
+    if (!role.memory)
+      throw core::InputError(
+          file, "/reliability/checkpoint",
+          "the trace states no memory for role \"" + role.name +
+              "\", so the checkpoint size is unknown (a recorded trace: use a generated workload)");
+    state += (role.memory->weights + role.memory->optimizer).value() *
+             static_cast<double>(s.trace.ranks_per_role());
+  }
+  return state;
+}
+
+}  // namespace
+
+void require_reliability_section(const scenario::Scenario& s, const std::string& file) {
+  if (!s.reliability)
+    throw core::InputError(
+        file, "/reliability",
+        "expected a reliability section (failure_rates, horizon, seeds, checkpoint, detection, "
+        "restart, repair; optional spares) for goodput");
+}
+
+GoodputStudy run_goodput_study(const scenario::Scenario& s, const std::string& file,
+                               const GoodputStudyOptions& options) {
+  require_reliability_section(s, file);
+  const auto& rel = *s.reliability;
+  GoodputStudy study;
+  study.checkpoint_state = checkpoint_state(s, file);
+  const auto placement_policy = placement_policy_of(s);
+  const policy::Placement placement = placement_policy->place({s.trace, s.machine, s.seed});
+  // The healthy iteration first: the links its traffic crosses are the job's links and optical ports.
+  study.iteration = simulate_scenario(s, file);
+  const reliability::JobComponents job(rel.rates, s.machine, placement.unit_of_rank,
+                                       fabric_use(s, file, placement, study.iteration.replay));
+
+  reliability::GoodputConfig cfg;
+  cfg.job = &job;
+  reliability::RePlacementSetup re_placement;
+  apply_recovery_setup(s, file, job, *placement_policy, placement, re_placement, cfg);
+  reliability::PeerCheckpoints peer;
+  study.checkpoint = apply_checkpoint_setup(s, file, placement, study.checkpoint_state, peer, cfg);
+  cfg.iteration = study.iteration.replay.iteration_time.value();
+  cfg.tokens_per_iteration = s.trace.tokens_per_iteration;
+  cfg.units = s.trace.mesh.size();
+  cfg.horizon = rel.horizon;
+  cfg.checkpoint = rel.checkpoint;
+  cfg.max_events_per_seed = options.max_events;
+  study.seeds = options.seeds > 0 ? options.seeds : rel.seeds;
+  try {
+    study.summary = reliability::simulate_goodput(rel.rates, cfg, s.seed, study.seeds);
+  } catch (const reliability::WorkLimitExceeded& e) {
+    throw core::InputError(file, "/reliability/horizon", e.what());
+  }
+  study.units = cfg.units;
+  study.idle_units = s.machine.unit_count() - cfg.units;
+  study.horizon = cfg.horizon;
+  study.checkpoint_cost = cfg.checkpoint_cost;
+  study.spares = cfg.spares;
+  study.elastic = cfg.elastic;
+  study.replicas = cfg.replicas;
+  study.peer_checkpoints = cfg.peer != nullptr;
+  if (rel.re_place) {
+    study.optical_reconfiguration = re_placement.reconfiguration;
+    study.displaced_iterations = re_placement.iteration_by_key;
+  }
+  for (const auto& [key, state] : cfg.degraded_states) study.degraded_iterations.push_back(state);
+  for (uint32_t c = 0; c < rel.rates.components.size(); ++c)
+    study.instances_by_component.push_back(job.instances(c));
+  return study;
+}
+
+}  // namespace zs::study

@@ -1,0 +1,25 @@
+// Simulates one iteration of a loaded scenario with its policies and fidelity (run, goodput, validate).
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "engine/simulation.hpp"
+#include "policy/placement/placement_policy.hpp"
+#include "scenario/scenario.hpp"
+
+namespace zs::study {
+
+/// The scenario's placement policy (with its placement map when it names one).
+std::unique_ptr<policy::PlacementPolicy> placement_policy_of(const scenario::Scenario& s);
+
+/// One iteration with the scenario's placement and collective policies, seed, optical reconfigurations
+/// and fidelity (`s.fidelity`; a bad value is an input error naming `fidelity_source`, e.g. "--fidelity").
+engine::SimulationResult simulate_scenario(const scenario::Scenario& s, const std::string& fidelity_source);
+
+/// The same with the ranks where `placement` puts them (a re-placed or degraded job): the result's
+/// placement policy reads "given".
+engine::SimulationResult simulate_scenario(const scenario::Scenario& s, const std::string& fidelity_source,
+                                           const policy::Placement& placement);
+
+}  // namespace zs::study

@@ -1,0 +1,56 @@
+// Reading a trace from whatever file stands for one.
+#include "study/trace_input.hpp"
+
+#include "core/input_error.hpp"
+#include "core/json_object.hpp"
+#include "scenario/scenario_loader.hpp"
+#include "scenario/workload_builder.hpp"
+#include "workload/trace_json.hpp"
+
+namespace zs::study {
+namespace {
+
+/// A plan given for an input that carries its own.
+void refuse_plan(const TraceGeneration* generation, const std::string& carrier) {
+  if (generation != nullptr && !generation->plan.empty())
+    throw core::InputError(
+        generation->plan_source, "",
+        "a " + carrier + " carries its own plan; " + generation->plan_source + " goes with a model file");
+}
+
+}  // namespace
+
+TraceInput read_trace_input(const core::FileSource& files, const std::string& path,
+                            const TraceGeneration* generation) {
+  const auto bytes = files.read(path);
+  if (!bytes && chakra::chakra_trace_exists(path, files)) {
+    refuse_plan(generation, "Chakra trace");
+    auto imported = chakra::import_chakra(path, files);
+    return {std::move(imported.trace), std::move(imported.report)};
+  }
+  if (!bytes)
+    throw core::InputError(path, "",
+                           "cannot read file (missing or unreadable; a Chakra trace is named by its prefix, "
+                           "without .<rank>.et)");
+  const nlohmann::json doc = workload::parse_trace_document(*bytes, path);
+  const std::string kind =
+      doc.is_object() && doc.contains("kind") && doc["kind"].is_string() ? doc["kind"] : "";
+  if (kind == "scenario") {
+    refuse_plan(generation, "scenario");
+    return {scenario::ScenarioLoader(files).load(path).trace, std::nullopt};
+  }
+  if (kind == "trace") return {workload::trace_from_json(doc, path), std::nullopt};
+  if (kind == "transformer" && generation != nullptr) {
+    core::JsonObject model_json(doc, path, "");
+    auto model = workload::TransformerSpec::from_json(model_json);
+    core::JsonObject plan_json(generation->plan, generation->plan_source, "");
+    auto built = scenario::build_workload(generation->generator, plan_json, model, files);
+    plan_json.finish();
+    return {std::move(built.trace), std::nullopt};
+  }
+  throw core::InputError(path, "/kind",
+                         generation != nullptr ? "expected a model (\"transformer\") or a \"scenario\""
+                                               : "expected a \"trace\" or a \"scenario\"");
+}
+
+}  // namespace zs::study

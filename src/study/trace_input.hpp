@@ -1,0 +1,33 @@
+// The trace a file stands for: a trace file (JSON or CBOR), a scenario's workload, a model file under a
+// parallel plan, or a Chakra trace prefix (imported).
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "chakra/chakra_import.hpp"
+#include "core/file_source.hpp"
+#include "workload/trace.hpp"
+
+namespace zs::study {
+
+/// How to generate a trace from a model file (kind "transformer").
+struct TraceGeneration {
+  std::string generator = "megatron";
+  nlohmann::json plan = nlohmann::json::object();  ///< the plan's keys, as a scenario's workload has them
+  std::string plan_source = "--parallel";          ///< names the plan in input errors
+};
+
+struct TraceInput {
+  workload::Trace trace;
+  std::optional<chakra::ChakraImportReport> imported;  ///< when read from Chakra files: what was assumed
+};
+
+/// Reads `path` from `files`. `generation` (null: a model file is refused) turns a model file into a
+/// trace; a plan given with a scenario or a Chakra trace, which carry their own, is an input error.
+TraceInput read_trace_input(const core::FileSource& files, const std::string& path,
+                            const TraceGeneration* generation);
+
+}  // namespace zs::study

@@ -1,0 +1,37 @@
+// Validation rows simulated and summarized.
+#include "study/validation_study.hpp"
+
+#include "core/input_error.hpp"
+#include "scenario/scenario_loader.hpp"
+#include "study/scenario_simulation.hpp"
+
+namespace zs::study {
+namespace {
+
+scenario::RowResult run_row(const core::FileSource& files, const scenario::ValidationSpec& spec,
+                            const scenario::ValidationRow& row) {
+  scenario::RowResult result{row, std::nullopt, 0.0, ""};
+  const auto composed = scenario::row_scenario(spec, row);
+  const core::OverlayFileSource overlay(files, composed.files);
+  try {
+    const scenario::Scenario s = scenario::ScenarioLoader(overlay).load(composed.scenario_path);
+    const engine::SimulationResult sim = simulate_scenario(s, spec.file + ": /fidelity");
+    result.iteration_s = sim.replay.iteration_time.value();
+    result.predicted_tflops = scenario::megatron_flops_per_iteration(row, spec.seq_len, spec.vocab) /
+                              (result.iteration_s * row.gpus) / 1e12;
+  } catch (const core::InputError& e) {
+    result.failure = e.what();
+  }
+  return result;
+}
+
+}  // namespace
+
+ValidationStudy run_validation(const core::FileSource& files, const scenario::ValidationSpec& spec) {
+  ValidationStudy study;
+  for (const auto& row : spec.rows) study.rows.push_back(run_row(files, spec, row));
+  study.summary = scenario::summarize(spec, study.rows);
+  return study;
+}
+
+}  // namespace zs::study

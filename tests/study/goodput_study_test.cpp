@@ -1,0 +1,81 @@
+// A goodput study called as a library: the healthy iteration is the engine's, the checkpoint the closed
+// form of its store, and the seeds' time adds up to the horizon.
+#include <doctest/doctest.h>
+
+#include <filesystem>
+
+#include <nlohmann/json.hpp>
+
+#include "core/file_source.hpp"
+#include "scenario/scenario_loader.hpp"
+#include "study/goodput_study.hpp"
+#include "study/scenario_simulation.hpp"
+#include "support/approx.hpp"
+#include "support/input_error_of.hpp"
+#include "support/quiet_rates.hpp"
+#include "support/temp_dir.hpp"
+
+using namespace zs;
+
+namespace {
+
+const std::string kSource = ZS_SOURCE_DIR;
+
+/// hgx-3d-parallel with absolute paths and a day of quiet failure rates (no failure expected),
+/// checkpointing every 30 min of work at 10 GB/s.
+std::string hgx_with_reliability(test::TempDir& dir) {
+  auto doc = nlohmann::json::parse(test::read_text(kSource + "/scenarios/hgx-3d-parallel.json"));
+  doc["machine"] =
+      kSource + "/topologies/" + std::filesystem::path(doc["machine"].get<std::string>()).filename().string();
+  doc["workload"]["model"] = kSource + "/workloads/gpt3-1.3b.json";
+  auto rates = test::quiet_rates();
+  rates["components"].erase(1);  // no power domains on this machine
+  doc["reliability"] = {{"failure_rates", dir.write("quiet.json", rates.dump())},
+                        {"horizon", "1d"},
+                        {"seeds", 2},
+                        {"checkpoint", {{"interval", "30min"}, {"bandwidth", "10GB/s"}}},
+                        {"detection", "1min"},
+                        {"restart", "5min"},
+                        {"repair", "2d"},
+                        {"spares", {{"units", 4}, {"swap", "10min"}}}};
+  return dir.write("hgx-goodput.json", doc.dump());
+}
+
+}  // namespace
+
+TEST_CASE("goodput study: the engine's iteration, the store's checkpoint time, every second accounted") {
+  test::TempDir dir;
+  const std::string file = hgx_with_reliability(dir);
+  core::DiskFileSource files;
+  const auto s = scenario::ScenarioLoader(files).load(file);
+  const study::GoodputStudy g = study::run_goodput_study(s, file);
+
+  CHECK(g.iteration.replay.iteration_time.value() ==
+        study::simulate_scenario(s, file).replay.iteration_time.value());
+  CHECK(g.units == s.trace.mesh.size());
+  CHECK(g.idle_units == s.machine.unit_count() - g.units);
+  CHECK(g.seeds == 2);
+  CHECK(g.horizon == 86400.0);
+  double state = 0;  // weights and optimizer state of every rank, B
+  for (const auto& role : s.trace.roles)
+    state += (role.memory->weights + role.memory->optimizer).value() * double(s.trace.ranks_per_role());
+  CHECK(g.checkpoint_state == test::approx(state).epsilon(1e-12));
+  CHECK(g.checkpoint_cost == test::approx(state / 10e9).epsilon(1e-12));
+  CHECK(g.summary.interval == 1800.0);
+  CHECK(g.summary.failures.mean == 0);
+  double lost = 0;
+  for (const auto& [cause, e] : g.summary.lost) lost += e.mean;
+  CHECK(g.summary.ettr.mean + lost / g.horizon == test::approx(1.0).epsilon(1e-9));
+  REQUIRE(g.instances_by_component.size() == 1);
+  CHECK(g.instances_by_component[0] == g.units);  // one "gpu" per unit of the job
+  CHECK(g.degraded_iterations.empty());
+}
+
+TEST_CASE("goodput study of a scenario without a reliability section: an input error at /reliability") {
+  core::DiskFileSource files;
+  const std::string file = kSource + "/scenarios/hgx-3d-parallel.json";
+  const auto s = scenario::ScenarioLoader(files).load(file);
+  CHECK(test::input_error_of([&] {
+          study::run_goodput_study(s, file);
+        }).starts_with(file + ": /reliability: expected a reliability section"));
+}
