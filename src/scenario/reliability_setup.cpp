@@ -58,15 +58,11 @@ std::string CheckpointStore::describe() const {
   return "";
 }
 
-ReliabilitySetup read_reliability(core::JsonObject& o, const core::FileSource& files,
-                                  const core::Registry<policy::CheckpointRule>& rules) {
-  ReliabilitySetup r;
-  std::string rates_path;
-  nlohmann::json doc = files.read_json_named(o, "failure_rates", rates_path);
-  core::JsonObject rates(doc, rates_path, "");
-  r.rates = reliability::FailureRates::from_json(rates);
-  r.horizon = o.seconds("horizon", core::Bound::kPositive).value();
-  r.seeds = static_cast<uint32_t>(o.integer("seeds", 1, 100000));
+namespace {
+
+/// The "checkpoint" section: its interval (a rule or a time), store, mode.
+void read_checkpoint(core::JsonObject& o, const core::FileSource& files,
+                     const core::Registry<policy::CheckpointRule>& rules, ReliabilitySetup& r) {
   auto c = o.object("checkpoint");
   const auto* interval = c.optional("interval");
   const auto* rule =
@@ -114,9 +110,10 @@ ReliabilitySetup read_reliability(core::JsonObject& o, const core::FileSource& f
     throw c.error("mode", "expected \"sync\" or \"async\", got \"" + mode + "\"");
   }
   c.finish();
-  r.detection = o.has("detection") ? o.seconds("detection").value() : kDefaultDetection;
-  r.restart = o.has("restart") ? o.seconds("restart").value() : kDefaultRestart;
-  r.repair = o.seconds("repair", core::Bound::kPositive).value();
+}
+
+/// "spares": a pool of hot spare units, or the machine's idle units.
+void read_spares(core::JsonObject& o, ReliabilitySetup& r) {
   if (o.has("spares")) {
     auto s = o.object("spares");
     if (s.has("from")) {
@@ -134,7 +131,10 @@ ReliabilitySetup read_reliability(core::JsonObject& o, const core::FileSource& f
     r.swap = s.seconds("swap").value();
     s.finish();
   }
-  r.elastic = o.boolean_or("elastic", false);
+}
+
+/// "events": failures at given times, of components of the rate table.
+void read_events(core::JsonObject& o, ReliabilitySetup& r) {
   if (const auto* events = o.optional("events"); events != nullptr) {
     if (!events->is_array()) throw o.error("events", "expected an array of {at, component, instance}");
     for (size_t i = 0; i < events->size(); ++i) {
@@ -160,6 +160,10 @@ ReliabilitySetup read_reliability(core::JsonObject& o, const core::FileSource& f
       r.events.push_back(std::move(spec));
     }
   }
+}
+
+/// "degradations": units running slower or links carrying less, for a while.
+void read_degradations(core::JsonObject& o, ReliabilitySetup& r) {
   if (const auto* list = o.optional("degradations"); list != nullptr) {
     if (!list->is_array()) throw o.error("degradations", "expected an array of {at, for, unit or link, ...}");
     for (size_t i = 0; i < list->size(); ++i) {
@@ -186,6 +190,10 @@ ReliabilitySetup read_reliability(core::JsonObject& o, const core::FileSource& f
       r.degradations.push_back(std::move(spec));
     }
   }
+}
+
+/// "stragglers": units starting to run slower at random.
+void read_stragglers(core::JsonObject& o, ReliabilitySetup& r) {
   if (o.has("stragglers")) {
     auto st = o.object("stragglers");
     r.straggler_rate_per_unit_hour = 3600.0 / st.seconds("per_unit_mtbf", core::Bound::kPositive).value();
@@ -193,7 +201,10 @@ ReliabilitySetup read_reliability(core::JsonObject& o, const core::FileSource& f
     r.straggler_duration = st.seconds("duration", core::Bound::kPositive).value();
     st.finish();
   }
-  o.finish();
+}
+
+/// The section as resolved, for config.json.
+void resolve(ReliabilitySetup& r, const std::string& rates_path) {
   r.resolved = {{"failure_rates", rates_path},
                 {"failure_rates_name", r.rates.name},
                 {"horizon", core::to_string(core::Seconds(r.horizon))},
@@ -221,6 +232,30 @@ ReliabilitySetup read_reliability(core::JsonObject& o, const core::FileSource& f
   }
   if (r.snapshot_bandwidth > 0)
     r.resolved["checkpoint"]["snapshot_bandwidth"] = core::to_string(core::ByteRate(r.snapshot_bandwidth));
+}
+
+}  // namespace
+
+ReliabilitySetup read_reliability(core::JsonObject& o, const core::FileSource& files,
+                                  const core::Registry<policy::CheckpointRule>& rules) {
+  ReliabilitySetup r;
+  std::string rates_path;
+  nlohmann::json doc = files.read_json_named(o, "failure_rates", rates_path);
+  core::JsonObject rates(doc, rates_path, "");
+  r.rates = reliability::FailureRates::from_json(rates);
+  r.horizon = o.seconds("horizon", core::Bound::kPositive).value();
+  r.seeds = static_cast<uint32_t>(o.integer("seeds", 1, 100000));
+  read_checkpoint(o, files, rules, r);
+  r.detection = o.has("detection") ? o.seconds("detection").value() : kDefaultDetection;
+  r.restart = o.has("restart") ? o.seconds("restart").value() : kDefaultRestart;
+  r.repair = o.seconds("repair", core::Bound::kPositive).value();
+  read_spares(o, r);
+  r.elastic = o.boolean_or("elastic", false);
+  read_events(o, r);
+  read_degradations(o, r);
+  read_stragglers(o, r);
+  o.finish();
+  resolve(r, rates_path);
   return r;
 }
 

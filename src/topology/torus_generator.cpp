@@ -18,6 +18,43 @@ struct OpticalBlocks {
   std::vector<std::vector<uint32_t>> switch_of;  ///< per dimension, per face position: optical switch
 };
 
+/// The "optical_blocks" parameter: blocks of the torus joined across their faces by optical circuit
+/// switches; none when absent.
+std::optional<OpticalBlocks> read_optical_blocks(core::JsonObject& params, ModelBinder& binder,
+                                                 const Machine& machine, const std::vector<int64_t>& dims) {
+  if (!params.has("optical_blocks")) {
+    params.optional("optical_blocks");
+    return std::nullopt;
+  }
+  const size_t nd = dims.size();
+  core::JsonObject o = params.object("optical_blocks");
+  const auto& block_json = o.required("block");
+  if (!block_json.is_array() || block_json.size() != nd)
+    throw o.error("block", "expected one block size per torus dimension (" + std::to_string(nd) + ")");
+  OpticalBlocks ob;
+  for (size_t d = 0; d < nd; ++d) {
+    const auto& b = block_json[d];
+    if (!b.is_number_integer() || b.get<int64_t>() < 1 || dims[d] % b.get<int64_t>() != 0)
+      throw o.error("block", "block size " + b.dump() + " must divide dimension " + std::to_string(d) +
+                                 " of size " + std::to_string(dims[d]));
+    ob.block.push_back(b.get<int64_t>());
+    ob.blocks.push_back(dims[d] / ob.block.back());
+  }
+  ob.model = binder.optical_switch_model(o, "model");
+  o.finish();
+  int64_t block_count = 1;
+  for (int64_t b : ob.blocks) block_count *= b;
+  const uint32_t ports = machine.optical_switch_models[ob.model].ports();
+  if (2 * block_count > ports)
+    throw params.error("optical_blocks", std::to_string(block_count) + " blocks need " +
+                                             std::to_string(2 * block_count) +
+                                             " ports per optical switch, but \"" +
+                                             machine.optical_switch_models[ob.model].name() + "\" has " +
+                                             std::to_string(ports));
+  ob.circuit_link = binder.circuit_link_model(ob.model);
+  return ob;
+}
+
 }  // namespace
 
 void generate_torus(core::JsonObject& params, ModelBinder& binder, Machine& machine) {
@@ -38,37 +75,7 @@ void generate_torus(core::JsonObject& params, ModelBinder& binder, Machine& mach
   const bool wrap = params.boolean_or("wraparound", true);
   const size_t nd = dims.size();
 
-  std::optional<OpticalBlocks> optical;
-  if (params.has("optical_blocks")) {
-    core::JsonObject o = params.object("optical_blocks");
-    const auto& block_json = o.required("block");
-    if (!block_json.is_array() || block_json.size() != nd)
-      throw o.error("block", "expected one block size per torus dimension (" + std::to_string(nd) + ")");
-    OpticalBlocks ob;
-    for (size_t d = 0; d < nd; ++d) {
-      const auto& b = block_json[d];
-      if (!b.is_number_integer() || b.get<int64_t>() < 1 || dims[d] % b.get<int64_t>() != 0)
-        throw o.error("block", "block size " + b.dump() + " must divide dimension " + std::to_string(d) +
-                                   " of size " + std::to_string(dims[d]));
-      ob.block.push_back(b.get<int64_t>());
-      ob.blocks.push_back(dims[d] / ob.block.back());
-    }
-    ob.model = binder.optical_switch_model(o, "model");
-    o.finish();
-    int64_t block_count = 1;
-    for (int64_t b : ob.blocks) block_count *= b;
-    const uint32_t ports = machine.optical_switch_models[ob.model].ports();
-    if (2 * block_count > ports)
-      throw params.error("optical_blocks", std::to_string(block_count) + " blocks need " +
-                                               std::to_string(2 * block_count) +
-                                               " ports per optical switch, but \"" +
-                                               machine.optical_switch_models[ob.model].name() + "\" has " +
-                                               std::to_string(ports));
-    ob.circuit_link = binder.circuit_link_model(ob.model);
-    optical = std::move(ob);
-  } else {
-    params.optional("optical_blocks");
-  }
+  std::optional<OpticalBlocks> optical = read_optical_blocks(params, binder, machine, dims);
 
   for (int64_t i = 0; i < total; ++i) machine.topology.add_unit("unit" + std::to_string(i), unit_model);
   const auto& units = machine.topology.units();
