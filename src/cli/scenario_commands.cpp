@@ -36,10 +36,16 @@ void write_and_print(const std::filesystem::path& dir, const FolderOptions& fold
 int run_scenario(const RunOptions& opt, std::ostream& out) {
   auto [files, path] = input_files(opt.scenario, kDefaultScenario);
   scenario::Scenario s = scenario::ScenarioLoader(*files, opt.limits).load(path);
-  if (!opt.fidelity.empty()) s.fidelity = opt.fidelity;
-  s.resolved["scenario"]["fidelity"] = s.fidelity;
+  if (!opt.fidelity.empty()) {
+    const auto fidelity = core::parse_fidelity(opt.fidelity);
+    if (!fidelity)
+      throw core::InputError("--fidelity", "",
+                             "expected auto, exact or collapsed, got \"" + opt.fidelity + "\"");
+    s.fidelity = *fidelity;
+  }
+  s.resolved["scenario"]["fidelity"] = core::to_string(s.fidelity);
   const auto dir = output::results_folder(opt.folder.out_dir, s.name, opt.folder.force);
-  const engine::SimulationResult result = study::simulate_scenario(s, "--fidelity");
+  const engine::SimulationResult result = study::simulate_scenario(s);
   const std::string report = output::report_text(s, result);
   write_and_print(dir, opt.folder,
                   {{"summary.json", output::summary_json(s, result).dump(2) + "\n"},

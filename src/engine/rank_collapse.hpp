@@ -20,9 +20,11 @@ namespace zs::engine {
 /// representatives estimate how long the hotter members of their groups compute.
 class RankCollapse {
  public:
-  /// Expert dispatches over groups of at most this many (source, destination) pairs draw their routing
-  /// per call, as exact fidelity does; larger ones draw once per dispatch shape.
-  static constexpr uint64_t kExactDispatchPairs = 4096;
+  /// Expert dispatches over groups of at most this many members draw their routing per call, as exact
+  /// fidelity does; larger ones draw once per dispatch shape.
+  static constexpr uint64_t kRoutedPerCallMembers = 64;
+  /// The same bound in (source, destination) pairs.
+  static constexpr uint64_t kExactDispatchPairs = kRoutedPerCallMembers * kRoutedPerCallMembers;
   /// Traces with routing drawn per call and at most this many ranks simulate every rank.
   static constexpr uint64_t kIndividualRanks = 4096;
   /// Collectives of at most this many members, all of them simulated, run transfer by transfer.

@@ -6,6 +6,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/fidelity.hpp"
 #include "core/units.hpp"
 
 namespace zs::engine {
@@ -31,7 +32,7 @@ struct ReplayResult {
   size_t critical_slot = 0;      ///< its index in `ranks`
   /// One entry per simulated rank: every rank in exact fidelity, the representatives in collapsed.
   std::vector<RankBreakdown> ranks;
-  std::string fidelity = "exact";           ///< "exact" or "collapsed"
+  core::Fidelity fidelity = core::Fidelity::kExact;  ///< kExact or kCollapsed
   std::vector<std::string> collapsed_axes;  ///< collapsed: the mesh axes merged
   /// Collapsed: expert routing drawn per call made every rank differ, so every rank was simulated.
   bool every_rank_for_routing = false;

@@ -465,7 +465,7 @@ ReplayResult Replayer::run() {
   }
   out.collective_algorithms.assign(s.algorithms.begin(), s.algorithms.end());
   if (collapse_ != nullptr) {
-    out.fidelity = "collapsed";
+    out.fidelity = core::Fidelity::kCollapsed;
     out.collapsed_axes = collapse_->collapsed_axis_names();
     out.every_rank_for_routing = collapse_->every_rank_for_routing();
     out.analytic_costs = s.costs->patterns_costed();

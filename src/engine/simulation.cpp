@@ -16,24 +16,6 @@ double rank_ops(const workload::Trace& trace) {
   return ops * double(trace.ranks_per_role());
 }
 
-std::string_view to_string(Fidelity f) {
-  switch (f) {
-    case Fidelity::kExact:
-      return "exact";
-    case Fidelity::kCollapsed:
-      return "collapsed";
-    case Fidelity::kAuto:
-      break;
-  }
-  return "auto";
-}
-
-std::optional<Fidelity> parse_fidelity(std::string_view name) {
-  for (auto f : {Fidelity::kAuto, Fidelity::kExact, Fidelity::kCollapsed})
-    if (to_string(f) == name) return f;
-  return std::nullopt;
-}
-
 namespace {
 
 /// kAuto resolved by the trace's size; exact fidelity beyond its limit refused.

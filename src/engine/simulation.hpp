@@ -5,6 +5,7 @@
 #include <string>
 #include <string_view>
 
+#include "core/fidelity.hpp"
 #include "core/units.hpp"
 #include "engine/replay_result.hpp"
 #include "engine/utilization.hpp"
@@ -19,7 +20,7 @@ namespace zs::engine {
 struct SimulationResult {
   ReplayResult replay;  ///< its `fidelity` says which mode ran
   /// Collapsed fidelity was asked for, but expert routing drawn per call left no two ranks alike and
-  /// the trace is within kExactRankOpLimit, so exact fidelity ran instead (replay.fidelity "exact").
+  /// the trace is within kExactRankOpLimit, so exact fidelity ran instead (replay.fidelity kExact).
   bool collapsed_ran_exact = false;
   std::string placement_policy;
   std::string placement_layout;  ///< what the placement policy chose and why; empty when it says nothing
@@ -46,15 +47,10 @@ struct SimulationEvents {
 /// Beyond it exact replay would run for hours.
 inline constexpr double kExactRankOpLimit = 16.0 * 1024 * 1024;
 
-/// Which ranks and flows are simulated.
-enum class Fidelity : uint8_t {
-  kAuto,       ///< exact up to kExactRankOpLimit rank-ops, collapsed beyond
-  kExact,      ///< every rank, op and flow
-  kCollapsed,  ///< one representative per class of symmetric ranks; communication costed analytically
-};
-/// "auto", "exact" or "collapsed".
-std::string_view to_string(Fidelity f);
-std::optional<Fidelity> parse_fidelity(std::string_view name);
+/// Which ranks and flows are simulated (kAuto: exact up to kExactRankOpLimit rank-ops, collapsed beyond).
+using core::Fidelity;
+using core::parse_fidelity;
+using core::to_string;
 
 /// Rank-ops of a trace: the sum over ranks of the length of the program each runs.
 double rank_ops(const workload::Trace& trace);

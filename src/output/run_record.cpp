@@ -6,6 +6,7 @@
 #include <string>
 
 #include "engine/collapsed_costs.hpp"
+#include "engine/rank_collapse.hpp"
 #include "output/version.hpp"
 
 namespace zs::output {
@@ -15,6 +16,11 @@ std::string percent(double fraction) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%5.1f %%", 100.0 * fraction);
   return buf;
+}
+
+/// "N members".
+std::string members(uint64_t n) {
+  return std::to_string(n) + " members";
 }
 
 std::string line(const std::string& label, const std::string& value, const std::string& note = "") {
@@ -56,7 +62,8 @@ std::vector<std::string> approximations(const engine::SimulationResult& r) {
       "and micro-batch; expert compute scales with the tokens a rank received",
       "energy counts compute units only (idle power, plus the load increment while computing); links, "
       "switches, memory pools and cooling are not counted"};
-  if (r.replay.fidelity == "collapsed") {
+  if (r.replay.fidelity == core::Fidelity::kCollapsed) {
+    const std::string routed_per_call = members(engine::RankCollapse::kRoutedPerCallMembers);
     out.push_back(
         "collapsed fidelity: one representative rank per class of symmetric ranks (same role, differing only "
         "on the collapsed axes) is simulated and stands for its class; the breakdown, utilization and energy "
@@ -66,8 +73,9 @@ std::vector<std::string> approximations(const engine::SimulationResult& r) {
         "flows, "
         "step by step: the slowest route's latency plus the busiest link direction's bytes over its "
         "bandwidth, "
-        "counting the concurrent copies of the same communication in the other classes' groups (up to 31 "
-        "copies explicitly, more sampled evenly and weighted); steps of a schedule do not overlap, except "
+        "counting the concurrent copies of the same communication in the other classes' groups (up to " +
+        std::to_string(engine::CollapsedCosts::kCopySample) +
+        " copies explicitly, more sampled evenly and weighted); steps of a schedule do not overlap, except "
         "a pairwise all-to-all's of up to " +
         std::to_string(engine::CollapsedCosts::kReplayedPairwiseMembers) +
         " members, whose send-receive steps follow only their ends' previous step: its transfers are "
@@ -77,22 +85,28 @@ std::vector<std::string> approximations(const engine::SimulationResult& r) {
         "at their average rates (max-min on their speeds), so bursts within one are not seen; the copies a "
         "representative stands for move in lockstep with it");
     if (r.replay.transfer_level_collectives > 0)
-      out.push_back(
-          "collapsed fidelity: a collective of at most 64 members, all of them simulated, runs its schedule "
-          "transfer by transfer, each charged as above with its copies and started as its members join; "
-          "a route's latency is shared like its bytes");
+      out.push_back("collapsed fidelity: a collective of at most " +
+                    members(engine::RankCollapse::kTransferLevelMembers) +
+                    ", all of them simulated, runs its schedule transfer by transfer, each charged as above "
+                    "with its copies and started as its members join; "
+                    "a route's latency is shared like its bytes");
     if (r.replay.every_rank_for_routing) {
-      out.push_back(
-          "collapsed fidelity: expert routing is drawn per call (groups up to 64 members), so no two ranks "
-          "load alike and every rank is simulated (traces of at most 4096 ranks beyond exact fidelity's "
-          "limit; within it, exact fidelity runs instead); only the network is analytic");
+      out.push_back("collapsed fidelity: expert routing is drawn per call (groups up to " + routed_per_call +
+                    "), so no two ranks load alike and every rank is simulated (traces of at most " +
+                    std::to_string(engine::RankCollapse::kIndividualRanks) +
+                    " ranks beyond exact fidelity's limit; within it, exact fidelity runs instead); only the "
+                    "network is "
+                    "analytic");
     } else {
       out.push_back(
           "collapsed fidelity: an expert combine whose hottest experts' members join last charges the other "
-          "members' transfers among themselves from the latest of their joins (groups up to 64 members)");
+          "members' transfers among themselves from the latest of their joins (groups up to " +
+          routed_per_call + ")");
       out.push_back(
           "collapsed fidelity: an expert dispatch's representative takes the largest expert load of its "
-          "group; groups over 64 members draw their routing once per dispatch shape and cost that draw's "
+          "group; groups over " +
+          routed_per_call +
+          " draw their routing once per dispatch shape and cost that draw's "
           "per-peer bytes, the combine as the dispatch with its link directions reversed");
     }
   }
@@ -103,7 +117,7 @@ nlohmann::json summary_json(const scenario::Scenario& s, const engine::Simulatio
   const auto& crit = r.replay.critical();
   nlohmann::json j = {{"zettasim_version", kVersion},
                       {"scenario", s.name},
-                      {"fidelity", r.replay.fidelity},
+                      {"fidelity", core::to_string(r.replay.fidelity)},
                       {"iteration_time_s", r.replay.iteration_time.value()},
                       {"critical_rank", r.replay.critical_rank},
                       {"critical_rank_breakdown_s",
@@ -153,7 +167,7 @@ nlohmann::json summary_json(const scenario::Scenario& s, const engine::Simulatio
                       {"approximations", approximations(r)}};
   if (!r.placement_layout.empty()) j["policies"]["placement_layout"] = r.placement_layout;
   if (r.collapsed_ran_exact) j["collapsed_not_applied"] = kCollapsedRanExact;
-  if (r.replay.fidelity == "collapsed")
+  if (r.replay.fidelity == core::Fidelity::kCollapsed)
     j["collapsed"] = {{"axes", r.replay.collapsed_axes},
                       {"every_rank_simulated_for_routing", r.replay.every_rank_for_routing},
                       {"transfer_level_collectives", r.replay.transfer_level_collectives},
@@ -177,7 +191,7 @@ std::string report_text(const scenario::Scenario& s, const engine::SimulationRes
   out << line("workload", s.workload_summary);
   out << line("policies", "placement " + r.placement_policy + ", collective " + r.collective_policy);
   if (!r.placement_layout.empty()) out << line("placement layout", r.placement_layout);
-  if (r.replay.fidelity == "collapsed") {
+  if (r.replay.fidelity == core::Fidelity::kCollapsed) {
     std::string axes;
     for (const auto& a : r.replay.collapsed_axes) axes += (axes.empty() ? "" : ", ") + a;
     out << line("fidelity",

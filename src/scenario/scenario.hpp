@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/fidelity.hpp"
 #include "policy/policy_catalog.hpp"
 #include "scenario/reliability_setup.hpp"
 #include "topology/machine.hpp"
@@ -22,7 +23,7 @@ struct Scenario {
   std::string file;  ///< where it was read from
   uint64_t seed = 0;
   /// "auto" (exact up to engine::kExactRankOpLimit rank-ops, collapsed beyond), "exact" or "collapsed".
-  std::string fidelity = "auto";
+  core::Fidelity fidelity = core::Fidelity::kAuto;
   topology::Machine machine;
   /// Scripted optical circuit changes, sorted by time.
   std::vector<topology::CircuitReconfiguration> circuit_reconfigurations;

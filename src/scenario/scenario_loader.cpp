@@ -191,9 +191,11 @@ Scenario ScenarioLoader::load(const std::string& path) const {
   s.name = root.file_name("name");
   s.description = root.optional_string("description").value_or("");
   s.seed = static_cast<uint64_t>(root.integer_or("seed", 1, 0, INT64_MAX));
-  s.fidelity = root.optional_string("fidelity").value_or("auto");
-  if (s.fidelity != "auto" && s.fidelity != "exact" && s.fidelity != "collapsed")
-    throw root.error("fidelity", "expected \"auto\", \"exact\" or \"collapsed\", got \"" + s.fidelity + "\"");
+  const std::string fidelity = root.optional_string("fidelity").value_or("auto");
+  const auto parsed = core::parse_fidelity(fidelity);
+  if (!parsed)
+    throw root.error("fidelity", "expected \"auto\", \"exact\" or \"collapsed\", got \"" + fidelity + "\"");
+  s.fidelity = *parsed;
 
   LoadedMachine machine =
       load_machine_section(files_, root, catalog_->topology_generators, limits_.max_machine_nodes);
@@ -285,7 +287,7 @@ Scenario ScenarioLoader::load(const std::string& path) const {
                   {"description", s.description},
                   {"file", s.file},
                   {"seed", s.seed},
-                  {"fidelity", s.fidelity}}},
+                  {"fidelity", core::to_string(s.fidelity)}}},
                 {"machine", machine.resolved},
                 {"workload", resolved_workload},
                 {"policies",

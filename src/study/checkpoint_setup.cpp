@@ -131,7 +131,7 @@ CheckpointDescription apply_checkpoint_setup(const scenario::Scenario& s, const 
   for (uint64_t r = 0; r < s.trace.mesh.size(); ++r) peer.peer_of_rank[r] = rule.peer_of(s.trace.mesh, r);
   scenario::Scenario snapshot = s;
   snapshot.trace = workload::peer_snapshot_trace(s.trace, rule, state_of_role);
-  const auto result = simulate_scenario(snapshot, file);
+  const auto result = simulate_scenario(snapshot);
   cfg.checkpoint_cost = result.replay.iteration_time.value();
   cfg.checkpoint_drain = 0;
   peer.persistent_drain = store.write;
@@ -139,9 +139,10 @@ CheckpointDescription apply_checkpoint_setup(const scenario::Scenario& s, const 
   cfg.peer = &peer;
   const std::string& axis = s.trace.mesh.axes()[rule.axis].name;
   d.text = size + " to peer memory (each rank's own HBM and the rank " + std::to_string(rule.offset) +
-           " along " + axis + "'s) = " + sec(cfg.checkpoint_cost) + " (" + result.replay.fidelity +
-           " replay); drained to " + rel.store.describe() + " in " + sec(peer.persistent_drain) +
-           ", loaded back in " + sec(peer.persistent_load);
+           " along " + axis + "'s) = " + sec(cfg.checkpoint_cost) + " (" +
+           std::string(core::to_string(result.replay.fidelity)) + " replay); drained to " +
+           rel.store.describe() + " in " + sec(peer.persistent_drain) + ", loaded back in " +
+           sec(peer.persistent_load);
   d.json["peer_memory"] = {{"peer_axis", axis},
                            {"peer_offset", rule.offset},
                            {"snapshot_s", cfg.checkpoint_cost},

@@ -84,7 +84,7 @@ GoodputStudy run_goodput_study(const scenario::Scenario& s, const std::string& f
   const auto placement_policy = placement_policy_of(s);
   const policy::Placement placement = placement_policy->place({s.trace, s.machine, s.seed});
   // The healthy iteration first: the links its traffic crosses are the job's links and optical ports.
-  study.iteration = simulate_scenario(s, file);
+  study.iteration = simulate_scenario(s);
   const reliability::JobComponents job(rel.rates, s.machine, placement.unit_of_rank,
                                        fabric_use(s, file, placement, study.iteration.replay));
 

@@ -38,10 +38,10 @@ void set_up_re_placement(const scenario::Scenario& s, const std::string& file,
   for (const auto& ocs : topo.optical_switches())
     rp.reconfiguration = std::max(
         rp.reconfiguration, s.machine.optical_switch_models.at(ocs.model).reconfiguration_time().value());
-  rp.displaced_iteration = [&s, &placement, file](uint64_t rank, topology::NodeId unit) {
+  rp.displaced_iteration = [&s, &placement](uint64_t rank, topology::NodeId unit) {
     auto units = placement.unit_of_rank;
     units.at(rank) = unit;
-    return simulate_scenario(s, file, policy::place_on_units(units, s.machine)).replay.iteration_time.value();
+    return simulate_scenario(s, policy::place_on_units(units, s.machine)).replay.iteration_time.value();
   };
   cfg.re_placement = &rp;
 }
@@ -119,8 +119,8 @@ void apply_recovery_setup(const scenario::Scenario& s, const std::string& file,
   cfg.stragglers = {rel.straggler_rate_per_unit_hour, rel.straggler_slowdown, rel.straggler_duration};
   for (uint64_t r = 0; r < s.trace.mesh.size(); ++r) cfg.class_of_rank.push_back(s.trace.role_of(r));
   if (rel.re_place) set_up_re_placement(s, file, placement_policy, placement, re_placement, cfg);
-  cfg.degraded_iteration = [&s, &placement, &job,
-                            file](const std::vector<const reliability::Degradation*>& active) {
+  cfg.degraded_iteration = [&s, &placement,
+                            &job](const std::vector<const reliability::Degradation*>& active) {
     using Kind = reliability::Degradation::Kind;
     scenario::Scenario degraded = s;
     auto derate = [&](topology::LinkId link, double factor) {
@@ -154,7 +154,7 @@ void apply_recovery_setup(const scenario::Scenario& s, const std::string& file,
       if (!pools) throw std::logic_error("a degraded state with memory pools down that have no fallback");
       same.pool_of_rank = *pools;
     }
-    return simulate_scenario(degraded, file, same).replay.iteration_time.value();
+    return simulate_scenario(degraded, same).replay.iteration_time.value();
   };
 }
 

@@ -14,12 +14,11 @@ namespace zs::study {
 std::unique_ptr<policy::PlacementPolicy> placement_policy_of(const scenario::Scenario& s);
 
 /// One iteration with the scenario's placement and collective policies, seed, optical reconfigurations
-/// and fidelity (`s.fidelity`; a bad value is an input error naming `fidelity_source`, e.g. "--fidelity").
-engine::SimulationResult simulate_scenario(const scenario::Scenario& s, const std::string& fidelity_source);
+/// and fidelity.
+engine::SimulationResult simulate_scenario(const scenario::Scenario& s);
 
 /// The same with the ranks where `placement` puts them (a re-placed or degraded job): the result's
 /// placement policy reads "given".
-engine::SimulationResult simulate_scenario(const scenario::Scenario& s, const std::string& fidelity_source,
-                                           const policy::Placement& placement);
+engine::SimulationResult simulate_scenario(const scenario::Scenario& s, const policy::Placement& placement);
 
 }  // namespace zs::study

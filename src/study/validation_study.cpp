@@ -15,7 +15,7 @@ scenario::RowResult run_row(const core::FileSource& files, const scenario::Valid
   const core::OverlayFileSource overlay(files, composed.files);
   try {
     const scenario::Scenario s = scenario::ScenarioLoader(overlay).load(composed.scenario_path);
-    const engine::SimulationResult sim = simulate_scenario(s, spec.file + ": /fidelity");
+    const engine::SimulationResult sim = simulate_scenario(s);
     result.iteration_s = sim.replay.iteration_time.value();
     result.predicted_tflops = scenario::megatron_flops_per_iteration(row, spec.seq_len, spec.vocab) /
                               (result.iteration_s * row.gpus) / 1e12;

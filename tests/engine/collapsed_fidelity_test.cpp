@@ -62,7 +62,7 @@ TEST_CASE(
   const auto r = run_both("moe-ep-64");
   CHECK(r.collapsed.collapsed_ran_exact);
   CHECK_FALSE(r.exact.collapsed_ran_exact);
-  CHECK(r.collapsed.replay.fidelity == "exact");
+  CHECK(r.collapsed.replay.fidelity == core::Fidelity::kExact);
   CHECK(r.collapsed.replay.iteration_time.value() == r.exact.replay.iteration_time.value());
   REQUIRE(r.collapsed.replay.ranks.size() == 64);
   for (size_t i = 0; i < 64; ++i) {

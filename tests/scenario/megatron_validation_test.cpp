@@ -79,7 +79,7 @@ TEST_CASE("a row composes a scenario that loads: the row's plan on ceil(gpus/8) 
   const auto sc = scenario::ScenarioLoader(overlay).load(composed.scenario_path);
   CHECK(sc.machine.unit_count() == 384);
   CHECK(sc.trace.mesh.size() == 384);
-  CHECK(sc.fidelity == "collapsed");
+  CHECK(sc.fidelity == core::Fidelity::kCollapsed);
   const auto& plan = sc.resolved["workload"]["plan"];
   CHECK(plan["data_parallel"] == 4);
   CHECK(plan["tensor_parallel"] == 8);

@@ -51,7 +51,7 @@ TEST_CASE("goodput study: the engine's iteration, the store's checkpoint time, e
   const study::GoodputStudy g = study::run_goodput_study(s, file);
 
   CHECK(g.iteration.replay.iteration_time.value() ==
-        study::simulate_scenario(s, file).replay.iteration_time.value());
+        study::simulate_scenario(s).replay.iteration_time.value());
   CHECK(g.units == s.trace.mesh.size());
   CHECK(g.idle_units == s.machine.unit_count() - g.units);
   CHECK(g.seeds == 2);

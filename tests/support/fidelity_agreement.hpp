@@ -42,8 +42,8 @@ inline void check_agreement(const Both& r, const std::map<std::string, double>& 
   const double t = r.exact.replay.iteration_time.value();
   CAPTURE(t);
   CAPTURE(r.collapsed.replay.iteration_time.value());
-  CHECK(r.exact.replay.fidelity == "exact");
-  CHECK(r.collapsed.replay.fidelity == "collapsed");
+  CHECK(r.exact.replay.fidelity == core::Fidelity::kExact);
+  CHECK(r.collapsed.replay.fidelity == core::Fidelity::kCollapsed);
   CHECK(std::abs(r.collapsed.replay.iteration_time.value() / t - 1.0) < 0.02);
   for (const auto& rep : r.collapsed.replay.ranks) {
     const auto& e = r.exact.replay.ranks.at(rep.rank);
