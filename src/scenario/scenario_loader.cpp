@@ -181,6 +181,40 @@ nlohmann::json memory_per_role(const workload::Trace& trace) {
 
 }  // namespace
 
+void ScenarioLoader::read_policies(core::JsonObject& root, Scenario& s) const {
+  core::JsonObject policies = root.object("policies");
+  if (const auto* placement = policies.optional("placement");
+      placement != nullptr && placement->is_object()) {
+    auto p = policies.object("placement");
+    s.placement_policy = p.string("name");
+    if (s.placement_policy != "from-file")
+      throw p.error("name", "only the \"from-file\" placement takes an object; write \"placement\": \"" +
+                                s.placement_policy + "\"");
+    s.placement_map = read_placement_map(files_, p, "map");
+    p.finish();
+  } else {
+    s.placement_policy = policy_name(policies, "placement", [this](const std::string& n) {
+      if (n == "from-file")
+        throw std::out_of_range(
+            "the from-file placement is an object: {\"name\": \"from-file\", \"map\": FILE}");
+      catalog_->policies.placement.at(n);
+    });
+  }
+  auto check_collective = [this](const std::string& n) { catalog_->policies.collective.at(n); };
+  if (const auto* collective = policies.optional("collective");
+      collective != nullptr && collective->is_object()) {
+    auto c = policies.object("collective");
+    s.collective_policy = policy_name(c, "name", check_collective);
+    if (c.has("chunk")) s.collective_options.chunk = c.bytes("chunk");
+    if (c.has("max_chunks"))
+      s.collective_options.max_chunks = static_cast<uint32_t>(c.integer("max_chunks", 1, 4096));
+    c.finish();
+  } else {
+    s.collective_policy = policy_name(policies, "collective", check_collective);
+  }
+  policies.finish();
+}
+
 Scenario ScenarioLoader::load(const std::string& path) const {
   nlohmann::json doc = files_.read_json(path);
   core::JsonObject root(doc, path, "");
@@ -249,37 +283,7 @@ Scenario ScenarioLoader::load(const std::string& path) const {
     s.reliability = read_reliability(section, files_, catalog_->policies.checkpoint_rule);
   }
 
-  core::JsonObject policies = root.object("policies");
-  if (const auto* placement = policies.optional("placement");
-      placement != nullptr && placement->is_object()) {
-    auto p = policies.object("placement");
-    s.placement_policy = p.string("name");
-    if (s.placement_policy != "from-file")
-      throw p.error("name", "only the \"from-file\" placement takes an object; write \"placement\": \"" +
-                                s.placement_policy + "\"");
-    s.placement_map = read_placement_map(files_, p, "map");
-    p.finish();
-  } else {
-    s.placement_policy = policy_name(policies, "placement", [this](const std::string& n) {
-      if (n == "from-file")
-        throw std::out_of_range(
-            "the from-file placement is an object: {\"name\": \"from-file\", \"map\": FILE}");
-      catalog_->policies.placement.at(n);
-    });
-  }
-  auto check_collective = [this](const std::string& n) { catalog_->policies.collective.at(n); };
-  if (const auto* collective = policies.optional("collective");
-      collective != nullptr && collective->is_object()) {
-    auto c = policies.object("collective");
-    s.collective_policy = policy_name(c, "name", check_collective);
-    if (c.has("chunk")) s.collective_options.chunk = c.bytes("chunk");
-    if (c.has("max_chunks"))
-      s.collective_options.max_chunks = static_cast<uint32_t>(c.integer("max_chunks", 1, 4096));
-    c.finish();
-  } else {
-    s.collective_policy = policy_name(policies, "collective", check_collective);
-  }
-  policies.finish();
+  read_policies(root, s);
   root.finish();
 
   s.resolved = {{"scenario",

@@ -36,6 +36,10 @@ class ScenarioLoader {
   topology::Machine load_machine(const std::string& path, nlohmann::json* resolved = nullptr) const;
 
  private:
+  /// The "policies" section: placement (a name, or from-file with its map) and collective (a name, or
+  /// an object with its options), each checked against the catalog.
+  void read_policies(core::JsonObject& root, Scenario& s) const;
+
   const core::FileSource& files_;
   std::shared_ptr<const Catalog> catalog_;  ///< owned only when built here
   LoadLimits limits_;

@@ -98,7 +98,8 @@ void check_room_for_snapshots(const scenario::Scenario& s, const std::string& fi
 CheckpointDescription apply_checkpoint_setup(const scenario::Scenario& s, const std::string& file,
                                              const policy::Placement& placement, double state,
                                              reliability::PeerCheckpoints& peer,
-                                             reliability::GoodputConfig& cfg) {
+                                             reliability::GoodputConfig& cfg,
+                                             const policy::PolicyCatalog& policies) {
   const auto& rel = *s.reliability;
   auto sec = [](double x) { return core::display(core::Seconds(x)); };
   CheckpointDescription d;
@@ -131,7 +132,7 @@ CheckpointDescription apply_checkpoint_setup(const scenario::Scenario& s, const 
   for (uint64_t r = 0; r < s.trace.mesh.size(); ++r) peer.peer_of_rank[r] = rule.peer_of(s.trace.mesh, r);
   scenario::Scenario snapshot = s;
   snapshot.trace = workload::peer_snapshot_trace(s.trace, rule, state_of_role);
-  const auto result = simulate_scenario(snapshot);
+  const auto result = simulate_scenario(snapshot, policies);
   cfg.checkpoint_cost = result.replay.iteration_time.value();
   cfg.checkpoint_drain = 0;
   peer.persistent_drain = store.write;

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "policy/placement/placement_policy.hpp"
+#include "policy/policy_catalog.hpp"
 #include "reliability/goodput_simulator.hpp"
 #include "scenario/scenario.hpp"
 
@@ -26,6 +27,7 @@ struct CheckpointDescription {
 CheckpointDescription apply_checkpoint_setup(const scenario::Scenario& s, const std::string& file,
                                              const policy::Placement& placement, double state,
                                              reliability::PeerCheckpoints& peer,
-                                             reliability::GoodputConfig& cfg);
+                                             reliability::GoodputConfig& cfg,
+                                             const policy::PolicyCatalog& policies);
 
 }  // namespace zs::study

@@ -76,24 +76,24 @@ void require_reliability_section(const scenario::Scenario& s, const std::string&
 }
 
 GoodputStudy run_goodput_study(const scenario::Scenario& s, const std::string& file,
-                               const GoodputStudyOptions& options) {
+                               const GoodputStudyOptions& options, const policy::PolicyCatalog& policies) {
   require_reliability_section(s, file);
   const auto& rel = *s.reliability;
   GoodputStudy study;
   study.checkpoint_state = checkpoint_state(s, file);
-  const auto placement_policy = placement_policy_of(s);
+  const auto placement_policy = placement_policy_of(s, policies);
   const policy::Placement placement = placement_policy->place({s.trace, s.machine, s.seed});
   // The healthy iteration first: the links its traffic crosses are the job's links and optical ports.
-  study.iteration = simulate_scenario(s);
+  study.iteration = simulate_scenario(s, policies);
   const reliability::JobComponents job(rel.rates, s.machine, placement.unit_of_rank,
                                        fabric_use(s, file, placement, study.iteration.replay));
 
   reliability::GoodputConfig cfg;
   cfg.job = &job;
   reliability::RePlacementSetup re_placement;
-  apply_recovery_setup(s, file, job, *placement_policy, placement, re_placement, cfg);
+  apply_recovery_setup(s, file, job, *placement_policy, placement, re_placement, cfg, policies);
   reliability::PeerCheckpoints peer;
-  study.checkpoint = apply_checkpoint_setup(s, file, placement, study.checkpoint_state, peer, cfg);
+  study.checkpoint = apply_checkpoint_setup(s, file, placement, study.checkpoint_state, peer, cfg, policies);
   cfg.iteration = study.iteration.replay.iteration_time.value();
   cfg.tokens_per_iteration = s.trace.tokens_per_iteration;
   cfg.units = s.trace.mesh.size();

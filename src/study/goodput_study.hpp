@@ -50,7 +50,9 @@ void require_reliability_section(const scenario::Scenario& s, const std::string&
 
 /// Runs the study; `file` names the scenario in input errors (a missing reliability section, a recovery
 /// or checkpoint setup the job cannot have, a horizon that asks for too many events).
+/// `policies` makes the scenario's placement and collective policies (the built-ins by default).
 GoodputStudy run_goodput_study(const scenario::Scenario& s, const std::string& file,
-                               const GoodputStudyOptions& options = {});
+                               const GoodputStudyOptions& options = {},
+                               const policy::PolicyCatalog& policies = {});
 
 }  // namespace zs::study

@@ -8,14 +8,16 @@
 
 namespace zs::study {
 
-std::vector<PlacementStudy> study_placements(const scenario::Scenario& s, std::vector<std::string> policies,
-                                             uint64_t sample, const std::string& names_source) {
-  if (policies.empty()) policies.push_back(s.placement_policy);
+std::vector<PlacementStudy> study_placements(const scenario::Scenario& s, std::vector<std::string> names,
+                                             uint64_t sample, const std::string& names_source,
+                                             const policy::PolicyCatalog& policies) {
+  if (names.empty()) names.push_back(s.placement_policy);
   std::vector<PlacementStudy> studies;
-  for (const auto& name : policies) {
+  for (const auto& name : names) {
     std::unique_ptr<policy::PlacementPolicy> p;
     try {
-      p = policy::make_placement_policy(name, s.placement_map ? &*s.placement_map : nullptr);
+      p = policy::make_placement_policy(policies.placement, name,
+                                        s.placement_map ? &*s.placement_map : nullptr);
     } catch (const std::exception& e) {
       throw core::InputError(names_source, "", e.what());
     }

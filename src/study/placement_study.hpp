@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "policy/placement/placement_cost.hpp"
+#include "policy/policy_catalog.hpp"
 #include "scenario/scenario.hpp"
 
 namespace zs::study {
@@ -20,7 +21,8 @@ struct PlacementStudy {
 
 /// Places the job with each named policy (empty: the scenario's own) and costs it on at most `sample`
 /// ranks (every k-th, scaled up). An unknown policy name is an input error naming `names_source`.
-std::vector<PlacementStudy> study_placements(const scenario::Scenario& s, std::vector<std::string> policies,
-                                             uint64_t sample, const std::string& names_source);
+std::vector<PlacementStudy> study_placements(const scenario::Scenario& s, std::vector<std::string> names,
+                                             uint64_t sample, const std::string& names_source,
+                                             const policy::PolicyCatalog& policies = {});
 
 }  // namespace zs::study

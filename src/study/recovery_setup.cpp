@@ -24,7 +24,8 @@ std::optional<topology::LinkId> link_between(const topology::Machine& m, topolog
 /// Re-placement onto the units the job leaves idle.
 void set_up_re_placement(const scenario::Scenario& s, const std::string& file,
                          const policy::PlacementPolicy& policy, const policy::Placement& placement,
-                         reliability::RePlacementSetup& rp, reliability::GoodputConfig& cfg) {
+                         reliability::RePlacementSetup& rp, reliability::GoodputConfig& cfg,
+                         const policy::PolicyCatalog& policies) {
   const auto& topo = s.machine.topology;
   if (topo.units().size() <= placement.unit_of_rank.size())
     throw core::InputError(file, "/reliability/spares/from",
@@ -38,53 +39,20 @@ void set_up_re_placement(const scenario::Scenario& s, const std::string& file,
   for (const auto& ocs : topo.optical_switches())
     rp.reconfiguration = std::max(
         rp.reconfiguration, s.machine.optical_switch_models.at(ocs.model).reconfiguration_time().value());
-  rp.displaced_iteration = [&s, &placement](uint64_t rank, topology::NodeId unit) {
+  rp.displaced_iteration = [&s, &placement, &policies](uint64_t rank, topology::NodeId unit) {
     auto units = placement.unit_of_rank;
     units.at(rank) = unit;
-    return simulate_scenario(s, policy::place_on_units(units, s.machine)).replay.iteration_time.value();
+    return simulate_scenario(s, policy::place_on_units(units, s.machine), policies)
+        .replay.iteration_time.value();
   };
   cfg.re_placement = &rp;
 }
 
-}  // namespace
-
-void apply_recovery_setup(const scenario::Scenario& s, const std::string& file,
-                          const reliability::JobComponents& job,
-                          const policy::PlacementPolicy& placement_policy, const policy::Placement& placement,
-                          reliability::RePlacementSetup& re_placement, reliability::GoodputConfig& cfg) {
+/// The scripted degradations of the reliability section, resolved against the job: a unit by the rank
+/// running on it, a link by its two ends' names (names not in the job are input errors at their path).
+void add_scripted_degradations(const scenario::Scenario& s, const std::string& file,
+                               const policy::Placement& placement, reliability::GoodputConfig& cfg) {
   const auto& rel = *s.reliability;
-  for (const auto& c : rel.rates.components)
-    if (c.per == "power-domain" && s.machine.power_domains.empty())
-      throw core::InputError(file, "/reliability/failure_rates",
-                             "component \"" + c.name + "\" of " + rel.rates.file +
-                                 " fails per power domain, but the topology of machine \"" + s.machine.name +
-                                 "\" declares none (add \"power_domains\": {\"racks_per_domain\": K} to it)");
-  cfg.detection = rel.detection;
-  cfg.restart = rel.restart;
-  cfg.spares = rel.spares;
-  cfg.swap = rel.swap;
-  cfg.repair = rel.repair;
-  if (rel.elastic) {
-    const auto& axes = s.trace.mesh.axes();
-    auto dp = std::find_if(axes.begin(), axes.end(), [](const auto& a) { return a.name == "dp"; });
-    if (dp == axes.end() || dp->size < 2)
-      throw core::InputError(
-          file, "/reliability/elastic",
-          "elastic shrink drops data-parallel replicas, but the job has no \"dp\" axis of 2 or more");
-    cfg.elastic = true;
-    cfg.replicas = static_cast<uint32_t>(dp->size);
-    const size_t dp_axis = static_cast<size_t>(dp - axes.begin());
-    for (uint64_t r = 0; r < s.trace.mesh.size(); ++r)
-      cfg.replica_of_rank.push_back(static_cast<uint32_t>(s.trace.mesh.coordinate(r, dp_axis)));
-  }
-  for (const auto& e : rel.events) {
-    const auto instance = job.find_instance(e.component, e.instance.name);
-    if (!instance)
-      throw core::InputError(
-          file, e.instance.path,
-          "the job has no " + rel.rates.components[e.component].name + " named \"" + e.instance.name + "\"");
-    cfg.scripted.push_back({e.at, e.component, *instance, true});
-  }
   std::unordered_map<std::string, uint64_t> rank_of_unit_name;
   for (uint64_t r = 0; r < placement.unit_of_rank.size(); ++r)
     rank_of_unit_name.emplace(s.machine.topology.node(placement.unit_of_rank[r]).name, r);
@@ -116,11 +84,15 @@ void apply_recovery_setup(const scenario::Scenario& s, const std::string& file,
     }
     cfg.degradations.push_back(std::move(g));
   }
-  cfg.stragglers = {rel.straggler_rate_per_unit_hour, rel.straggler_slowdown, rel.straggler_duration};
-  for (uint64_t r = 0; r < s.trace.mesh.size(); ++r) cfg.class_of_rank.push_back(s.trace.role_of(r));
-  if (rel.re_place) set_up_re_placement(s, file, placement_policy, placement, re_placement, cfg);
-  cfg.degraded_iteration = [&s, &placement,
-                            &job](const std::vector<const reliability::Degradation*>& active) {
+}
+
+/// How the engine re-simulates the iteration with degradations in force: units slowed, links derated or
+/// out, memory pools down (their ranks' data in the nearest pools with room), ranks where they are.
+void set_degraded_iteration(const scenario::Scenario& s, const policy::Placement& placement,
+                            const reliability::JobComponents& job, reliability::GoodputConfig& cfg,
+                            const policy::PolicyCatalog& policies) {
+  cfg.degraded_iteration = [&s, &placement, &job,
+                            &policies](const std::vector<const reliability::Degradation*>& active) {
     using Kind = reliability::Degradation::Kind;
     scenario::Scenario degraded = s;
     auto derate = [&](topology::LinkId link, double factor) {
@@ -154,8 +126,55 @@ void apply_recovery_setup(const scenario::Scenario& s, const std::string& file,
       if (!pools) throw std::logic_error("a degraded state with memory pools down that have no fallback");
       same.pool_of_rank = *pools;
     }
-    return simulate_scenario(degraded, same).replay.iteration_time.value();
+    return simulate_scenario(degraded, same, policies).replay.iteration_time.value();
   };
+}
+
+}  // namespace
+
+void apply_recovery_setup(const scenario::Scenario& s, const std::string& file,
+                          const reliability::JobComponents& job,
+                          const policy::PlacementPolicy& placement_policy, const policy::Placement& placement,
+                          reliability::RePlacementSetup& re_placement, reliability::GoodputConfig& cfg,
+                          const policy::PolicyCatalog& policies) {
+  const auto& rel = *s.reliability;
+  for (const auto& c : rel.rates.components)
+    if (c.per == "power-domain" && s.machine.power_domains.empty())
+      throw core::InputError(file, "/reliability/failure_rates",
+                             "component \"" + c.name + "\" of " + rel.rates.file +
+                                 " fails per power domain, but the topology of machine \"" + s.machine.name +
+                                 "\" declares none (add \"power_domains\": {\"racks_per_domain\": K} to it)");
+  cfg.detection = rel.detection;
+  cfg.restart = rel.restart;
+  cfg.spares = rel.spares;
+  cfg.swap = rel.swap;
+  cfg.repair = rel.repair;
+  if (rel.elastic) {
+    const auto& axes = s.trace.mesh.axes();
+    auto dp = std::find_if(axes.begin(), axes.end(), [](const auto& a) { return a.name == "dp"; });
+    if (dp == axes.end() || dp->size < 2)
+      throw core::InputError(
+          file, "/reliability/elastic",
+          "elastic shrink drops data-parallel replicas, but the job has no \"dp\" axis of 2 or more");
+    cfg.elastic = true;
+    cfg.replicas = static_cast<uint32_t>(dp->size);
+    const size_t dp_axis = static_cast<size_t>(dp - axes.begin());
+    for (uint64_t r = 0; r < s.trace.mesh.size(); ++r)
+      cfg.replica_of_rank.push_back(static_cast<uint32_t>(s.trace.mesh.coordinate(r, dp_axis)));
+  }
+  for (const auto& e : rel.events) {
+    const auto instance = job.find_instance(e.component, e.instance.name);
+    if (!instance)
+      throw core::InputError(
+          file, e.instance.path,
+          "the job has no " + rel.rates.components[e.component].name + " named \"" + e.instance.name + "\"");
+    cfg.scripted.push_back({e.at, e.component, *instance, true});
+  }
+  add_scripted_degradations(s, file, placement, cfg);
+  cfg.stragglers = {rel.straggler_rate_per_unit_hour, rel.straggler_slowdown, rel.straggler_duration};
+  for (uint64_t r = 0; r < s.trace.mesh.size(); ++r) cfg.class_of_rank.push_back(s.trace.role_of(r));
+  if (rel.re_place) set_up_re_placement(s, file, placement_policy, placement, re_placement, cfg, policies);
+  set_degraded_iteration(s, placement, job, cfg, policies);
 }
 
 }  // namespace zs::study

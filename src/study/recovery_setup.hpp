@@ -5,6 +5,7 @@
 #include <string>
 
 #include "policy/placement/placement_policy.hpp"
+#include "policy/policy_catalog.hpp"
 #include "reliability/goodput_simulator.hpp"
 #include "reliability/job_components.hpp"
 #include "scenario/scenario.hpp"
@@ -14,11 +15,12 @@ namespace zs::study {
 /// Spares, elastic shrink, scripted failures and degradations from the reliability section, resolved
 /// against the job (names that are not in it are input errors with their JSON path); checkpoint costs are
 /// apply_checkpoint_setup's. With spares from the idle units, `re_placement` is filled and
-/// `cfg` points to it. `s`, `placement_policy`, `placement` and `re_placement` must outlive `cfg` (its
-/// callbacks simulate `s` again).
+/// `cfg` points to it. `s`, `placement_policy`, `placement`, `re_placement` and `policies` must outlive `cfg`
+/// (its callbacks simulate `s` again).
 void apply_recovery_setup(const scenario::Scenario& s, const std::string& file,
                           const reliability::JobComponents& job,
                           const policy::PlacementPolicy& placement_policy, const policy::Placement& placement,
-                          reliability::RePlacementSetup& re_placement, reliability::GoodputConfig& cfg);
+                          reliability::RePlacementSetup& re_placement, reliability::GoodputConfig& cfg,
+                          const policy::PolicyCatalog& policies);
 
 }  // namespace zs::study

@@ -5,19 +5,25 @@
 
 namespace zs::study {
 
-std::unique_ptr<policy::PlacementPolicy> placement_policy_of(const scenario::Scenario& s) {
-  return policy::make_placement_policy(s.placement_policy, s.placement_map ? &*s.placement_map : nullptr);
+std::unique_ptr<policy::PlacementPolicy> placement_policy_of(const scenario::Scenario& s,
+                                                             const policy::PolicyCatalog& policies) {
+  return policy::make_placement_policy(policies.placement, s.placement_policy,
+                                       s.placement_map ? &*s.placement_map : nullptr);
 }
 
-engine::SimulationResult simulate_scenario(const scenario::Scenario& s) {
-  const auto placement = placement_policy_of(s);
-  const auto collective = policy::make_collective_policy(s.collective_policy, s.collective_options);
+engine::SimulationResult simulate_scenario(const scenario::Scenario& s,
+                                           const policy::PolicyCatalog& policies) {
+  const auto placement = placement_policy_of(s, policies);
+  const auto collective =
+      policy::make_collective_policy(policies.collective, s.collective_policy, s.collective_options);
   return engine::simulate(s.machine, s.trace, *placement, *collective, {s.circuit_reconfigurations, s.seed},
                           s.fidelity);
 }
 
-engine::SimulationResult simulate_scenario(const scenario::Scenario& s, const policy::Placement& placement) {
-  const auto collective = policy::make_collective_policy(s.collective_policy, s.collective_options);
+engine::SimulationResult simulate_scenario(const scenario::Scenario& s, const policy::Placement& placement,
+                                           const policy::PolicyCatalog& policies) {
+  const auto collective =
+      policy::make_collective_policy(policies.collective, s.collective_policy, s.collective_options);
   return engine::simulate(s.machine, s.trace, placement, "given", *collective,
                           {s.circuit_reconfigurations, s.seed}, s.fidelity);
 }
