@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <map>
 
-#include "engine/rank_collapse.hpp"
+#include "engine/collapsed/rank_collapse.hpp"
 #include "policy/placement/placement_policy.hpp"
 #include "topology/machine.hpp"
 

@@ -33,7 +33,7 @@ struct ReplayResult {
   /// One entry per simulated rank: every rank in exact fidelity, the representatives in collapsed.
   std::vector<RankBreakdown> ranks;
   core::Fidelity fidelity = core::Fidelity::kExact;  ///< kExact or kCollapsed
-  std::vector<std::string> collapsed_axes;  ///< collapsed: the mesh axes merged
+  std::vector<std::string> collapsed_axes;           ///< collapsed: the mesh axes merged
   /// Collapsed: expert routing drawn per call made every rank differ, so every rank was simulated.
   bool every_rank_for_routing = false;
   /// Collapsed: collectives whose members were all simulated ran transfer by transfer as charges.

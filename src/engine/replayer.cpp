@@ -1,5 +1,5 @@
 // Replay: per-rank dependency tracking, collective instances, SimGrid activities (exact fidelity, and
-// what both fidelities share; collapsed fidelity's charges are in replayer_collapsed.cpp).
+// what both fidelities share; collapsed fidelity's charges are in collapsed/replayer_collapsed.cpp).
 #include "engine/replayer.hpp"
 
 #include <algorithm>

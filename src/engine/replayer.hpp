@@ -1,7 +1,7 @@
 // Replays a trace on a machine through placement and collective policies, in exact fidelity.
 #pragma once
 
-#include "engine/rank_collapse.hpp"
+#include "engine/collapsed/rank_collapse.hpp"
 #include "engine/replay_result.hpp"
 #include "policy/collective/collective_policy.hpp"
 #include "policy/placement/placement_policy.hpp"

@@ -1,5 +1,6 @@
 // Replayer's private state: per-rank dependency tracking, collective instances and the activities in
-// flight; replayer.cpp defines the common and exact-fidelity parts, replayer_collapsed.cpp the rest.
+// flight; replayer.cpp defines the common and exact-fidelity parts, collapsed/replayer_collapsed.cpp the
+// rest.
 #pragma once
 
 #include <cstdint>
@@ -15,9 +16,9 @@
 #include <vector>
 
 #include "engine/busy_time.hpp"
-#include "engine/collapsed_costs.hpp"
+#include "engine/collapsed/collapsed_costs.hpp"
+#include "engine/collapsed/concurrent_charges.hpp"
 #include "engine/collective_instance.hpp"
-#include "engine/concurrent_charges.hpp"
 #include "engine/p2p_matcher.hpp"
 #include "engine/replayer.hpp"
 #include "engine/role_graph.hpp"
@@ -180,7 +181,7 @@ struct Replayer::State {
   /// What the end of activity `a` completes.
   void complete(const Activity& a);
 
-  // Collapsed fidelity (replayer_collapsed.cpp).
+  // Collapsed fidelity (collapsed/replayer_collapsed.cpp).
 
   /// Collapsed: `rank` starts a compute op scaled by the expert load of its dispatch `dispatch`. The
   /// hottest expert of the group, run by a rank this representative stands for, finishes later, and so

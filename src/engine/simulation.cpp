@@ -5,7 +5,7 @@
 #include <optional>
 
 #include "core/input_error.hpp"
-#include "engine/rank_collapse.hpp"
+#include "engine/collapsed/rank_collapse.hpp"
 #include "engine/replayer.hpp"
 
 namespace zs::engine {

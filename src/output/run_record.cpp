@@ -5,8 +5,8 @@
 #include <sstream>
 #include <string>
 
-#include "engine/collapsed_costs.hpp"
-#include "engine/rank_collapse.hpp"
+#include "engine/collapsed/collapsed_costs.hpp"
+#include "engine/collapsed/rank_collapse.hpp"
 #include "output/version.hpp"
 
 namespace zs::output {

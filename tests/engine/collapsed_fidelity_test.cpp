@@ -6,7 +6,7 @@
 #include <tuple>
 
 #include "core/file_source.hpp"
-#include "engine/rank_collapse.hpp"
+#include "engine/collapsed/rank_collapse.hpp"
 #include "engine/replayer.hpp"
 #include "policy/policy_catalog.hpp"
 #include "scenario/scenario_loader.hpp"

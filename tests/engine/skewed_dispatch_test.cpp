@@ -5,7 +5,7 @@
 #include <string>
 
 #include "core/file_source.hpp"
-#include "engine/rank_collapse.hpp"
+#include "engine/collapsed/rank_collapse.hpp"
 #include "engine/simulation.hpp"
 #include "policy/policy_catalog.hpp"
 #include "scenario/scenario_loader.hpp"

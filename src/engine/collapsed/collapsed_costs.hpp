@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "core/units.hpp"
-#include "engine/analytic_network.hpp"
-#include "engine/rank_collapse.hpp"
+#include "engine/collapsed/analytic_network.hpp"
+#include "engine/collapsed/rank_collapse.hpp"
 #include "policy/collective/collective_policy.hpp"
 #include "policy/placement/placement_policy.hpp"
 #include "topology/machine.hpp"

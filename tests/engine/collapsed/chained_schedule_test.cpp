@@ -3,7 +3,7 @@
 
 #include <stdexcept>
 
-#include "engine/chained_schedule.hpp"
+#include "engine/collapsed/chained_schedule.hpp"
 #include "support/approx.hpp"
 
 using namespace zs;

@@ -1,5 +1,5 @@
 // Representatives of symmetric ranks for collapsed fidelity.
-#include "engine/rank_collapse.hpp"
+#include "engine/collapsed/rank_collapse.hpp"
 
 #include <algorithm>
 #include <set>

@@ -1,5 +1,5 @@
 // Bottleneck-link costs of concurrent transfers over cached fewest-hop routes.
-#include "engine/analytic_network.hpp"
+#include "engine/collapsed/analytic_network.hpp"
 
 #include <algorithm>
 #include <map>

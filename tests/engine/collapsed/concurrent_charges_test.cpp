@@ -1,7 +1,7 @@
 // Max-min sharing of link directions between collapsed fidelity's charges in flight: closed forms.
 #include <doctest/doctest.h>
 
-#include "engine/concurrent_charges.hpp"
+#include "engine/collapsed/concurrent_charges.hpp"
 #include "support/approx.hpp"
 
 using namespace zs;

@@ -1,11 +1,11 @@
 // A schedule's transfers as fluid charges started as their dependencies end.
-#include "engine/chained_schedule.hpp"
+#include "engine/collapsed/chained_schedule.hpp"
 
 #include <queue>
 #include <stdexcept>
 #include <tuple>
 
-#include "engine/concurrent_charges.hpp"
+#include "engine/collapsed/concurrent_charges.hpp"
 
 namespace zs::engine {
 

@@ -1,13 +1,13 @@
 // Communication costs of representative ranks and their concurrent copies.
-#include "engine/collapsed_costs.hpp"
+#include "engine/collapsed/collapsed_costs.hpp"
 
 #include <algorithm>
 #include <optional>
 #include <stdexcept>
 
 #include "core/input_error.hpp"
-#include "engine/chained_schedule.hpp"
-#include "engine/concurrent_charges.hpp"
+#include "engine/collapsed/chained_schedule.hpp"
+#include "engine/collapsed/concurrent_charges.hpp"
 
 namespace zs::engine {
 

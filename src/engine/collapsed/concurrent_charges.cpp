@@ -1,5 +1,5 @@
 // Max-min sharing of link directions between collapsed fidelity's communication charges in flight.
-#include "engine/concurrent_charges.hpp"
+#include "engine/collapsed/concurrent_charges.hpp"
 
 #include <algorithm>
 #include <cmath>
