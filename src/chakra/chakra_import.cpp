@@ -392,13 +392,47 @@ int64_t first_difference(const nlohmann::json& a, const nlohmann::json& b) {
 }  // namespace
 
 bool chakra_trace_exists(const std::string& prefix, const core::FileSource& files) {
-  return files.read(rank_file_path(prefix, 0)).has_value();
+  return files.exists(rank_file_path(prefix, 0));
 }
+
+void refuse_rank_file_as_prefix(const std::string& path, const core::FileSource& files) {
+  const size_t end = path.size() >= 3 && path.compare(path.size() - 3, 3, ".et") == 0 ? path.size() - 3 : 0;
+  const size_t dot = end > 0 ? path.rfind('.', end - 1) : std::string::npos;
+  if (dot == std::string::npos || dot + 1 == end || path.find_first_not_of("0123456789", dot + 1) != end ||
+      !files.exists(path))
+    return;
+  const std::string prefix = path.substr(0, dot);
+  uint64_t ranks = 0;
+  while (ranks < (uint64_t(1) << 24) && files.exists(rank_file_path(prefix, ranks))) ++ranks;
+  const std::string found = ranks > 0 ? prefix + ".0.et to ." + std::to_string(ranks - 1) + ".et found"
+                                      : "but its first rank's file " + prefix + ".0.et is missing";
+  throw core::InputError(path, "",
+                         "this is one rank's file of a Chakra trace: name the trace by its prefix \"" +
+                             prefix + "\" (" + found + ")");
+}
+
+namespace {
+
+/// The ranks of a trace without zettasim's metadata: its rank files from 0 until the first missing one.
+/// A later rank file (probed up to twice as far, plus 16) means a gap: refused, naming the missing file.
+uint64_t count_rank_files(const std::string& prefix, const core::FileSource& files) {
+  uint64_t ranks = 0;
+  while (files.exists(rank_file_path(prefix, ranks))) ++ranks;
+  for (uint64_t later = ranks + 1; later <= 2 * ranks + 16; ++later)
+    if (files.exists(rank_file_path(prefix, later)))
+      throw core::InputError(rank_file_path(prefix, ranks), "",
+                             "missing, but " + rank_file_path(prefix, later) +
+                                 " exists: a trace's rank files are numbered from 0 without gaps");
+  return ranks;
+}
+
+}  // namespace
 
 ChakraImport import_chakra(const std::string& prefix, const core::FileSource& files) {
   ChakraImport out;
   ChakraImportReport& report = out.report;
   const auto first_bytes = files.read(rank_file_path(prefix, 0));
+  if (!first_bytes) refuse_rank_file_as_prefix(prefix, files);
   if (!first_bytes)
     throw core::InputError(rank_file_path(prefix, 0), "",
                            "cannot read the first rank's Chakra file (a trace is <prefix>.<rank>.et)");
@@ -422,7 +456,7 @@ ChakraImport import_chakra(const std::string& prefix, const core::FileSource& fi
     layout.ranks = layout_trace->mesh.size();
     report.zettasim_metadata = true;
   } else {
-    while (files.read(rank_file_path(prefix, layout.ranks)).has_value()) ++layout.ranks;
+    layout.ranks = count_rank_files(prefix, files);
   }
   report.ranks = layout.ranks;
 

@@ -30,6 +30,10 @@ struct ChakraImport {
 /// Whether "<prefix>.0.et" exists: the Chakra naming ASTRA-sim uses (prefix = folder/name).
 bool chakra_trace_exists(const std::string& prefix, const core::FileSource& files);
 
+/// Throws core::InputError when `path` names one rank's file ("<prefix>.<rank>.et") where a trace's
+/// prefix is expected, saying which prefix and how many rank files were found.
+void refuse_rank_file_as_prefix(const std::string& path, const core::FileSource& files);
+
 /// Reads "<prefix>.<r>.et" for r = 0, 1, ... while the files exist.
 /// - Files written by zettasim's export: the mesh, communicators, roles (one program per role; every
 ///   rank's file must agree with its role's), streams, phases and expert routing are restored from the

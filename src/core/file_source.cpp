@@ -31,6 +31,11 @@ nlohmann::json FileSource::read_json_named(JsonObject& referrer, std::string_vie
   return parse_json(read_named(referrer, key, path), path);
 }
 
+bool DiskFileSource::exists(const std::string& path) const {
+  std::error_code ec;
+  return std::filesystem::is_regular_file(path, ec);
+}
+
 std::optional<std::string> DiskFileSource::read(const std::string& path) const {
   std::error_code ec;
   if (!std::filesystem::is_regular_file(path, ec)) return std::nullopt;

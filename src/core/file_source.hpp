@@ -18,6 +18,9 @@ class FileSource {
   virtual ~FileSource() = default;
   /// The file's text, or nullopt if it does not exist or cannot be read.
   virtual std::optional<std::string> read(const std::string& path) const = 0;
+  /// Whether `path` can be read (by default by reading it; a source that can tell without reading
+  /// says so).
+  virtual bool exists(const std::string& path) const { return read(path).has_value(); }
 
   /// Reads and parses a JSON file; a missing file or malformed text is an InputError naming the file.
   nlohmann::json read_json(const std::string& path) const;
@@ -34,6 +37,7 @@ class FileSource {
 class DiskFileSource final : public FileSource {
  public:
   std::optional<std::string> read(const std::string& path) const override;
+  bool exists(const std::string& path) const override;
 };
 
 /// Files held in memory, keyed by normalized relative path (used for the embedded default scenario).

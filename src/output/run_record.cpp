@@ -200,7 +200,8 @@ std::string report_text(const scenario::Scenario& s, const engine::SimulationRes
                     std::to_string(r.replay.ranks.empty() ? 0 : r.replay.ranks[0].stands_for) +
                     (r.replay.every_rank_for_routing
                          ? " (no axis merged: expert routing drawn per call makes every rank differ)"
-                         : " (axes " + axes + " merged)") +
+                     : axes.empty() ? std::string(" (no axis merged: no two ranks are symmetric)")
+                                    : " (axes " + axes + " merged)") +
                     "; communication costed analytically (" + std::to_string(r.replay.analytic_costs) +
                     " patterns)");
   } else {

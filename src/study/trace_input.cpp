@@ -28,6 +28,7 @@ TraceInput read_trace_input(const core::FileSource& files, const std::string& pa
     auto imported = chakra::import_chakra(path, files);
     return {std::move(imported.trace), std::move(imported.report)};
   }
+  chakra::refuse_rank_file_as_prefix(path, files);
   if (!bytes)
     throw core::InputError(path, "",
                            "cannot read file (missing or unreadable; a Chakra trace is named by its prefix, "

@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <filesystem>
 #include <map>
 
 #include "chakra/chakra_attributes.hpp"
@@ -287,6 +288,21 @@ TEST_CASE("bad Chakra files are one clear error naming the file and the record")
     const std::string full = test::read_text(dir.file("astra.2.et"));
     std::ofstream(dir.file("astra.2.et"), std::ios::binary) << full.substr(0, full.size() - 3);
     CHECK(import_error(dir.file("astra")).find("astra.2.et: /nodes/6: a record of") != std::string::npos);
+  }
+  SUBCASE("a rank file missing in the middle of the sequence") {
+    write_astra_style(dir);
+    std::filesystem::remove(dir.file("astra.1.et"));
+    CHECK(import_error(dir.file("astra")) ==
+          dir.file("astra.1.et") + ": missing, but " + dir.file("astra.2.et") +
+              " exists: a trace's rank files are numbered from 0 without gaps");
+  }
+  SUBCASE("one rank's file instead of the prefix") {
+    write_astra_style(dir);
+    const std::string prefix = dir.file("astra");
+    CHECK(import_error(prefix + ".2.et") == prefix +
+                                                ".2.et: this is one rank's file of a Chakra trace: name the "
+                                                "trace by its prefix \"" +
+                                                prefix + "\" (" + prefix + ".0.et to .3.et found)");
   }
   SUBCASE("no such trace") {
     CHECK(import_error(dir.file("nothing")).find("nothing.0.et: cannot read") != std::string::npos);

@@ -239,3 +239,20 @@ TEST_CASE("a Chakra file with invalid UTF-8 or zettasim metadata of the wrong sh
   CHECK(std::count(shape.err.begin(), shape.err.end(), '\n') == 1);
   CHECK(shape.err.find("/roles/0") != std::string::npos);
 }
+
+TEST_CASE("one rank's Chakra file where a trace prefix is expected: exit 2 naming the prefix and the files") {
+  test::TempDir dir;
+  REQUIRE(test::run_cli({"trace", "export-chakra", source_file("scenarios/hgx-3d-parallel.json"), "--out",
+                         dir.file("et")})
+              .code == 0);
+  const std::string prefix = dir.file("et/gpt3-1.3b-dp2-pp2-tp2");
+  for (const char* command : {"inspect", "gen"}) {
+    CAPTURE(command);
+    auto r = test::run_cli({"trace", command, prefix + ".3.et"});
+    CHECK(r.code == 2);
+    CHECK(r.err == "zettasim: error: " + prefix +
+                       ".3.et: this is one rank's file of a Chakra trace: name "
+                       "the trace by its prefix \"" +
+                       prefix + "\" (" + prefix + ".0.et to .7.et found)\n");
+  }
+}
