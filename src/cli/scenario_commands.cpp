@@ -96,14 +96,14 @@ int run_validate(const ValidateOptions& opt, std::ostream& out) {
     if (spec.rows.empty()) throw core::InputError("--rows", "", "no row name contains \"" + opt.rows + "\"");
   }
   const auto dir = output::results_folder(opt.folder.out_dir, "validate-" + spec.name, opt.folder.force);
-  const study::ValidationStudy study = study::run_validation(*files, spec);
-  const std::string report = output::validation_report(spec, study);
+  const study::ValidationStudy validation = study::run_validation(*files, spec);
+  const std::string report = output::validation_report(spec, validation);
   write_and_print(dir, opt.folder,
-                  {{"validation.json", output::validation_json(spec, study).dump(2) + "\n"},
-                   {"validation.csv", output::validation_csv(study)},
+                  {{"validation.json", output::validation_json(spec, validation).dump(2) + "\n"},
+                   {"validation.csv", output::validation_csv(validation)},
                    {"report.txt", report}},
                   report, out);
-  return study.summary.passed ? 0 : 1;
+  return validation.summary.passed ? 0 : 1;
 }
 
 }  // namespace zs::cli

@@ -82,7 +82,8 @@ std::string goodput_report(const scenario::Scenario& s, const std::string& file,
   auto row = [&](const std::string& label, const std::string& value) {
     report += "  " + column(label, 28) + value + "\n";
   };
-  row("iteration", seconds(iteration) + " (" + std::string(core::to_string(g.iteration.replay.fidelity)) + " replay)");
+  row("iteration",
+      seconds(iteration) + " (" + std::string(core::to_string(g.iteration.replay.fidelity)) + " replay)");
   row("units", std::to_string(g.units));
   row("failure rates", rel.rates.name + ": job MTBF " + seconds(sum.mtbf));
   row("checkpoint", g.checkpoint.text + ", every " + seconds(sum.interval) + " of work (" +

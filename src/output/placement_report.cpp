@@ -27,12 +27,12 @@ std::string placement_report(const scenario::Scenario& s, const std::vector<stud
   std::ostringstream out;
   out << "scenario \"" << s.name << "\": " << s.trace.mesh.size() << " ranks on machine \"" << s.machine.name
       << "\" (" << s.machine.unit_count() << " units)\n";
-  for (const auto& study : studies) {
-    const auto& cost = study.cost;
-    out << "\nplacement " << study.policy;
+  for (const auto& placed : studies) {
+    const auto& cost = placed.cost;
+    out << "\nplacement " << placed.policy;
     if (cost.ranks_evaluated < cost.ranks)
       out << " (sampled: " << cost.ranks_evaluated << " of " << cost.ranks << " ranks, scaled up)";
-    if (!study.layout.empty()) out << "\n  layout: " << study.layout;
+    if (!placed.layout.empty()) out << "\n  layout: " << placed.layout;
     out << "\n  " << column("traffic", 14) << column("sent per iteration", 20) << column("mean hops", 11)
         << "hop-bytes\n";
     for (const auto& c : cost.communicators)

@@ -16,9 +16,10 @@ std::string percent(double fraction) {
 
 }  // namespace
 
-std::string validation_report(const scenario::ValidationSpec& spec, const study::ValidationStudy& study) {
-  const auto& results = study.rows;
-  const auto& sum = study.summary;
+std::string validation_report(const scenario::ValidationSpec& spec,
+                              const study::ValidationStudy& validation) {
+  const auto& results = validation.rows;
+  const auto& sum = validation.summary;
   std::ostringstream out;
   out << "validation \"" << spec.name << "\" (" << spec.file << ", rows " << spec.rows_file << ")\n"
       << spec.description << "\n\n";
@@ -69,9 +70,10 @@ std::string validation_report(const scenario::ValidationSpec& spec, const study:
   return out.str();
 }
 
-nlohmann::json validation_json(const scenario::ValidationSpec& spec, const study::ValidationStudy& study) {
-  const auto& results = study.rows;
-  const auto& sum = study.summary;
+nlohmann::json validation_json(const scenario::ValidationSpec& spec,
+                               const study::ValidationStudy& validation) {
+  const auto& results = validation.rows;
+  const auto& sum = validation.summary;
   nlohmann::json rows = nlohmann::json::array();
   for (const auto& r : results) {
     nlohmann::json j = {{"name", r.row.name()},
@@ -113,8 +115,8 @@ nlohmann::json validation_json(const scenario::ValidationSpec& spec, const study
             {"passed", sum.passed}}}};
 }
 
-std::string validation_csv(const study::ValidationStudy& study) {
-  const auto& results = study.rows;
+std::string validation_csv(const study::ValidationStudy& validation) {
+  const auto& results = validation.rows;
   std::string csv = "name,gpus,published_tflops_per_gpu,predicted_tflops_per_gpu,iteration_time_s,error\n";
   for (const auto& r : results) {
     csv += r.row.name() + "," + std::to_string(r.row.gpus) + "," +

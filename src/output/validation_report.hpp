@@ -11,9 +11,10 @@
 namespace zs::output {
 
 /// Predicted against published TFLOP/s per GPU per row, the error, the summary and the acceptance.
-std::string validation_report(const scenario::ValidationSpec& spec, const study::ValidationStudy& study);
-nlohmann::json validation_json(const scenario::ValidationSpec& spec, const study::ValidationStudy& study);
+std::string validation_report(const scenario::ValidationSpec& spec, const study::ValidationStudy& validation);
+nlohmann::json validation_json(const scenario::ValidationSpec& spec,
+                               const study::ValidationStudy& validation);
 /// One line per row: name, gpus, published and predicted TFLOP/s per GPU, iteration time (s), error.
-std::string validation_csv(const study::ValidationStudy& study);
+std::string validation_csv(const study::ValidationStudy& validation);
 
 }  // namespace zs::output

@@ -79,49 +79,50 @@ GoodputStudy run_goodput_study(const scenario::Scenario& s, const std::string& f
                                const GoodputStudyOptions& options, const policy::PolicyCatalog& policies) {
   require_reliability_section(s, file);
   const auto& rel = *s.reliability;
-  GoodputStudy study;
-  study.checkpoint_state = checkpoint_state(s, file);
+  GoodputStudy result;
+  result.checkpoint_state = checkpoint_state(s, file);
   const auto placement_policy = placement_policy_of(s, policies);
   const policy::Placement placement = placement_policy->place({s.trace, s.machine, s.seed});
   // The healthy iteration first: the links its traffic crosses are the job's links and optical ports.
-  study.iteration = simulate_scenario(s, policies);
+  result.iteration = simulate_scenario(s, policies);
   const reliability::JobComponents job(rel.rates, s.machine, placement.unit_of_rank,
-                                       fabric_use(s, file, placement, study.iteration.replay));
+                                       fabric_use(s, file, placement, result.iteration.replay));
 
   reliability::GoodputConfig cfg;
   cfg.job = &job;
   reliability::RePlacementSetup re_placement;
   apply_recovery_setup(s, file, job, *placement_policy, placement, re_placement, cfg, policies);
   reliability::PeerCheckpoints peer;
-  study.checkpoint = apply_checkpoint_setup(s, file, placement, study.checkpoint_state, peer, cfg, policies);
-  cfg.iteration = study.iteration.replay.iteration_time.value();
+  result.checkpoint =
+      apply_checkpoint_setup(s, file, placement, result.checkpoint_state, peer, cfg, policies);
+  cfg.iteration = result.iteration.replay.iteration_time.value();
   cfg.tokens_per_iteration = s.trace.tokens_per_iteration;
   cfg.units = s.trace.mesh.size();
   cfg.horizon = rel.horizon;
   cfg.checkpoint = rel.checkpoint;
   cfg.max_events_per_seed = options.max_events;
-  study.seeds = options.seeds > 0 ? options.seeds : rel.seeds;
+  result.seeds = options.seeds > 0 ? options.seeds : rel.seeds;
   try {
-    study.summary = reliability::simulate_goodput(rel.rates, cfg, s.seed, study.seeds);
+    result.summary = reliability::simulate_goodput(rel.rates, cfg, s.seed, result.seeds);
   } catch (const reliability::WorkLimitExceeded& e) {
     throw core::InputError(file, "/reliability/horizon", e.what());
   }
-  study.units = cfg.units;
-  study.idle_units = s.machine.unit_count() - cfg.units;
-  study.horizon = cfg.horizon;
-  study.checkpoint_cost = cfg.checkpoint_cost;
-  study.spares = cfg.spares;
-  study.elastic = cfg.elastic;
-  study.replicas = cfg.replicas;
-  study.peer_checkpoints = cfg.peer != nullptr;
+  result.units = cfg.units;
+  result.idle_units = s.machine.unit_count() - cfg.units;
+  result.horizon = cfg.horizon;
+  result.checkpoint_cost = cfg.checkpoint_cost;
+  result.spares = cfg.spares;
+  result.elastic = cfg.elastic;
+  result.replicas = cfg.replicas;
+  result.peer_checkpoints = cfg.peer != nullptr;
   if (rel.re_place) {
-    study.optical_reconfiguration = re_placement.reconfiguration;
-    study.displaced_iterations = re_placement.iteration_by_key;
+    result.optical_reconfiguration = re_placement.reconfiguration;
+    result.displaced_iterations = re_placement.iteration_by_key;
   }
-  for (const auto& [key, state] : cfg.degraded_states) study.degraded_iterations.push_back(state);
+  for (const auto& [key, state] : cfg.degraded_states) result.degraded_iterations.push_back(state);
   for (uint32_t c = 0; c < rel.rates.components.size(); ++c)
-    study.instances_by_component.push_back(job.instances(c));
-  return study;
+    result.instances_by_component.push_back(job.instances(c));
+  return result;
 }
 
 }  // namespace zs::study

@@ -28,10 +28,10 @@ scenario::RowResult run_row(const core::FileSource& files, const scenario::Valid
 }  // namespace
 
 ValidationStudy run_validation(const core::FileSource& files, const scenario::ValidationSpec& spec) {
-  ValidationStudy study;
-  for (const auto& row : spec.rows) study.rows.push_back(run_row(files, spec, row));
-  study.summary = scenario::summarize(spec, study.rows);
-  return study;
+  ValidationStudy result;
+  for (const auto& row : spec.rows) result.rows.push_back(run_row(files, spec, row));
+  result.summary = scenario::summarize(spec, result.rows);
+  return result;
 }
 
 }  // namespace zs::study

@@ -7,13 +7,13 @@
 #include "output/run_record.hpp"
 #include "scenario/scenario_loader.hpp"
 #include "study/scenario_simulation.hpp"
+#include "support/source_file.hpp"
 
 using namespace zs;
 
 TEST_CASE("the collapsed report names the merged axes, and says so when none was merged") {
   core::DiskFileSource files;
-  auto s =
-      scenario::ScenarioLoader(files).load(std::string(ZS_SOURCE_DIR) + "/scenarios/hgx-3d-parallel.json");
+  auto s = scenario::ScenarioLoader(files).load(test::source_file("scenarios/hgx-3d-parallel.json"));
   s.fidelity = core::Fidelity::kCollapsed;
   auto r = study::simulate_scenario(s);
   REQUIRE(r.replay.fidelity == core::Fidelity::kCollapsed);

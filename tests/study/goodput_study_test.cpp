@@ -13,21 +13,20 @@
 #include "support/approx.hpp"
 #include "support/input_error_of.hpp"
 #include "support/quiet_rates.hpp"
+#include "support/source_file.hpp"
 #include "support/temp_dir.hpp"
 
 using namespace zs;
 
 namespace {
 
-const std::string kSource = ZS_SOURCE_DIR;
-
 /// hgx-3d-parallel with absolute paths and a day of quiet failure rates (no failure expected),
 /// checkpointing every 30 min of work at 10 GB/s.
 std::string hgx_with_reliability(test::TempDir& dir) {
-  auto doc = nlohmann::json::parse(test::read_text(kSource + "/scenarios/hgx-3d-parallel.json"));
-  doc["machine"] =
-      kSource + "/topologies/" + std::filesystem::path(doc["machine"].get<std::string>()).filename().string();
-  doc["workload"]["model"] = kSource + "/workloads/gpt3-1.3b.json";
+  auto doc = nlohmann::json::parse(test::read_text(test::source_file("scenarios/hgx-3d-parallel.json")));
+  doc["machine"] = test::source_file("topologies/") +
+                   std::filesystem::path(doc["machine"].get<std::string>()).filename().string();
+  doc["workload"]["model"] = test::source_file("workloads/gpt3-1.3b.json");
   auto rates = test::quiet_rates();
   rates["components"].erase(1);  // no power domains on this machine
   doc["reliability"] = {{"failure_rates", dir.write("quiet.json", rates.dump())},
@@ -73,7 +72,7 @@ TEST_CASE("goodput study: the engine's iteration, the store's checkpoint time, e
 
 TEST_CASE("goodput study of a scenario without a reliability section: an input error at /reliability") {
   core::DiskFileSource files;
-  const std::string file = kSource + "/scenarios/hgx-3d-parallel.json";
+  const std::string file = test::source_file("scenarios/hgx-3d-parallel.json");
   const auto s = scenario::ScenarioLoader(files).load(file);
   CHECK(test::input_error_of([&] {
           study::run_goodput_study(s, file);

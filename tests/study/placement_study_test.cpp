@@ -5,11 +5,12 @@
 #include "scenario/scenario_loader.hpp"
 #include "study/placement_study.hpp"
 #include "support/input_error_of.hpp"
+#include "support/source_file.hpp"
 
 using namespace zs;
 
 namespace {
-const std::string kScenario = std::string(ZS_SOURCE_DIR) + "/scenarios/hgx-3d-parallel.json";
+const std::string kScenario = test::source_file("scenarios/hgx-3d-parallel.json");
 }
 
 TEST_CASE("placement study: the scenario's own policy by default, each named one otherwise") {

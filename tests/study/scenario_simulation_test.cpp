@@ -9,12 +9,13 @@
 #include "study/scenario_simulation.hpp"
 #include "support/input_error_of.hpp"
 #include "support/scenario_files.hpp"
+#include "support/source_file.hpp"
 #include "support/temp_dir.hpp"
 
 using namespace zs;
 
 namespace {
-const std::string kScenario = std::string(ZS_SOURCE_DIR) + "/scenarios/hgx-3d-parallel.json";
+const std::string kScenario = test::source_file("scenarios/hgx-3d-parallel.json");
 }
 
 TEST_CASE("a scenario simulated on the placement its policy makes, given, is the same iteration") {

@@ -4,12 +4,9 @@
 #include "core/file_source.hpp"
 #include "study/trace_input.hpp"
 #include "support/input_error_of.hpp"
+#include "support/source_file.hpp"
 
 using namespace zs;
-
-namespace {
-const std::string kSource = ZS_SOURCE_DIR;
-}
 
 TEST_CASE("trace input: a model file under a plan gives dp x tp x pp ranks, a scenario its workload's") {
   core::DiskFileSource files;
@@ -20,10 +17,11 @@ TEST_CASE("trace input: a model file under a plan gives dp x tp x pp ranks, a sc
                                      {"micro_batch", 1},
                                      {"global_batch", 8}},
                                     "--parallel"};
-  const auto model = study::read_trace_input(files, kSource + "/workloads/gpt3-1.3b.json", &plan);
+  const auto model = study::read_trace_input(files, test::source_file("workloads/gpt3-1.3b.json"), &plan);
   CHECK(model.trace.mesh.size() == 8);
   CHECK_FALSE(model.imported.has_value());
-  const auto scenario = study::read_trace_input(files, kSource + "/scenarios/hgx-3d-parallel.json", nullptr);
+  const auto scenario =
+      study::read_trace_input(files, test::source_file("scenarios/hgx-3d-parallel.json"), nullptr);
   CHECK(scenario.trace.mesh.size() == 8);  // data 2 x pipeline 2 x tensor 2
 }
 
@@ -31,9 +29,10 @@ TEST_CASE("trace input: a plan with a scenario, or a model without one, is an in
   core::DiskFileSource files;
   const study::TraceGeneration plan{"megatron", {{"data_parallel", 2}}, "--parallel"};
   CHECK(test::input_error_of([&] {
-          study::read_trace_input(files, kSource + "/scenarios/hgx-3d-parallel.json", &plan);
+          study::read_trace_input(files, test::source_file("scenarios/hgx-3d-parallel.json"), &plan);
         }) == "--parallel: a scenario carries its own plan; --parallel goes with a model file");
   CHECK(test::input_error_of([&] {
-          study::read_trace_input(files, kSource + "/workloads/gpt3-1.3b.json", nullptr);
-        }) == kSource + "/workloads/gpt3-1.3b.json: /kind: expected a \"trace\" or a \"scenario\"");
+          study::read_trace_input(files, test::source_file("workloads/gpt3-1.3b.json"), nullptr);
+        }) ==
+        test::source_file("workloads/gpt3-1.3b.json") + ": /kind: expected a \"trace\" or a \"scenario\"");
 }

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "cli/cli_app.hpp"
+#include "support/source_file.hpp"
 
 namespace zs::test {
 
@@ -13,11 +14,6 @@ struct CliResult {
   int code = -1;
   std::string out, err;
 };
-
-/// A file of the source tree (scenarios, models, ...), by its path relative to the repository root.
-inline std::string source_file(const std::string& relative) {
-  return std::string(ZS_SOURCE_DIR) + "/" + relative;
-}
 
 inline CliResult run_cli(std::vector<std::string> args) {
   args.insert(args.begin(), "zettasim");
