@@ -1,6 +1,7 @@
-// zettasim subcommands: run, list.
+// zettasim subcommands: one function adding each, and run_cli dispatching to them.
 #include "cli/cli_app.hpp"
 
+#include <algorithm>
 #include <functional>
 #include <memory>
 #include <sstream>
@@ -10,8 +11,10 @@
 
 #include "cli/commands.hpp"
 #include "core/input_error.hpp"
+#include "output/parameter_reference.hpp"
 #include "output/version.hpp"
 #include "scenario/catalog.hpp"
+#include "scenario/parameter_tables.hpp"
 
 namespace zs::cli {
 namespace {
@@ -119,6 +122,38 @@ Command add_list(CLI::App& app) {
           }};
 }
 
+/// `zettasim params`: the parameter types, one type's table, or the whole reference in Markdown.
+int print_parameters(const std::string& type, bool markdown, std::ostream& out) {
+  const scenario::Catalog catalog;
+  const auto tables = scenario::parameter_tables(catalog);
+  if (markdown) {
+    out << output::parameter_reference_markdown(tables);
+  } else if (type.empty()) {
+    out << "parameter types (zettasim params TYPE prints one):\n" << output::parameter_type_list(tables);
+  } else {
+    const auto it =
+        std::find_if(tables.begin(), tables.end(), [&](const auto* t) { return t->type() == type; });
+    if (it == tables.end()) {
+      std::string known;
+      for (const auto* t : tables) known += (known.empty() ? "" : ", ") + t->type();
+      throw core::InputError("zettasim params", "", "unknown type \"" + type + "\" (known: " + known + ")");
+    }
+    out << output::parameter_table_text(**it);
+  }
+  return 0;
+}
+
+Command add_params(CLI::App& app) {
+  auto type = std::make_shared<std::string>();
+  auto markdown = std::make_shared<bool>(false);
+  auto* params = app.add_subcommand(
+      "params", "List every parameter of model, topology and workload files: unit, default, range, meaning");
+  params->add_option("type", *type, "Print this type's parameters (default: list the types)");
+  params->add_flag("--markdown", *markdown,
+                   "Print every type as the Markdown reference (docs/parameters.md)");
+  return {params, [type, markdown](std::ostream& out) { return print_parameters(*type, *markdown, out); }};
+}
+
 Command add_place(CLI::App& app) {
   auto opt = std::make_shared<PlaceOptions>();
   auto* place = app.add_subcommand(
@@ -203,8 +238,8 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
   CLI::App app{"zettasim: discrete-event simulator of disaggregated AI supercomputers"};
   app.set_version_flag("--version", std::string("zettasim ") + output::kVersion);
   app.require_subcommand(1);
-  std::vector<Command> commands = {add_run(app),  add_goodput(app), add_topo(app),
-                                   add_list(app), add_place(app),   add_validate(app)};
+  std::vector<Command> commands = {add_run(app),    add_goodput(app), add_topo(app),    add_list(app),
+                                   add_params(app), add_place(app),   add_validate(app)};
   auto* trace = app.add_subcommand("trace", "Generate, inspect, import or export a trace");
   trace->require_subcommand(1);
   for (auto add : {&add_trace_gen, &add_trace_inspect, &add_trace_export}) commands.push_back(add(*trace));

@@ -5,73 +5,72 @@
 #include <stdexcept>
 #include <vector>
 
-#include "hw/parameter_sources.hpp"
+#include "core/param_reader.hpp"
 
 namespace zs::hw {
 
+const core::ParamTable& ComputeUnitModel::params() {
+  static const core::ParamTable table = core::model_table(
+      "compute-unit", "a compute unit type (GPU, NPU, CPU): a roofline of FLOP rate and HBM bandwidth",
+      {core::Param::object("matrix_peak", "dtype name (bf16, fp16, fp8, tf32, fp64, ...) -> FLOP/s",
+                           "dense matrix-engine peak per dtype; each entry is cited as matrix_peak.DTYPE"),
+       core::Param::flop_rate("vector_peak", "peak of element-wise (non-matrix) arithmetic").cite(),
+       core::Param::number("matrix_efficiency", 1e-6, 1.0,
+                           "achieved fraction of the matrix peak for large work")
+           .cite(),
+       core::Param::flops("matrix_half_efficiency_work",
+                          "FLOP per kernel at which matrix work reaches half of matrix_efficiency; left out, "
+                          "the efficiency does not depend on kernel size")
+           .optional()
+           .cite(),
+       core::Param::number("vector_efficiency", 1e-6, 1.0, "achieved fraction of the vector peak").cite(),
+       core::Param::bytes("hbm_capacity", "memory on the unit").cite(),
+       core::Param::byte_rate("hbm_bandwidth", "memory bandwidth, reads and writes together").cite(),
+       core::Param::number("hbm_efficiency", 1e-6, 1.0, "achieved fraction of the memory bandwidth").cite(),
+       core::Param::seconds("kernel_launch_overhead", "time each kernel launch adds").cite(),
+       core::Param::watts("idle_power", "power drawn when idle").cite(),
+       core::Param::watts("load_power", "power drawn while computing; at least idle_power").cite()});
+  return table;
+}
+
 ComputeUnitModel ComputeUnitModel::from_json(core::JsonObject& json) {
-  if (json.string("kind") != "compute-unit")
-    throw json.error("kind", "expected \"compute-unit\" for a compute unit model");
+  core::ParamReader r(params(), json);
+  if (r.get<std::string>("kind") != "compute-unit")
+    throw r.error("kind", "expected \"compute-unit\" for a compute unit model");
   ComputeUnitModel m;
-  m.name_ = json.string("name");
-  m.description_ = json.optional_string("description").value_or("");
-  std::vector<std::string> params;
-
-  core::JsonObject peaks = json.object("matrix_peak");
-  for (const auto& key : peaks.keys()) {
-    auto d = core::parse_dtype(key);
-    if (!d) throw peaks.error(key, "unknown dtype (known: " + core::known_dtypes() + ")");
-    m.matrix_peak_[*d] = peaks.flop_rate(key);
-    params.push_back("matrix_peak." + key);
-  }
-  if (m.matrix_peak_.empty()) throw peaks.error("expected at least one dtype with its peak FLOP rate");
-  peaks.finish();
-
-  m.vector_peak_ = json.flop_rate("vector_peak");
-  m.matrix_efficiency_ = json.number("matrix_efficiency", 1e-6, 1.0);
-  if (json.has("matrix_half_efficiency_work")) {
-    m.matrix_half_efficiency_work_ = json.flops("matrix_half_efficiency_work");
-    params.emplace_back("matrix_half_efficiency_work");
-  } else {
-    json.optional("matrix_half_efficiency_work");
-  }
-  m.vector_efficiency_ = json.number("vector_efficiency", 1e-6, 1.0);
-  m.hbm_capacity_ = json.bytes("hbm_capacity");
-  m.hbm_bandwidth_ = json.byte_rate("hbm_bandwidth");
-  m.hbm_efficiency_ = json.number("hbm_efficiency", 1e-6, 1.0);
-  m.kernel_launch_overhead_ = json.seconds("kernel_launch_overhead");
-  m.idle_power_ = json.watts("idle_power");
-  m.load_power_ = json.watts("load_power");
-  if (m.load_power_ < m.idle_power_) throw json.error("load_power", "must be at least idle_power");
-  for (const char* p :
-       {"vector_peak", "matrix_efficiency", "vector_efficiency", "hbm_capacity", "hbm_bandwidth",
-        "hbm_efficiency", "kernel_launch_overhead", "idle_power", "load_power"})
-    params.emplace_back(p);
-  m.sources_ = read_parameter_sources(json, params);
-  json.finish();
+  m.name_ = r.get<std::string>("name");
+  m.description_ = r.get<std::string>("description");
+  m.read_matrix_peaks(r);
+  m.vector_peak_ = r.get<core::FlopRate>("vector_peak");
+  m.matrix_efficiency_ = r.get<double>("matrix_efficiency");
+  m.matrix_half_efficiency_work_ =
+      r.find<core::Flops>("matrix_half_efficiency_work").value_or(core::Flops(0.0));
+  m.vector_efficiency_ = r.get<double>("vector_efficiency");
+  m.hbm_capacity_ = r.get<core::Bytes>("hbm_capacity");
+  m.hbm_bandwidth_ = r.get<core::ByteRate>("hbm_bandwidth");
+  m.hbm_efficiency_ = r.get<double>("hbm_efficiency");
+  m.kernel_launch_overhead_ = r.get<core::Seconds>("kernel_launch_overhead");
+  m.idle_power_ = r.get<core::Watts>("idle_power");
+  m.load_power_ = r.get<core::Watts>("load_power");
+  if (m.load_power_ < m.idle_power_) throw r.error("load_power", "must be at least idle_power");
+  r.finish();
+  m.resolved_ = r.resolved();
   return m;
 }
 
-nlohmann::json ComputeUnitModel::to_json() const {
-  nlohmann::json peaks = nlohmann::json::object();
-  for (const auto& [d, rate] : matrix_peak_) peaks[std::string(core::to_string(d))] = core::to_string(rate);
-  nlohmann::json j = {{"kind", "compute-unit"},
-                      {"name", name_},
-                      {"description", description_},
-                      {"matrix_peak", peaks},
-                      {"vector_peak", core::to_string(vector_peak_)},
-                      {"matrix_efficiency", matrix_efficiency_},
-                      {"vector_efficiency", vector_efficiency_},
-                      {"hbm_capacity", core::to_string(hbm_capacity_)},
-                      {"hbm_bandwidth", core::to_string(hbm_bandwidth_)},
-                      {"hbm_efficiency", hbm_efficiency_},
-                      {"kernel_launch_overhead", core::to_string(kernel_launch_overhead_)},
-                      {"idle_power", core::to_string(idle_power_)},
-                      {"load_power", core::to_string(load_power_)},
-                      {"sources", sources_}};
-  if (matrix_half_efficiency_work_.value() > 0)
-    j["matrix_half_efficiency_work"] = core::to_string(matrix_half_efficiency_work_);
-  return j;
+void ComputeUnitModel::read_matrix_peaks(core::ParamReader& r) {
+  core::JsonObject peaks = r.object("matrix_peak");
+  nlohmann::json written = nlohmann::json::object();
+  for (const auto& key : peaks.keys()) {
+    auto d = core::parse_dtype(key);
+    if (!d) throw peaks.error(key, "unknown dtype (known: " + core::known_dtypes() + ")");
+    matrix_peak_[*d] = peaks.flop_rate(key);
+    written[key] = core::to_string(matrix_peak_[*d]);
+    r.cite("matrix_peak." + key);
+  }
+  if (matrix_peak_.empty()) throw peaks.error("expected at least one dtype with its peak FLOP rate");
+  peaks.finish();
+  r.record("matrix_peak", std::move(written));
 }
 
 core::FlopRate ComputeUnitModel::achieved_rate(core::Dtype d, core::WorkKind k) const {

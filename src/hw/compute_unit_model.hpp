@@ -9,6 +9,8 @@
 
 #include "core/dtype.hpp"
 #include "core/json_object.hpp"
+#include "core/param_reader.hpp"
+#include "core/param_table.hpp"
 #include "core/units.hpp"
 
 namespace zs::hw {
@@ -32,7 +34,10 @@ class ComputeUnitModel {
  public:
   /// Reads a model file ("kind": "compute-unit"); every parameter needs a cited source.
   static ComputeUnitModel from_json(core::JsonObject& json);
-  nlohmann::json to_json() const;
+  /// The declared parameters of this model kind.
+  static const core::ParamTable& params();
+  /// The model as resolved: every parameter, defaults filled in, with its sources (config.json).
+  const nlohmann::json& to_json() const { return resolved_; }
 
   const std::string& name() const { return name_; }
   const std::string& description() const { return description_; }
@@ -61,6 +66,8 @@ class ComputeUnitModel {
   core::Seconds compute_time(const ComputeWork& work) const;
 
  private:
+  void read_matrix_peaks(core::ParamReader& r);
+
   std::string name_;
   std::string description_;
   std::map<core::Dtype, core::FlopRate> matrix_peak_;
@@ -74,7 +81,7 @@ class ComputeUnitModel {
   core::Seconds kernel_launch_overhead_;
   core::Watts idle_power_;
   core::Watts load_power_;
-  std::map<std::string, std::string> sources_;
+  nlohmann::json resolved_;
 };
 
 }  // namespace zs::hw

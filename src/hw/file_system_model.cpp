@@ -3,23 +3,33 @@
 
 #include <algorithm>
 
-#include "hw/parameter_sources.hpp"
+#include "core/param_reader.hpp"
 
 namespace zs::hw {
 
+const core::ParamTable& FileSystemModel::params() {
+  static const core::ParamTable table = core::model_table(
+      "file-system", "a parallel file system that checkpoints are written to and read from",
+      {core::Param::bytes("capacity", "what the file system holds").cite(),
+       core::Param::byte_rate("write_bandwidth", "sustained write bandwidth, all clients together").cite(),
+       core::Param::byte_rate("read_bandwidth", "sustained read bandwidth, all clients together").cite(),
+       core::Param::byte_rate("client_bandwidth", "bandwidth of one client (compute unit)").cite()});
+  return table;
+}
+
 FileSystemModel FileSystemModel::from_json(core::JsonObject& json) {
-  if (json.string("kind") != "file-system")
-    throw json.error("kind", "expected \"file-system\" for a parallel file system model");
+  core::ParamReader r(params(), json);
+  if (r.get<std::string>("kind") != "file-system")
+    throw r.error("kind", "expected \"file-system\" for a parallel file system model");
   FileSystemModel m;
-  m.name_ = json.string("name");
-  m.description_ = json.optional_string("description").value_or("");
-  m.capacity_ = json.bytes("capacity");
-  m.write_bandwidth_ = json.byte_rate("write_bandwidth");
-  m.read_bandwidth_ = json.byte_rate("read_bandwidth");
-  m.client_bandwidth_ = json.byte_rate("client_bandwidth");
-  m.sources_ =
-      read_parameter_sources(json, {"capacity", "write_bandwidth", "read_bandwidth", "client_bandwidth"});
-  json.finish();
+  m.name_ = r.get<std::string>("name");
+  m.description_ = r.get<std::string>("description");
+  m.capacity_ = r.get<core::Bytes>("capacity");
+  m.write_bandwidth_ = r.get<core::ByteRate>("write_bandwidth");
+  m.read_bandwidth_ = r.get<core::ByteRate>("read_bandwidth");
+  m.client_bandwidth_ = r.get<core::ByteRate>("client_bandwidth");
+  r.finish();
+  m.resolved_ = r.resolved();
   return m;
 }
 
@@ -37,17 +47,6 @@ core::Seconds FileSystemModel::write_time(core::Bytes bytes, uint64_t clients) c
 
 core::Seconds FileSystemModel::read_time(core::Bytes bytes, uint64_t clients) const {
   return transfer_time(bytes, clients, read_bandwidth_, client_bandwidth_);
-}
-
-nlohmann::json FileSystemModel::to_json() const {
-  return {{"kind", "file-system"},
-          {"name", name_},
-          {"description", description_},
-          {"capacity", core::to_string(capacity_)},
-          {"write_bandwidth", core::to_string(write_bandwidth_)},
-          {"read_bandwidth", core::to_string(read_bandwidth_)},
-          {"client_bandwidth", core::to_string(client_bandwidth_)},
-          {"sources", sources_}};
 }
 
 }  // namespace zs::hw

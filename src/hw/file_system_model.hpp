@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/json_object.hpp"
+#include "core/param_table.hpp"
 #include "core/units.hpp"
 
 namespace zs::hw {
@@ -19,7 +20,10 @@ class FileSystemModel {
  public:
   /// Reads a model file ("kind": "file-system"); every parameter needs a cited source.
   static FileSystemModel from_json(core::JsonObject& json);
-  nlohmann::json to_json() const;
+  /// The declared parameters of this model kind.
+  static const core::ParamTable& params();
+  /// The model as resolved: every parameter, defaults filled in, with its sources (config.json).
+  const nlohmann::json& to_json() const { return resolved_; }
 
   const std::string& name() const { return name_; }
   core::Bytes capacity() const { return capacity_; }                     ///< B
@@ -38,7 +42,7 @@ class FileSystemModel {
   core::ByteRate write_bandwidth_;
   core::ByteRate read_bandwidth_;
   core::ByteRate client_bandwidth_;
-  std::map<std::string, std::string> sources_;
+  nlohmann::json resolved_;
 };
 
 }  // namespace zs::hw

@@ -1,46 +1,46 @@
 // Link model loading.
 #include "hw/link_model.hpp"
 
-#include "hw/parameter_sources.hpp"
+#include "core/param_reader.hpp"
 
 namespace zs::hw {
 
+const core::ParamTable& LinkModel::params() {
+  static const core::ParamTable table = core::model_table(
+      "link", "a full-duplex link type (NVLink, PCIe, InfiniBand, Ethernet, optical)",
+      {core::Param::byte_rate("bandwidth", "line rate per direction").cite(),
+       core::Param::seconds("latency", "one traversal, end to end").cite(),
+       core::Param::number("efficiency", 0.01, 1.0,
+                           "achieved fraction of the bandwidth for bulk data (protocol and packet overhead)")
+           .or_default(1.0)
+           .cite()});
+  return table;
+}
+
 LinkModel LinkModel::from_json(core::JsonObject& json) {
-  if (json.string("kind") != "link") throw json.error("kind", "expected \"link\" for a link model");
+  core::ParamReader r(params(), json);
+  if (r.get<std::string>("kind") != "link") throw r.error("kind", "expected \"link\" for a link model");
   LinkModel m;
-  m.name_ = json.string("name");
-  m.description_ = json.optional_string("description").value_or("");
-  m.bandwidth_ = json.byte_rate("bandwidth");
-  m.latency_ = json.seconds("latency");
-  std::vector<std::string> params{"bandwidth", "latency"};
-  if (json.has("efficiency")) {
-    m.efficiency_ = json.number("efficiency", 0.01, 1.0);
-    params.emplace_back("efficiency");
-  }
-  m.sources_ = read_parameter_sources(json, params);
-  json.finish();
+  m.name_ = r.get<std::string>("name");
+  m.description_ = r.get<std::string>("description");
+  m.bandwidth_ = r.get<core::ByteRate>("bandwidth");
+  m.latency_ = r.get<core::Seconds>("latency");
+  m.efficiency_ = r.get<double>("efficiency");
+  r.finish();
+  m.resolved_ = r.resolved();
   return m;
 }
 
 LinkModel LinkModel::derived(std::string name, core::ByteRate bandwidth, core::Seconds latency,
                              std::string origin) {
-  LinkModel m;
-  m.name_ = std::move(name);
-  m.description_ = "derived: " + origin;
-  m.bandwidth_ = bandwidth;
-  m.latency_ = latency;
-  m.sources_ = {{"bandwidth", origin}, {"latency", origin}};
-  return m;
-}
-
-nlohmann::json LinkModel::to_json() const {
-  return {{"kind", "link"},
-          {"name", name_},
-          {"description", description_},
-          {"bandwidth", core::to_string(bandwidth_)},
-          {"latency", core::to_string(latency_)},
-          {"efficiency", efficiency_},
-          {"sources", sources_}};
+  const nlohmann::json doc = {{"kind", "link"},
+                              {"name", std::move(name)},
+                              {"description", "derived: " + origin},
+                              {"bandwidth", core::to_string(bandwidth)},
+                              {"latency", core::to_string(latency)},
+                              {"sources", {{"bandwidth", origin}, {"latency", origin}}}};
+  core::JsonObject json(doc, "derived link", "");
+  return from_json(json);
 }
 
 }  // namespace zs::hw

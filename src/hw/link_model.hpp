@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/json_object.hpp"
+#include "core/param_table.hpp"
 #include "core/units.hpp"
 
 namespace zs::hw {
@@ -21,7 +22,10 @@ class LinkModel {
   /// A link derived from other parameters (e.g. a memory pool's ports); `origin` says from what.
   static LinkModel derived(std::string name, core::ByteRate bandwidth, core::Seconds latency,
                            std::string origin);
-  nlohmann::json to_json() const;
+  /// The declared parameters of this model kind.
+  static const core::ParamTable& params();
+  /// The model as resolved: every parameter, defaults filled in, with its sources (config.json).
+  const nlohmann::json& to_json() const { return resolved_; }
 
   const std::string& name() const { return name_; }
   const std::string& description() const { return description_; }
@@ -37,7 +41,7 @@ class LinkModel {
   core::ByteRate bandwidth_;
   core::Seconds latency_;
   double efficiency_ = 1.0;
-  std::map<std::string, std::string> sources_;
+  nlohmann::json resolved_;
 };
 
 }  // namespace zs::hw

@@ -1,34 +1,34 @@
 // Memory pool model loading.
 #include "hw/memory_pool_model.hpp"
 
-#include "hw/parameter_sources.hpp"
+#include "core/param_reader.hpp"
 
 namespace zs::hw {
 
-MemoryPoolModel MemoryPoolModel::from_json(core::JsonObject& json) {
-  if (json.string("kind") != "memory-pool")
-    throw json.error("kind", "expected \"memory-pool\" for a memory pool model");
-  MemoryPoolModel m;
-  m.name_ = json.string("name");
-  m.description_ = json.optional_string("description").value_or("");
-  m.capacity_ = json.bytes("capacity");
-  m.ports_ = static_cast<uint32_t>(json.integer("ports", 1, 1 << 16));
-  m.port_bandwidth_ = json.byte_rate("port_bandwidth");
-  m.load_latency_ = json.seconds("load_latency");
-  m.sources_ = read_parameter_sources(json, {"capacity", "ports", "port_bandwidth", "load_latency"});
-  json.finish();
-  return m;
+const core::ParamTable& MemoryPoolModel::params() {
+  static const core::ParamTable table = core::model_table(
+      "memory-pool", "a disaggregated memory pool (CXL memory, a pooled HBM or DRAM appliance)",
+      {core::Param::bytes("capacity", "memory the pool holds").cite(),
+       core::Param::integer("ports", 1, 1 << 16, "links from the pool into the fabric").cite(),
+       core::Param::byte_rate("port_bandwidth", "bandwidth of one port per direction").cite(),
+       core::Param::seconds("load_latency", "latency of one access").cite()});
+  return table;
 }
 
-nlohmann::json MemoryPoolModel::to_json() const {
-  return {{"kind", "memory-pool"},
-          {"name", name_},
-          {"description", description_},
-          {"capacity", core::to_string(capacity_)},
-          {"ports", ports_},
-          {"port_bandwidth", core::to_string(port_bandwidth_)},
-          {"load_latency", core::to_string(load_latency_)},
-          {"sources", sources_}};
+MemoryPoolModel MemoryPoolModel::from_json(core::JsonObject& json) {
+  core::ParamReader r(params(), json);
+  if (r.get<std::string>("kind") != "memory-pool")
+    throw r.error("kind", "expected \"memory-pool\" for a memory pool model");
+  MemoryPoolModel m;
+  m.name_ = r.get<std::string>("name");
+  m.description_ = r.get<std::string>("description");
+  m.capacity_ = r.get<core::Bytes>("capacity");
+  m.ports_ = static_cast<uint32_t>(r.get<int64_t>("ports"));
+  m.port_bandwidth_ = r.get<core::ByteRate>("port_bandwidth");
+  m.load_latency_ = r.get<core::Seconds>("load_latency");
+  r.finish();
+  m.resolved_ = r.resolved();
+  return m;
 }
 
 }  // namespace zs::hw

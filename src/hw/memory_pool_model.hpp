@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/json_object.hpp"
+#include "core/param_table.hpp"
 #include "core/units.hpp"
 
 namespace zs::hw {
@@ -18,7 +19,10 @@ class MemoryPoolModel {
  public:
   /// Reads a model file ("kind": "memory-pool"); every parameter needs a cited source.
   static MemoryPoolModel from_json(core::JsonObject& json);
-  nlohmann::json to_json() const;
+  /// The declared parameters of this model kind.
+  static const core::ParamTable& params();
+  /// The model as resolved: every parameter, defaults filled in, with its sources (config.json).
+  const nlohmann::json& to_json() const { return resolved_; }
 
   const std::string& name() const { return name_; }
   core::Bytes capacity() const { return capacity_; }                 ///< B
@@ -34,7 +38,7 @@ class MemoryPoolModel {
   uint32_t ports_ = 1;
   core::ByteRate port_bandwidth_;
   core::Seconds load_latency_;
-  std::map<std::string, std::string> sources_;
+  nlohmann::json resolved_;
 };
 
 }  // namespace zs::hw

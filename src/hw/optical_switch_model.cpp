@@ -1,40 +1,39 @@
 // Optical circuit switch model loading.
 #include "hw/optical_switch_model.hpp"
 
-#include "hw/parameter_sources.hpp"
+#include "core/param_reader.hpp"
 
 namespace zs::hw {
 
+const core::ParamTable& OpticalSwitchModel::params() {
+  static const core::ParamTable table = core::model_table(
+      "optical-circuit-switch", "a reconfigurable optical circuit switch (MEMS or similar)",
+      {core::Param::integer("ports", 2, 1 << 20, "ports; a circuit joins two").cite(),
+       core::Param::seconds("reconfiguration_time", "time to set up a new set of circuits").cite(),
+       core::Param::byte_rate("circuit_bandwidth", "bandwidth of one circuit per direction").cite(),
+       core::Param::seconds("latency", "node to node through one circuit").cite()});
+  return table;
+}
+
 OpticalSwitchModel OpticalSwitchModel::from_json(core::JsonObject& json) {
-  if (json.string("kind") != "optical-circuit-switch")
-    throw json.error("kind", "expected \"optical-circuit-switch\" for an optical circuit switch model");
+  core::ParamReader r(params(), json);
+  if (r.get<std::string>("kind") != "optical-circuit-switch")
+    throw r.error("kind", "expected \"optical-circuit-switch\" for an optical circuit switch model");
   OpticalSwitchModel m;
-  m.name_ = json.string("name");
-  m.description_ = json.optional_string("description").value_or("");
-  m.ports_ = static_cast<uint32_t>(json.integer("ports", 2, 1 << 20));
-  m.reconfiguration_time_ = json.seconds("reconfiguration_time");
-  m.circuit_bandwidth_ = json.byte_rate("circuit_bandwidth");
-  m.latency_ = json.seconds("latency");
-  m.sources_ =
-      read_parameter_sources(json, {"ports", "reconfiguration_time", "circuit_bandwidth", "latency"});
-  json.finish();
+  m.name_ = r.get<std::string>("name");
+  m.description_ = r.get<std::string>("description");
+  m.ports_ = static_cast<uint32_t>(r.get<int64_t>("ports"));
+  m.reconfiguration_time_ = r.get<core::Seconds>("reconfiguration_time");
+  m.circuit_bandwidth_ = r.get<core::ByteRate>("circuit_bandwidth");
+  m.latency_ = r.get<core::Seconds>("latency");
+  r.finish();
+  m.resolved_ = r.resolved();
   return m;
 }
 
 LinkModel OpticalSwitchModel::circuit_link() const {
   return LinkModel::derived(name_ + "-circuit", circuit_bandwidth_, latency_,
                             "one circuit of optical circuit switch model \"" + name_ + "\"");
-}
-
-nlohmann::json OpticalSwitchModel::to_json() const {
-  return {{"kind", "optical-circuit-switch"},
-          {"name", name_},
-          {"description", description_},
-          {"ports", ports_},
-          {"reconfiguration_time", core::to_string(reconfiguration_time_)},
-          {"circuit_bandwidth", core::to_string(circuit_bandwidth_)},
-          {"latency", core::to_string(latency_)},
-          {"sources", sources_}};
 }
 
 }  // namespace zs::hw

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/json_object.hpp"
+#include "core/param_table.hpp"
 #include "core/units.hpp"
 #include "hw/link_model.hpp"
 
@@ -21,7 +22,10 @@ class OpticalSwitchModel {
  public:
   /// Reads a model file ("kind": "optical-circuit-switch"); every parameter needs a cited source.
   static OpticalSwitchModel from_json(core::JsonObject& json);
-  nlohmann::json to_json() const;
+  /// The declared parameters of this model kind.
+  static const core::ParamTable& params();
+  /// The model as resolved: every parameter, defaults filled in, with its sources (config.json).
+  const nlohmann::json& to_json() const { return resolved_; }
 
   const std::string& name() const { return name_; }
   uint32_t ports() const { return ports_; }
@@ -38,7 +42,7 @@ class OpticalSwitchModel {
   core::Seconds reconfiguration_time_;
   core::ByteRate circuit_bandwidth_;
   core::Seconds latency_;
-  std::map<std::string, std::string> sources_;
+  nlohmann::json resolved_;
 };
 
 }  // namespace zs::hw

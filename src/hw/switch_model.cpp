@@ -1,46 +1,49 @@
 // Switch model loading.
 #include "hw/switch_model.hpp"
 
-#include "hw/parameter_sources.hpp"
+#include "core/param_reader.hpp"
 
 namespace zs::hw {
 
-SwitchModel SwitchModel::from_json(core::JsonObject& json) {
-  if (json.string("kind") != "switch") throw json.error("kind", "expected \"switch\" for a switch model");
-  SwitchModel m;
-  m.name_ = json.string("name");
-  m.description_ = json.optional_string("description").value_or("");
-  m.radix_ = static_cast<uint32_t>(json.integer("radix", 2, 1 << 20));
-  m.port_bandwidth_ = json.byte_rate("port_bandwidth");
-  m.latency_ = json.seconds("latency");
-  if (!json.has("in_network_reduction"))
-    throw json.error("in_network_reduction", "missing; expected true or false (SHARP/NVLS-style reduction)");
-  m.in_network_reduction_ = json.boolean_or("in_network_reduction", false);
-  std::vector<std::string> params{"radix", "port_bandwidth", "latency", "in_network_reduction"};
-  if (m.in_network_reduction_) {
-    if (!json.has("reduction_efficiency"))
-      throw json.error(
-          "reduction_efficiency",
-          "missing; a switch that reduces in the network needs the fraction of port bandwidth at "
-          "which it absorbs data to reduce (0 to 1)");
-    m.reduction_efficiency_ = json.number("reduction_efficiency", 0.01, 1.0);
-    params.emplace_back("reduction_efficiency");
-  }
-  m.sources_ = read_parameter_sources(json, params);
-  json.finish();
-  return m;
+const core::ParamTable& SwitchModel::params() {
+  static const core::ParamTable table = core::model_table(
+      "switch", "an electrical packet switch (NVSwitch, InfiniBand, Ethernet)",
+      {core::Param::integer("radix", 2, 1 << 20, "ports").cite(),
+       core::Param::byte_rate("port_bandwidth", "bandwidth of one port per direction").cite(),
+       core::Param::seconds("latency", "port to port").cite(),
+       core::Param::boolean("in_network_reduction",
+                            "whether the switch reduces data in the network (SHARP, NVLS)")
+           .cite(),
+       core::Param::number("reduction_efficiency", 0.01, 1.0,
+                           "fraction of port bandwidth at which the switch absorbs data to reduce; required "
+                           "when in_network_reduction is true")
+           .optional()
+           .cite()});
+  return table;
 }
 
-nlohmann::json SwitchModel::to_json() const {
-  return {{"kind", "switch"},
-          {"name", name_},
-          {"description", description_},
-          {"radix", radix_},
-          {"port_bandwidth", core::to_string(port_bandwidth_)},
-          {"latency", core::to_string(latency_)},
-          {"in_network_reduction", in_network_reduction_},
-          {"reduction_efficiency", reduction_efficiency_},
-          {"sources", sources_}};
+SwitchModel SwitchModel::from_json(core::JsonObject& json) {
+  core::ParamReader r(params(), json);
+  if (r.get<std::string>("kind") != "switch") throw r.error("kind", "expected \"switch\" for a switch model");
+  SwitchModel m;
+  m.name_ = r.get<std::string>("name");
+  m.description_ = r.get<std::string>("description");
+  m.radix_ = static_cast<uint32_t>(r.get<int64_t>("radix"));
+  m.port_bandwidth_ = r.get<core::ByteRate>("port_bandwidth");
+  m.latency_ = r.get<core::Seconds>("latency");
+  if (!r.has("in_network_reduction"))
+    throw r.error("in_network_reduction", "missing; expected true or false (SHARP/NVLS-style reduction)");
+  m.in_network_reduction_ = r.get<bool>("in_network_reduction");
+  if (m.in_network_reduction_) {
+    if (!r.has("reduction_efficiency"))
+      throw r.error("reduction_efficiency",
+                    "missing; a switch that reduces in the network needs the fraction of port bandwidth at "
+                    "which it absorbs data to reduce (0 to 1)");
+    m.reduction_efficiency_ = *r.find<double>("reduction_efficiency");
+  }
+  r.finish();
+  m.resolved_ = r.resolved();
+  return m;
 }
 
 }  // namespace zs::hw

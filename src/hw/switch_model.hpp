@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/json_object.hpp"
+#include "core/param_table.hpp"
 #include "core/units.hpp"
 
 namespace zs::hw {
@@ -19,7 +20,10 @@ class SwitchModel {
  public:
   /// Reads a model file ("kind": "switch"); every parameter needs a cited source.
   static SwitchModel from_json(core::JsonObject& json);
-  nlohmann::json to_json() const;
+  /// The declared parameters of this model kind.
+  static const core::ParamTable& params();
+  /// The model as resolved: every parameter, defaults filled in, with its sources (config.json).
+  const nlohmann::json& to_json() const { return resolved_; }
 
   const std::string& name() const { return name_; }
   uint32_t radix() const { return radix_; }                          ///< ports
@@ -38,7 +42,7 @@ class SwitchModel {
   core::Seconds latency_;
   bool in_network_reduction_ = false;
   double reduction_efficiency_ = 1.0;
-  std::map<std::string, std::string> sources_;
+  nlohmann::json resolved_;
 };
 
 }  // namespace zs::hw

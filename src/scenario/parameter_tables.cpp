@@ -1,0 +1,36 @@
+// The list of parameter tables, from the model classes and the catalog's generators.
+#include "scenario/parameter_tables.hpp"
+
+#include <algorithm>
+
+#include "hw/compute_unit_model.hpp"
+#include "hw/file_system_model.hpp"
+#include "hw/link_model.hpp"
+#include "hw/memory_pool_model.hpp"
+#include "hw/optical_switch_model.hpp"
+#include "hw/switch_model.hpp"
+
+namespace zs::scenario {
+namespace {
+
+/// Appends `table` and then, depth first, the tables of its nested objects (each once).
+void add_with_parts(const core::ParamTable& table, std::vector<const core::ParamTable*>& out) {
+  if (std::find(out.begin(), out.end(), &table) != out.end()) return;
+  out.push_back(&table);
+  for (const auto& p : table.params())
+    if (p.part != nullptr) add_with_parts(*p.part, out);
+}
+
+}  // namespace
+
+std::vector<const core::ParamTable*> parameter_tables(const Catalog& catalog) {
+  std::vector<const core::ParamTable*> out;
+  for (const core::ParamTable* model :
+       {&hw::ComputeUnitModel::params(), &hw::LinkModel::params(), &hw::SwitchModel::params(),
+        &hw::MemoryPoolModel::params(), &hw::OpticalSwitchModel::params(), &hw::FileSystemModel::params()})
+    add_with_parts(*model, out);
+  (void)catalog;
+  return out;
+}
+
+}  // namespace zs::scenario

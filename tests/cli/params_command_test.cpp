@@ -1,0 +1,37 @@
+// zettasim params: the parameter types, one type's table, and docs/parameters.md kept current.
+#include <doctest/doctest.h>
+
+#include "support/run_cli.hpp"
+#include "support/temp_dir.hpp"
+
+using namespace zs;
+
+TEST_CASE("docs/parameters.md is what zettasim params --markdown prints (regenerate it when this fails)") {
+  auto r = test::run_cli({"params", "--markdown"});
+  REQUIRE(r.code == 0);
+  CHECK(r.out == test::read_text(test::source_file("docs/parameters.md")));
+}
+
+TEST_CASE("zettasim params lists the types, and prints one type's table with units, defaults and ranges") {
+  auto list = test::run_cli({"params"});
+  REQUIRE(list.code == 0);
+  for (const char* type :
+       {"compute-unit", "link", "switch", "memory-pool", "optical-circuit-switch", "file-system"})
+    CHECK(list.out.find(std::string("\n  ") + type + " ") != std::string::npos);
+
+  auto link = test::run_cli({"params", "link"});
+  REQUIRE(link.code == 0);
+  CHECK(link.out.find("bandwidth") != std::string::npos);
+  CHECK(link.out.find("B/s (\"400Gb/s\", \"3.35TB/s\")") != std::string::npos);
+  CHECK(link.out.find("[0.01, 1.0]") != std::string::npos);  // efficiency's range
+  CHECK(link.out.find("1.0 ") != std::string::npos);         // and its default
+}
+
+TEST_CASE("zettasim params of an unknown type: one line naming the known ones, exit 2") {
+  auto r = test::run_cli({"params", "lnk"});
+  CHECK(r.code == 2);
+  CHECK(r.out.empty());
+  CHECK(r.err.rfind("zettasim: error: zettasim params: unknown type \"lnk\" (known: compute-unit, link,",
+                    0) == 0);
+  CHECK(r.err.find('\n') == r.err.size() - 1);
+}
