@@ -197,6 +197,10 @@ const nlohmann::json& ParamReader::list(std::string_view name) {
   return v;
 }
 
+std::string ParamReader::element_pointer(std::string_view name, size_t index) const {
+  return json_.element_pointer(declared(name).name, index);
+}
+
 void ParamReader::record(std::string_view name, nlohmann::json value) {
   slot()[declared(name).name] = std::move(value);
 }

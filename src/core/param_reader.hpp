@@ -48,6 +48,11 @@ class ParamReader {
   std::vector<ParamReader> parts(std::string_view name);
   /// The array at `name` (declared kList without a part), for the caller to read, recorded as written.
   const nlohmann::json& list(std::string_view name);
+  /// The JSON path of element `index` of the array at `name`.
+  std::string element_pointer(std::string_view name, size_t index) const;
+  /// The object itself, for a helper that reads a declared array or object (marked read by list() or
+  /// object()) by its own rules.
+  JsonObject& json() { return json_; }
   /// Records what the caller read of an object or array parameter, in the form a file writes it.
   void record(std::string_view name, nlohmann::json value);
   /// A cited value inside an object parameter ("matrix_peak.bf16"), which then needs its own source.

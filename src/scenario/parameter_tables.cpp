@@ -29,7 +29,9 @@ std::vector<const core::ParamTable*> parameter_tables(const Catalog& catalog) {
        {&hw::ComputeUnitModel::params(), &hw::LinkModel::params(), &hw::SwitchModel::params(),
         &hw::MemoryPoolModel::params(), &hw::OpticalSwitchModel::params(), &hw::FileSystemModel::params()})
     add_with_parts(*model, out);
-  (void)catalog;
+  add_with_parts(topology::topology_file_params(), out);
+  for (const auto& generator : catalog.topology_generators.entries())
+    if (generator.make.params != nullptr) add_with_parts(*generator.make.params, out);
   return out;
 }
 

@@ -61,9 +61,10 @@ LoadedMachine load_machine_object(const core::FileSource& files, core::JsonObjec
   std::string topo_path;
   nlohmann::json topo_doc = files.read_json_named(json, "topology", topo_path);
   core::JsonObject topo(topo_doc, topo_path, "");
-  LoadedMachine out{topology::build_machine(topo, models, generators, max_nodes), {}};
+  nlohmann::json resolved_topology;
+  LoadedMachine out{topology::build_machine(topo, models, generators, max_nodes, &resolved_topology), {}};
   json.finish();
-  out.resolved = {{"topology", topo_doc},
+  out.resolved = {{"topology", std::move(resolved_topology)},
                   {"topology_file", topo_path},
                   {"models", resolved_models},
                   {"units", out.machine.unit_count()},

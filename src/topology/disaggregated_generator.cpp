@@ -20,27 +20,66 @@ std::vector<std::pair<uint32_t, uint32_t>> tournament_round(uint32_t n, uint32_t
   return pairs;
 }
 
+const core::ParamTable& rack_params() {
+  static const core::ParamTable pools(
+      "topology.disaggregated.memory-pools", "memory pools on each rack's scale-up switch",
+      {core::Param::text("model", "a memory-pool model bound in the machine's models"),
+       core::Param::integer("count", 1, 1 << 10, "pools per rack")});
+  static const core::ParamTable table(
+      "topology.disaggregated.rack", "one rack: units on a scale-up switch and a top-of-rack switch",
+      {core::Param::integer("units", 1, 1 << 16, "compute units per rack"),
+       core::Param::text("unit_model", "a compute-unit model bound in the machine's models"),
+       core::Param::text("scale_up_link", "the link model from a unit to the scale-up switch"),
+       core::Param::text("scale_up_switch", "the scale-up switch's model; left out, an ideal switch")
+           .optional(),
+       core::Param::object("memory_pools", pools, "memory pools of the rack; left out, none").optional()});
+  return table;
+}
+
 }  // namespace
 
-void generate_disaggregated(core::JsonObject& params, ModelBinder& binder, Machine& machine) {
-  auto& topo = machine.topology;
-  const auto pods = static_cast<uint32_t>(params.integer("pods", 1, 1 << 16));
-  const auto racks = static_cast<uint32_t>(params.integer("racks_per_pod", 1, 1 << 20));
+const core::ParamTable& disaggregated_params() {
+  static const core::ParamTable scale_out(
+      "topology.disaggregated.scale-out", "each pod's scale-out network: NICs, top-of-rack switches, a spine",
+      {core::Param::text("nic_link", "the link model from a unit to its top-of-rack switch"),
+       core::Param::text("tor_switch", "the top-of-rack switch's model; left out, an ideal switch")
+           .optional(),
+       core::Param::number("oversubscription", 1.0, 1e6, "top-of-rack downlink to uplink bandwidth")
+           .or_default(1.0)});
+  static const core::ParamTable optical_core(
+      "topology.disaggregated.optical-core", "optical circuit switches joining the pods' spines",
+      {core::Param::text("model", "an optical-circuit-switch model bound in the machine's models"),
+       core::Param::integer("switches", 1, 1 << 16, "optical circuit switches"),
+       core::Param::integer("ports_per_pod", 1, 1 << 16, "ports of each switch cabled to each pod's spine")});
+  static const core::ParamTable table(
+      "topology.disaggregated",
+      "racks of units and CXL pools, pods on a fat-tree, pods joined by optical circuit switches",
+      {core::Param::integer("pods", 1, 1 << 16, "pods"),
+       core::Param::integer("racks_per_pod", 1, 1 << 20, "racks per pod"),
+       core::Param::object("rack", rack_params(), "what every rack holds"),
+       core::Param::object("scale_out", scale_out, "each pod's scale-out network"),
+       core::Param::object("optical_core", optical_core, "required with several pods; left out, one pod")
+           .optional()});
+  return table;
+}
 
-  core::JsonObject rack = params.object("rack");
-  const auto units = static_cast<uint32_t>(rack.integer("units", 1, 1 << 16));
+void generate_disaggregated(core::ParamReader& params, ModelBinder& binder, Machine& machine) {
+  auto& topo = machine.topology;
+  const auto pods = static_cast<uint32_t>(params.get<int64_t>("pods"));
+  const auto racks = static_cast<uint32_t>(params.get<int64_t>("racks_per_pod"));
+
+  core::ParamReader rack = params.part("rack");
+  const auto units = static_cast<uint32_t>(rack.get<int64_t>("units"));
   const uint32_t unit_model = binder.unit_model(rack, "unit_model");
   const uint32_t scale_up_link = binder.link_model(rack, "scale_up_link");
   const uint32_t scale_up_switch = binder.optional_switch_model(rack, "scale_up_switch");
   uint32_t pool_model = kNoModel;
   int64_t pools_per_rack = 0;
   if (rack.has("memory_pools")) {
-    core::JsonObject pools = rack.object("memory_pools");
+    core::ParamReader pools = rack.part("memory_pools");
     pool_model = binder.memory_model(pools, "model");
-    pools_per_rack = pools.integer("count", 1, 1 << 10);
+    pools_per_rack = pools.get<int64_t>("count");
     pools.finish();
-  } else {
-    rack.optional("memory_pools");
   }
   rack.finish();
   if (uint64_t(pods) * racks * units > (uint64_t(1) << 24))
@@ -48,10 +87,10 @@ void generate_disaggregated(core::JsonObject& params, ModelBinder& binder, Machi
   if (uint64_t(pods) * racks * uint64_t(pools_per_rack) > (uint64_t(1) << 24))
     throw params.error("pods", "more than 2^24 memory pools");
 
-  core::JsonObject out = params.object("scale_out");
+  core::ParamReader out = params.part("scale_out");
   const uint32_t nic_link = binder.link_model(out, "nic_link");
   const uint32_t tor_switch = binder.optional_switch_model(out, "tor_switch");
-  const double oversubscription = out.number_or("oversubscription", 1.0, 1.0, 1e6);
+  const double oversubscription = out.get<double>("oversubscription");
   out.finish();
 
   std::vector<NodeId> spines;
@@ -74,10 +113,10 @@ void generate_disaggregated(core::JsonObject& params, ModelBinder& binder, Machi
   }
 
   if (params.has("optical_core")) {
-    core::JsonObject core_json = params.object("optical_core");
+    core::ParamReader core_json = params.part("optical_core");
     const uint32_t ocs_model = binder.optical_switch_model(core_json, "model");
-    const auto switches = static_cast<uint32_t>(core_json.integer("switches", 1, 1 << 16));
-    const auto ports_per_pod = static_cast<uint32_t>(core_json.integer("ports_per_pod", 1, 1 << 16));
+    const auto switches = static_cast<uint32_t>(core_json.get<int64_t>("switches"));
+    const auto ports_per_pod = static_cast<uint32_t>(core_json.get<int64_t>("ports_per_pod"));
     core_json.finish();
     if (pods < 2 || pods % 2 != 0)
       throw params.error(
@@ -112,7 +151,6 @@ void generate_disaggregated(core::JsonObject& params, ModelBinder& binder, Machi
                                                " unreachable from pod 0; give more switches (pods - 1 = " +
                                                std::to_string(pods - 1) + " join every pair directly)");
   } else {
-    params.optional("optical_core");
     if (pods > 1) throw params.error("pods", "several pods need an \"optical_core\" to join them");
   }
   check_switch_radix(machine, params, "rack");

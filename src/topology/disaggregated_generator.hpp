@@ -1,7 +1,7 @@
 // Disaggregated machine generator: racks of compute and CXL memory pools, pods, an optical core.
 #pragma once
 
-#include "core/json_object.hpp"
+#include "core/param_reader.hpp"
 #include "topology/machine.hpp"
 #include "topology/model_binder.hpp"
 
@@ -15,6 +15,8 @@ namespace zs::topology {
 /// core: `optical_core.switches` optical circuit switches, on each of which every pod's spine has
 /// `ports_per_pod` ports; switch k starts with the circuits of round k of a round-robin tournament
 /// between the pods, so with pods - 1 switches every pair of pods has a direct bundle of circuits.
-void generate_disaggregated(core::JsonObject& params, ModelBinder& binder, Machine& machine);
+void generate_disaggregated(core::ParamReader& params, ModelBinder& binder, Machine& machine);
+/// The keys this generator reads, declared once.
+const core::ParamTable& disaggregated_params();
 
 }  // namespace zs::topology

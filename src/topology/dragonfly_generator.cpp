@@ -5,11 +5,26 @@
 
 namespace zs::topology {
 
-void generate_dragonfly(core::JsonObject& params, ModelBinder& binder, Machine& machine) {
-  const int64_t g = params.integer("groups", 2, 1 << 16);
-  const int64_t a = params.integer("routers_per_group", 1, 1 << 12);
-  const int64_t p = params.integer("units_per_router", 1, 1 << 12);
-  const int64_t h = params.integer("global_links_per_router", 1, 1 << 12);
+const core::ParamTable& dragonfly_params() {
+  static const core::ParamTable table(
+      "topology.dragonfly", "fully connected router groups joined pairwise by global links",
+      {core::Param::integer("groups", 2, 1 << 16, "router groups (g)"),
+       core::Param::integer("routers_per_group", 1, 1 << 12, "routers per group, fully connected (a)"),
+       core::Param::integer("units_per_router", 1, 1 << 12, "compute units on each router (p)"),
+       core::Param::integer("global_links_per_router", 1, 1 << 12,
+                            "global links of each router (h); a x h must be at least g - 1"),
+       core::Param::text("unit_model", "a compute-unit model bound in the machine's models"),
+       core::Param::text("unit_link_model", "the link model from a unit to its router"),
+       core::Param::text("local_link_model", "the link model between routers of a group"),
+       core::Param::text("global_link_model", "the link model between groups")});
+  return table;
+}
+
+void generate_dragonfly(core::ParamReader& params, ModelBinder& binder, Machine& machine) {
+  const int64_t g = params.get<int64_t>("groups");
+  const int64_t a = params.get<int64_t>("routers_per_group");
+  const int64_t p = params.get<int64_t>("units_per_router");
+  const int64_t h = params.get<int64_t>("global_links_per_router");
   if ((a * h) % (g - 1) != 0)
     throw params.error("global_links_per_router",
                        "routers_per_group x global_links_per_router = " + std::to_string(a * h) +

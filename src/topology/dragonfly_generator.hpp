@@ -1,7 +1,7 @@
 // Generator of dragonflies: groups of fully connected routers, every pair of groups joined by global links.
 #pragma once
 
-#include "core/json_object.hpp"
+#include "core/param_reader.hpp"
 #include "topology/machine.hpp"
 #include "topology/model_binder.hpp"
 
@@ -11,6 +11,8 @@ namespace zs::topology {
 /// "unit_model", "unit_link_model", "local_link_model", "global_link_model". Routers of a group are
 /// fully connected; a*h must be a multiple of g-1, and every pair of groups gets a*h/(g-1) global
 /// links, spread round-robin over the routers of each group.
-void generate_dragonfly(core::JsonObject& params, ModelBinder& binder, Machine& machine);
+void generate_dragonfly(core::ParamReader& params, ModelBinder& binder, Machine& machine);
+/// The keys this generator reads, declared once.
+const core::ParamTable& dragonfly_params();
 
 }  // namespace zs::topology

@@ -5,11 +5,29 @@
 
 namespace zs::topology {
 
-void generate_fat_tree(core::JsonObject& params, ModelBinder& binder, Machine& machine) {
-  const int64_t units = params.integer("units", 1, int64_t(1) << 24);
+const core::ParamTable& fat_tree_params() {
+  static const core::ParamTable level(
+      "topology.fat-tree.level", "one switch level of a fat-tree",
+      {core::Param::integer("units_per_switch", 1, int64_t(1) << 24,
+                            "units one switch of this level serves: a multiple of the level below's; the top "
+                            "level serves all"),
+       core::Param::text("link_model", "the link model of the links into this level"),
+       core::Param::number("oversubscription", 1.0, 1e6,
+                           "downlink to uplink bandwidth of a switch of this level; 1 at the top")
+           .or_default(1.0)});
+  static const core::ParamTable table(
+      "topology.fat-tree", "folded Clos of 1-3 switch levels with oversubscription per level",
+      {core::Param::integer("units", 1, int64_t(1) << 24, "compute units"),
+       core::Param::text("unit_model", "a compute-unit model bound in the machine's models"),
+       core::Param::list("levels", level, "1 to 3 switch levels, bottom first")});
+  return table;
+}
+
+void generate_fat_tree(core::ParamReader& params, ModelBinder& binder, Machine& machine) {
+  const int64_t units = params.get<int64_t>("units");
   const uint32_t unit_model = binder.unit_model(params, "unit_model");
-  const auto& levels_json = params.required("levels");
-  if (!levels_json.is_array() || levels_json.empty() || levels_json.size() > 3)
+  std::vector<core::ParamReader> levels_json = params.parts("levels");
+  if (levels_json.empty() || levels_json.size() > 3)
     throw params.error("levels", "expected an array of 1 to 3 switch levels, bottom first");
 
   struct Level {
@@ -19,9 +37,12 @@ void generate_fat_tree(core::JsonObject& params, ModelBinder& binder, Machine& m
   };
   std::vector<Level> levels;
   for (size_t i = 0; i < levels_json.size(); ++i) {
-    core::JsonObject level = params.element("levels", levels_json[i], i);
-    Level l{level.integer("units_per_switch", 1, units), binder.link_model(level, "link_model"),
-            level.number_or("oversubscription", 1.0, 1.0, 1e6)};
+    core::ParamReader& level = levels_json[i];
+    Level l{level.get<int64_t>("units_per_switch"), binder.link_model(level, "link_model"),
+            level.get<double>("oversubscription")};
+    if (l.group > units)
+      throw level.error("units_per_switch", "expected a whole number in [1, " + std::to_string(units) +
+                                                "], got " + std::to_string(l.group));
     if (units % l.group != 0)
       throw level.error("units_per_switch",
                         std::to_string(l.group) + " does not divide the " + std::to_string(units) + " units");

@@ -1,7 +1,7 @@
 // Generator of fat-trees / folded Clos networks of 1 to 3 switch levels, with oversubscription per level.
 #pragma once
 
-#include "core/json_object.hpp"
+#include "core/param_reader.hpp"
 #include "topology/machine.hpp"
 #include "topology/model_binder.hpp"
 
@@ -18,6 +18,8 @@ namespace zs::topology {
 /// and ECMP paths merged): flows share the block's aggregate uplink bandwidth as if ECMP spread
 /// them perfectly. Hop counts match the physical tree (2 per level between units); hash
 /// collisions of real ECMP are not modelled.
-void generate_fat_tree(core::JsonObject& params, ModelBinder& binder, Machine& machine);
+void generate_fat_tree(core::ParamReader& params, ModelBinder& binder, Machine& machine);
+/// The keys this generator reads, declared once.
+const core::ParamTable& fat_tree_params();
 
 }  // namespace zs::topology

@@ -1,7 +1,7 @@
 // Explicit topology graphs: nodes and links listed one by one, for machines the generators do not cover.
 #pragma once
 
-#include "core/json_object.hpp"
+#include "core/param_reader.hpp"
 #include "topology/machine.hpp"
 #include "topology/model_binder.hpp"
 
@@ -11,6 +11,8 @@ namespace zs::topology {
 /// memories), "attach" (memories: the node the pool's ports connect to)}],
 /// "links": [{"a", "b" (node names), "model", "width" (default 1)}]. Node names are unique; a link
 /// naming a node that does not exist (dangling) or joining a node to itself is an error.
-void generate_graph(core::JsonObject& params, ModelBinder& binder, Machine& machine);
+void generate_graph(core::ParamReader& params, ModelBinder& binder, Machine& machine);
+/// The keys this generator reads, declared once.
+const core::ParamTable& graph_params();
 
 }  // namespace zs::topology

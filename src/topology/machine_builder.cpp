@@ -17,42 +17,65 @@ namespace zs::topology {
 TopologyGeneratorRegistry builtin_topology_generators() {
   TopologyGeneratorRegistry r("generator");
   r.add("single-switch", "n units, each on its own link to one switch (an NVLink/NVSwitch domain)",
-        generate_single_switch);
-  r.add("fat-tree", "folded Clos of 1-3 switch levels with oversubscription per level", generate_fat_tree);
-  r.add("torus", "1-3 dimensional torus of directly linked units (TPU-style)", generate_torus);
-  r.add("dragonfly", "fully connected router groups joined pairwise by global links", generate_dragonfly);
+        {&single_switch_params(), generate_single_switch});
+  r.add("fat-tree", "folded Clos of 1-3 switch levels with oversubscription per level",
+        {&fat_tree_params(), generate_fat_tree});
+  r.add("torus", "1-3 dimensional torus of directly linked units (TPU-style)",
+        {&torus_params(), generate_torus});
+  r.add("dragonfly", "fully connected router groups joined pairwise by global links",
+        {&dragonfly_params(), generate_dragonfly});
   r.add("rail-optimized", "servers with a scale-up switch each; unit i of every server on rail switch i",
-        generate_rail_optimized);
-  r.add("graph", "explicit nodes and links", generate_graph);
+        {&rail_optimized_params(), generate_rail_optimized});
+  r.add("graph", "explicit nodes and links", {&graph_params(), generate_graph});
   r.add("disaggregated",
         "racks of units and CXL pools, pods on a fat-tree, pods joined by optical circuit switches",
-        generate_disaggregated);
+        {&disaggregated_params(), generate_disaggregated});
   return r;
 }
 
+const core::ParamTable& topology_file_params() {
+  static const core::ParamTable table(
+      "topology", "the keys of every topology file; its generator's follow (topology.GENERATOR)",
+      {core::Param::text("kind", "\"topology\""),
+       core::Param::text("name", "the machine's name, as reports print it"),
+       core::Param::text("description", "one line: what is modelled").or_default(""),
+       core::Param::text("generator", "the generator that builds the machine (zettasim list)"),
+       core::Param::object("power_domains", power_domain_params(),
+                           "units that lose power together; left out, none")
+           .optional()});
+  return table;
+}
+
 Machine build_machine(core::JsonObject& json, const ModelSet& models,
-                      const TopologyGeneratorRegistry& generators, uint64_t max_nodes) {
-  if (json.string("kind") != "topology")
-    throw json.error("kind", "expected \"topology\" for a topology file");
-  Machine machine;
-  machine.name = json.string("name");
-  json.optional_string("description");
-  machine.generator = json.string("generator");
+                      const TopologyGeneratorRegistry& generators, uint64_t max_nodes,
+                      nlohmann::json* resolved) {
+  core::JsonObject peek(json);  // the generator's table is needed before the file can be read by it
+  if (peek.string("kind") != "topology")
+    throw peek.error("kind", "expected \"topology\" for a topology file");
+  const std::string generator = peek.string("generator");
   const TopologyGenerator* generate = nullptr;
   try {
-    generate = &generators.at(machine.generator).make;
+    generate = &generators.at(generator).make;
   } catch (const std::out_of_range& e) {
     throw json.error("generator", e.what());
   }
+  const core::ParamTable table = topology_file_params().with(*generate->params);
+  core::ParamReader r(table, json);
+  r.get<std::string>("kind");
+  Machine machine;
+  machine.name = r.get<std::string>("name");
+  r.get<std::string>("description");
+  machine.generator = r.get<std::string>("generator");
   ModelBinder binder(models, machine);
   machine.topology.set_node_limit(max_nodes);
   try {
-    (*generate)(json, binder, machine);
+    generate->generate(r, binder, machine);
   } catch (const MachineTooLarge& e) {
     throw core::InputError(json.file(), "", e.what());
   }
-  read_power_domains(json, machine);
-  json.finish();
+  read_power_domains(r, machine);
+  r.finish();
+  if (resolved) *resolved = r.resolved();
   return machine;
 }
 

@@ -6,25 +6,35 @@
 #include <vector>
 
 #include "core/json_object.hpp"
+#include "core/param_reader.hpp"
 #include "core/registry.hpp"
 #include "topology/machine.hpp"
 #include "topology/model_binder.hpp"
 
 namespace zs::topology {
 
-/// A topology generator: reads its parameters from the topology file and adds nodes and links.
-using TopologyGenerator =
-    std::function<void(core::JsonObject& topology_json, ModelBinder& models, Machine& out)>;
+/// A topology generator: the keys it adds to a topology file, declared once, and the function that reads
+/// them and adds nodes and links.
+struct TopologyGenerator {
+  /// Type "topology.NAME": the generator's own keys (a topology file holds topology_file_params()'s too).
+  const core::ParamTable* params = nullptr;
+  std::function<void(core::ParamReader& params, ModelBinder& models, Machine& out)> generate;
+};
 using TopologyGeneratorRegistry = core::Registry<TopologyGenerator>;
 
 /// The generators a topology file may name in "generator" (family "generator"), one line each.
 TopologyGeneratorRegistry builtin_topology_generators();
 
+/// The keys every topology file has, whatever its generator: kind, name, description, generator and
+/// power_domains.
+const core::ParamTable& topology_file_params();
+
 /// Reads a topology file ({"kind": "topology", "name", "generator", ...generator parameters}) and
 /// builds the machine with the models bound in `models`, by the generator of `generators` it names.
 /// A machine of more than `max_nodes` nodes is an input error, found before more are built.
+/// `resolved`, when given, receives the file as read: every key, defaults filled in (config.json).
 Machine build_machine(core::JsonObject& topology_json, const ModelSet& models,
                       const TopologyGeneratorRegistry& generators = builtin_topology_generators(),
-                      uint64_t max_nodes = kMaxMachineNodes);
+                      uint64_t max_nodes = kMaxMachineNodes, nlohmann::json* resolved = nullptr);
 
 }  // namespace zs::topology

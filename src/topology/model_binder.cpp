@@ -12,15 +12,17 @@ std::string bound_names(const std::map<std::string, Model>& m) {
 }
 
 template <class Model>
-uint32_t bind(core::JsonObject& json, std::string_view key, const std::map<std::string, Model>& bound,
+uint32_t bind(core::ParamReader& params, std::string_view key, const std::map<std::string, Model>& bound,
               std::map<std::string, uint32_t>& index, std::vector<Model>& target, const char* what) {
-  std::string name = json.string(key);
+  const auto found_name = params.find<std::string>(key);  // a required key, or an optional one set here
+  if (!found_name) throw params.error("missing required key \"" + std::string(key) + "\"");
+  const std::string& name = *found_name;
   if (auto it = index.find(name); it != index.end()) return it->second;
   auto found = bound.find(name);
   if (found == bound.end())
-    throw json.error(key, std::string("the ") + what + " model \"" + name +
-                              "\" is not bound by the scenario's /machine/models (bound " + what +
-                              " models: " + bound_names(bound) + ")");
+    throw params.error(key, std::string("the ") + what + " model \"" + name +
+                                "\" is not bound by the scenario's /machine/models (bound " + what +
+                                " models: " + bound_names(bound) + ")");
   auto id = static_cast<uint32_t>(target.size());
   target.push_back(found->second);
   index.emplace(name, id);
@@ -29,32 +31,29 @@ uint32_t bind(core::JsonObject& json, std::string_view key, const std::map<std::
 
 }  // namespace
 
-uint32_t ModelBinder::unit_model(core::JsonObject& json, std::string_view key) {
-  return bind(json, key, models_.units, unit_index_, machine_.unit_models, "compute-unit");
+uint32_t ModelBinder::unit_model(core::ParamReader& params, std::string_view key) {
+  return bind(params, key, models_.units, unit_index_, machine_.unit_models, "compute-unit");
 }
 
-uint32_t ModelBinder::link_model(core::JsonObject& json, std::string_view key) {
-  return bind(json, key, models_.links, link_index_, machine_.link_models, "link");
+uint32_t ModelBinder::link_model(core::ParamReader& params, std::string_view key) {
+  return bind(params, key, models_.links, link_index_, machine_.link_models, "link");
 }
 
-uint32_t ModelBinder::memory_model(core::JsonObject& json, std::string_view key) {
-  return bind(json, key, models_.memories, memory_index_, machine_.memory_models, "memory-pool");
+uint32_t ModelBinder::memory_model(core::ParamReader& params, std::string_view key) {
+  return bind(params, key, models_.memories, memory_index_, machine_.memory_models, "memory-pool");
 }
 
-uint32_t ModelBinder::switch_model(core::JsonObject& json, std::string_view key) {
-  return bind(json, key, models_.switches, switch_index_, machine_.switch_models, "switch");
+uint32_t ModelBinder::switch_model(core::ParamReader& params, std::string_view key) {
+  return bind(params, key, models_.switches, switch_index_, machine_.switch_models, "switch");
 }
 
-uint32_t ModelBinder::optional_switch_model(core::JsonObject& json, std::string_view key) {
-  if (!json.has(key)) {
-    json.optional(key);
-    return kNoModel;
-  }
-  return switch_model(json, key);
+uint32_t ModelBinder::optional_switch_model(core::ParamReader& params, std::string_view key) {
+  if (!params.has(key)) return kNoModel;
+  return switch_model(params, key);
 }
 
-uint32_t ModelBinder::optical_switch_model(core::JsonObject& json, std::string_view key) {
-  return bind(json, key, models_.optical_switches, optical_index_, machine_.optical_switch_models,
+uint32_t ModelBinder::optical_switch_model(core::ParamReader& params, std::string_view key) {
+  return bind(params, key, models_.optical_switches, optical_index_, machine_.optical_switch_models,
               "optical-circuit-switch");
 }
 

@@ -5,7 +5,7 @@
 #include <string>
 #include <string_view>
 
-#include "core/json_object.hpp"
+#include "core/param_reader.hpp"
 #include "topology/machine.hpp"
 
 namespace zs::topology {
@@ -24,18 +24,18 @@ class ModelBinder {
  public:
   ModelBinder(const ModelSet& models, Machine& machine) : models_(models), machine_(machine) {}
 
-  /// Reads the model name at `key` of `json` and returns its unit-model index in the machine.
-  uint32_t unit_model(core::JsonObject& json, std::string_view key);
-  /// Reads the model name at `key` of `json` and returns its link-model index in the machine.
-  uint32_t link_model(core::JsonObject& json, std::string_view key);
-  /// Reads the model name at `key` of `json` and returns its memory-pool-model index in the machine.
-  uint32_t memory_model(core::JsonObject& json, std::string_view key);
-  /// Reads the model name at `key` of `json` and returns its switch-model index in the machine.
-  uint32_t switch_model(core::JsonObject& json, std::string_view key);
+  /// Reads the model name at `key` of `params` and returns its unit-model index in the machine.
+  uint32_t unit_model(core::ParamReader& params, std::string_view key);
+  /// Reads the model name at `key` of `params` and returns its link-model index in the machine.
+  uint32_t link_model(core::ParamReader& params, std::string_view key);
+  /// Reads the model name at `key` of `params` and returns its memory-pool-model index in the machine.
+  uint32_t memory_model(core::ParamReader& params, std::string_view key);
+  /// Reads the model name at `key` of `params` and returns its switch-model index in the machine.
+  uint32_t switch_model(core::ParamReader& params, std::string_view key);
   /// The switch-model index for an optional `key`, or kNoModel when the key is absent.
-  uint32_t optional_switch_model(core::JsonObject& json, std::string_view key);
-  /// Reads the model name at `key` of `json` and returns its optical-switch-model index.
-  uint32_t optical_switch_model(core::JsonObject& json, std::string_view key);
+  uint32_t optional_switch_model(core::ParamReader& params, std::string_view key);
+  /// Reads the model name at `key` of `params` and returns its optical-switch-model index.
+  uint32_t optical_switch_model(core::ParamReader& params, std::string_view key);
   /// The link-model index of one circuit of the given optical switch model (added on first use).
   uint32_t circuit_link_model(uint32_t optical_switch_model);
 

@@ -53,20 +53,26 @@ std::optional<LinkId> find_circuit(const Topology& topo, uint32_t ocs, std::pair
 
 }  // namespace
 
-void read_optical_switches(core::JsonObject& params, const char* key, ModelBinder& binder, Machine& machine,
+const core::ParamTable& optical_switch_params() {
+  static const core::ParamTable table(
+      "topology.optical-switch", "one optical circuit switch of an explicit graph",
+      {core::Param::text("name", "the switch's name, unique"),
+       core::Param::text("model", "an optical-circuit-switch model bound in the machine's models"),
+       core::Param::list("ports", "node names, one per cabled port", "what port p is cabled to"),
+       core::Param::list("circuits", "[port, port] pairs", "the circuits active at the start")});
+  return table;
+}
+
+void read_optical_switches(core::ParamReader& params, const char* key, ModelBinder& binder, Machine& machine,
                            const std::map<std::string, NodeId>& node_by_name) {
-  const auto* list = params.optional(key);
-  if (list == nullptr) return;
-  if (!list->is_array()) throw params.error(key, "expected an array of optical switches");
-  for (size_t i = 0; i < list->size(); ++i) {
-    core::JsonObject o = params.element(key, (*list)[i], i);
-    std::string name = o.string("name");
+  if (!params.has(key)) return;
+  for (core::ParamReader& o : params.parts(key)) {
+    std::string name = o.get<std::string>("name");
     for (const auto& other : machine.topology.optical_switches())
       if (other.name == name) throw o.error("name", "duplicate optical switch name \"" + name + "\"");
     uint32_t model = binder.optical_switch_model(o, "model");
-    const auto& ports = o.required("ports");
-    if (!ports.is_array() || ports.empty())
-      throw o.error("ports", "expected an array of node names, one per port");
+    const auto& ports = o.list("ports");
+    if (ports.empty()) throw o.error("ports", "expected an array of node names, one per port");
     const uint32_t capacity = machine.optical_switch_models[model].ports();
     if (ports.size() > capacity)
       throw o.error("ports", std::to_string(ports.size()) + " ports cabled, but model \"" +
@@ -83,7 +89,8 @@ void read_optical_switches(core::JsonObject& params, const char* key, ModelBinde
         throw core::InputError(o.file(), where, "memory pools connect through \"attach\", not optical ports");
       port_nodes.push_back(it->second);
     }
-    auto pairs = read_port_pairs(o, "circuits", machine.topology, port_nodes);
+    o.list("circuits");
+    auto pairs = read_port_pairs(o.json(), "circuits", machine.topology, port_nodes);
     o.finish();
     uint32_t id = machine.topology.add_optical_switch(name, model, std::move(port_nodes));
     uint32_t link_model = binder.circuit_link_model(model);

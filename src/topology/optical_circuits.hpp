@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/json_object.hpp"
+#include "core/param_reader.hpp"
 #include "core/units.hpp"
 #include "topology/machine.hpp"
 #include "topology/model_binder.hpp"
@@ -19,8 +20,10 @@ namespace zs::topology {
 ///   {"name": "ocs0", "model": "ocs", "ports": ["tor0", "tor1", ...], "circuits": [[0, 1], ...]}
 /// Port p is cabled to the node named ports[p]; each circuit joins two ports and is active at the
 /// start. A port may carry at most one circuit; more ports than the model has is an error.
-void read_optical_switches(core::JsonObject& params, const char* key, ModelBinder& binder, Machine& machine,
+void read_optical_switches(core::ParamReader& params, const char* key, ModelBinder& binder, Machine& machine,
                            const std::map<std::string, NodeId>& node_by_name);
+/// The keys of one optical switch of that array.
+const core::ParamTable& optical_switch_params();
 
 /// From `at` on, optical switch `optical_switch` has exactly the given circuits (port pairs).
 struct CircuitReconfiguration {

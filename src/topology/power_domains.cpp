@@ -7,10 +7,18 @@
 
 namespace zs::topology {
 
-void read_power_domains(core::JsonObject& json, Machine& machine) {
-  if (!json.has("power_domains")) return;
-  auto p = json.object("power_domains");
-  const auto racks_per_domain = static_cast<uint64_t>(p.integer("racks_per_domain", 1, int64_t(1) << 30));
+const core::ParamTable& power_domain_params() {
+  static const core::ParamTable table(
+      "topology.power-domains", "units that lose power together: whole racks, in the order of their units",
+      {core::Param::integer("racks_per_domain", 1, int64_t(1) << 30,
+                            "racks (units under one scale-up switch) per power domain")});
+  return table;
+}
+
+void read_power_domains(core::ParamReader& topology, Machine& machine) {
+  if (!topology.has("power_domains")) return;
+  auto p = topology.part("power_domains");
+  const auto racks_per_domain = static_cast<uint64_t>(p.get<int64_t>("racks_per_domain"));
   p.finish();
   // Racks in the order of their first unit in the listing.
   std::vector<std::vector<NodeId>> racks;

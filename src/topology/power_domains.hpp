@@ -1,7 +1,7 @@
 // Power domains: groups of racks fed by one power feed, declared in a topology file.
 #pragma once
 
-#include "core/json_object.hpp"
+#include "core/param_reader.hpp"
 #include "topology/machine.hpp"
 
 namespace zs::topology {
@@ -11,6 +11,8 @@ namespace zs::topology {
 /// a rack's scale-up switch, a server's NVSwitch, a unit's only leaf); a unit with no switch next to it
 /// (a torus node) is a rack of its own. Racks are taken in the order the topology lists their first unit,
 /// K to a domain (the last one may hold fewer), named "power<k>". Without the key the machine has none.
-void read_power_domains(core::JsonObject& topology_json, Machine& machine);
+void read_power_domains(core::ParamReader& topology, Machine& machine);
+/// The "power_domains" object of a topology file.
+const core::ParamTable& power_domain_params();
 
 }  // namespace zs::topology

@@ -2,7 +2,7 @@
 // i.
 #pragma once
 
-#include "core/json_object.hpp"
+#include "core/param_reader.hpp"
 #include "topology/machine.hpp"
 #include "topology/model_binder.hpp"
 
@@ -13,6 +13,8 @@ namespace zs::topology {
 /// {"link_model", "oversubscription" (default 1)}, one switch joining the rails whose uplink from
 /// each rail carries the rail's NIC bandwidth / oversubscription. Without a spine, units on
 /// different rails of different servers reach each other through a server's scale-up switch.
-void generate_rail_optimized(core::JsonObject& params, ModelBinder& binder, Machine& machine);
+void generate_rail_optimized(core::ParamReader& params, ModelBinder& binder, Machine& machine);
+/// The keys this generator reads, declared once.
+const core::ParamTable& rail_optimized_params();
 
 }  // namespace zs::topology

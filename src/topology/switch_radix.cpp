@@ -12,7 +12,7 @@ uint32_t switch_ports_used(const Topology& topo, NodeId sw) {
   return static_cast<uint32_t>(ports);
 }
 
-void check_switch_radix(const Machine& machine, const core::JsonObject& params, std::string_view key) {
+void check_switch_radix(const Machine& machine, const core::ParamReader& params, std::string_view key) {
   const auto& topo = machine.topology;
   for (NodeId n = 0; n < topo.nodes().size(); ++n) {
     const auto* model = machine.switch_model(n);

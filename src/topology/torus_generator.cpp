@@ -20,16 +20,13 @@ struct OpticalBlocks {
 
 /// The "optical_blocks" parameter: blocks of the torus joined across their faces by optical circuit
 /// switches; none when absent.
-std::optional<OpticalBlocks> read_optical_blocks(core::JsonObject& params, ModelBinder& binder,
+std::optional<OpticalBlocks> read_optical_blocks(core::ParamReader& params, ModelBinder& binder,
                                                  const Machine& machine, const std::vector<int64_t>& dims) {
-  if (!params.has("optical_blocks")) {
-    params.optional("optical_blocks");
-    return std::nullopt;
-  }
+  if (!params.has("optical_blocks")) return std::nullopt;
   const size_t nd = dims.size();
-  core::JsonObject o = params.object("optical_blocks");
-  const auto& block_json = o.required("block");
-  if (!block_json.is_array() || block_json.size() != nd)
+  core::ParamReader o = params.part("optical_blocks");
+  const auto& block_json = o.list("block");
+  if (block_json.size() != nd)
     throw o.error("block", "expected one block size per torus dimension (" + std::to_string(nd) + ")");
   OpticalBlocks ob;
   for (size_t d = 0; d < nd; ++d) {
@@ -55,11 +52,35 @@ std::optional<OpticalBlocks> read_optical_blocks(core::JsonObject& params, Model
   return ob;
 }
 
+const core::ParamTable& optical_block_params() {
+  static const core::ParamTable table(
+      "topology.torus.optical-blocks",
+      "blocks of the torus joined across their faces by optical circuit switches",
+      {core::Param::list("block", "whole numbers, one per dimension, each dividing it",
+                         "the size of one block"),
+       core::Param::text("model", "an optical-circuit-switch model bound in the machine's models")});
+  return table;
+}
+
 }  // namespace
 
-void generate_torus(core::JsonObject& params, ModelBinder& binder, Machine& machine) {
-  const auto& dims_json = params.required("dims");
-  if (!dims_json.is_array() || dims_json.empty() || dims_json.size() > 3)
+const core::ParamTable& torus_params() {
+  static const core::ParamTable table(
+      "topology.torus", "1-3 dimensional torus of directly linked units (TPU-style)",
+      {core::Param::list("dims", "1 to 3 whole numbers in [1, 1048576]", "the size of each dimension"),
+       core::Param::text("unit_model", "a compute-unit model bound in the machine's models"),
+       core::Param::text("link_model", "the link model between neighbours"),
+       core::Param::boolean("wraparound", "whether the last unit of each ring links back to the first")
+           .or_default(true),
+       core::Param::object("optical_blocks", optical_block_params(),
+                           "optical circuit switches joining blocks of the torus; left out, none")
+           .optional()});
+  return table;
+}
+
+void generate_torus(core::ParamReader& params, ModelBinder& binder, Machine& machine) {
+  const auto& dims_json = params.list("dims");
+  if (dims_json.empty() || dims_json.size() > 3)
     throw params.error("dims", "expected an array of 1 to 3 dimension sizes");
   std::vector<int64_t> dims;
   int64_t total = 1;
@@ -72,7 +93,7 @@ void generate_torus(core::JsonObject& params, ModelBinder& binder, Machine& mach
   if (total > (int64_t(1) << 24)) throw params.error("dims", "more than 16,777,216 units");
   const uint32_t unit_model = binder.unit_model(params, "unit_model");
   const uint32_t link_model = binder.link_model(params, "link_model");
-  const bool wrap = params.boolean_or("wraparound", true);
+  const bool wrap = params.get<bool>("wraparound");
   const size_t nd = dims.size();
 
   std::optional<OpticalBlocks> optical = read_optical_blocks(params, binder, machine, dims);

@@ -1,7 +1,7 @@
 // Generator of k-ary n-dimensional tori (TPU-style direct networks: units linked to their neighbours).
 #pragma once
 
-#include "core/json_object.hpp"
+#include "core/param_reader.hpp"
 #include "topology/machine.hpp"
 #include "topology/model_binder.hpp"
 
@@ -15,6 +15,8 @@ namespace zs::topology {
 /// optical circuit. Per dimension with several blocks there is one optical switch per position on a
 /// block face (3 x 16 = 48 for 4x4x4 blocks); on it, block b's chip on the + face is port 2b and the
 /// chip on the - face port 2b+1, and the circuits start as the torus (b+ to the next block's -).
-void generate_torus(core::JsonObject& params, ModelBinder& binder, Machine& machine);
+void generate_torus(core::ParamReader& params, ModelBinder& binder, Machine& machine);
+/// The keys this generator reads, declared once.
+const core::ParamTable& torus_params();
 
 }  // namespace zs::topology

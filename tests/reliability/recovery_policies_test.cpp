@@ -11,6 +11,7 @@
 #include "reliability/re_placement.hpp"
 #include "support/approx.hpp"
 #include "support/test_machines.hpp"
+#include "topology/machine_builder.hpp"
 #include "topology/power_domains.hpp"
 
 using namespace zs;
@@ -94,8 +95,9 @@ TEST_CASE("a power domain takes down the units of the racks the topology feeds f
     CAPTURE(racks_per_domain);
     auto machine = two_racks();
     nlohmann::json j = {{"power_domains", {{"racks_per_domain", racks_per_domain}}}};
-    core::JsonObject o(j, "two-racks.json", "");
-    topology::read_power_domains(o, machine);
+    core::ParamReader topology_file(topology::topology_file_params(),
+                                    core::JsonObject(j, "two-racks.json", ""));
+    topology::read_power_domains(topology_file, machine);
     std::vector<topology::NodeId> unit_of_rank(machine.topology.units().begin(),
                                                machine.topology.units().end());
     std::reverse(unit_of_rank.begin(), unit_of_rank.end());  // rank 0 on the last unit

@@ -45,3 +45,45 @@ TEST_CASE("unbound models and unknown generators are errors with the JSON path")
   CHECK_THROWS_WITH(topology::build_machine(o3, models()),
                     doctest::Contains("t.json: /units: expected a whole number in [1,"));
 }
+
+TEST_CASE("the resolved topology holds every key its generator declares, defaults filled in") {
+  nlohmann::json j = {{"kind", "topology"},
+                      {"name", "clos"},
+                      {"generator", "fat-tree"},
+                      {"units", 16},
+                      {"unit_model", "gpu"},
+                      {"levels",
+                       {{{"units_per_switch", 4}, {"link_model", "nvlink"}, {"oversubscription", 2}},
+                        {{"units_per_switch", 16}, {"link_model", "nvlink"}}}}};
+  core::JsonObject o(j, "t.json", "");
+  nlohmann::json resolved;
+  topology::build_machine(o, models(), topology::builtin_topology_generators(), topology::kMaxMachineNodes,
+                          &resolved);
+  CHECK(resolved["description"] == "");
+  CHECK(resolved["levels"][0]["oversubscription"] == 2.0);
+  CHECK(resolved["levels"][1]["oversubscription"] == 1.0);  // the declared default
+  CHECK(resolved.at(nlohmann::json::json_pointer("/levels/1/units_per_switch")) == 16);
+  CHECK_FALSE(resolved.contains("power_domains"));  // optional, left out
+}
+
+TEST_CASE(
+    "a key the generator does not declare lists the declared ones; one the values leave unused is named") {
+  nlohmann::json j = {{"kind", "topology"}, {"name", "hgx"},       {"generator", "single-switch"},
+                      {"units", 8},         {"unit_model", "gpu"}, {"link_model", "nvlink"},
+                      {"levels", 2}};
+  core::JsonObject o(j, "t.json", "");
+  CHECK_THROWS_WITH(topology::build_machine(o, models()),
+                    "t.json: /levels: unknown key (known keys here: kind, name, description, generator, "
+                    "power_domains, units, unit_model, link_model, switch_model, memory_pools)");
+
+  nlohmann::json g = {{"kind", "topology"},
+                      {"name", "g"},
+                      {"generator", "graph"},
+                      {"nodes",
+                       {{{"name", "u0"}, {"kind", "unit"}, {"model", "gpu"}},
+                        {{"name", "s"}, {"kind", "switch"}, {"attach", "u0"}}}},
+                      {"links", {{{"a", "u0"}, {"b", "s"}, {"model", "nvlink"}}}}};
+  core::JsonObject og(g, "g.json", "");
+  CHECK_THROWS_WITH(topology::build_machine(og, models()),
+                    doctest::Contains("g.json: /nodes/1/attach: has no effect with the other values given"));
+}
