@@ -9,6 +9,7 @@
 #include "hw/memory_pool_model.hpp"
 #include "hw/optical_switch_model.hpp"
 #include "hw/switch_model.hpp"
+#include "workload/transformer_spec.hpp"
 
 namespace zs::scenario {
 namespace {
@@ -32,6 +33,7 @@ std::vector<const core::ParamTable*> parameter_tables(const Catalog& catalog) {
   add_with_parts(topology::topology_file_params(), out);
   for (const auto& generator : catalog.topology_generators.entries())
     if (generator.make.params != nullptr) add_with_parts(*generator.make.params, out);
+  add_with_parts(workload::TransformerSpec::params(), out);
   return out;
 }
 

@@ -8,8 +8,8 @@
 
 namespace zs::scenario {
 
-/// The tables of every model kind, topology generator of `catalog` (plugins' included) and workload
-/// file, in that order; a table's nested tables (a fat-tree level) follow it.
+/// The tables of every model kind, topology generator of `catalog` (plugins' included) and the
+/// transformer model file, in that order; a table's nested tables (a fat-tree level) follow it.
 std::vector<const core::ParamTable*> parameter_tables(const Catalog& catalog);
 
 }  // namespace zs::scenario

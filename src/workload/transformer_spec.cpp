@@ -1,87 +1,158 @@
 // Transformer parameter and FLOP accounting.
 #include "workload/transformer_spec.hpp"
 
+#include "core/param_reader.hpp"
+
 namespace zs::workload {
 namespace {
 
-uint32_t count(core::JsonObject& json, const char* key, int64_t min = 1) {
-  return static_cast<uint32_t>(json.integer(key, min, int64_t(1) << 24));
+constexpr int64_t kMaxCount = int64_t(1) << 24;
+
+core::Param count_param(std::string name, std::string doc, int64_t min = 1) {
+  return core::Param::integer(std::move(name), min, kMaxCount, std::move(doc));
+}
+
+uint32_t count(core::ParamReader& r, const char* key) {
+  return static_cast<uint32_t>(r.get<int64_t>(key));
+}
+
+/// A whole number of the table's range that must also lie in [min, max] given the other values.
+uint32_t bounded(core::ParamReader& r, const char* key, int64_t fallback, int64_t min, int64_t max) {
+  const int64_t v = r.find<int64_t>(key).value_or(fallback);
+  if (v < min || v > max)
+    throw r.error(key, "expected a whole number in [" + std::to_string(min) + ", " + std::to_string(max) +
+                           "], got " + std::to_string(v));
+  return static_cast<uint32_t>(v);
 }
 
 template <class Enum>
-Enum choice(core::JsonObject& json, const char* key, Enum fallback,
+Enum choice(core::ParamReader& r, const char* key,
             std::initializer_list<std::pair<const char*, Enum>> options) {
-  auto text = json.optional_string(key);
-  if (!text) return fallback;
+  const std::string text = r.get<std::string>(key);
   std::string known;
   for (const auto& [name, value] : options) {
-    if (*text == name) return value;
+    if (text == name) return value;
     known += (known.empty() ? "" : ", ") + std::string(name);
   }
-  throw json.error(key, "unknown value \"" + *text + "\" (known: " + known + ")");
+  throw r.error(key, "unknown value \"" + text + "\" (known: " + known + ")");
+}
+
+const core::ParamTable& mla_params() {
+  static const core::ParamTable table(
+      "transformer.attention", "multi-head latent attention (DeepSeek-V2/V3): low-rank query and key/value",
+      {core::Param::text("type", "\"mla\""), count_param("q_lora_rank", "rank of the query compression"),
+       count_param("kv_lora_rank", "rank of the joint key/value compression"),
+       count_param("qk_nope_head_dim", "per-head query/key width without rotary position"),
+       count_param("qk_rope_head_dim", "per-head query/key width with rotary position"),
+       count_param("v_head_dim", "per-head value width")});
+  return table;
+}
+
+const core::ParamTable& moe_params() {
+  static const core::ParamTable table(
+      "transformer.moe", "mixture-of-experts feed-forward layers",
+      {count_param("experts", "routed experts per MoE layer"),
+       count_param("top_k", "experts each token is routed to; at most experts"),
+       count_param("shared_experts", "experts every token goes through", 0).or_default(0),
+       count_param("expert_ffn_hidden", "hidden width of one expert's feed-forward"),
+       count_param("dense_layers", "leading layers with a dense feed-forward instead; at most layers", 0)
+           .or_default(0),
+       core::Param::number("capacity_factor", 0.01, 1e6, "expert capacity over the mean load per expert")
+           .or_default(1.0)});
+  return table;
+}
+
+MoeSpec read_moe(core::ParamReader& json, uint32_t layers) {
+  core::ParamReader e = json.part("moe");
+  MoeSpec moe;
+  moe.experts = count(e, "experts");
+  moe.top_k = bounded(e, "top_k", 1, 1, moe.experts);
+  moe.shared_experts = count(e, "shared_experts");
+  moe.expert_ffn_hidden = count(e, "expert_ffn_hidden");
+  moe.dense_layers = bounded(e, "dense_layers", 0, 0, layers);
+  moe.capacity_factor = e.get<double>("capacity_factor");
+  e.finish();
+  return moe;
 }
 
 }  // namespace
 
-TransformerSpec TransformerSpec::from_json(core::JsonObject& json) {
-  if (json.string("kind") != "transformer")
+const core::ParamTable& TransformerSpec::params() {
+  static const core::ParamTable table(
+      "transformer", "a transformer model file (workloads/): dense, or mixture-of-experts with \"moe\"",
+      {core::Param::text("kind", "\"transformer\""),
+       core::Param::text("name", "the model's name"),
+       core::Param::text("description", "one line: what the model is").optional(),
+       core::Param::text("source", "where the architecture is published").optional(),
+       count_param("layers", "transformer layers"),
+       count_param("hidden", "hidden size (model width)"),
+       count_param("heads", "attention heads"),
+       count_param("kv_heads", "key/value heads (grouped-query attention), dividing heads; left out, heads")
+           .optional(),
+       core::Param::integer("head_dim", 1, int64_t(1) << 16, "width of one head; left out, hidden / heads")
+           .optional(),
+       count_param("ffn_hidden", "feed-forward hidden width; left out, 4 x hidden").optional(),
+       count_param("vocab", "vocabulary size"),
+       count_param("seq_len", "sequence length, tokens"),
+       core::Param::text("dtype", "the dtype of weights and activations (bf16, fp16, fp8, ...)"),
+       core::Param::text("ffn_activation", "\"gelu\" or \"swiglu\" (three feed-forward matrices)")
+           .or_default("gelu"),
+       core::Param::boolean("biases", "whether linear layers have biases").or_default(true),
+       core::Param::text("norm", "\"layernorm\" or \"rmsnorm\"").or_default("layernorm"),
+       core::Param::text("position_embedding", "\"learned\" (a table of seq_len x hidden) or \"rotary\"")
+           .or_default("learned"),
+       core::Param::boolean("tied_embeddings", "whether the output layer shares the input embedding")
+           .or_default(true),
+       core::Param::object("attention", mla_params(), "latent attention; left out, multi-head attention")
+           .optional(),
+       core::Param::object("moe", moe_params(), "experts; left out, a dense model").optional()});
+  return table;
+}
+
+TransformerSpec TransformerSpec::from_json(core::JsonObject& object) {
+  core::ParamReader json(params(), object);
+  if (json.get<std::string>("kind") != "transformer")
     throw json.error("kind", "expected \"transformer\" for a model spec");
   TransformerSpec m;
-  m.name = json.string("name");
-  json.optional_string("description");
-  json.optional_string("source");
+  m.name = json.get<std::string>("name");
+  json.find<std::string>("description");
+  json.find<std::string>("source");
   m.layers = count(json, "layers");
   m.hidden = count(json, "hidden");
   m.heads = count(json, "heads");
-  m.kv_heads = static_cast<uint32_t>(json.integer_or("kv_heads", m.heads, 1, m.heads));
-  m.head_dim = static_cast<uint32_t>(json.integer_or("head_dim", 0, 1, int64_t(1) << 16));
-  m.ffn_hidden =
-      static_cast<uint32_t>(json.integer_or("ffn_hidden", 4 * int64_t(m.hidden), 1, int64_t(1) << 24));
+  m.kv_heads = bounded(json, "kv_heads", m.heads, 1, m.heads);
+  m.head_dim = static_cast<uint32_t>(json.find<int64_t>("head_dim").value_or(0));
+  m.ffn_hidden = bounded(json, "ffn_hidden", 4 * int64_t(m.hidden), 1, kMaxCount);
   m.vocab = count(json, "vocab");
   m.seq_len = count(json, "seq_len");
-  std::string dtype = json.string("dtype");
+  std::string dtype = json.get<std::string>("dtype");
   auto d = core::parse_dtype(dtype);
   if (!d) throw json.error("dtype", "unknown dtype \"" + dtype + "\" (known: " + core::known_dtypes() + ")");
   m.dtype = *d;
-  m.ffn_activation = choice(json, "ffn_activation", FfnActivation::kGelu,
-                            {{"gelu", FfnActivation::kGelu}, {"swiglu", FfnActivation::kSwiglu}});
-  m.biases = json.boolean_or("biases", true);
-  m.norm = choice(json, "norm", NormKind::kLayerNorm,
-                  {{"layernorm", NormKind::kLayerNorm}, {"rmsnorm", NormKind::kRmsNorm}});
-  m.learned_positions = choice(json, "position_embedding", true, {{"learned", true}, {"rotary", false}});
-  m.tied_embeddings = json.boolean_or("tied_embeddings", true);
+  m.ffn_activation = choice<FfnActivation>(
+      json, "ffn_activation", {{"gelu", FfnActivation::kGelu}, {"swiglu", FfnActivation::kSwiglu}});
+  m.biases = json.get<bool>("biases");
+  m.norm =
+      choice<NormKind>(json, "norm", {{"layernorm", NormKind::kLayerNorm}, {"rmsnorm", NormKind::kRmsNorm}});
+  m.learned_positions = choice<bool>(json, "position_embedding", {{"learned", true}, {"rotary", false}});
+  m.tied_embeddings = json.get<bool>("tied_embeddings");
   if (json.has("attention")) {
-    core::JsonObject a = json.object("attention");
-    if (a.string("type") != "mla")
+    core::ParamReader a = json.part("attention");
+    if (a.get<std::string>("type") != "mla")
       throw a.error("type", "expected \"mla\" (omit \"attention\" for multi-head attention)");
     if (m.head_dim != 0)
       throw json.error("head_dim", "MLA gives its head widths in \"attention\"; omit head_dim");
     m.mla = MlaSpec{count(a, "q_lora_rank"), count(a, "kv_lora_rank"), count(a, "qk_nope_head_dim"),
                     count(a, "qk_rope_head_dim"), count(a, "v_head_dim")};
     a.finish();
-  } else {
-    json.optional("attention");
-    if (m.head_dim == 0 && m.hidden % m.heads != 0)
-      throw json.error("heads", "hidden size " + std::to_string(m.hidden) + " is not divisible by " +
-                                    std::to_string(m.heads) + " heads");
+  } else if (m.head_dim == 0 && m.hidden % m.heads != 0) {
+    throw json.error("heads", "hidden size " + std::to_string(m.hidden) + " is not divisible by " +
+                                  std::to_string(m.heads) + " heads");
   }
   if (m.heads % m.kv_heads != 0)
     throw json.error("kv_heads", std::to_string(m.kv_heads) + " key/value heads do not divide " +
                                      std::to_string(m.heads) + " heads");
-  if (json.has("moe")) {
-    core::JsonObject e = json.object("moe");
-    MoeSpec moe;
-    moe.experts = count(e, "experts");
-    moe.top_k = static_cast<uint32_t>(e.integer("top_k", 1, moe.experts));
-    moe.shared_experts = static_cast<uint32_t>(e.integer_or("shared_experts", 0, 0, 1 << 16));
-    moe.expert_ffn_hidden = count(e, "expert_ffn_hidden");
-    moe.dense_layers = static_cast<uint32_t>(e.integer_or("dense_layers", 0, 0, m.layers));
-    moe.capacity_factor = e.number_or("capacity_factor", 1.0, 0.01, 1e6);
-    e.finish();
-    m.moe = moe;
-  } else {
-    json.optional("moe");
-  }
+  if (json.has("moe")) m.moe = read_moe(json, m.layers);
   json.finish();
   return m;
 }

@@ -9,6 +9,7 @@
 
 #include "core/dtype.hpp"
 #include "core/json_object.hpp"
+#include "core/param_table.hpp"
 #include "core/units.hpp"
 
 namespace zs::workload {
@@ -64,6 +65,8 @@ struct TransformerSpec {
 
   /// Reads a model file ("kind": "transformer").
   static TransformerSpec from_json(core::JsonObject& json);
+  /// The keys of a model file, declared once.
+  static const core::ParamTable& params();
   nlohmann::json to_json() const;
 
   bool is_moe_layer(uint32_t layer) const { return moe && layer >= moe->dense_layers; }

@@ -71,3 +71,27 @@ TEST_CASE("the shipped GPT-3 1.3B shape has 1.32 billion parameters") {
         24 * (12.0 * 2048 * 2048 + 13 * 2048) + 51200.0 * 2048 + 2048.0 * 2048 + 2 * 2048);
   CHECK(m.total_params() / 1e9 == zs::test::approx(1.3177).epsilon(1e-3));
 }
+
+TEST_CASE("every key a model file's resolved form writes is declared in the model file's table") {
+  for (const char* file : {"gpt3-1.3b.json", "deepseek-v3-671b.json", "mixtral-8x7b.json"}) {
+    CAPTURE(file);
+    std::ifstream in(std::string(ZS_SOURCE_DIR) + "/workloads/" + file);
+    const nlohmann::json doc = nlohmann::json::parse(in);
+    zs::core::JsonObject o(doc, file, "");
+    const nlohmann::json written = TransformerSpec::from_json(o).to_json();
+    const auto& table = TransformerSpec::params();
+    for (const auto& [key, value] : written.items()) {
+      CAPTURE(key);
+      const auto* p = table.find(key);
+      REQUIRE(p != nullptr);
+      if (p->part == nullptr) continue;
+      for (const auto& [inner, v] : value.items()) {
+        CAPTURE(inner);
+        CHECK(p->part->find(inner) != nullptr);
+      }
+    }
+    // And what it writes reads back to the same model.
+    zs::core::JsonObject again(written, file, "");
+    CHECK(TransformerSpec::from_json(again).to_json() == written);
+  }
+}
