@@ -242,8 +242,8 @@ void ParamReader::finish() {
       throw json_.error(key, "unknown key (known keys here: " + known + ")");
     }
     if (!read_.count(key))
-      throw json_.error(
-          key, "has no effect with the other values given (see `zettasim params " + table_->type() + "`)");
+      throw json_.error(key, "unknown key here: the other values leave it unused (see `zettasim params " +
+                                 table_->type() + "`)");
   }
   if (table_->cites()) read_sources();
 }

@@ -2,36 +2,95 @@
 #include "reliability/failure_rates.hpp"
 
 #include "core/file_name.hpp"
+#include "core/param_reader.hpp"
 
 #include <cmath>
 #include <stdexcept>
 
 namespace zs::reliability {
 
-FailureRates FailureRates::from_json(core::JsonObject& o) {
+namespace {
+
+const core::ParamTable& observed_params() {
+  static const core::ParamTable table(
+      "failure-rates.observed", "the fleet and the time over which the failures were counted",
+      {core::Param::integer("units", 1, int64_t(1) << 40, "compute units observed"),
+       core::Param::integer("units_per_host", 1, 1 << 20, "compute units per host"),
+       core::Param::seconds("duration", "how long they were observed").positive()});
+  return table;
+}
+
+const core::ParamTable& component_params() {
+  static const core::ParamTable table(
+      "failure-rates.component", "one kind of failing part and how often it failed",
+      {core::Param::text("name", "the component's name, unique (scripted events name it)"),
+       core::Param::text("per",
+                         "what one instance is: unit, host, rack, switch, power-domain, link, "
+                         "optical-port, memory-pool or job"),
+       core::Param::integer("observed_instances", 1, int64_t(1) << 40,
+                            "instances observed, for a component counted on the machine (rack, switch, "
+                            "power-domain, link, optical-port, memory-pool)")
+           .optional(),
+       core::Param::number("count", 0, 1e15, "failures observed, > 0"),
+       core::Param::text("recovery",
+                         "\"restart\" (the job restarts on the same parts) or \"replace\" (a "
+                         "spare takes the failed unit's place); fabric and pools restart"),
+       core::Param::boolean("silent", "whether the failure goes unnoticed until detected").or_default(false),
+       core::Param::number("weibull_shape", 1e-3, 1e3,
+                           "shape of the Weibull time between failures (1: "
+                           "exponential)")
+           .or_default(1.0),
+       core::Param::text("includes", "another component whose failures this one's count includes")
+           .optional()});
+  return table;
+}
+
+/// The "observed_instances" of a component counted on the machine (required for those).
+double observed_instances(core::ParamReader& component, const std::string& per) {
+  if (!component.has("observed_instances"))
+    throw component.error(
+        "missing required key \"observed_instances\" (instances observed, for a component "
+        "per " +
+        per + ")");
+  return static_cast<double>(*component.find<int64_t>("observed_instances"));
+}
+
+}  // namespace
+
+const core::ParamTable& FailureRates::params() {
+  static const core::ParamTable table(
+      "failure-rates", "a failure-rate table: failures counted on an observed fleet, per kind of component",
+      {core::Param::text("kind", "\"failure-rates\""), core::Param::text("name", "the table's name"),
+       core::Param::text("description", "one line: what was observed").optional(),
+       core::Param::text("source", "the published source of the counts"),
+       core::Param::object("observed", observed_params(), "the observed fleet"),
+       core::Param::list("components", component_params(), "the failing components, at least one")});
+  return table;
+}
+
+FailureRates FailureRates::from_json(core::JsonObject& object) {
+  core::ParamReader o(params(), object);
   FailureRates r;
   r.file = o.file();
-  if (o.string("kind") != "failure-rates") throw o.error("kind", "expected \"failure-rates\"");
-  r.name = o.string("name");
-  o.optional_string("description");
-  o.string("source");
-  auto observed = o.object("observed");
-  const double units = static_cast<double>(observed.integer("units", 1, int64_t(1) << 40));
-  r.units_per_host = static_cast<uint32_t>(observed.integer("units_per_host", 1, 1 << 20));
-  const double hours = observed.seconds("duration", core::Bound::kPositive).value() / 3600.0;
+  if (o.get<std::string>("kind") != "failure-rates") throw o.error("kind", "expected \"failure-rates\"");
+  r.name = o.get<std::string>("name");
+  o.find<std::string>("description");
+  o.get<std::string>("source");
+  auto observed = o.part("observed");
+  const double units = static_cast<double>(observed.get<int64_t>("units"));
+  r.units_per_host = static_cast<uint32_t>(observed.get<int64_t>("units_per_host"));
+  const double hours = observed.get<core::Seconds>("duration").value() / 3600.0;
   observed.finish();
-  const auto& list = o.required("components");
-  if (!list.is_array() || list.empty())
-    throw o.error("components", "expected a non-empty array of components");
-  for (size_t i = 0; i < list.size(); ++i) {
-    auto c = o.element("components", list[i], i);
+  auto components = o.parts("components");
+  if (components.empty()) throw o.error("components", "expected a non-empty array of components");
+  for (auto& c : components) {
     ComponentRate rate;
-    rate.name = c.string("name");
+    rate.name = c.get<std::string>("name");
     for (const auto& earlier : r.components)
       if (earlier.name == rate.name)
         throw c.error("name", "duplicate component name " + core::quoted_for_message(rate.name) +
                                   ": each component is named once (scripted events name it)");
-    rate.per = c.string("per");
+    rate.per = c.get<std::string>("per");
     double instances = 0;
     if (rate.per == "unit")
       instances = units;
@@ -40,19 +99,19 @@ FailureRates FailureRates::from_json(core::JsonObject& o) {
     else if (rate.per == "job")
       instances = 1;
     else if (rate.needs_machine())  // counted on the machine; as observed here
-      instances = static_cast<double>(c.integer("observed_instances", 1, int64_t(1) << 40));
+      instances = observed_instances(c, rate.per);
     else
       throw c.error("per",
                     "expected \"unit\", \"host\", \"rack\", \"switch\", \"power-domain\", \"link\", "
                     "\"optical-port\", \"memory-pool\" or \"job\", got \"" +
                         rate.per + "\"");
-    const double count = c.number("count", 0, 1e15);
+    const double count = c.get<double>("count");
     if (!(count > 0))
       throw c.error("count",
                     "expected the number of failures observed, > 0 (a component that never failed has "
                     "no rate: leave it out)");
     rate.rate_per_hour = count / (instances * hours);
-    const std::string recovery = c.string("recovery");
+    const std::string recovery = c.get<std::string>("recovery");
     if (recovery == "restart")
       rate.recovery = Recovery::kRestart;
     else if (recovery == "replace")
@@ -68,10 +127,10 @@ FailureRates FailureRates::from_json(core::JsonObject& o) {
       throw c.error("recovery",
                     "expected \"restart\" for a component per memory-pool: the job restarts with the "
                     "pool's ranks on other pools (or waits for the repair when none has room)");
-    rate.silent = c.boolean_or("silent", false);
-    rate.weibull_shape = c.number_or("weibull_shape", 1.0, 1e-3, 1e3);
+    rate.silent = c.get<bool>("silent");
+    rate.weibull_shape = c.get<double>("weibull_shape");
     if (!(rate.weibull_shape > 0)) throw c.error("weibull_shape", "expected a shape > 0");
-    rate.includes = c.optional_string("includes").value_or("");
+    rate.includes = c.find<std::string>("includes").value_or("");
     c.finish();
     r.components.push_back(std::move(rate));
   }

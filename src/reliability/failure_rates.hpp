@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "core/json_object.hpp"
+#include "core/param_table.hpp"
 
 namespace zs::reliability {
 
@@ -55,6 +56,8 @@ struct FailureRates {
   /// Reads kind "failure-rates". A count or duration of zero or less, an unknown "per" or "recovery", a
   /// Weibull shape <= 0 are core::InputError with the JSON path.
   static FailureRates from_json(core::JsonObject& o);
+  /// The keys of a failure-rate file, declared once.
+  static const core::ParamTable& params();
 
   /// Instances of `c` in a job of `units` units (hosts rounded up). Not for components counted on the
   /// machine (std::logic_error): reliability::JobComponents counts those.

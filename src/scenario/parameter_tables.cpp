@@ -9,6 +9,7 @@
 #include "hw/memory_pool_model.hpp"
 #include "hw/optical_switch_model.hpp"
 #include "hw/switch_model.hpp"
+#include "reliability/failure_rates.hpp"
 #include "workload/transformer_spec.hpp"
 
 namespace zs::scenario {
@@ -30,6 +31,7 @@ std::vector<const core::ParamTable*> parameter_tables(const Catalog& catalog) {
        {&hw::ComputeUnitModel::params(), &hw::LinkModel::params(), &hw::SwitchModel::params(),
         &hw::MemoryPoolModel::params(), &hw::OpticalSwitchModel::params(), &hw::FileSystemModel::params()})
     add_with_parts(*model, out);
+  add_with_parts(reliability::FailureRates::params(), out);
   add_with_parts(topology::topology_file_params(), out);
   for (const auto& generator : catalog.topology_generators.entries())
     if (generator.make.params != nullptr) add_with_parts(*generator.make.params, out);

@@ -16,7 +16,9 @@ TEST_CASE("zettasim params lists the types, and prints one type's table with uni
   auto list = test::run_cli({"params"});
   REQUIRE(list.code == 0);
   for (const char* type :
-       {"compute-unit", "link", "switch", "memory-pool", "optical-circuit-switch", "file-system"})
+       {"compute-unit", "link", "switch", "memory-pool", "optical-circuit-switch", "file-system",
+        "failure-rates", "failure-rates.component", "topology", "topology.fat-tree",
+        "topology.fat-tree.level", "topology.disaggregated.optical-core", "transformer", "transformer.moe"})
     CHECK(list.out.find(std::string("\n  ") + type + " ") != std::string::npos);
 
   auto link = test::run_cli({"params", "link"});

@@ -84,6 +84,7 @@ TEST_CASE(
                         {{"name", "s"}, {"kind", "switch"}, {"attach", "u0"}}}},
                       {"links", {{{"a", "u0"}, {"b", "s"}, {"model", "nvlink"}}}}};
   core::JsonObject og(g, "g.json", "");
-  CHECK_THROWS_WITH(topology::build_machine(og, models()),
-                    doctest::Contains("g.json: /nodes/1/attach: has no effect with the other values given"));
+  CHECK_THROWS_WITH(
+      topology::build_machine(og, models()),
+      doctest::Contains("g.json: /nodes/1/attach: unknown key here: the other values leave it unused"));
 }
