@@ -83,12 +83,19 @@ const Param& ParamReader::declared(std::string_view name) const {
 
 template <class T>
 T ParamReader::read(const Param& p, JsonObject& from) {
-  if constexpr (std::is_same_v<T, std::string>)
-    return from.string(p.name);
-  else if constexpr (std::is_same_v<T, double>)
+  if constexpr (std::is_same_v<T, std::string>) {
+    std::string v = from.string(p.name);
+    if (!p.choices.empty() && std::find(p.choices.begin(), p.choices.end(), v) == p.choices.end()) {
+      std::string known;
+      for (const auto& c : p.choices) known += (known.empty() ? "" : ", ") + c;
+      throw from.error(p.name, "unknown " + (p.called.empty() ? p.name : p.called) + " \"" + v +
+                                   "\" (known: " + known + ")");
+    }
+    return v;
+  } else if constexpr (std::is_same_v<T, double>)
     return from.number(p.name, p.min, p.max);
   else if constexpr (std::is_same_v<T, int64_t>)
-    return from.integer(p.name, int64_t(p.min), int64_t(p.max));
+    return from.integer(p.name, p.min_integer(), p.max_integer());
   else if constexpr (std::is_same_v<T, bool>) {
     from.required(p.name);
     return from.boolean_or(p.name, false);
@@ -135,8 +142,19 @@ T ParamReader::get(std::string_view name) {
   return *find<T>(name);
 }
 
-#define ZS_PARAM_READER_TYPE(T)                     \
-  template T ParamReader::get<T>(std::string_view); \
+template <class T>
+T ParamReader::need(std::string_view name, const std::string& because) {
+  std::optional<T> v = find<T>(name);
+  if (!v) {
+    const Param& p = declared(name);
+    throw error("missing key \"" + p.name + "\" " + because + ": " + p.doc + " (" + p.unit() + ")");
+  }
+  return *v;
+}
+
+#define ZS_PARAM_READER_TYPE(T)                                          \
+  template T ParamReader::get<T>(std::string_view);                      \
+  template T ParamReader::need<T>(std::string_view, const std::string&); \
   template std::optional<T> ParamReader::find<T>(std::string_view);
 ZS_PARAM_READER_TYPE(std::string)
 ZS_PARAM_READER_TYPE(double)
@@ -149,6 +167,14 @@ ZS_PARAM_READER_TYPE(FlopRate)
 ZS_PARAM_READER_TYPE(ByteRate)
 ZS_PARAM_READER_TYPE(Watts)
 #undef ZS_PARAM_READER_TYPE
+
+const nlohmann::json& ParamReader::value(std::string_view name) {
+  const Param& p = declared(name);
+  read_.insert(p.name);
+  if (!json_.has(name))
+    throw error("missing required key \"" + p.name + "\": " + p.doc + " (" + p.unit() + ")");
+  return json_.required(name);
+}
 
 JsonObject ParamReader::object(std::string_view name) {
   const Param& p = declared(name);

@@ -39,6 +39,14 @@ class ParamReader {
   template <class T>
   std::optional<T> find(std::string_view name);
 
+  /// The value of an optional parameter that the other values make necessary (`because`: "for the zipf
+  /// distribution"); missing, it is an input error saying so.
+  template <class T>
+  T need(std::string_view name, const std::string& because);
+
+  /// The value at `name` as written, for a parameter with several forms (a file's path or the object
+  /// inline; a name or an object with options), read by the caller, who records what it resolves.
+  const nlohmann::json& value(std::string_view name);
   /// The object at `name` (declared kObject), for the caller to read; what it reads it records with
   /// record().
   JsonObject object(std::string_view name);

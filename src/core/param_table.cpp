@@ -54,6 +54,11 @@ Param Param::integer(std::string name, int64_t min, int64_t max, std::string doc
 Param Param::boolean(std::string name, std::string doc) {
   return make(std::move(name), ParamKind::kBoolean, std::move(doc));
 }
+Param Param::choice(std::string name, std::vector<std::string> choices, std::string doc) {
+  Param p = make(std::move(name), ParamKind::kText, std::move(doc));
+  p.choices = std::move(choices);
+  return p;
+}
 Param Param::bytes(std::string name, std::string doc) {
   return quantity(std::move(name), ParamKind::kBytes, std::move(doc), Bound::kPositive);
 }
@@ -116,11 +121,19 @@ Param& Param::positive() {
   bound = Bound::kPositive;
   return *this;
 }
+Param& Param::noun(std::string what) {
+  called = std::move(what);
+  return *this;
+}
 
 std::string Param::unit() const {
   switch (kind) {
-    case ParamKind::kText:
-      return "text";
+    case ParamKind::kText: {
+      if (choices.empty()) return "text";
+      std::string out = "one of";
+      for (size_t i = 0; i < choices.size(); ++i) out += (i == 0 ? " \"" : ", \"") + choices[i] + "\"";
+      return out;
+    }
     case ParamKind::kNumber:
       return "number";
     case ParamKind::kInteger:
@@ -147,11 +160,29 @@ std::string Param::unit() const {
   return "";
 }
 
+namespace {
+
+int64_t saturated(double v) {
+  constexpr double kTop = 9223372036854775807.0;  // rounds to 2^63
+  if (v >= kTop) return INT64_MAX;
+  if (v <= -kTop) return INT64_MIN;
+  return int64_t(v);
+}
+
+}  // namespace
+
+int64_t Param::min_integer() const {
+  return saturated(min);
+}
+int64_t Param::max_integer() const {
+  return saturated(max);
+}
+
 std::string Param::range() const {
   if (kind == ParamKind::kNumber)
     return "[" + nlohmann::json(min).dump() + ", " + nlohmann::json(max).dump() + "]";
   if (kind == ParamKind::kInteger)
-    return "[" + std::to_string(int64_t(min)) + ", " + std::to_string(int64_t(max)) + "]";
+    return "[" + std::to_string(min_integer()) + ", " + std::to_string(max_integer()) + "]";
   if (is_quantity(kind)) return bound == Bound::kPositive ? "> 0" : ">= 0";
   return "";
 }

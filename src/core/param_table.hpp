@@ -51,11 +51,15 @@ struct Param {
   bool cited = false;                ///< a value set in a model file needs its source under "sources"
   std::string value;                 ///< kObject, kList: what it holds, in words
   const ParamTable* part = nullptr;  ///< kObject, kList: the table of the object(s), if declared
+  std::vector<std::string> choices;  ///< kText: the accepted values, when the set is closed
+  std::string called;                ///< kText with choices: the noun errors use ("unknown NOUN")
 
   static Param text(std::string name, std::string doc);
   static Param number(std::string name, double min, double max, std::string doc);
   static Param integer(std::string name, int64_t min, int64_t max, std::string doc);
   static Param boolean(std::string name, std::string doc);
+  /// A text that is one of `choices`; another is refused with "unknown NAME \"x\" (known: ...)".
+  static Param choice(std::string name, std::vector<std::string> choices, std::string doc);
   static Param bytes(std::string name, std::string doc);
   static Param seconds(std::string name, std::string doc);
   static Param flops(std::string name, std::string doc);
@@ -76,7 +80,11 @@ struct Param {
   Param& cite();                              ///< a value set needs a source citation
   Param& non_negative();                      ///< a quantity that may be 0
   Param& positive();                          ///< a quantity that must be > 0
+  Param& noun(std::string what);              ///< a choice's name in errors ("overflow policy")
 
+  /// kInteger: the accepted range as whole numbers (a bound of 2^63 or more is INT64_MAX).
+  int64_t min_integer() const;
+  int64_t max_integer() const;
   /// The unit as a reader of the docs needs it: "B/s (e.g. \"400Gb/s\")".
   std::string unit() const;
   /// The accepted range in words: "[0.01, 1]", "> 0", "" when any value of the kind is accepted.

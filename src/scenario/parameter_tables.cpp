@@ -10,6 +10,8 @@
 #include "hw/optical_switch_model.hpp"
 #include "hw/switch_model.hpp"
 #include "reliability/failure_rates.hpp"
+#include "scenario/scenario_params.hpp"
+#include "workload/expert_routing.hpp"
 #include "workload/transformer_spec.hpp"
 
 namespace zs::scenario {
@@ -35,7 +37,14 @@ std::vector<const core::ParamTable*> parameter_tables(const Catalog& catalog) {
   add_with_parts(topology::topology_file_params(), out);
   for (const auto& generator : catalog.topology_generators.entries())
     if (generator.make.params != nullptr) add_with_parts(*generator.make.params, out);
+  add_with_parts(workload_section_params(), out);
+  for (const auto& generator : catalog.workload_generators.entries())
+    if (generator.make.params != nullptr) add_with_parts(*generator.make.params, out);
   add_with_parts(workload::TransformerSpec::params(), out);
+  add_with_parts(workload::expert_histogram_params(), out);
+  for (const core::ParamTable* file :
+       {&scenario_params(), &machine_file_params(), &recorded_workload_params(), &placement_map_params()})
+    add_with_parts(*file, out);
   return out;
 }
 

@@ -12,6 +12,7 @@
 
 #include "core/file_source.hpp"
 #include "core/json_object.hpp"
+#include "core/param_reader.hpp"
 #include "core/registry.hpp"
 #include "hw/file_system_model.hpp"
 #include "policy/recovery/checkpoint_policy.hpp"
@@ -88,13 +89,13 @@ struct ReliabilitySetup {
   double straggler_rate_per_unit_hour = 0;  ///< 1/h
   double straggler_slowdown = 2;
   double straggler_duration = 0;  ///< s
-  nlohmann::json resolved;
+  nlohmann::json resolved;        ///< the section as read, defaults filled in (config.json)
 };
 
 /// Reads the section; rates are read from the file it names, relative to the scenario. A spare pool of
 /// zero units, a non-positive time or bandwidth and an unknown interval rule are core::InputError with
 /// the JSON path.
-ReliabilitySetup read_reliability(core::JsonObject& section, const core::FileSource& files,
+ReliabilitySetup read_reliability(core::ParamReader& section, const core::FileSource& files,
                                   const core::Registry<policy::CheckpointRule>& rules);
 
 }  // namespace zs::scenario

@@ -5,7 +5,9 @@
 
 #include "chakra/chakra_import.hpp"
 #include "core/json_object.hpp"
+#include "core/param_reader.hpp"
 #include "policy/policy_catalog.hpp"
+#include "scenario/scenario_params.hpp"
 #include "scenario/workload_builder.hpp"
 #include "topology/machine_builder.hpp"
 #include "topology/optical_circuits.hpp"
@@ -20,7 +22,7 @@ struct LoadedMachine {
   nlohmann::json resolved;
 };
 
-LoadedMachine load_machine_object(const core::FileSource& files, core::JsonObject& json,
+LoadedMachine load_machine_object(const core::FileSource& files, core::ParamReader& json,
                                   const topology::TopologyGeneratorRegistry& generators, uint64_t max_nodes) {
   topology::ModelSet models;
   nlohmann::json resolved_models = nlohmann::json::object();
@@ -58,8 +60,9 @@ LoadedMachine load_machine_object(const core::FileSource& files, core::JsonObjec
   }
   bindings.finish();
 
+  json.get<std::string>("topology");
   std::string topo_path;
-  nlohmann::json topo_doc = files.read_json_named(json, "topology", topo_path);
+  nlohmann::json topo_doc = files.read_json_named(json.json(), "topology", topo_path);
   core::JsonObject topo(topo_doc, topo_path, "");
   nlohmann::json resolved_topology;
   LoadedMachine out{topology::build_machine(topo, models, generators, max_nodes, &resolved_topology), {}};
@@ -77,44 +80,55 @@ LoadedMachine load_machine_object(const core::FileSource& files, core::JsonObjec
 }
 
 /// The "machine" of a scenario: an inline object, or the path of a machine file.
-LoadedMachine load_machine_section(const core::FileSource& files, core::JsonObject& scenario,
+LoadedMachine load_machine_section(const core::FileSource& files, core::ParamReader& scenario,
                                    const topology::TopologyGeneratorRegistry& generators,
                                    uint64_t max_nodes) {
-  const auto& value = scenario.required("machine");
-  if (!value.is_string()) {
-    core::JsonObject inline_machine = scenario.object("machine");
+  if (!scenario.value("machine").is_string()) {
+    core::ParamReader inline_machine = scenario.part("machine");
     return load_machine_object(files, inline_machine, generators, max_nodes);
   }
   std::string path;
-  nlohmann::json doc = files.read_json_named(scenario, "machine", path);
-  core::JsonObject machine(doc, path, "");
-  if (machine.string("kind") != "machine")
+  nlohmann::json doc = files.read_json_named(scenario.json(), "machine", path);
+  core::ParamReader machine(machine_file_params(), core::JsonObject(doc, path, ""));
+  if (machine.get<std::string>("kind") != "machine")
     throw machine.error("kind", "expected \"machine\" for a machine file");
-  machine.optional_string("description");
+  machine.get<std::string>("description");
   return load_machine_object(files, machine, generators, max_nodes);
 }
 
+/// The policy name at `key` of `in`, checked by `check` (which throws std::out_of_range naming the known
+/// ones).
 template <class Check>
-std::string policy_name(core::JsonObject& policies, const char* key, Check check) {
-  std::string name = policies.string(key);
+std::string policy_name(core::ParamReader& in, const char* key, Check check) {
+  std::string name;
+  if (in.table().find(key)->kind == core::ParamKind::kText) {
+    name = in.get<std::string>(key);
+  } else {  // a name, or the object read by its part table
+    const nlohmann::json& v = in.value(key);
+    if (!v.is_string()) throw in.error(key, "expected a policy name or an object");
+    name = v.get<std::string>();
+    in.record(key, name);
+  }
   try {
     check(name);
   } catch (const std::out_of_range& e) {
-    throw policies.error(key, e.what());
+    throw in.error(key, e.what());
   }
   return name;
 }
 
-/// The placement map file named at `key`: {"kind": "placement", "units": [unit name of rank 0, ...]}.
-policy::PlacementMap read_placement_map(const core::FileSource& files, core::JsonObject& referrer,
-                                        std::string_view key) {
+/// The placement map file named at "map": {"kind": "placement", "units": [unit name of rank 0, ...]}.
+policy::PlacementMap read_placement_map(const core::FileSource& files, core::ParamReader& referrer) {
+  referrer.get<std::string>("map");
   std::string path;
-  const nlohmann::json doc = files.read_json_named(referrer, key, path);
+  const nlohmann::json doc = files.read_json_named(referrer.json(), "map", path);
   if (!doc.is_object()) throw core::InputError(path, "", "expected a JSON object (a placement map)");
-  core::JsonObject o(doc, path, "");
-  if (o.string("kind") != "placement") throw o.error("kind", "expected \"placement\"");
-  policy::PlacementMap map{path, o.strings("units", "an array of unit names, one per rank", "a unit name")};
-  o.optional_string("description");
+  core::ParamReader o(placement_map_params(), core::JsonObject(doc, path, ""));
+  if (o.get<std::string>("kind") != "placement") throw o.error("kind", "expected \"placement\"");
+  policy::PlacementMap map{path,
+                           o.json().strings("units", "an array of unit names, one per rank", "a unit name")};
+  o.list("units");
+  o.get<std::string>("description");
   o.finish();
   return map;
 }
@@ -127,24 +141,23 @@ struct RecordedWorkload {
 
 /// A workload replayed from a recorded trace: {"trace": FILE} (zettasim's JSON or CBOR format) or
 /// {"chakra": PREFIX} (MLCommons Chakra files PREFIX.<rank>.et), relative to the scenario.
-RecordedWorkload load_recorded_workload(const core::FileSource& files, core::JsonObject& work) {
+RecordedWorkload load_recorded_workload(const core::FileSource& files, core::JsonObject section) {
+  core::ParamReader work(recorded_workload_params(), std::move(section));
   if (work.has("trace") && work.has("chakra"))
     throw work.error("a workload is one of \"generator\", \"trace\" or \"chakra\", not several");
-  if (work.has("generator"))
-    throw work.error("generator", "a recorded workload (\"trace\" or \"chakra\") takes no generator");
   RecordedWorkload out;
   const bool chakra = work.has("chakra");
-  work.required(chakra ? "chakra" : "trace");
+  const std::string given = work.need<std::string>(chakra ? "chakra" : "trace", "(a recorded workload)");
   work.finish();  // every key valid before any file is read
   if (!chakra) {
     std::string file;
-    const std::string bytes = files.read_named(work, "trace", file);
+    const std::string bytes = files.read_named(work.json(), "trace", file);
     out.trace = workload::trace_from_json(workload::parse_trace_document(bytes, file), file);
     out.trace.origin_file = file;
     out.resolved = {{"trace_file", file}};
     out.summary = "trace " + out.trace.name + " from " + file;
   } else {
-    const std::string prefix = core::resolve_relative(work.file(), work.string("chakra"));
+    const std::string prefix = core::resolve_relative(work.file(), given);
     chakra::ChakraImport imported = chakra::import_chakra(prefix, files);
     out.trace = std::move(imported.trace);
     out.trace.origin_file = work.file();
@@ -182,16 +195,15 @@ nlohmann::json memory_per_role(const workload::Trace& trace) {
 
 }  // namespace
 
-void ScenarioLoader::read_policies(core::JsonObject& root, Scenario& s) const {
-  core::JsonObject policies = root.object("policies");
-  if (const auto* placement = policies.optional("placement");
-      placement != nullptr && placement->is_object()) {
-    auto p = policies.object("placement");
-    s.placement_policy = p.string("name");
+void ScenarioLoader::read_policies(core::ParamReader& root, Scenario& s) const {
+  core::ParamReader policies = root.part("policies");
+  if (policies.value("placement").is_object()) {
+    auto p = policies.part("placement");
+    s.placement_policy = p.get<std::string>("name");
     if (s.placement_policy != "from-file")
       throw p.error("name", "only the \"from-file\" placement takes an object; write \"placement\": \"" +
                                 s.placement_policy + "\"");
-    s.placement_map = read_placement_map(files_, p, "map");
+    s.placement_map = read_placement_map(files_, p);
     p.finish();
   } else {
     s.placement_policy = policy_name(policies, "placement", [this](const std::string& n) {
@@ -202,13 +214,11 @@ void ScenarioLoader::read_policies(core::JsonObject& root, Scenario& s) const {
     });
   }
   auto check_collective = [this](const std::string& n) { catalog_->policies.collective.at(n); };
-  if (const auto* collective = policies.optional("collective");
-      collective != nullptr && collective->is_object()) {
-    auto c = policies.object("collective");
+  if (policies.value("collective").is_object()) {
+    auto c = policies.part("collective");
     s.collective_policy = policy_name(c, "name", check_collective);
-    if (c.has("chunk")) s.collective_options.chunk = c.bytes("chunk");
-    if (c.has("max_chunks"))
-      s.collective_options.max_chunks = static_cast<uint32_t>(c.integer("max_chunks", 1, 4096));
+    s.collective_options.chunk = c.get<core::Bytes>("chunk");
+    s.collective_options.max_chunks = static_cast<uint32_t>(c.get<int64_t>("max_chunks"));
     c.finish();
   } else {
     s.collective_policy = policy_name(policies, "collective", check_collective);
@@ -218,15 +228,16 @@ void ScenarioLoader::read_policies(core::JsonObject& root, Scenario& s) const {
 
 Scenario ScenarioLoader::load(const std::string& path) const {
   nlohmann::json doc = files_.read_json(path);
-  core::JsonObject root(doc, path, "");
-  if (root.string("kind") != "scenario")
+  core::ParamReader root(scenario_params(), core::JsonObject(doc, path, ""));
+  if (root.get<std::string>("kind") != "scenario")
     throw root.error("kind", "expected \"scenario\" for a scenario file");
   Scenario s;
   s.file = path;
-  s.name = root.file_name("name");
-  s.description = root.optional_string("description").value_or("");
-  s.seed = static_cast<uint64_t>(root.integer_or("seed", 1, 0, INT64_MAX));
-  const std::string fidelity = root.optional_string("fidelity").value_or("auto");
+  root.get<std::string>("name");
+  s.name = root.json().file_name("name");
+  s.description = root.get<std::string>("description");
+  s.seed = static_cast<uint64_t>(root.get<int64_t>("seed"));
+  const std::string fidelity = root.get<std::string>("fidelity");
   const auto parsed = core::parse_fidelity(fidelity);
   if (!parsed)
     throw root.error("fidelity", "expected \"auto\", \"exact\" or \"collapsed\", got \"" + fidelity + "\"");
@@ -235,8 +246,11 @@ Scenario ScenarioLoader::load(const std::string& path) const {
   LoadedMachine machine =
       load_machine_section(files_, root, catalog_->topology_generators, limits_.max_machine_nodes);
   s.machine = std::move(machine.machine);
-  s.circuit_reconfigurations =
-      topology::read_circuit_reconfigurations(root, "circuit_reconfigurations", s.machine);
+  if (root.has("circuit_reconfigurations")) {
+    root.list("circuit_reconfigurations");
+    s.circuit_reconfigurations =
+        topology::read_circuit_reconfigurations(root.json(), "circuit_reconfigurations", s.machine);
+  }
 
   core::JsonObject work = root.object("workload");
   nlohmann::json resolved_workload;
@@ -246,30 +260,10 @@ Scenario ScenarioLoader::load(const std::string& path) const {
     s.workload_summary = recorded.summary;
     resolved_workload = std::move(recorded.resolved);
   } else {
-    std::string generator = work.string("generator");
-    std::string model_path;
-    nlohmann::json model_doc = files_.read_json_named(work, "model", model_path);
-    core::JsonObject model_json(model_doc, model_path, "");
-    auto model = workload::TransformerSpec::from_json(model_json);
-    BuiltWorkload built =
-        build_workload(generator, work, model, files_, catalog_->workload_generators, limits_.max_trace_ops);
-    work.finish();
-    const auto& first_unit = s.machine.unit_model(s.machine.topology.units().front());
-    if (built.state_per_rank > first_unit.hbm_capacity())
-      throw root.error("workload", "model state of " + model.name +
-                                       " (16 B/param: " + core::display(built.state_per_rank) +
-                                       " on the most loaded rank) does not fit in the " +
-                                       core::display(first_unit.hbm_capacity()) + " HBM of a \"" +
-                                       first_unit.name() + "\"");
-    s.trace = std::move(built.trace);
-    workload::validate(s.trace, model_path);
-    s.trace.origin_file = path;
-    s.trace.origin_pointer = work.pointer();
-    s.workload_summary = built.summary;
-    resolved_workload = {
-        {"generator", generator},         {"model", model.to_json()},
-        {"model_file", model_path},       {"plan", built.plan},
-        {"params", model.total_params()}, {"model_state_per_rank", core::to_string(built.state_per_rank)}};
+    GeneratedWorkload generated = load_generated_workload(work, s.machine);
+    s.trace = std::move(generated.trace);
+    s.workload_summary = generated.summary;
+    resolved_workload = std::move(generated.resolved);
   }
   const uint64_t ranks = s.trace.mesh.size();
   if (ranks > s.machine.unit_count())
@@ -280,7 +274,7 @@ Scenario ScenarioLoader::load(const std::string& path) const {
   resolved_workload["tokens_per_iteration"] = s.trace.tokens_per_iteration;
 
   if (root.has("reliability")) {
-    auto section = root.object("reliability");
+    auto section = root.part("reliability");
     s.reliability = read_reliability(section, files_, catalog_->policies.checkpoint_rule);
   }
 
@@ -313,19 +307,60 @@ Scenario ScenarioLoader::load(const std::string& path) const {
   return s;
 }
 
+ScenarioLoader::GeneratedWorkload ScenarioLoader::load_generated_workload(
+    core::JsonObject section, const topology::Machine& machine) const {
+  core::JsonObject peek(section);  // the generator's table is needed before the section can be read by it
+  const std::string generator = peek.string("generator");
+  const WorkloadGenerator& gen = find_workload_generator(generator, section, catalog_->workload_generators);
+  const core::ParamTable table = workload_section_params().with(*gen.params);
+  core::ParamReader work(table, std::move(section));
+  work.get<std::string>("generator");
+  work.get<std::string>("model");
+  std::string model_path;
+  nlohmann::json model_doc = files_.read_json_named(work.json(), "model", model_path);
+  core::JsonObject model_json(model_doc, model_path, "");
+  auto model = workload::TransformerSpec::from_json(model_json);
+  BuiltWorkload built = gen.build(work, model, files_, limits_.max_trace_ops);
+  const auto& first_unit = machine.unit_model(machine.topology.units().front());
+  if (built.state_per_rank > first_unit.hbm_capacity())
+    throw core::InputError(
+        work.file(), work.pointer(),
+        "model state of " + model.name + " (16 B/param: " + core::display(built.state_per_rank) +
+            " on the most loaded rank) does not fit in the " + core::display(first_unit.hbm_capacity()) +
+            " HBM of a \"" + first_unit.name() + "\"");
+  GeneratedWorkload out;
+  out.trace = std::move(built.trace);
+  workload::validate(out.trace, model_path);
+  out.trace.origin_file = work.file();
+  out.trace.origin_pointer = work.pointer();
+  out.summary = built.summary;
+  nlohmann::json plan = nlohmann::json::object();
+  for (const auto& p : gen.params->params())
+    if (work.resolved().contains(p.name)) plan[p.name] = work.resolved()[p.name];
+  plan.update(built.derived);
+  out.resolved = {
+      {"generator", generator},         {"model", model.to_json()},
+      {"model_file", model_path},       {"plan", std::move(plan)},
+      {"params", model.total_params()}, {"model_state_per_rank", core::to_string(built.state_per_rank)}};
+  return out;
+}
+
 topology::Machine ScenarioLoader::load_machine(const std::string& path, nlohmann::json* resolved) const {
   nlohmann::json doc = files_.read_json(path);
-  core::JsonObject root(doc, path, "");
-  std::string kind = root.string("kind");
+  core::JsonObject peek(doc, path, "");
+  std::string kind = peek.string("kind");
   LoadedMachine machine;
   if (kind == "machine") {
-    root.optional_string("description");
+    core::ParamReader root(machine_file_params(), core::JsonObject(doc, path, ""));
+    root.get<std::string>("kind");
+    root.get<std::string>("description");
     machine = load_machine_object(files_, root, catalog_->topology_generators, limits_.max_machine_nodes);
   } else if (kind == "scenario") {
     // The rest of the scenario is not checked here.
+    core::ParamReader root(scenario_params(), core::JsonObject(doc, path, ""));
     machine = load_machine_section(files_, root, catalog_->topology_generators, limits_.max_machine_nodes);
   } else {
-    throw root.error("kind", "expected a machine or a scenario file, got kind \"" + kind + "\"");
+    throw peek.error("kind", "expected a machine or a scenario file, got kind \"" + kind + "\"");
   }
   if (resolved) *resolved = machine.resolved;
   return std::move(machine.machine);

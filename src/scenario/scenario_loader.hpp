@@ -6,6 +6,7 @@
 #include <string>
 
 #include "core/file_source.hpp"
+#include "core/param_reader.hpp"
 #include "scenario/catalog.hpp"
 #include "scenario/scenario.hpp"
 #include "topology/topology.hpp"
@@ -38,7 +39,16 @@ class ScenarioLoader {
  private:
   /// The "policies" section: placement (a name, or from-file with its map) and collective (a name, or
   /// an object with its options), each checked against the catalog.
-  void read_policies(core::JsonObject& root, Scenario& s) const;
+  void read_policies(core::ParamReader& root, Scenario& s) const;
+
+  struct GeneratedWorkload {
+    workload::Trace trace;
+    std::string summary;
+    nlohmann::json resolved;
+  };
+  /// A workload section naming a generator: its model file read, its plan read by the generator's table,
+  /// the trace generated and the model state checked against the first unit's HBM.
+  GeneratedWorkload load_generated_workload(core::JsonObject section, const topology::Machine& machine) const;
 
   const core::FileSource& files_;
   std::shared_ptr<const Catalog> catalog_;  ///< owned only when built here

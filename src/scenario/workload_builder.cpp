@@ -14,9 +14,9 @@ std::string tokens(const workload::TransformerSpec& model, uint32_t global_batch
          " tokens";
 }
 
-BuiltWorkload build_data_parallel(core::JsonObject& work, const workload::TransformerSpec& model,
+BuiltWorkload build_data_parallel(core::ParamReader& work, const workload::TransformerSpec& model,
                                   const core::FileSource&, uint64_t max_ops) {
-  auto plan = workload::DataParallelPlan::from_json(work);
+  auto plan = workload::DataParallelPlan::from_params(work);
   work.finish();  // an unknown key is refused before the trace is generated
   // Per micro-batch a forward and a backward per layer and for the logits; a gradient all-reduce per
   // layer; the optimizer step.
@@ -26,15 +26,15 @@ BuiltWorkload build_data_parallel(core::JsonObject& work, const workload::Transf
                      std::to_string(max_ops) + ": " + model.name + " has " + std::to_string(model.layers) +
                      " layers, " + std::to_string(plan.accumulation_steps()) +
                      (plan.accumulation_steps() == 1 ? " micro-batch" : " micro-batches") + " per iteration");
-  return {workload::generate_data_parallel_trace(model, plan), plan.to_json(),
+  return {workload::generate_data_parallel_trace(model, plan), plan.derived(),
           workload::model_state_bytes(model),
           model.name + ", data parallel " + std::to_string(plan.data_parallel) + ", micro-batch " +
               std::to_string(plan.micro_batch) + ", " + tokens(model, plan.global_batch)};
 }
 
-BuiltWorkload build_megatron(core::JsonObject& work, const workload::TransformerSpec& model,
+BuiltWorkload build_megatron(core::ParamReader& work, const workload::TransformerSpec& model,
                              const core::FileSource& files, uint64_t max_ops) {
-  auto plan = workload::ParallelPlan::from_json(work, model, &files);
+  auto plan = workload::ParallelPlan::from_params(work, model, &files);
   work.finish();  // an unknown key is refused before the trace is generated
   workload::Trace trace;
   try {
@@ -47,7 +47,7 @@ BuiltWorkload build_megatron(core::JsonObject& work, const workload::Transformer
   core::Bytes state(0.0);
   for (const auto& role : trace.roles)
     state = std::max(state, role.memory->weights + role.memory->gradients + role.memory->optimizer);
-  return {std::move(trace), plan.to_json(), state,
+  return {std::move(trace), plan.derived(), state,
           model.name + ", " + plan.describe() + ", micro-batch " + std::to_string(plan.micro_batch) + ", " +
               tokens(model, plan.global_batch)};
 }
@@ -57,24 +57,30 @@ BuiltWorkload build_megatron(core::JsonObject& work, const workload::Transformer
 WorkloadGeneratorRegistry builtin_workload_generators() {
   WorkloadGeneratorRegistry r("workload generator");
   r.add("data-parallel", "every rank holds the whole model; gradients all-reduced per layer over dp",
-        build_data_parallel);
+        {&workload::DataParallelPlan::params(), build_data_parallel});
   r.add("megatron",
         "Megatron-Core 5D parallelism: data (ZeRO 0-3), tensor (sequence parallel), pipeline (GPipe, 1F1B, "
         "interleaved), context, expert (routed); recomputation, optimizer offload",
-        build_megatron);
+        {&workload::ParallelPlan::params(), build_megatron});
   return r;
 }
 
-BuiltWorkload build_workload(const std::string& generator, core::JsonObject& work,
-                             const workload::TransformerSpec& model, const core::FileSource& files,
-                             const WorkloadGeneratorRegistry& generators, uint64_t max_ops) {
-  const WorkloadGenerator* build = nullptr;
+const core::ParamTable& workload_section_params() {
+  using core::Param;
+  static const core::ParamTable table(
+      "workload", "a generated workload: these keys, then its generator's plan keys (workload.GENERATOR)",
+      {Param::text("generator", "the workload generator (zettasim list)"),
+       Param::text("model", "a transformer model file, relative to this file")});
+  return table;
+}
+
+const WorkloadGenerator& find_workload_generator(const std::string& name, const core::JsonObject& at,
+                                                 const WorkloadGeneratorRegistry& generators) {
   try {
-    build = &generators.at(generator).make;
+    return generators.at(name).make;
   } catch (const std::out_of_range& e) {
-    throw work.error("generator", e.what());
+    throw at.error("generator", e.what());
   }
-  return (*build)(work, model, files, max_ops);
 }
 
 }  // namespace zs::scenario

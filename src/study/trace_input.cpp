@@ -44,9 +44,11 @@ TraceInput read_trace_input(const core::FileSource& files, const std::string& pa
   if (kind == "transformer" && generation != nullptr) {
     core::JsonObject model_json(doc, path, "");
     auto model = workload::TransformerSpec::from_json(model_json);
-    core::JsonObject plan_json(generation->plan, generation->plan_source, "");
-    auto built = scenario::build_workload(generation->generator, plan_json, model, files);
-    plan_json.finish();
+    const core::JsonObject plan_json(generation->plan, generation->plan_source, "");
+    const auto generators = scenario::builtin_workload_generators();
+    const auto& generator = scenario::find_workload_generator(generation->generator, plan_json, generators);
+    core::ParamReader plan(*generator.params, plan_json);
+    auto built = generator.build(plan, model, files, workload::kMaxGeneratedOps);
     return {std::move(built.trace), std::nullopt};
   }
   throw core::InputError(path, "/kind",

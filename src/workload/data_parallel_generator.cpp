@@ -33,11 +33,22 @@ class ProgramBuilder {
 
 }  // namespace
 
-DataParallelPlan DataParallelPlan::from_json(core::JsonObject& json) {
+const core::ParamTable& DataParallelPlan::params() {
+  using core::Param;
+  static const core::ParamTable table(
+      "workload.data-parallel", "every rank holds the whole model; gradients all-reduced per layer",
+      {Param::integer("data_parallel", 1, 1 << 22, "ranks, each with a whole replica"),
+       Param::integer("micro_batch", 1, 1 << 20, "sequences per rank per micro-batch"),
+       Param::integer("global_batch", 1, 1 << 30,
+                      "sequences per iteration, whole job (a multiple of data_parallel x micro_batch)")});
+  return table;
+}
+
+DataParallelPlan DataParallelPlan::from_params(core::ParamReader& json) {
   DataParallelPlan p;
-  p.data_parallel = static_cast<uint32_t>(json.integer("data_parallel", 1, 1 << 22));
-  p.micro_batch = static_cast<uint32_t>(json.integer("micro_batch", 1, 1 << 20));
-  p.global_batch = static_cast<uint32_t>(json.integer("global_batch", 1, 1 << 30));
+  p.data_parallel = static_cast<uint32_t>(json.get<int64_t>("data_parallel"));
+  p.micro_batch = static_cast<uint32_t>(json.get<int64_t>("micro_batch"));
+  p.global_batch = static_cast<uint32_t>(json.get<int64_t>("global_batch"));
   uint64_t per_step = uint64_t(p.data_parallel) * p.micro_batch;
   if (p.global_batch % per_step != 0)
     throw json.error("global_batch",
@@ -46,11 +57,8 @@ DataParallelPlan DataParallelPlan::from_json(core::JsonObject& json) {
   return p;
 }
 
-nlohmann::json DataParallelPlan::to_json() const {
-  return {{"data_parallel", data_parallel},
-          {"micro_batch", micro_batch},
-          {"global_batch", global_batch},
-          {"accumulation_steps", accumulation_steps()}};
+nlohmann::json DataParallelPlan::derived() const {
+  return {{"accumulation_steps", accumulation_steps()}};
 }
 
 core::Bytes model_state_bytes(const TransformerSpec& model) {

@@ -5,7 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/json_object.hpp"
+#include "core/param_reader.hpp"
 #include "core/units.hpp"
 #include "workload/trace.hpp"
 #include "workload/transformer_spec.hpp"
@@ -20,8 +20,11 @@ struct DataParallelPlan {
 
   /// Reads {"data_parallel", "micro_batch", "global_batch"}; global_batch must be a multiple of
   /// data_parallel x micro_batch.
-  static DataParallelPlan from_json(core::JsonObject& json);
-  nlohmann::json to_json() const;
+  static DataParallelPlan from_params(core::ParamReader& json);
+  /// The plan's keys (type "workload.data-parallel").
+  static const core::ParamTable& params();
+  /// What follows from the plan: {"accumulation_steps": micro-batches per iteration}.
+  nlohmann::json derived() const;
   uint32_t accumulation_steps() const { return global_batch / (data_parallel * micro_batch); }
 };
 

@@ -139,12 +139,48 @@ ExpertAssignment route_tokens(uint64_t tokens, uint32_t experts, uint32_t top_k,
   return out;
 }
 
+const core::ParamTable& routing_params() {
+  using core::Param;
+  static const core::ParamTable table(
+      "routing", "how a Mixture-of-Experts router spreads tokens over the experts",
+      {Param::choice(
+           "distribution", {"uniform", "zipf", "histogram"},
+           "uniform; zipf (expert i chosen with weight 1/(i+1)^exponent); histogram (a weight each)")
+           .or_default("uniform"),
+       Param::number("exponent", 0.0, 10.0, "the zipf exponent s (distribution zipf)").optional(),
+       Param::list("histogram", "non-negative weights, one per routed expert",
+                   "the weights inline (distribution histogram; or histogram_file)")
+           .optional(),
+       Param::text("histogram_file",
+                   "an expert histogram file, relative to this file (distribution histogram)")
+           .optional(),
+       Param::number("capacity_factor", 0.0, 1e6,
+                     "each expert takes at most ceil(factor x tokens x top_k / experts) tokens per source "
+                     "rank; 0: no limit (left out: the model's capacity_factor)")
+           .optional(),
+       Param::choice("overflow", {"drop", "reroute"},
+                     "tokens over capacity are dropped, or rerouted to the least-loaded expert with room")
+           .noun("overflow policy")
+           .or_default("drop")});
+  return table;
+}
+
+const core::ParamTable& expert_histogram_params() {
+  using core::Param;
+  static const core::ParamTable table(
+      "expert-histogram", "a file of measured expert loads, named by a routing's histogram_file",
+      {Param::text("kind", "\"expert-histogram\""),
+       Param::text("source", "where the loads were measured").optional(),
+       Param::list("weights", "non-negative numbers", "one weight per routed expert, in expert order")});
+  return table;
+}
+
 namespace {
 
 /// One non-negative weight per expert from the array at `key` of `json`.
-std::vector<double> read_weights(core::JsonObject& json, const char* key, uint32_t experts) {
-  const auto& h = json.required(key);
-  if (!h.is_array() || h.size() != experts)
+std::vector<double> read_weights(core::ParamReader& json, const char* key, uint32_t experts) {
+  const auto& h = json.list(key);
+  if (h.size() != experts)
     throw json.error(key, "expected an array of " + std::to_string(experts) +
                               " non-negative weights, one per routed expert");
   std::vector<double> out;
@@ -156,48 +192,49 @@ std::vector<double> read_weights(core::JsonObject& json, const char* key, uint32
   return out;
 }
 
+/// The weights of the histogram file named at "histogram_file".
+std::vector<double> read_histogram_file(core::ParamReader& json, uint32_t experts,
+                                        const core::FileSource* files) {
+  if (json.has("histogram"))
+    throw json.error("histogram_file", "give the histogram inline or in a file, not both");
+  if (files == nullptr)
+    throw json.error("histogram_file", "a histogram file cannot be read here; give it inline");
+  json.find<std::string>("histogram_file");
+  std::string path;
+  const nlohmann::json doc = files->read_json_named(json.json(), "histogram_file", path);
+  if (!doc.is_object()) throw core::InputError(path, "", "expected a JSON object (an expert histogram)");
+  core::ParamReader file(expert_histogram_params(), core::JsonObject(doc, path, ""));
+  if (file.get<std::string>("kind") != "expert-histogram")
+    throw file.error("kind", "expected \"expert-histogram\"");
+  file.find<std::string>("source");
+  auto weights = read_weights(file, "weights", experts);
+  file.finish();
+  return weights;
+}
+
 }  // namespace
 
-ExpertRoutingModel read_routing(core::JsonObject& json, uint32_t experts, double default_capacity,
+ExpertRoutingModel read_routing(core::ParamReader& json, uint32_t experts, double default_capacity,
                                 const core::FileSource* files) {
   ExpertRoutingModel r;
-  const std::string d = json.optional_string("distribution").value_or("uniform");
+  const std::string d = json.get<std::string>("distribution");
   if (d == "zipf") {
     r.distribution = ExpertRoutingModel::Distribution::kZipf;
-    r.zipf_exponent = json.number("exponent", 0.0, 10.0);
+    r.zipf_exponent = json.need<double>("exponent", "for the zipf distribution");
   } else if (d == "histogram") {
     r.distribution = ExpertRoutingModel::Distribution::kHistogram;
-    if (json.has("histogram_file")) {
-      if (json.has("histogram"))
-        throw json.error("histogram_file", "give the histogram inline or in a file, not both");
-      if (files == nullptr)
-        throw json.error("histogram_file", "a histogram file cannot be read here; give it inline");
-      std::string path;
-      const nlohmann::json doc = files->read_json_named(json, "histogram_file", path);
-      if (!doc.is_object()) throw core::InputError(path, "", "expected a JSON object (an expert histogram)");
-      core::JsonObject file(doc, path, "");
-      if (file.string("kind") != "expert-histogram")
-        throw file.error("kind", "expected \"expert-histogram\"");
-      file.optional_string("source");
-      r.histogram = read_weights(file, "weights", experts);
-      file.finish();
-    } else {
-      r.histogram = read_weights(json, "histogram", experts);
-    }
+    const bool in_file = json.has("histogram_file");
+    r.histogram =
+        in_file ? read_histogram_file(json, experts, files) : read_weights(json, "histogram", experts);
     try {
       r.weights(experts);
     } catch (const std::invalid_argument& e) {
-      throw json.error(json.has("histogram_file") ? "histogram_file" : "histogram", e.what());
+      throw json.error(in_file ? "histogram_file" : "histogram", e.what());
     }
-  } else if (d != "uniform") {
-    throw json.error("distribution", "unknown distribution \"" + d + "\" (known: uniform, zipf, histogram)");
   }
-  r.capacity_factor = json.number_or("capacity_factor", default_capacity, 0.0, 1e6);
-  const std::string overflow = json.optional_string("overflow").value_or("drop");
-  if (overflow == "reroute")
-    r.reroute_overflow = true;
-  else if (overflow != "drop")
-    throw json.error("overflow", "unknown overflow policy \"" + overflow + "\" (known: drop, reroute)");
+  r.capacity_factor = json.find<double>("capacity_factor").value_or(default_capacity);
+  json.record("capacity_factor", r.capacity_factor);
+  r.reroute_overflow = json.get<std::string>("overflow") == "reroute";
   json.finish();
   return r;
 }

@@ -9,6 +9,7 @@
 
 #include "core/file_source.hpp"
 #include "core/json_object.hpp"
+#include "core/param_reader.hpp"
 #include "core/units.hpp"
 
 namespace zs::workload {
@@ -29,11 +30,16 @@ struct ExpertRoutingModel {
   std::vector<double> weights(uint32_t experts) const;
 };
 
-/// Reads {distribution: uniform (default) | zipf (exponent) | histogram (one weight per expert, inline
-/// as `histogram` or in `histogram_file`, a file {"kind": "expert-histogram", "weights": [...]} resolved
-/// against json.file() and read from `files`), capacity_factor (default `default_capacity`), overflow:
-/// drop (default) | reroute}; errors name the file and key.
-ExpertRoutingModel read_routing(core::JsonObject& json, uint32_t experts, double default_capacity,
+/// The keys of a "routing" object (a plan's, or an expert dispatch's in a trace).
+const core::ParamTable& routing_params();
+/// The keys of an expert histogram file: {"kind": "expert-histogram", "source", "weights": [...]}.
+const core::ParamTable& expert_histogram_params();
+
+/// Reads a routing object: distribution uniform (default) | zipf (exponent) | histogram (one weight per
+/// expert, inline as `histogram` or in `histogram_file`, resolved against the reader's file and read from
+/// `files`), capacity_factor (default `default_capacity`), overflow drop (default) | reroute. Calls
+/// finish(); errors name the file and key.
+ExpertRoutingModel read_routing(core::ParamReader& json, uint32_t experts, double default_capacity,
                                 const core::FileSource* files = nullptr);
 nlohmann::json routing_to_json(const ExpertRoutingModel& routing);
 

@@ -4,18 +4,14 @@
 namespace zs::workload {
 namespace {
 
-uint32_t degree(core::JsonObject& json, const char* key) {
-  return static_cast<uint32_t>(json.integer_or(key, 1, 1, 1 << 20));
-}
-
-void require_divides(core::JsonObject& json, const char* key, uint64_t degree, uint64_t value,
+void require_divides(core::ParamReader& json, const char* key, uint64_t degree, uint64_t value,
                      const std::string& what) {
   if (value % degree != 0)
     throw json.error(key, std::string(key) + " " + std::to_string(degree) + " does not divide " + what +
                               " (" + std::to_string(value) + ")");
 }
 
-ExpertRoutingModel plan_routing(core::JsonObject& plan, const TransformerSpec& model,
+ExpertRoutingModel plan_routing(core::ParamReader& plan, const TransformerSpec& model,
                                 const core::FileSource* files) {
   const double capacity = model.moe ? model.moe->capacity_factor : 0.0;
   if (!plan.has("routing")) {
@@ -24,8 +20,16 @@ ExpertRoutingModel plan_routing(core::JsonObject& plan, const TransformerSpec& m
     return r;
   }
   if (!model.moe) throw plan.error("routing", "expert routing needs a Mixture-of-Experts model");
-  auto json = plan.object("routing");
+  auto json = plan.part("routing");
   return read_routing(json, model.moe->experts, capacity, files);
+}
+
+uint32_t degree(core::ParamReader& json, const char* key) {
+  return static_cast<uint32_t>(json.get<int64_t>(key));
+}
+
+core::Param degree_param(std::string name, std::string doc) {
+  return core::Param::integer(std::move(name), 1, 1 << 20, std::move(doc)).or_default(1);
 }
 
 }  // namespace
@@ -54,40 +58,68 @@ std::string_view to_string(Recompute r) {
   return "?";
 }
 
-ParallelPlan ParallelPlan::from_json(core::JsonObject& json, const TransformerSpec& model,
-                                     const core::FileSource* files) {
+const core::ParamTable& ParallelPlan::params() {
+  using core::Param;
+  static const core::ParamTable table(
+      "workload.megatron", "Megatron-Core 5D parallelism (data, tensor, pipeline, context, expert)",
+      {degree_param("data_parallel", "data-parallel replicas"),
+       degree_param("tensor_parallel",
+                    "ranks splitting each layer (divides heads, key/value heads, FFN width)"),
+       degree_param("pipeline_parallel", "pipeline stages (divides the layers)"),
+       degree_param("context_parallel", "ranks splitting each sequence (divides the sequence length)"),
+       degree_param("expert_parallel", "ranks of the data-parallel axis sharing the routed experts"),
+       Param::integer("micro_batch", 1, 1 << 20, "sequences per micro-batch"),
+       Param::integer("global_batch", 1, 1 << 30,
+                      "sequences per iteration, whole job (a multiple of data_parallel x micro_batch)"),
+       Param::choice("schedule", {"gpipe", "1f1b", "interleaved-1f1b"}, "the pipeline schedule")
+           .or_default("1f1b"),
+       Param::integer("virtual_stages", 1, 1024, "model chunks per stage (interleaved-1f1b)").or_default(1),
+       Param::boolean("sequence_parallel", "activations outside attention and FFN split over tp")
+           .or_default(false),
+       Param::integer("zero_stage", 0, 3, "ZeRO: 1 shards optimizer state, 2 also gradients, 3 also weights")
+           .or_default(0),
+       Param::choice("recompute", {"none", "selective", "full"}, "activation recomputation")
+           .noun("recomputation")
+           .or_default("none"),
+       Param::boolean("offload_optimizer", "optimizer state in the rank's memory pool, moved for the step")
+           .or_default(false),
+       Param::boolean("flash_attention", "attention scores stay on chip; false: they go through HBM")
+           .or_default(true),
+       Param::integer("seed", 0, int64_t(1) << 53, "seed of the expert routing draws").or_default(1),
+       Param::object("routing", routing_params(),
+                     "expert routing; left out, uniform with the model's capacity")
+           .optional()});
+  return table;
+}
+
+ParallelPlan ParallelPlan::from_params(core::ParamReader& json, const TransformerSpec& model,
+                                       const core::FileSource* files) {
   ParallelPlan p;
   p.data_parallel = degree(json, "data_parallel");
   p.tensor_parallel = degree(json, "tensor_parallel");
   p.pipeline_parallel = degree(json, "pipeline_parallel");
   p.context_parallel = degree(json, "context_parallel");
   p.expert_parallel = degree(json, "expert_parallel");
-  p.micro_batch = static_cast<uint32_t>(json.integer("micro_batch", 1, 1 << 20));
-  p.global_batch = static_cast<uint32_t>(json.integer("global_batch", 1, 1 << 30));
-  const std::string schedule = json.optional_string("schedule").value_or("1f1b");
+  p.micro_batch = static_cast<uint32_t>(json.get<int64_t>("micro_batch"));
+  p.global_batch = static_cast<uint32_t>(json.get<int64_t>("global_batch"));
+  const std::string schedule = json.get<std::string>("schedule");
   if (schedule == "gpipe")
     p.schedule = PipelineSchedule::kGpipe;
   else if (schedule == "interleaved-1f1b")
     p.schedule = PipelineSchedule::kInterleaved1F1B;
-  else if (schedule != "1f1b")
-    throw json.error("schedule",
-                     "unknown schedule \"" + schedule + "\" (known: gpipe, 1f1b, interleaved-1f1b)");
-  p.virtual_stages = static_cast<uint32_t>(json.integer_or("virtual_stages", 1, 1, 1024));
+  p.virtual_stages = static_cast<uint32_t>(json.get<int64_t>("virtual_stages"));
   if (p.virtual_stages > 1 && p.schedule != PipelineSchedule::kInterleaved1F1B)
     throw json.error("virtual_stages", "virtual stages need the \"interleaved-1f1b\" schedule");
-  p.sequence_parallel = json.boolean_or("sequence_parallel", false);
-  p.zero_stage = static_cast<uint32_t>(json.integer_or("zero_stage", 0, 0, 3));
-  const std::string recompute = json.optional_string("recompute").value_or("none");
+  p.sequence_parallel = json.get<bool>("sequence_parallel");
+  p.zero_stage = static_cast<uint32_t>(json.get<int64_t>("zero_stage"));
+  const std::string recompute = json.get<std::string>("recompute");
   if (recompute == "selective")
     p.recompute = Recompute::kSelective;
   else if (recompute == "full")
     p.recompute = Recompute::kFull;
-  else if (recompute != "none")
-    throw json.error("recompute",
-                     "unknown recomputation \"" + recompute + "\" (known: none, selective, full)");
-  p.offload_optimizer = json.boolean_or("offload_optimizer", false);
-  p.flash_attention = json.boolean_or("flash_attention", true);
-  p.seed = static_cast<uint64_t>(json.integer_or("seed", 1, 0, int64_t(1) << 53));
+  p.offload_optimizer = json.get<bool>("offload_optimizer");
+  p.flash_attention = json.get<bool>("flash_attention");
+  p.seed = static_cast<uint64_t>(json.get<int64_t>("seed"));
   p.routing = plan_routing(json, model, files);
 
   if (model.layers % (p.pipeline_parallel * p.chunks()) != 0 && p.chunks() > 1)
@@ -126,18 +158,8 @@ ParallelPlan ParallelPlan::from_json(core::JsonObject& json, const TransformerSp
   return p;
 }
 
-nlohmann::json ParallelPlan::to_json() const {
-  nlohmann::json j = {{"data_parallel", data_parallel},         {"tensor_parallel", tensor_parallel},
-                      {"pipeline_parallel", pipeline_parallel}, {"context_parallel", context_parallel},
-                      {"expert_parallel", expert_parallel},     {"micro_batch", micro_batch},
-                      {"global_batch", global_batch},           {"micro_batches", micro_batches()},
-                      {"schedule", to_string(schedule)},        {"virtual_stages", virtual_stages},
-                      {"sequence_parallel", sequence_parallel}, {"zero_stage", zero_stage},
-                      {"recompute", to_string(recompute)},      {"offload_optimizer", offload_optimizer},
-                      {"flash_attention", flash_attention},     {"seed", seed}};
-  if (expert_parallel > 1 || routing.distribution != ExpertRoutingModel::Distribution::kUniform)
-    j["routing"] = routing_to_json(routing);
-  return j;
+nlohmann::json ParallelPlan::derived() const {
+  return {{"micro_batches", micro_batches()}};
 }
 
 std::string ParallelPlan::describe() const {

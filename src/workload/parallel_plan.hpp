@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/json_object.hpp"
+#include "core/param_reader.hpp"
 #include "workload/expert_routing.hpp"
 #include "workload/pipeline_order.hpp"
 #include "workload/transformer_spec.hpp"
@@ -52,9 +53,12 @@ struct ParallelPlan {
   /// Reads the plan and checks it against the model; each failed constraint is an InputError at its
   /// key (divisibility of layers, heads, key/value heads, FFN width, experts, batch; schedules).
   /// `files` reads a routing histogram_file (relative to json.file()); nullptr: inline histograms only.
-  static ParallelPlan from_json(core::JsonObject& json, const TransformerSpec& model,
-                                const core::FileSource* files = nullptr);
-  nlohmann::json to_json() const;
+  static ParallelPlan from_params(core::ParamReader& json, const TransformerSpec& model,
+                                  const core::FileSource* files = nullptr);
+  /// The plan's keys (type "workload.megatron").
+  static const core::ParamTable& params();
+  /// What follows from the plan: {"micro_batches": per replica and iteration}.
+  nlohmann::json derived() const;
   uint32_t micro_batches() const { return global_batch / (data_parallel * micro_batch); }
   uint64_t ranks() const {
     return uint64_t(data_parallel) * tensor_parallel * pipeline_parallel * context_parallel;

@@ -166,7 +166,7 @@ ExpertDispatch read_dispatch(core::JsonObject o) {
   ExpertDispatch d;
   d.experts = static_cast<uint32_t>(o.integer("experts", 1, 1 << 24));
   {
-    auto r = o.object("routing");
+    core::ParamReader r(routing_params(), o.object("routing"));
     d.routing = read_routing(r, d.experts, 0.0);
   }
   d.tokens = static_cast<uint64_t>(o.integer("tokens", 0, int64_t(1) << 40));

@@ -182,6 +182,13 @@ TEST_CASE("checkpoint stores that cannot work exit 2 with their JSON path") {
        "s.json: /reliability/checkpoint/persistent/target: expected one of \"bandwidth\" (a store's, e.g. "
        "\"2TB/s\"), \"target\": \"memory-pools\", or \"file_system\" (a file-system model file), got "
        "\"peer-memory\""},
+      {"moe-ep-64",
+       {{"interval", "daly"}, {"bandwidth", "1TB/s"}, {"peer_offset", 2}},
+       "s.json: /reliability/checkpoint/peer_offset: unknown key here: the other values leave it unused (see "
+       "`zettasim params reliability.checkpoint`)"},
+      {"moe-ep-64",
+       {{"interval", "daly"}, {"bandwidth", "1TB/s"}, {"mode", "async"}},
+       "s.json: /reliability/checkpoint: missing key \"snapshot_bandwidth\" for async checkpoints"},
       {"hgx-3d-parallel",
        {{"interval", "daly"}, {"target", "peer-memory"}, {"persistent", persistent}},
        "s.json: /reliability/checkpoint/target: peer-memory checkpoints copy each rank's snapshot to a "

@@ -15,10 +15,35 @@ TEST_CASE("docs/parameters.md is what zettasim params --markdown prints (regener
 TEST_CASE("zettasim params lists the types, and prints one type's table with units, defaults and ranges") {
   auto list = test::run_cli({"params"});
   REQUIRE(list.code == 0);
-  for (const char* type :
-       {"compute-unit", "link", "switch", "memory-pool", "optical-circuit-switch", "file-system",
-        "failure-rates", "failure-rates.component", "topology", "topology.fat-tree",
-        "topology.fat-tree.level", "topology.disaggregated.optical-core", "transformer", "transformer.moe"})
+  for (const char* type : {"compute-unit",
+                           "link",
+                           "switch",
+                           "memory-pool",
+                           "optical-circuit-switch",
+                           "file-system",
+                           "failure-rates",
+                           "failure-rates.component",
+                           "topology",
+                           "topology.fat-tree",
+                           "topology.fat-tree.level",
+                           "topology.disaggregated.optical-core",
+                           "transformer",
+                           "transformer.moe",
+                           "workload",
+                           "workload.data-parallel",
+                           "workload.megatron",
+                           "routing",
+                           "expert-histogram",
+                           "scenario",
+                           "machine",
+                           "policies",
+                           "policies.collective",
+                           "reliability",
+                           "reliability.checkpoint",
+                           "reliability.degradation",
+                           "machine-file",
+                           "recorded-workload",
+                           "placement-map"})
     CHECK(list.out.find(std::string("\n  ") + type + " ") != std::string::npos);
 
   auto link = test::run_cli({"params", "link"});
@@ -27,6 +52,15 @@ TEST_CASE("zettasim params lists the types, and prints one type's table with uni
   CHECK(link.out.find("B/s (\"400Gb/s\", \"3.35TB/s\")") != std::string::npos);
   CHECK(link.out.find("[0.01, 1.0]") != std::string::npos);  // efficiency's range
   CHECK(link.out.find("1.0 ") != std::string::npos);         // and its default
+
+  // A scenario section: defaults as a file writes them, choices listed.
+  auto reliability = test::run_cli({"params", "reliability"});
+  REQUIRE(reliability.code == 0);
+  CHECK(reliability.out.find("\"600s\"") != std::string::npos);  // detection and restart: 10 min
+  auto megatron = test::run_cli({"params", "workload.megatron"});
+  REQUIRE(megatron.code == 0);
+  CHECK(megatron.out.find("one of \"gpipe\", \"1f1b\", \"interleaved-1f1b\"") != std::string::npos);
+  CHECK(megatron.out.find("object: a routing") != std::string::npos);
 }
 
 TEST_CASE("zettasim params of an unknown type: one line naming the known ones, exit 2") {

@@ -135,3 +135,28 @@ TEST_CASE("reading what the table does not declare, or as another kind, is a pro
   CHECK_THROWS_AS(r.get<Flops>("half_work"), std::logic_error);  // optional: find it
   CHECK_THROWS_AS(ParamTable("t", "d", {Param::text("a", "x"), Param::text("a", "y")}), std::logic_error);
 }
+
+TEST_CASE("a choice accepts only its values, naming them; a needed optional value says why it is needed") {
+  static const ParamTable table(
+      "test plan", "a plan",
+      {Param::choice("schedule", {"gpipe", "1f1b"}, "the schedule").or_default("1f1b"),
+       Param::choice("overflow", {"drop", "reroute"}, "over capacity").noun("overflow policy").optional(),
+       Param::number("exponent", 0.0, 10.0, "the zipf exponent").optional(),
+       Param::integer("seed", 0, INT64_MAX, "draws").or_default(1),
+       Param::object("machine", "a path or an object", "the machine")});
+  CHECK(table.find("schedule")->unit() == "one of \"gpipe\", \"1f1b\"");
+  CHECK(table.find("seed")->range() == "[0, 9223372036854775807]");
+  const json doc = {{"schedule", "zb"}, {"overflow", "spill"}, {"seed", INT64_MAX}, {"machine", "m.json"}};
+  ParamReader r(table, JsonObject(doc, "p.json", "/workload"));
+  CHECK(input_error_of([&] { r.get<std::string>("schedule"); }) ==
+        "p.json: /workload/schedule: unknown schedule \"zb\" (known: gpipe, 1f1b)");
+  CHECK(input_error_of([&] { r.find<std::string>("overflow"); }) ==
+        "p.json: /workload/overflow: unknown overflow policy \"spill\" (known: drop, reroute)");
+  CHECK(input_error_of([&] { r.need<double>("exponent", "for the zipf distribution"); }) ==
+        "p.json: /workload: missing key \"exponent\" for the zipf distribution: the zipf exponent (number)");
+  CHECK(r.get<int64_t>("seed") == INT64_MAX);
+  // A value with several forms is read as written and counts as read.
+  CHECK(r.value("machine") == "m.json");
+  r.record("machine", "/abs/m.json");
+  CHECK(r.resolved()["machine"] == "/abs/m.json");
+}

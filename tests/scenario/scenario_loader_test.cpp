@@ -109,6 +109,20 @@ TEST_CASE("bad input: each case names the file and the JSON path") {
          f.scenario["policies"]["collective"] = {{"name", "in-network"}, {"chunk", 4096}};
        },
        "scenario.json", "/policies/collective/chunk", ""},
+      {"scenario key misspelt", [](F& f, const D&) { f.scenario["polices"] = f.scenario["policies"]; },
+       "scenario.json", "/polices",
+       "unknown key (known keys here: kind, name, description, seed, fidelity, machine, workload, policies, "
+       "reliability, circuit_reconfigurations)"},
+      {"negative seed", [](F& f, const D&) { f.scenario["seed"] = -1; }, "scenario.json", "/seed",
+       "expected a whole number in [0, 9223372036854775807], got -1"},
+      {"collective option out of range",
+       [](F& f, const D&) {
+         f.scenario["policies"]["collective"] = {{"name", "ring"}, {"max_chunks", 0}};
+       },
+       "scenario.json", "/policies/collective/max_chunks", "expected a whole number in [1, 4096], got 0"},
+      {"policy neither a name nor an object",
+       [](F& f, const D&) { f.scenario["policies"]["collective"] = 3; }, "scenario.json",
+       "/policies/collective", "expected a policy name or an object"},
       {"from-file placement named as a string",
        [](F& f, const D&) { f.scenario["policies"]["placement"] = "from-file"; }, "scenario.json",
        "/policies/placement", "the from-file placement is an object"},

@@ -55,8 +55,8 @@ TEST_CASE("one iteration: FLOPs add up to the model's and gradients are all-redu
 
 TEST_CASE("a global batch that is not a multiple of dp x micro-batch is an input error") {
   nlohmann::json j = {{"data_parallel", 8}, {"micro_batch", 4}, {"global_batch", 60}};
-  core::JsonObject o(j, "s.json", "/workload");
-  CHECK_THROWS_WITH(workload::DataParallelPlan::from_json(o),
+  core::ParamReader o(workload::DataParallelPlan::params(), core::JsonObject(j, "s.json", "/workload"));
+  CHECK_THROWS_WITH(workload::DataParallelPlan::from_params(o),
                     "s.json: /workload/global_batch: global batch 60 is not a multiple of data_parallel x "
                     "micro_batch = 32");
 }

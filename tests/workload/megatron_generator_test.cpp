@@ -97,8 +97,8 @@ TEST_CASE("1F1B warms up pp - stage - 1 forwards, GPipe runs every forward first
 TEST_CASE("impossible plans name the constraint that failed") {
   auto error_of = [](nlohmann::json j, workload::TransformerSpec m) {
     try {
-      core::JsonObject o(j, "s.json", "/workload");
-      workload::ParallelPlan::from_json(o, m);
+      core::ParamReader o(workload::ParallelPlan::params(), core::JsonObject(j, "s.json", "/workload"));
+      workload::ParallelPlan::from_params(o, m);
     } catch (const core::InputError& e) {
       return std::string(e.what());
     }
@@ -289,8 +289,9 @@ TEST_CASE("a routing histogram from a file: read relative to the plan's file, it
                         {"micro_batch", 1},
                         {"global_batch", 2},
                         {"routing", routing}};
-    core::JsonObject o(j, dir.file("scenario.json"), "/workload");
-    return workload::ParallelPlan::from_json(o, m, &files);
+    core::ParamReader o(workload::ParallelPlan::params(),
+                        core::JsonObject(j, dir.file("scenario.json"), "/workload"));
+    return workload::ParallelPlan::from_params(o, m, &files);
   };
   dir.write("loads/hot.json",
             R"({"kind": "expert-histogram", "source": "test", "weights": [8, 1, 1, 1, 1, 1, 1, 2]})");

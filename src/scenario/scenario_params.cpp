@@ -1,0 +1,102 @@
+// Parameter tables of scenario files, machine files, recorded workloads, policies and placement maps.
+#include "scenario/scenario_params.hpp"
+
+#include "policy/collective/collective_policy.hpp"
+#include "scenario/reliability_params.hpp"
+
+namespace zs::scenario {
+
+using core::Param;
+
+const core::ParamTable& scenario_params() {
+  static const core::ParamTable table(
+      "scenario", "one what-if: a machine, a workload, policies and (for goodput) a reliability section",
+      {Param::text("kind", "\"scenario\""),
+       Param::text("name", "the run's name; results go to results/NAME (one safe path component)"),
+       Param::text("description", "one line: what is asked").or_default(""),
+       Param::integer("seed", 0, INT64_MAX, "seed of every random draw of the run").or_default(1),
+       Param::text("fidelity", "\"auto\", \"exact\" (every rank) or \"collapsed\" (one rank per role)")
+           .or_default("auto"),
+       Param::object("machine", machine_section_params(), "a machine file's path, or the machine inline"),
+       Param::object("workload", "a generated workload (workload, workload.GENERATOR) or a recorded-workload",
+                     "what the machine runs"),
+       Param::object("policies", policies_params(), "placement and collective policies"),
+       Param::object("reliability", reliability_params(), "failures, checkpoints and recovery (goodput)")
+           .optional(),
+       Param::list("circuit_reconfigurations", "{at, optical_switch, circuits}",
+                   "optical circuits set up at given times; left out, none")
+           .optional()});
+  return table;
+}
+
+namespace {
+
+std::vector<Param> machine_keys() {
+  return {Param::object("models", "model name → model file path",
+                        "the hardware models the topology binds by name"),
+          Param::text("topology", "a topology file's path, relative to this file")};
+}
+
+}  // namespace
+
+const core::ParamTable& machine_section_params() {
+  static const core::ParamTable table("machine", "the hardware: models and a topology", machine_keys());
+  return table;
+}
+
+const core::ParamTable& machine_file_params() {
+  std::vector<Param> keys{Param::text("kind", "\"machine\""),
+                          Param::text("description", "one line: what is modelled").or_default("")};
+  for (auto& p : machine_keys()) keys.push_back(std::move(p));
+  static const core::ParamTable table("machine-file", "a machine in a file of its own", std::move(keys));
+  return table;
+}
+
+const core::ParamTable& recorded_workload_params() {
+  static const core::ParamTable table(
+      "recorded-workload", "a workload replayed from a recorded trace (one of trace or chakra)",
+      {Param::text("trace", "a zettasim trace file (JSON or CBOR), relative to this file").optional(),
+       Param::text("chakra", "the prefix of Chakra files PREFIX.<rank>.et, relative to this file")
+           .optional()});
+  return table;
+}
+
+const core::ParamTable& policies_params() {
+  static const core::ParamTable table(
+      "policies", "how ranks are placed and collectives run",
+      {Param::object("placement", placement_from_file_params(),
+                     "a placement policy's name (zettasim list), or the from-file object"),
+       Param::object("collective", collective_options_params(),
+                     "a collective policy's name (zettasim list), or an object with its options")});
+  return table;
+}
+
+const core::ParamTable& collective_options_params() {
+  const policy::CollectiveOptions defaults;
+  static const core::ParamTable table(
+      "policies.collective", "a collective policy with its chunking options",
+      {Param::text("name", "the collective policy (zettasim list)"),
+       Param::bytes("chunk", "largest chunk a pipelined algorithm sends")
+           .or_default(core::to_string(defaults.chunk)),
+       Param::integer("max_chunks", 1, 4096, "most chunks a buffer is split into")
+           .or_default(int64_t(defaults.max_chunks))});
+  return table;
+}
+
+const core::ParamTable& placement_from_file_params() {
+  static const core::ParamTable table("policies.placement", "the placement read from a map file",
+                                      {Param::text("name", "\"from-file\""),
+                                       Param::text("map", "a placement map file, relative to this file")});
+  return table;
+}
+
+const core::ParamTable& placement_map_params() {
+  static const core::ParamTable table(
+      "placement-map", "a file giving each rank's unit",
+      {Param::text("kind", "\"placement\""),
+       Param::text("description", "one line: how the map was made").or_default(""),
+       Param::list("units", "unit names, one per rank", "the unit of rank 0, 1, ...")});
+  return table;
+}
+
+}  // namespace zs::scenario
