@@ -89,7 +89,7 @@ std::string goodput_report(const scenario::Scenario& s, const std::string& file,
   row("checkpoint", g.checkpoint.text + ", every " + seconds(sum.interval) + " of work (" +
                         rel.checkpoint.describe() + ")");
   row("recovery", recovery_text(s, g));
-  row("horizon", seconds(g.horizon) + ", " + std::to_string(g.seeds) + " seeds (mean +- 95% CI)");
+  row("horizon", seconds(g.horizon.value()) + ", " + std::to_string(g.seeds) + " seeds (mean +- 95% CI)");
   row("ETTR", with_ci(sum.ettr, "%.4f"));
   row("goodput", with_ci(sum.goodput, "%.4g") + " tokens/s");
   row("failures", with_ci(sum.failures, "%.1f"));
@@ -99,7 +99,8 @@ std::string goodput_report(const scenario::Scenario& s, const std::string& file,
   report += "  time lost, per seed\n";
   for (const auto& [cause, e] : sum.lost)
     report += "    " + column(cause, 26) + seconds(e.mean) + " (" +
-              with_ci({e.mean / g.horizon, e.half_width / g.horizon}, "%.4f") + " of the horizon)\n";
+              with_ci({e.mean / g.horizon.value(), e.half_width / g.horizon.value()}, "%.4f") +
+              " of the horizon)\n";
   report += "  failures by component, per seed (instances in the job)\n";
   for (uint32_t c = 0; c < rel.rates.components.size(); ++c) {
     const auto& comp = rel.rates.components[c];
@@ -117,9 +118,9 @@ nlohmann::json goodput_json(const scenario::Scenario& s, const study::GoodputStu
                            {"units", g.units},
                            {"job_mtbf_s", sum.mtbf},
                            {"checkpoint_state_bytes", g.checkpoint_state},
-                           {"checkpoint_cost_s", g.checkpoint_cost},
+                           {"checkpoint_cost_s", g.checkpoint_cost.value()},
                            {"checkpoint_interval_s", sum.interval},
-                           {"horizon_s", g.horizon},
+                           {"horizon_s", g.horizon.value()},
                            {"seeds", g.seeds},
                            {"ettr", estimate_json(sum.ettr)},
                            {"goodput_tokens_per_s", estimate_json(sum.goodput)},

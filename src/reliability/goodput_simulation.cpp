@@ -19,7 +19,7 @@ void draw_stragglers(const GoodputConfig& cfg, uint64_t ranks, uint64_t seed, st
   if (p.rate_per_unit_hour <= 0 || ranks == 0) return;
   core::SplitMixStream stream(core::splitmix64(seed ^ 0x5354524147474c45ull));
   const double rate = p.rate_per_unit_hour * static_cast<double>(ranks) / 3600.0;  // 1/s, whole job
-  for (double at = stream.exponential() / rate; at < cfg.horizon; at += stream.exponential() / rate) {
+  for (double at = stream.exponential() / rate; at < cfg.horizon.value(); at += stream.exponential() / rate) {
     const uint64_t rank = stream.next() % ranks;
     out.push_back(
         {at, p.duration, Degradation::Kind::kUnit, rank, p.slowdown, "rank " + std::to_string(rank)});
@@ -61,16 +61,16 @@ GoodputSimulation::GoodputSimulation(const FailureRates& rates, const GoodputCon
       keep_timeline_(keep_timeline),
       job_(config.job != nullptr ? *config.job : own_job_.emplace(rates, config.units)),
       clock_(rates, job_, seed, config.scripted),
-      spares_(config.spares, config.repair),
+      spares_(config.spares, config.repair.value()),
       tau_(interval),
-      delta_(config.checkpoint_cost),
-      cycle_(interval + config.checkpoint_cost),
-      horizon_(config.horizon),
+      delta_(config.checkpoint_cost.value()),
+      cycle_(interval + config.checkpoint_cost.value()),
+      horizon_(config.horizon.value()),
       peer_(config.peer),
-      restart_(config.restart),
+      restart_(config.restart.value()),
       degradations_(config.degradations),
       free_ports_(job_.spare_ports()) {
-  if (config.re_placement != nullptr) replacer_.emplace(*config.re_placement, config.repair);
+  if (config.re_placement != nullptr) replacer_.emplace(*config.re_placement, config.repair.value());
   if (peer_ != nullptr) {
     memory_lost_.assign(peer_->peer_of_rank.size(), 0);
     holder_of_.assign(peer_->peer_of_rank.size(), 0);
@@ -127,12 +127,12 @@ bool GoodputSimulation::finish_cycles(double stop) {
     run_.degraded += k * tau_ * (1 - rate_);
     run_.checkpoint += k * delta_;
     run_.checkpoints += static_cast<uint64_t>(k);
-    if (cfg_.checkpoint_drain <= 0) {
+    if (cfg_.checkpoint_drain.value() <= 0) {
       run_.useful += k * tau_ * rate_;
     } else {
       run_.useful += draining_ + (k - 1) * tau_ * rate_;
       draining_ = tau_ * rate_;
-      drain_end_ = t_ + k * cycle_ + cfg_.checkpoint_drain;
+      drain_end_ = t_ + k * cycle_ + cfg_.checkpoint_drain.value();
     }
     t_ += k * cycle_;
   }
@@ -155,15 +155,15 @@ void GoodputSimulation::commit_checkpoint(double at) {
     in_peers_ += pending_;
     if (!persist_active_ && in_peers_ > 0) {
       persisting_ = in_peers_;
-      persist_end_ = at + peer_->persistent_drain;
+      persist_end_ = at + peer_->persistent_drain.value();
       persist_active_ = true;
     }
-  } else if (cfg_.checkpoint_drain <= 0) {
+  } else if (cfg_.checkpoint_drain.value() <= 0) {
     run_.useful += pending_;
   } else {
     run_.useful += draining_;  // the previous drain ended (drain < interval)
     draining_ = pending_;
-    drain_end_ = at + cfg_.checkpoint_drain;
+    drain_end_ = at + cfg_.checkpoint_drain.value();
   }
   pending_ = 0;
 }
@@ -176,7 +176,7 @@ void GoodputSimulation::settle_persistent(double now) {
     persist_active_ = false;
     if (in_peers_ > 0) {
       persisting_ = in_peers_;
-      persist_end_ += peer_->persistent_drain;
+      persist_end_ += peer_->persistent_drain.value();
       persist_active_ = true;
     }
   }
@@ -194,9 +194,9 @@ void GoodputSimulation::update_rate() {
          "runs degraded for " + std::to_string(d.duration) + " s");
   }
   rate_ = 1;
-  double slow = active_.empty() ? cfg_.iteration : degraded_iteration();  // s, in the present state
-  if (replacer_) slow = std::max(slow, replacer_->iteration(cfg_.iteration));
-  rate_ *= cfg_.iteration / slow;
+  double slow = active_.empty() ? cfg_.iteration.value() : degraded_iteration();  // s, in the present state
+  if (replacer_) slow = std::max(slow, replacer_->iteration(cfg_.iteration.value()));
+  rate_ *= cfg_.iteration.value() / slow;
   if (!shrunk_.empty()) {
     std::vector<uint32_t> lost;
     for (const auto& s : shrunk_) lost.insert(lost.end(), s.replicas.begin(), s.replicas.end());
@@ -231,7 +231,7 @@ double GoodputSimulation::degraded_iteration() {
   }
   // A degraded machine is never taken to be faster than the healthy one: a shorter simulated iteration
   // (routes hashed differently around a failed link) counts as healthy.
-  return std::max(cfg_.iteration, it->second.simulated);
+  return std::max(cfg_.iteration.value(), it->second.simulated);
 }
 
 double GoodputSimulation::next_change() const {
@@ -265,7 +265,7 @@ void GoodputSimulation::on_failure(const Failure& f, const ComponentRate& compon
   lose_progress();
   corrupted_ = false;
   const double wait = interrupt(f, component, t_, f.scripted ? " (scripted)" : "");
-  t_ = recover(t_, cfg_.detection, wait);
+  t_ = recover(t_, cfg_.detection.value(), wait);
   update_rate();
 }
 
@@ -316,7 +316,7 @@ double GoodputSimulation::fabric_failure(const Failure& f, double at, std::strin
       ++free_ports_[port_returns_[next_port_return_].second];
     if (free_ports_[port.spare_group] > 0) {
       --free_ports_[port.spare_group];
-      port_returns_.emplace_back(at + cfg_.repair, port.spare_group);
+      port_returns_.emplace_back(at + cfg_.repair.value(), port.spare_group);
       action =
           "re-patch to a free port (optical reconfiguration " + std::to_string(port.reconfiguration) + " s)";
       return port.reconfiguration;
@@ -337,7 +337,7 @@ double GoodputSimulation::fabric_failure(const Failure& f, double at, std::strin
       return wait;
     }
   }
-  outages_.push_back({at, cfg_.repair, Degradation::Kind::kOutage, link, share,
+  outages_.push_back({at, cfg_.repair.value(), Degradation::Kind::kOutage, link, share,
                       job_.instance_name(f.component, f.instance)});
   active_.push_back(&outages_.back());
   char text[96];
@@ -353,9 +353,9 @@ double GoodputSimulation::pool_failure(const Failure& f, double at, std::string&
   down.push_back(job_.memory_pool(f.instance));
   if (!job_.pools_without(down)) {
     action = "wait for repair (no healthy memory pool has room for its ranks' data)";
-    return cfg_.repair;
+    return cfg_.repair.value();
   }
-  outages_.push_back({at, cfg_.repair, Degradation::Kind::kPool, job_.memory_pool(f.instance), 1.0,
+  outages_.push_back({at, cfg_.repair.value(), Degradation::Kind::kPool, job_.memory_pool(f.instance), 1.0,
                       job_.instance_name(f.component, f.instance)});
   active_.push_back(&outages_.back());
   action = "restart with its ranks' data in the nearest pools with room until repaired";
@@ -371,8 +371,8 @@ double GoodputSimulation::replace_ranks(const std::vector<uint64_t>& failed,
   const bool enough =
       replacer_ ? replacer_->can_replace(failed.size(), at) : spares_.can_replace(failed.size(), at);
   const double wait = cfg_.elastic && !enough ? shrink_or_replace(failed, down, at, action)
-                      : replacer_             ? replacer_->replace(failed, down, at, cfg_.swap, action)
-                                              : spares_.replace(failed.size(), at, cfg_.swap, action);
+                      : replacer_ ? replacer_->replace(failed, down, at, cfg_.swap.value(), action)
+                                  : spares_.replace(failed.size(), at, cfg_.swap.value(), action);
   action += restore;
   return wait;
 }
@@ -382,7 +382,7 @@ double GoodputSimulation::shrink_or_replace(const std::vector<uint64_t>& failed,
                                             std::string& action) {
   // Elastic, without enough spares: drop the failed ranks' replicas until repaired, unless none would be
   // left to run; then wait.
-  Shrink s{at + cfg_.repair, {}};
+  Shrink s{at + cfg_.repair.value(), {}};
   for (uint64_t r : failed) s.replicas.push_back(cfg_.replica_of_rank.at(r));
   std::sort(s.replicas.begin(), s.replicas.end());
   s.replicas.erase(std::unique(s.replicas.begin(), s.replicas.end()), s.replicas.end());
@@ -394,8 +394,8 @@ double GoodputSimulation::shrink_or_replace(const std::vector<uint64_t>& failed,
     shrunk_.push_back(std::move(s));
     return 0;
   }
-  return replacer_ ? replacer_->replace(failed, down, at, cfg_.swap, action)
-                   : spares_.replace(failed.size(), at, cfg_.swap, action);
+  return replacer_ ? replacer_->replace(failed, down, at, cfg_.swap.value(), action)
+                   : spares_.replace(failed.size(), at, cfg_.swap.value(), action);
 }
 
 double GoodputSimulation::recover(double start, double detection, double wait) {
@@ -414,7 +414,7 @@ double GoodputSimulation::recover(double start, double detection, double wait) {
     charge_downtime(at, f.at, phases);
     wait = interrupt(f, component, f.at, " (during recovery)");
     at = f.at;
-    detection = cfg_.detection;
+    detection = cfg_.detection.value();
   }
 }
 
@@ -446,7 +446,7 @@ void GoodputSimulation::begin_downtime() {
   for (uint64_t r : lost_list_) memory_lost_[r] = 0;
   lost_list_.clear();
   restoring_from_persistent_ = false;
-  restart_ = cfg_.restart;
+  restart_ = cfg_.restart.value();
 }
 
 std::string GoodputSimulation::lose_memory(const std::vector<uint64_t>& ranks, double at) {
@@ -466,7 +466,7 @@ std::string GoodputSimulation::lose_memory(const std::vector<uint64_t>& ranks, d
     run_.recompute += in_peers_;
     in_peers_ = persisting_ = 0;
     persist_active_ = false;
-    restart_ = cfg_.restart + peer_->persistent_load;
+    restart_ = cfg_.restart.value() + peer_->persistent_load.value();
     return "; restore from the persistent tier (rank " + std::to_string(std::min(r, other)) +
            " and its peer rank " + std::to_string(std::max(r, other)) + " lost together)";
   }

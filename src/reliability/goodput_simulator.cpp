@@ -34,10 +34,11 @@ namespace {
 
 /// Refuses a run whose one seed expects more events than the config allows, before any is simulated.
 void check_expected_events(const GoodputConfig& cfg, double mtbf, double interval) {
-  const double failures = cfg.horizon / mtbf;
+  const double failures = cfg.horizon.value() / mtbf;
   const double stragglers =
-      cfg.stragglers.rate_per_unit_hour * static_cast<double>(cfg.units) * cfg.horizon / 3600.0;
-  const double cycles = cfg.peer != nullptr ? cfg.horizon / (interval + cfg.checkpoint_cost) : 0.0;
+      cfg.stragglers.rate_per_unit_hour * static_cast<double>(cfg.units) * cfg.horizon.value() / 3600.0;
+  const double cycles =
+      cfg.peer != nullptr ? cfg.horizon.value() / (interval + cfg.checkpoint_cost.value()) : 0.0;
   const double events = failures + stragglers + cycles;
   if (events <= cfg.max_events_per_seed) return;
   char text[320];
@@ -60,15 +61,15 @@ GoodputSummary simulate_goodput(const FailureRates& rates, const GoodputConfig& 
   std::optional<JobComponents> own;
   const JobComponents& job = cfg.job != nullptr ? *cfg.job : own.emplace(rates, cfg.units);
   s.mtbf = 3600.0 / job.rate_per_hour();
-  s.interval = cfg.checkpoint.interval(s.mtbf, cfg.checkpoint_cost);
+  s.interval = cfg.checkpoint.interval(s.mtbf, cfg.checkpoint_cost.value());
   check_expected_events(cfg, s.mtbf, s.interval);
   std::vector<double> ettr, goodput, failures, interruptions, persistent_restores;
   std::map<std::string, std::vector<double>> lost, by_component;
   for (const auto& c : rates.components) by_component[c.name];
   for (uint32_t k = 0; k < seeds; ++k) {
     GoodputRun run = simulate_goodput_once(rates, cfg, s.interval, core::splitmix64(seed + k), k == 0);
-    ettr.push_back(run.useful / cfg.horizon);
-    goodput.push_back(run.useful / cfg.iteration * cfg.tokens_per_iteration / cfg.horizon);
+    ettr.push_back(run.useful / cfg.horizon.value());
+    goodput.push_back(run.useful / cfg.iteration.value() * cfg.tokens_per_iteration / cfg.horizon.value());
     failures.push_back(static_cast<double>(run.failures));
     interruptions.push_back(static_cast<double>(run.interruptions));
     persistent_restores.push_back(static_cast<double>(run.persistent_restores));

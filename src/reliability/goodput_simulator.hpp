@@ -9,6 +9,7 @@
 #include <tuple>
 #include <vector>
 
+#include "core/units.hpp"
 #include "policy/recovery/checkpoint_policy.hpp"
 #include "reliability/failure_clock.hpp"
 #include "reliability/failure_rates.hpp"
@@ -49,23 +50,23 @@ struct StragglerProcess {
 /// the restart.
 struct PeerCheckpoints {
   std::vector<uint64_t> peer_of_rank;  ///< whose memory holds each rank's copy
-  double persistent_drain = 0;         ///< s, one snapshot to the persistent tier, all ranks together
-  double persistent_load = 0;          ///< s, reading a checkpoint back from it, all ranks together
+  core::Seconds persistent_drain{0};   ///< one snapshot to the persistent tier, all ranks together
+  core::Seconds persistent_load{0};    ///< reading a checkpoint back from it, all ranks together
 };
 
 /// A job and its recovery setup. Times in seconds.
 struct GoodputConfig {
-  double iteration = 0;             ///< one training iteration on the healthy machine (the engine's), s
-  double tokens_per_iteration = 0;  ///< for goodput
-  uint64_t units = 0;               ///< units the job runs on
-  double horizon = 0;               ///< wall-clock time simulated, s
-  double checkpoint_cost = 0;       ///< a synchronous checkpoint blocks training this long, s
+  core::Seconds iteration{0};        ///< one training iteration on the healthy machine (the engine's)
+  double tokens_per_iteration = 0;   ///< for goodput
+  uint64_t units = 0;                ///< units the job runs on
+  core::Seconds horizon{0};          ///< wall-clock time simulated
+  core::Seconds checkpoint_cost{0};  ///< a synchronous checkpoint blocks training this long
   policy::CheckpointPolicy checkpoint;
-  double detection = 0;  ///< from the failure to the job knowing, s
-  double restart = 0;    ///< re-initialization and loading the checkpoint, s
-  uint32_t spares = 0;   ///< hot spare units
-  double swap = 0;       ///< putting spares in place of failed units, s
-  double repair = 0;     ///< a failed unit back in service (in the spare pool, or the job's if none), s
+  core::Seconds detection{0};  ///< from the failure to the job knowing
+  core::Seconds restart{0};    ///< re-initialization and loading the checkpoint
+  uint32_t spares = 0;         ///< hot spare units
+  core::Seconds swap{0};       ///< putting spares in place of failed units
+  core::Seconds repair{0};     ///< a failed unit back in service (in the spare pool, or the job's if none)
   /// The job's component instances (topology domains need the machine); null: unit, host and job
   /// components of `units` ranks.
   const JobComponents* job = nullptr;
@@ -78,7 +79,7 @@ struct GoodputConfig {
   /// Asynchronous checkpoints: after the blocking snapshot (checkpoint_cost) the state drains to the store
   /// in the background for this long; a failure before the drain ends loses that checkpoint too. 0:
   /// synchronous.
-  double checkpoint_drain = 0;
+  core::Seconds checkpoint_drain{0};
   std::vector<Degradation> degradations;  ///< scripted ones
   StragglerProcess stragglers;            ///< random ones
   /// The iteration time while the given degradations are in force, s (the engine re-simulates it); needed

@@ -21,7 +21,7 @@ CheckpointStore read_checkpoint_store(core::ParamReader& o, const core::FileSour
                   given == 0 ? "missing; " + expected : expected + ", not several");
   CheckpointStore store;
   if (o.has("bandwidth")) {
-    store.bandwidth = o.find<core::ByteRate>("bandwidth")->value();
+    store.bandwidth = *o.find<core::ByteRate>("bandwidth");
   } else if (o.has("target")) {
     const std::string target = *o.find<std::string>("target");
     if (target != "memory-pools") throw o.error("target", expected + ", got \"" + target + "\"");
@@ -42,7 +42,7 @@ CheckpointStore read_checkpoint_store(core::ParamReader& o, const core::FileSour
 std::string CheckpointStore::describe() const {
   switch (kind) {
     case Kind::kBandwidth:
-      return core::display(core::ByteRate(bandwidth));
+      return core::display(bandwidth);
     case Kind::kMemoryPools:
       return "memory-pools";
     case Kind::kFileSystem:
@@ -99,7 +99,7 @@ void read_checkpoint(core::ParamReader& o, const core::FileSource& files,
           "mode",
           "peer-memory checkpoints already drain to their persistent tier in the background; leave out "
           "\"mode\"");
-    r.snapshot_bandwidth = c.need<core::ByteRate>("snapshot_bandwidth", "for async checkpoints").value();
+    r.snapshot_bandwidth = c.need<core::ByteRate>("snapshot_bandwidth", "for async checkpoints");
   }
   c.finish();
 }
@@ -120,7 +120,7 @@ void read_spares(core::ParamReader& o, ReliabilitySetup& r) {
       throw s.error("units", "a spare pool of 0 units: leave \"spares\" out to wait for repairs instead");
     r.spares = static_cast<uint32_t>(units);
   }
-  r.swap = s.get<core::Seconds>("swap").value();
+  r.swap = s.get<core::Seconds>("swap");
   s.finish();
 }
 
@@ -129,11 +129,10 @@ void read_events(core::ParamReader& o, ReliabilitySetup& r) {
   if (!o.has("events")) return;
   for (auto& e : o.parts("events")) {
     ScriptedFailureSpec spec;
-    spec.at = e.get<core::Seconds>("at").value();
+    spec.at = e.get<core::Seconds>("at");
     if (spec.at > r.horizon)
-      throw e.error("at", "a failure at " + core::to_string(core::Seconds(spec.at)) +
-                              " is after the horizon (" + core::to_string(core::Seconds(r.horizon)) +
-                              "), so it would never happen");
+      throw e.error("at", "a failure at " + core::to_string(spec.at) + " is after the horizon (" +
+                              core::to_string(r.horizon) + "), so it would never happen");
     const std::string component = e.get<std::string>("component");
     const auto& list = r.rates.components;
     auto it = std::find_if(list.begin(), list.end(), [&](const auto& c) { return c.name == component; });
@@ -155,12 +154,11 @@ void read_degradations(core::ParamReader& o, ReliabilitySetup& r) {
   if (!o.has("degradations")) return;
   for (auto& d : o.parts("degradations")) {
     DegradationSpec spec;
-    spec.at = d.get<core::Seconds>("at").value();
+    spec.at = d.get<core::Seconds>("at");
     if (spec.at > r.horizon)
-      throw d.error("at", "a degradation from " + core::to_string(core::Seconds(spec.at)) +
-                              " starts after the horizon (" + core::to_string(core::Seconds(r.horizon)) +
-                              "), so it would never happen");
-    spec.duration = d.get<core::Seconds>("for").value();
+      throw d.error("at", "a degradation from " + core::to_string(spec.at) + " starts after the horizon (" +
+                              core::to_string(r.horizon) + "), so it would never happen");
+    spec.duration = d.get<core::Seconds>("for");
     if (d.has("unit")) {
       spec.unit = NamedAt{*d.find<std::string>("unit"), d.pointer() + "/unit"};
       spec.factor = d.need<double>("slowdown", "for a slow unit");
@@ -185,7 +183,7 @@ void read_stragglers(core::ParamReader& o, ReliabilitySetup& r) {
   auto st = o.part("stragglers");
   r.straggler_rate_per_unit_hour = 3600.0 / st.get<core::Seconds>("per_unit_mtbf").value();
   r.straggler_slowdown = st.get<double>("slowdown");
-  r.straggler_duration = st.get<core::Seconds>("duration").value();
+  r.straggler_duration = st.get<core::Seconds>("duration");
   st.finish();
 }
 
@@ -200,12 +198,12 @@ ReliabilitySetup read_reliability(core::ParamReader& o, const core::FileSource& 
   core::JsonObject rates(doc, rates_path, "");
   r.rates = reliability::FailureRates::from_json(rates);
   o.record("failure_rates", rates_path);
-  r.horizon = o.get<core::Seconds>("horizon").value();
+  r.horizon = o.get<core::Seconds>("horizon");
   r.seeds = static_cast<uint32_t>(o.get<int64_t>("seeds"));
   read_checkpoint(o, files, rules, r);
-  r.detection = o.get<core::Seconds>("detection").value();
-  r.restart = o.get<core::Seconds>("restart").value();
-  r.repair = o.get<core::Seconds>("repair").value();
+  r.detection = o.get<core::Seconds>("detection");
+  r.restart = o.get<core::Seconds>("restart");
+  r.repair = o.get<core::Seconds>("repair");
   read_spares(o, r);
   r.elastic = o.get<bool>("elastic");
   read_events(o, r);

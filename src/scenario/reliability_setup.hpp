@@ -28,14 +28,14 @@ struct NamedAt {
 
 /// "at t, this instance of this component fails".
 struct ScriptedFailureSpec {
-  double at = 0;           ///< s
+  core::Seconds at{0};
   uint32_t component = 0;  ///< index in the rate table
   NamedAt instance;
 };
 
 /// "from t, for d, this unit is slower / this link carries less".
 struct DegradationSpec {
-  double at = 0, duration = 0;                      ///< s
+  core::Seconds at{0}, duration{0};
   std::optional<NamedAt> unit;                      ///< a straggling unit (by topology name)...
   std::optional<std::pair<NamedAt, NamedAt>> link;  ///< ...or a link, by the names of its two ends
   double factor = 1;  ///< slowdown (>= 1) of the unit, or fraction of bandwidth (0, 1] left on the link
@@ -46,7 +46,7 @@ struct DegradationSpec {
 struct CheckpointStore {
   enum class Kind { kBandwidth, kMemoryPools, kFileSystem };
   Kind kind = Kind::kBandwidth;
-  double bandwidth = 0;                            ///< kBandwidth: all ranks together, B/s
+  core::ByteRate bandwidth{0};                     ///< kBandwidth: all ranks together
   std::optional<hw::FileSystemModel> file_system;  ///< kFileSystem
   std::string file_system_path;                    ///< kFileSystem: the model file, resolved
   /// "2 TB/s", "memory-pools" or "file system tectonic-240pb".
@@ -62,8 +62,8 @@ inline constexpr double kDefaultRestart = 600;
 
 struct ReliabilitySetup {
   reliability::FailureRates rates;
-  double horizon = 0;  ///< wall-clock time simulated, s
-  uint32_t seeds = 1;  ///< Monte Carlo seeds
+  core::Seconds horizon{0};  ///< wall-clock time simulated
+  uint32_t seeds = 1;        ///< Monte Carlo seeds
   policy::CheckpointPolicy checkpoint;
   /// The checkpoint store; with peer_memory, the persistent tier the peer copies drain to.
   CheckpointStore store;
@@ -72,24 +72,24 @@ struct ReliabilitySetup {
   bool peer_memory = false;
   /// Peer memory: the peer is this many ranks round the data-parallel ring ("peer_offset"); 0: half of it.
   uint32_t peer_offset = 0;
-  double detection = kDefaultDetection;  ///< from the failure to the job knowing, s
-  double restart = kDefaultRestart;      ///< re-initialization and loading the checkpoint, s
-  uint32_t spares = 0;                   ///< 0: no spare pool (replaced parts are waited for)
+  core::Seconds detection{kDefaultDetection};  ///< from the failure to the job knowing
+  core::Seconds restart{kDefaultRestart};      ///< re-initialization and loading the checkpoint
+  uint32_t spares = 0;                         ///< 0: no spare pool (replaced parts are waited for)
   /// Spares are the machine's units the job leaves idle; failed ranks are re-placed onto them
   /// ("spares": {"from": "idle-units"}).
   bool re_place = false;
-  double swap = 0;       ///< s
-  double repair = 0;     ///< s
+  core::Seconds swap{0};
+  core::Seconds repair{0};
   bool elastic = false;  ///< shrink data-parallel replicas instead of waiting for repairs
   /// Asynchronous checkpoints: the blocking snapshot to memory goes at this bandwidth (all ranks together),
   /// then the drain to the store in the background. 0: synchronous.
-  double snapshot_bandwidth = 0;
+  core::ByteRate snapshot_bandwidth{0};
   std::vector<ScriptedFailureSpec> events;
   std::vector<DegradationSpec> degradations;
   double straggler_rate_per_unit_hour = 0;  ///< 1/h
   double straggler_slowdown = 2;
-  double straggler_duration = 0;  ///< s
-  nlohmann::json resolved;        ///< the section as read, defaults filled in (config.json)
+  core::Seconds straggler_duration{0};
+  nlohmann::json resolved;  ///< the section as read, defaults filled in (config.json)
 };
 
 /// Reads the section; rates are read from the file it names, relative to the scenario. A spare pool of

@@ -10,7 +10,7 @@ namespace {
 
 /// Seconds to write and to read back `state` on a store, all ranks at once.
 struct StoreTimes {
-  double write = 0, read = 0;  ///< s
+  core::Seconds write{0}, read{0};
 };
 
 StoreTimes store_times(const scenario::Scenario& s, const std::string& file,
@@ -19,7 +19,7 @@ StoreTimes store_times(const scenario::Scenario& s, const std::string& file,
   const uint64_t ranks = s.trace.mesh.size();
   switch (store.kind) {
     case Kind::kBandwidth:
-      return {state / store.bandwidth, state / store.bandwidth};
+      return {core::Bytes(state) / store.bandwidth, core::Bytes(state) / store.bandwidth};
     case Kind::kMemoryPools: {
       const auto& rates = s.reliability->rates;
       for (const auto& c : rates.components)
@@ -37,7 +37,7 @@ StoreTimes store_times(const scenario::Scenario& s, const std::string& file,
       if (bandwidth <= 0)
         throw core::InputError(file, path + "/target",
                                "machine \"" + s.machine.name + "\" has no memory pools to checkpoint to");
-      return {state / bandwidth, state / bandwidth};
+      return {core::Seconds(state / bandwidth), core::Seconds(state / bandwidth)};
     }
     case Kind::kFileSystem: {
       const auto& fs = *store.file_system;
@@ -46,8 +46,7 @@ StoreTimes store_times(const scenario::Scenario& s, const std::string& file,
                                "file system \"" + fs.name() + "\" holds " + core::display(fs.capacity()) +
                                    ", but keeping the last checkpoint while writing the next needs 2 x " +
                                    core::display(core::Bytes(state)));
-      return {fs.write_time(core::Bytes(state), ranks).value(),
-              fs.read_time(core::Bytes(state), ranks).value()};
+      return {fs.write_time(core::Bytes(state), ranks), fs.read_time(core::Bytes(state), ranks)};
     }
   }
   return {};
@@ -101,17 +100,17 @@ CheckpointDescription apply_checkpoint_setup(const scenario::Scenario& s, const 
                                              reliability::GoodputConfig& cfg,
                                              const policy::PolicyCatalog& policies) {
   const auto& rel = *s.reliability;
-  auto sec = [](double x) { return core::display(core::Seconds(x)); };
+  auto sec = [](core::Seconds x) { return core::display(x); };
   CheckpointDescription d;
   d.json = {{"state_bytes", state}};
   const std::string path = rel.peer_memory ? "/reliability/checkpoint/persistent" : "/reliability/checkpoint";
   const StoreTimes store = store_times(s, file, rel.store, path, state);
   const std::string size = core::display(core::Bytes(state));
   if (!rel.peer_memory) {
-    const std::string where = size + " to " + rel.store.describe() + " (" +
-                              core::display(core::ByteRate(state / store.write)) + ")";
-    if (rel.snapshot_bandwidth > 0) {
-      cfg.checkpoint_cost = state / rel.snapshot_bandwidth;
+    const std::string where =
+        size + " to " + rel.store.describe() + " (" + core::display(core::Bytes(state) / store.write) + ")";
+    if (rel.snapshot_bandwidth.value() > 0) {
+      cfg.checkpoint_cost = core::Bytes(state) / rel.snapshot_bandwidth;
       cfg.checkpoint_drain = store.write;
       d.text = where + ", asynchronous: " + sec(cfg.checkpoint_cost) + " snapshot then " +
                sec(cfg.checkpoint_drain) + " drain";
@@ -133,8 +132,8 @@ CheckpointDescription apply_checkpoint_setup(const scenario::Scenario& s, const 
   scenario::Scenario snapshot = s;
   snapshot.trace = workload::peer_snapshot_trace(s.trace, rule, state_of_role);
   const auto result = simulate_scenario(snapshot, policies);
-  cfg.checkpoint_cost = result.replay.iteration_time.value();
-  cfg.checkpoint_drain = 0;
+  cfg.checkpoint_cost = result.replay.iteration_time;
+  cfg.checkpoint_drain = core::Seconds(0);
   peer.persistent_drain = store.write;
   peer.persistent_load = store.read;
   cfg.peer = &peer;
@@ -146,10 +145,10 @@ CheckpointDescription apply_checkpoint_setup(const scenario::Scenario& s, const 
            sec(peer.persistent_load);
   d.json["peer_memory"] = {{"peer_axis", axis},
                            {"peer_offset", rule.offset},
-                           {"snapshot_s", cfg.checkpoint_cost},
+                           {"snapshot_s", cfg.checkpoint_cost.value()},
                            {"persistent_store", rel.store.describe()},
-                           {"persistent_drain_s", peer.persistent_drain},
-                           {"persistent_load_s", peer.persistent_load}};
+                           {"persistent_drain_s", peer.persistent_drain.value()},
+                           {"persistent_load_s", peer.persistent_load.value()}};
   d.json["store"] = "peer-memory";
   return d;
 }

@@ -95,7 +95,7 @@ GoodputStudy run_goodput_study(const scenario::Scenario& s, const std::string& f
   reliability::PeerCheckpoints peer;
   result.checkpoint =
       apply_checkpoint_setup(s, file, placement, result.checkpoint_state, peer, cfg, policies);
-  cfg.iteration = result.iteration.replay.iteration_time.value();
+  cfg.iteration = result.iteration.replay.iteration_time;
   cfg.tokens_per_iteration = s.trace.tokens_per_iteration;
   cfg.units = s.trace.mesh.size();
   cfg.horizon = rel.horizon;

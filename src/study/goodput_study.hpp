@@ -26,11 +26,11 @@ struct GoodputStudy {
   engine::SimulationResult iteration;  ///< the healthy iteration
   reliability::GoodputSummary summary;
   uint32_t seeds = 0;
-  uint64_t units = 0;           ///< the job's
-  uint64_t idle_units = 0;      ///< the machine's units the job does not use
-  double horizon = 0;           ///< s
-  double checkpoint_state = 0;  ///< every rank's weights and optimizer state, B
-  double checkpoint_cost = 0;   ///< s, a blocking checkpoint (or snapshot)
+  uint64_t units = 0;       ///< the job's
+  uint64_t idle_units = 0;  ///< the machine's units the job does not use
+  core::Seconds horizon{0};
+  double checkpoint_state = 0;       ///< every rank's weights and optimizer state, B
+  core::Seconds checkpoint_cost{0};  ///< a blocking checkpoint (or snapshot)
   CheckpointDescription checkpoint;
   uint32_t spares = 0;   ///< hot spares
   bool elastic = false;  ///< elastic shrink over `replicas` data-parallel replicas

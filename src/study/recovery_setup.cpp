@@ -63,7 +63,8 @@ void add_scripted_degradations(const scenario::Scenario& s, const std::string& f
                            "machine \"" + s.machine.name + "\" has no node named \"" + n.name + "\"");
   };
   for (const auto& d : rel.degradations) {
-    reliability::Degradation g{d.at, d.duration, reliability::Degradation::Kind::kUnit, 0, d.factor, ""};
+    reliability::Degradation g{
+        d.at.value(), d.duration.value(), reliability::Degradation::Kind::kUnit, 0, d.factor, ""};
     if (d.unit) {
       auto it = rank_of_unit_name.find(d.unit->name);
       if (it == rank_of_unit_name.end())
@@ -168,10 +169,10 @@ void apply_recovery_setup(const scenario::Scenario& s, const std::string& file,
       throw core::InputError(
           file, e.instance.path,
           "the job has no " + rel.rates.components[e.component].name + " named \"" + e.instance.name + "\"");
-    cfg.scripted.push_back({e.at, e.component, *instance, true});
+    cfg.scripted.push_back({e.at.value(), e.component, *instance, true});
   }
   add_scripted_degradations(s, file, placement, cfg);
-  cfg.stragglers = {rel.straggler_rate_per_unit_hour, rel.straggler_slowdown, rel.straggler_duration};
+  cfg.stragglers = {rel.straggler_rate_per_unit_hour, rel.straggler_slowdown, rel.straggler_duration.value()};
   for (uint64_t r = 0; r < s.trace.mesh.size(); ++r) cfg.class_of_rank.push_back(s.trace.role_of(r));
   if (rel.re_place) set_up_re_placement(s, file, placement_policy, placement, re_placement, cfg, policies);
   set_degraded_iteration(s, placement, job, cfg, policies);

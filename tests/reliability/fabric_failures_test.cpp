@@ -135,7 +135,7 @@ TEST_CASE(
   const reliability::JobComponents components(rates, machine, units_of(machine));
   auto cfg = test::scripted_job(components);
   cfg.spares = 1;
-  cfg.swap = 900;
+  cfg.swap = zs::core::Seconds(900);
   const auto cable0 = *components.find_instance(0, "rack1-unit1 - rack1-switch");
   const auto cable1 = *components.find_instance(0, "rack1-unit1 - rack1-switch #1");
   cfg.scripted = {{5000, 0, cable0, true}, {8000, 0, cable1, true}};

@@ -44,7 +44,7 @@ double best_interval(const reliability::FailureRates& rates, const reliability::
     const double x = 0.08 * i;
     xs.push_back(x);
     ys.push_back(reliability::simulate_goodput_once(rates, cfg, guess * std::exp(x), 7, false).useful /
-                 cfg.horizon);
+                 cfg.horizon.value());
   }
   // Least squares y = a + b x + c x^2.
   double s[5] = {0, 0, 0, 0, 0}, t[3] = {0, 0, 0};
@@ -68,12 +68,12 @@ double best_interval(const reliability::FailureRates& rates, const reliability::
 
 reliability::GoodputConfig config(double horizon, double checkpoint, double restart) {
   reliability::GoodputConfig c;
-  c.iteration = 1;
+  c.iteration = zs::core::Seconds(1);
   c.tokens_per_iteration = 1;
   c.units = 1;
-  c.horizon = horizon;
-  c.checkpoint_cost = checkpoint;
-  c.restart = restart;
+  c.horizon = zs::core::Seconds(horizon);
+  c.checkpoint_cost = zs::core::Seconds(checkpoint);
+  c.restart = zs::core::Seconds(restart);
   return c;
 }
 
@@ -90,7 +90,7 @@ TEST_CASE("first-order regime: the simulated optimum interval is Young's sqrt(2 
   CHECK(best == zs::test::approx(young).epsilon(0.10));
   // At the optimum, waste is 2 sqrt(C / 2M) to first order.
   const auto run = reliability::simulate_goodput_once(rates, cfg, young, 3, false);
-  CHECK(run.useful / cfg.horizon == zs::test::approx(1 - 2 * std::sqrt(C / (2 * M))).epsilon(0.002));
+  CHECK(run.useful / cfg.horizon.value() == zs::test::approx(1 - 2 * std::sqrt(C / (2 * M))).epsilon(0.002));
 }
 
 TEST_CASE("Daly 2006: R = 10 min, checkpoint 5 min, the optimum interval for M = 24 h and 6 h within 10%") {
@@ -114,12 +114,12 @@ TEST_CASE("the Llama 3 table: 419 failures expected over 54 days on 16,384 units
   CHECK(rates.job_rate_per_hour(16384) * 54 * 24 == zs::test::approx(419).epsilon(1e-9));
   auto cfg = config(54 * 86400.0, 120, 600);
   cfg.units = 16384;
-  cfg.iteration = 10;
+  cfg.iteration = zs::core::Seconds(10);
   cfg.tokens_per_iteration = 16e6;
-  cfg.detection = 300;
+  cfg.detection = zs::core::Seconds(300);
   cfg.spares = 256;
-  cfg.swap = 600;
-  cfg.repair = 2 * 86400;
+  cfg.swap = zs::core::Seconds(600);
+  cfg.repair = zs::core::Seconds(2 * 86400);
   const uint32_t seeds = 20;
   const auto s = reliability::simulate_goodput(rates, cfg, 11, seeds);
   // The seeds' total is Poisson with mean 20 x 419: within three standard deviations.
@@ -132,15 +132,16 @@ TEST_CASE("the Llama 3 table: 419 failures expected over 54 days on 16,384 units
   // The parts of the wall time add up to it.
   const auto& r = s.first;
   CHECK(r.useful + r.recompute + r.checkpoint + r.detection + r.restart + r.waiting ==
-        zs::test::approx(cfg.horizon).epsilon(1e-9));
+        zs::test::approx(cfg.horizon.value()).epsilon(1e-9));
   // First order: each failure starts a downtime of L (detection, restart, a swap for replaced parts);
   // one during a downtime abandons what was left of it (L/2 on average) and loses no work; one while
   // running loses half an interval of work (a whole one during a checkpoint). Failures are Poisson, so a
   // fraction down / horizon of them falls in downtimes.
-  const double tau = s.interval, delta = cfg.checkpoint_cost, F = s.failures.mean, H = cfg.horizon;
+  const double tau = s.interval, delta = cfg.checkpoint_cost.value(), F = s.failures.mean,
+               H = cfg.horizon.value();
   const double replaced = s.by_component.at("gpu").mean + s.by_component.at("hbm").mean +
                           s.by_component.at("host").mean + s.by_component.at("nic").mean;
-  const double L = cfg.detection + cfg.restart + replaced / F * cfg.swap;
+  const double L = cfg.detection.value() + cfg.restart.value() + replaced / F * cfg.swap.value();
   const double down = F * L / (1 + F * L / (2 * H));
   const double failures_running = F * (1 - down / H);
   const double lost = failures_running * (tau / (tau + delta) * tau / 2 + delta / (tau + delta) * tau);
@@ -155,8 +156,8 @@ TEST_CASE("spares: a failed unit costs the swap while spares last, the repair wh
   const double M = 100 * 86400.0;
   const auto rates = job_failures(M, "replace", "unit", 1);
   auto cfg = config(2000 * 86400.0, 60, 600);
-  cfg.swap = 900;
-  cfg.repair = 4 * 3600;
+  cfg.swap = zs::core::Seconds(900);
+  cfg.repair = zs::core::Seconds(4 * 3600);
   cfg.spares = 2;
   const auto with = reliability::simulate_goodput_once(rates, cfg, 3600, 5, true);
   REQUIRE(with.interruptions > 5);

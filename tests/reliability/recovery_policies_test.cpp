@@ -53,14 +53,14 @@ topology::Machine two_racks() {
 /// 1-second iterations, one checkpoint every `interval` s of work at `cost`, restart 600 s, detection 60 s.
 reliability::GoodputConfig job(uint64_t units, double horizon) {
   reliability::GoodputConfig c;
-  c.iteration = 1;
+  c.iteration = zs::core::Seconds(1);
   c.tokens_per_iteration = 1;
   c.units = units;
-  c.horizon = horizon;
-  c.checkpoint_cost = 0;
-  c.detection = 60;
-  c.restart = 600;
-  c.repair = 10000;
+  c.horizon = zs::core::Seconds(horizon);
+  c.checkpoint_cost = zs::core::Seconds(0);
+  c.detection = zs::core::Seconds(60);
+  c.restart = zs::core::Seconds(600);
+  c.repair = zs::core::Seconds(10000);
   return c;
 }
 
@@ -125,7 +125,7 @@ TEST_CASE("a scripted rack failure: 4 spares swap in after the swap time, 3 are 
   auto cfg = job(8, 100000);
   cfg.job = &components;
   cfg.scripted = {{5000, 0, 1, true}};
-  cfg.swap = 900;
+  cfg.swap = zs::core::Seconds(900);
   cfg.spares = 4;
   const auto swapped = reliability::simulate_goodput_once(rates, cfg, 1e9, 1, true);
   REQUIRE(swapped.interruptions == 1);
@@ -173,7 +173,7 @@ TEST_CASE("a straggler for 2000 s at half speed costs 1000 s of progress, as its
   cfg.degraded_iteration = [&](const std::vector<const reliability::Degradation*>& active) {
     ++simulated;
     REQUIRE(active.size() == 1);
-    return cfg.iteration * active.front()->factor;
+    return cfg.iteration.value() * active.front()->factor;
   };
   const auto run = reliability::simulate_goodput_once(rates, cfg, 1e9, 1, true);
   CHECK(simulated == 1);
@@ -185,8 +185,8 @@ TEST_CASE("a straggler for 2000 s at half speed costs 1000 s of progress, as its
 TEST_CASE("asynchronous checkpoints block for the snapshot only, and a failure during the drain loses it") {
   const auto rates = quiet_rates("unit", "restart");
   auto cfg = job(1, 50000);
-  cfg.checkpoint_cost = 10;     // snapshot
-  cfg.checkpoint_drain = 1000;  // background write
+  cfg.checkpoint_cost = zs::core::Seconds(10);     // snapshot
+  cfg.checkpoint_drain = zs::core::Seconds(1000);  // background write
   // Checkpoints at 3600 + 10 = 3610 s of wall time; a failure 500 s later, inside the drain.
   cfg.scripted = {{4110, 0, 0, true}};
   const auto inside = reliability::simulate_goodput_once(rates, cfg, 3600, 1, false);
@@ -227,7 +227,7 @@ TEST_CASE("re-placement: a failed unit's rank moves to the nearest idle unit and
   RePlacementJob j(6, 2.0);  // ranks 0-3 on rack0, 4-5 on rack1; rack1-unit2 and unit3 idle
   auto cfg = job(6, 100000);
   cfg.re_placement = &j.setup;
-  cfg.swap = 900;
+  cfg.swap = zs::core::Seconds(900);
   cfg.scripted = {{5000, 0, 2, true}};  // rank 2's unit (rack0-unit2)
   const auto run = reliability::simulate_goodput_once(rates, cfg, 1e9, 1, true);
   REQUIRE(run.interruptions == 1);
@@ -301,13 +301,13 @@ struct PeerJob {
                                                      machine.topology.units().end());
     components = std::make_unique<reliability::JobComponents>(rates, machine, unit_of_rank);
     for (uint64_t r = 0; r < 8; ++r) peer.peer_of_rank.push_back(peer_of(r));
-    peer.persistent_drain = drain;
-    peer.persistent_load = 300;
+    peer.persistent_drain = zs::core::Seconds(drain);
+    peer.persistent_load = zs::core::Seconds(300);
     cfg.job = components.get();
     cfg.peer = &peer;
-    cfg.checkpoint_cost = 10;
+    cfg.checkpoint_cost = zs::core::Seconds(10);
     cfg.spares = 16;
-    cfg.swap = 0;
+    cfg.swap = zs::core::Seconds(0);
   }
   reliability::GoodputRun run() const {
     return reliability::simulate_goodput_once(rates, cfg, 3600, 1, true);

@@ -54,17 +54,17 @@ TEST_CASE("goodput study: the engine's iteration, the store's checkpoint time, e
   CHECK(g.units == s.trace.mesh.size());
   CHECK(g.idle_units == s.machine.unit_count() - g.units);
   CHECK(g.seeds == 2);
-  CHECK(g.horizon == 86400.0);
+  CHECK(g.horizon.value() == 86400.0);
   double state = 0;  // weights and optimizer state of every rank, B
   for (const auto& role : s.trace.roles)
     state += (role.memory->weights + role.memory->optimizer).value() * double(s.trace.ranks_per_role());
   CHECK(g.checkpoint_state == test::approx(state).epsilon(1e-12));
-  CHECK(g.checkpoint_cost == test::approx(state / 10e9).epsilon(1e-12));
+  CHECK(g.checkpoint_cost.value() == test::approx(state / 10e9).epsilon(1e-12));
   CHECK(g.summary.interval == 1800.0);
   CHECK(g.summary.failures.mean == 0);
   double lost = 0;
   for (const auto& [cause, e] : g.summary.lost) lost += e.mean;
-  CHECK(g.summary.ettr.mean + lost / g.horizon == test::approx(1.0).epsilon(1e-9));
+  CHECK(g.summary.ettr.mean + lost / g.horizon.value() == test::approx(1.0).epsilon(1e-9));
   REQUIRE(g.instances_by_component.size() == 1);
   CHECK(g.instances_by_component[0] == g.units);  // one "gpu" per unit of the job
   CHECK(g.degraded_iterations.empty());

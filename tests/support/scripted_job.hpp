@@ -9,13 +9,13 @@ namespace zs::test {
 /// `components`; no checkpoint unless the caller's interval gives one.
 inline reliability::GoodputConfig scripted_job(const reliability::JobComponents& components) {
   reliability::GoodputConfig c;
-  c.iteration = 1;
+  c.iteration = zs::core::Seconds(1);
   c.tokens_per_iteration = 1;
   c.units = components.ranks();
-  c.horizon = 100000;
-  c.detection = 60;
-  c.restart = 600;
-  c.repair = 10000;
+  c.horizon = zs::core::Seconds(100000);
+  c.detection = zs::core::Seconds(60);
+  c.restart = zs::core::Seconds(600);
+  c.repair = zs::core::Seconds(10000);
   c.job = &components;
   return c;
 }
