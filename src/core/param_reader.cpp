@@ -168,6 +168,16 @@ ZS_PARAM_READER_TYPE(ByteRate)
 ZS_PARAM_READER_TYPE(Watts)
 #undef ZS_PARAM_READER_TYPE
 
+int64_t ParamReader::integer_within(std::string_view name, int64_t fallback, int64_t min, int64_t max) {
+  const std::optional<int64_t> given = find<int64_t>(name);
+  const int64_t v = given.value_or(fallback);
+  if (v < min || v > max)
+    throw error(name, "expected a whole number in [" + std::to_string(min) + ", " + std::to_string(max) +
+                          "], got " + std::to_string(v));
+  if (!given) slot()[declared(name).name] = v;
+  return v;
+}
+
 const nlohmann::json& ParamReader::value(std::string_view name) {
   const Param& p = declared(name);
   read_.insert(p.name);

@@ -47,6 +47,10 @@ class ParamReader {
   /// The value at `name` as written, for a parameter with several forms (a file's path or the object
   /// inline; a name or an object with options), read by the caller, who records what it resolves.
   const nlohmann::json& value(std::string_view name);
+  /// A whole number (declared kInteger and optional) whose default and bounds follow from other values:
+  /// left out, `fallback` applies and is recorded; either way it must lie in [min, max] too.
+  int64_t integer_within(std::string_view name, int64_t fallback, int64_t min, int64_t max);
+
   /// The object at `name` (declared kObject), for the caller to read; what it reads it records with
   /// record().
   JsonObject object(std::string_view name);

@@ -3,6 +3,7 @@
 
 #include "policy/collective/collective_policy.hpp"
 #include "scenario/reliability_params.hpp"
+#include "topology/optical_circuits.hpp"
 
 namespace zs::scenario {
 
@@ -23,7 +24,7 @@ const core::ParamTable& scenario_params() {
        Param::object("policies", policies_params(), "placement and collective policies"),
        Param::object("reliability", reliability_params(), "failures, checkpoints and recovery (goodput)")
            .optional(),
-       Param::list("circuit_reconfigurations", "{at, optical_switch, circuits}",
+       Param::list("circuit_reconfigurations", topology::circuit_reconfiguration_params(),
                    "optical circuits set up at given times; left out, none")
            .optional()});
   return table;

@@ -9,17 +9,15 @@
 namespace zs::topology {
 namespace {
 
-/// Reads [[a, b], ...] port pairs at `key`: each port cabled (below port_nodes.size()), used at most once,
-/// and the two ports of a pair cabled to two different nodes.
-std::vector<std::pair<uint32_t, uint32_t>> read_port_pairs(core::JsonObject& o, const char* key,
-                                                           const Topology& topo,
+/// Reads the [[a, b], ...] port pairs of array "circuits" of `o`: each port cabled (below
+/// port_nodes.size()), used at most once, and the two ports of a pair cabled to two different nodes.
+std::vector<std::pair<uint32_t, uint32_t>> read_port_pairs(core::ParamReader& o, const Topology& topo,
                                                            const std::vector<NodeId>& port_nodes) {
   const auto ports = static_cast<uint32_t>(port_nodes.size());
-  const auto& a = o.required(key);
+  const auto& a = o.list("circuits");
   auto fail = [&](size_t i, const std::string& msg) {
-    return core::InputError(o.file(), o.element_pointer(key, i), msg);
+    return core::InputError(o.file(), o.element_pointer("circuits", i), msg);
   };
-  if (!a.is_array()) throw o.error(key, "expected an array of [port, port] pairs");
   std::vector<char> used(ports, 0);
   std::vector<std::pair<uint32_t, uint32_t>> pairs;
   for (size_t i = 0; i < a.size(); ++i) {
@@ -89,13 +87,21 @@ void read_optical_switches(core::ParamReader& params, const char* key, ModelBind
         throw core::InputError(o.file(), where, "memory pools connect through \"attach\", not optical ports");
       port_nodes.push_back(it->second);
     }
-    o.list("circuits");
-    auto pairs = read_port_pairs(o.json(), "circuits", machine.topology, port_nodes);
+    auto pairs = read_port_pairs(o, machine.topology, port_nodes);
     o.finish();
     uint32_t id = machine.topology.add_optical_switch(name, model, std::move(port_nodes));
     uint32_t link_model = binder.circuit_link_model(model);
     for (auto [a, b] : pairs) machine.topology.add_circuit(id, a, b, link_model, true);
   }
+}
+
+const core::ParamTable& circuit_reconfiguration_params() {
+  static const core::ParamTable table(
+      "circuit-reconfiguration", "from a time on, one optical switch holds exactly the given circuits",
+      {core::Param::seconds("at", "when, from the start of the iteration"),
+       core::Param::text("optical_switch", "the optical switch's name"),
+       core::Param::list("circuits", "[port, port] pairs", "the circuits it holds from then on")});
+  return table;
 }
 
 std::vector<CircuitReconfiguration> read_circuit_reconfigurations(core::JsonObject& scenario, const char* key,
@@ -106,10 +112,10 @@ std::vector<CircuitReconfiguration> read_circuit_reconfigurations(core::JsonObje
   if (!list->is_array()) throw scenario.error(key, "expected an array of reconfigurations");
   auto& topo = machine.topology;
   for (size_t i = 0; i < list->size(); ++i) {
-    core::JsonObject o = scenario.element(key, (*list)[i], i);
+    core::ParamReader o(circuit_reconfiguration_params(), scenario.element(key, (*list)[i], i));
     CircuitReconfiguration r;
-    r.at = o.seconds("at");
-    std::string name = o.string("optical_switch");
+    r.at = o.get<core::Seconds>("at");
+    std::string name = o.get<std::string>("optical_switch");
     const auto& switches = topo.optical_switches();
     auto it = std::find_if(switches.begin(), switches.end(), [&](const auto& s) { return s.name == name; });
     if (it == switches.end()) {
@@ -119,7 +125,7 @@ std::vector<CircuitReconfiguration> read_circuit_reconfigurations(core::JsonObje
                                           "\" (it has: " + (known.empty() ? "none" : known) + ")");
     }
     r.optical_switch = static_cast<uint32_t>(it - switches.begin());
-    r.circuits = read_port_pairs(o, "circuits", topo, it->port_nodes);
+    r.circuits = read_port_pairs(o, topo, it->port_nodes);
     o.finish();
     uint32_t model = it->model;
     for (auto ports : r.circuits) {

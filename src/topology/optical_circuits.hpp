@@ -32,6 +32,8 @@ struct CircuitReconfiguration {
   std::vector<std::pair<uint32_t, uint32_t>> circuits;
 };
 
+/// The keys of one reconfiguration: at, optical_switch, circuits.
+const core::ParamTable& circuit_reconfiguration_params();
 /// Reads a scenario's array of reconfigurations, adds to the machine the circuits they set up that
 /// it does not have yet (inactive at the start), and returns them sorted by time (stable).
 std::vector<CircuitReconfiguration> read_circuit_reconfigurations(core::JsonObject& scenario, const char* key,

@@ -18,11 +18,7 @@ uint32_t count(core::ParamReader& r, const char* key) {
 
 /// A whole number of the table's range that must also lie in [min, max] given the other values.
 uint32_t bounded(core::ParamReader& r, const char* key, int64_t fallback, int64_t min, int64_t max) {
-  const int64_t v = r.find<int64_t>(key).value_or(fallback);
-  if (v < min || v > max)
-    throw r.error(key, "expected a whole number in [" + std::to_string(min) + ", " + std::to_string(max) +
-                           "], got " + std::to_string(v));
-  return static_cast<uint32_t>(v);
+  return static_cast<uint32_t>(r.integer_within(key, fallback, min, max));
 }
 
 template <class Enum>

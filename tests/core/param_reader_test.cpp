@@ -143,6 +143,7 @@ TEST_CASE("a choice accepts only its values, naming them; a needed optional valu
        Param::choice("overflow", {"drop", "reroute"}, "over capacity").noun("overflow policy").optional(),
        Param::number("exponent", 0.0, 10.0, "the zipf exponent").optional(),
        Param::integer("seed", 0, INT64_MAX, "draws").or_default(1),
+       Param::integer("kv_heads", 1, 1024, "key/value heads (left out, the heads)").optional(),
        Param::object("machine", "a path or an object", "the machine")});
   CHECK(table.find("schedule")->unit() == "one of \"gpipe\", \"1f1b\"");
   CHECK(table.find("seed")->range() == "[0, 9223372036854775807]");
@@ -155,6 +156,9 @@ TEST_CASE("a choice accepts only its values, naming them; a needed optional valu
   CHECK(input_error_of([&] { r.need<double>("exponent", "for the zipf distribution"); }) ==
         "p.json: /workload: missing key \"exponent\" for the zipf distribution: the zipf exponent (number)");
   CHECK(r.get<int64_t>("seed") == INT64_MAX);
+  // A default that follows from other values is recorded; its bounds are checked as the table's are.
+  CHECK(r.integer_within("kv_heads", 8, 1, 8) == 8);
+  CHECK(r.resolved()["kv_heads"] == 8);
   // A value with several forms is read as written and counts as read.
   CHECK(r.value("machine") == "m.json");
   r.record("machine", "/abs/m.json");
