@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <stdexcept>
 #include <tuple>
 
 #include "core/splitmix.hpp"
@@ -207,7 +208,7 @@ void GoodputSimulation::update_rate() {
 }
 
 double GoodputSimulation::degraded_iteration() {
-  std::vector<std::tuple<int, uint64_t, double>> key;
+  DegradedIterations::Key key;
   for (const auto* d : active_) {
     if (d->kind == Degradation::Kind::kOutage || d->kind == Degradation::Kind::kPool) continue;
     const bool by_class = d->kind == Degradation::Kind::kUnit && !cfg_.class_of_rank.empty();
@@ -217,21 +218,23 @@ double GoodputSimulation::degraded_iteration() {
     key.emplace_back(int(Degradation::Kind::kOutage), job_.link_class(link), std::min(1.0, share));
   for (auto pool : pools_down(t_)) key.emplace_back(int(Degradation::Kind::kPool), pool, 1.0);
   std::sort(key.begin(), key.end());
-  auto [it, fresh] = cfg_.degraded_states.try_emplace(key);
-  if (fresh) {
-    it->second.simulated = cfg_.degraded_iteration(active_);
+  if (cfg_.degraded == nullptr)
+    throw std::logic_error("a goodput run with degradations needs GoodputConfig::degraded");
+  const auto& state = cfg_.degraded->state(key, active_, [this] {
+    std::string description;
     for (size_t k = 0; k < active_.size(); ++k) {
       const auto* d = active_[k];
       auto same_pool = [d](const Degradation* e) {  // a pool drawn again while out is out once
         return e->kind == Degradation::Kind::kPool && d->kind == e->kind && e->id == d->id;
       };
       if (std::any_of(active_.begin(), active_.begin() + long(k), same_pool)) continue;
-      it->second.description += (it->second.description.empty() ? "" : "; ") + describe(*d);
+      description += (description.empty() ? "" : "; ") + describe(*d);
     }
-  }
+    return description;
+  });
   // A degraded machine is never taken to be faster than the healthy one: a shorter simulated iteration
   // (routes hashed differently around a failed link) counts as healthy.
-  return std::max(cfg_.iteration.value(), it->second.simulated);
+  return std::max(cfg_.iteration.value(), state.simulated);
 }
 
 double GoodputSimulation::next_change() const {

@@ -11,27 +11,14 @@
 
 #include "core/units.hpp"
 #include "policy/recovery/checkpoint_policy.hpp"
+#include "reliability/degradation.hpp"
+#include "reliability/degraded_iterations.hpp"
 #include "reliability/failure_clock.hpp"
 #include "reliability/failure_rates.hpp"
 #include "reliability/job_components.hpp"
 #include "reliability/re_placement.hpp"
 
 namespace zs::reliability {
-
-/// A unit that runs slower (a straggler) or a link that carries less, for a while.
-struct Degradation {
-  /// kOutage: a failed part of a link (a cable of a bundle, an optical port): `factor` is the share of the
-  /// link's bandwidth it takes away; the outages of one link add up, and at 1 the link is down.
-  /// kPool: a failed memory pool (`id` its node): its ranks keep their data in other pools meanwhile
-  /// (JobComponents::pools_without).
-  enum class Kind : uint8_t { kUnit, kLink, kOutage, kPool };
-  double at = 0;        ///< s
-  double duration = 0;  ///< s
-  Kind kind = Kind::kUnit;
-  uint64_t id = 0;    ///< the rank whose unit straggles, the link's id, or the pool's node
-  double factor = 1;  ///< unit: compute takes this many times as long; link: fraction of bandwidth left
-  std::string name;   ///< for the timeline
-};
 
 /// Stragglers drawn at random: each rank's unit starts straggling at `rate_per_unit_hour` (exponential),
 /// for `duration`, its compute taking `slowdown` times as long.
@@ -82,9 +69,9 @@ struct GoodputConfig {
   core::Seconds checkpoint_drain{0};
   std::vector<Degradation> degradations;  ///< scripted ones
   StragglerProcess stragglers;            ///< random ones
-  /// The iteration time while the given degradations are in force, s (the engine re-simulates it); needed
-  /// when there are any.
-  std::function<double(const std::vector<const Degradation*>&)> degraded_iteration;
+  /// The iteration times while degradations are in force (the engine re-simulates them); needed when
+  /// there are any. Owned by the caller, which reads the states met once the run is done.
+  DegradedIterations* degraded = nullptr;
   /// Re-placement: spares are the machine's idle units, and a failure's ranks move onto the ones the
   /// placement policy picks (instead of `spares` abstract units swapped in place). Null: not used.
   const RePlacementSetup* re_placement = nullptr;
@@ -98,18 +85,6 @@ struct GoodputConfig {
   /// before a run is refused; bounds time and memory (the first seed's timeline keeps every event).
   double max_events_per_seed = kDefaultMaxEventsPerSeed;
   static constexpr double kDefaultMaxEventsPerSeed = 1e6;
-
-  /// A machine state with degradations in force: the engine's iteration for it, and the degradations
-  /// that first made it, in words.
-  struct DegradedState {
-    double simulated = 0;  ///< s, as simulated (the job runs at no less than the healthy iteration)
-    std::string description;
-  };
-  /// Degraded states by key, filled as the seeds first meet them and shared by them, so that each is
-  /// simulated once. Per degradation (kind, id, factor): a straggler's rank class (its rank without
-  /// class_of_rank), a degraded link's id, per link with outages its link class and share out, and per
-  /// failed memory pool its node (factor 1).
-  mutable std::map<std::vector<std::tuple<int, uint64_t, double>>, DegradedState> degraded_states;
 };
 
 /// One interruption of the timeline.

@@ -92,6 +92,8 @@ GoodputStudy run_goodput_study(const scenario::Scenario& s, const std::string& f
   cfg.job = &job;
   reliability::RePlacementSetup re_placement;
   apply_recovery_setup(s, file, job, *placement_policy, placement, re_placement, cfg, policies);
+  reliability::DegradedIterations degraded(degraded_iteration_simulator(s, placement, job, policies));
+  cfg.degraded = &degraded;
   reliability::PeerCheckpoints peer;
   result.checkpoint =
       apply_checkpoint_setup(s, file, placement, result.checkpoint_state, peer, cfg, policies);
@@ -119,7 +121,7 @@ GoodputStudy run_goodput_study(const scenario::Scenario& s, const std::string& f
     result.optical_reconfiguration = re_placement.reconfiguration;
     result.displaced_iterations = re_placement.iteration_by_key;
   }
-  for (const auto& [key, state] : cfg.degraded_states) result.degraded_iterations.push_back(state);
+  for (const auto& [key, state] : degraded.states()) result.degraded_iterations.push_back(state);
   for (uint32_t c = 0; c < rel.rates.components.size(); ++c)
     result.instances_by_component.push_back(job.instances(c));
   return result;

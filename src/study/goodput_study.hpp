@@ -41,7 +41,7 @@ struct GoodputStudy {
   /// left); empty without re-placement.
   std::map<reliability::RePlacementSetup::Key, double> displaced_iterations;
   /// Degraded machine states met by the seeds, in key order: the iteration simulated for each.
-  std::vector<reliability::GoodputConfig::DegradedState> degraded_iterations;
+  std::vector<reliability::DegradedIterations::State> degraded_iterations;
   std::vector<uint64_t> instances_by_component;  ///< in the failure table's order
 };
 

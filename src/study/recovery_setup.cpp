@@ -87,13 +87,12 @@ void add_scripted_degradations(const scenario::Scenario& s, const std::string& f
   }
 }
 
-/// How the engine re-simulates the iteration with degradations in force: units slowed, links derated or
-/// out, memory pools down (their ranks' data in the nearest pools with room), ranks where they are.
-void set_degraded_iteration(const scenario::Scenario& s, const policy::Placement& placement,
-                            const reliability::JobComponents& job, reliability::GoodputConfig& cfg,
-                            const policy::PolicyCatalog& policies) {
-  cfg.degraded_iteration = [&s, &placement, &job,
-                            &policies](const std::vector<const reliability::Degradation*>& active) {
+}  // namespace
+
+reliability::DegradedIterations::Simulate degraded_iteration_simulator(
+    const scenario::Scenario& s, const policy::Placement& placement, const reliability::JobComponents& job,
+    const policy::PolicyCatalog& policies) {
+  return [&s, &placement, &job, &policies](const std::vector<const reliability::Degradation*>& active) {
     using Kind = reliability::Degradation::Kind;
     scenario::Scenario degraded = s;
     auto derate = [&](topology::LinkId link, double factor) {
@@ -130,8 +129,6 @@ void set_degraded_iteration(const scenario::Scenario& s, const policy::Placement
     return simulate_scenario(degraded, same, policies).replay.iteration_time.value();
   };
 }
-
-}  // namespace
 
 void apply_recovery_setup(const scenario::Scenario& s, const std::string& file,
                           const reliability::JobComponents& job,
@@ -175,7 +172,6 @@ void apply_recovery_setup(const scenario::Scenario& s, const std::string& file,
   cfg.stragglers = {rel.straggler_rate_per_unit_hour, rel.straggler_slowdown, rel.straggler_duration.value()};
   for (uint64_t r = 0; r < s.trace.mesh.size(); ++r) cfg.class_of_rank.push_back(s.trace.role_of(r));
   if (rel.re_place) set_up_re_placement(s, file, placement_policy, placement, re_placement, cfg, policies);
-  set_degraded_iteration(s, placement, job, cfg, policies);
 }
 
 }  // namespace zs::study

@@ -6,6 +6,7 @@
 
 #include "policy/placement/placement_policy.hpp"
 #include "policy/policy_catalog.hpp"
+#include "reliability/degraded_iterations.hpp"
 #include "reliability/goodput_simulator.hpp"
 #include "reliability/job_components.hpp"
 #include "scenario/scenario.hpp"
@@ -22,5 +23,13 @@ void apply_recovery_setup(const scenario::Scenario& s, const std::string& file,
                           const policy::PlacementPolicy& placement_policy, const policy::Placement& placement,
                           reliability::RePlacementSetup& re_placement, reliability::GoodputConfig& cfg,
                           const policy::PolicyCatalog& policies);
+
+/// How the engine re-simulates the iteration with degradations in force: units slowed, links derated or
+/// out, memory pools down (their ranks' data in the nearest pools with room), ranks where they are.
+/// `s`, `placement`, `job` and `policies` must outlive the function returned.
+reliability::DegradedIterations::Simulate degraded_iteration_simulator(const scenario::Scenario& s,
+                                                                       const policy::Placement& placement,
+                                                                       const reliability::JobComponents& job,
+                                                                       const policy::PolicyCatalog& policies);
 
 }  // namespace zs::study

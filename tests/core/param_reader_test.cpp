@@ -136,7 +136,8 @@ TEST_CASE("reading what the table does not declare, or as another kind, is a pro
   CHECK_THROWS_AS(ParamTable("t", "d", {Param::text("a", "x"), Param::text("a", "y")}), std::logic_error);
 }
 
-TEST_CASE("a choice accepts only its values, naming them; a needed optional value says why it is needed") {
+TEST_CASE(
+    "a choice accepts only its values, naming them, and a needed optional value says why it is needed") {
   static const ParamTable table(
       "test plan", "a plan",
       {Param::choice("schedule", {"gpipe", "1f1b"}, "the schedule").or_default("1f1b"),

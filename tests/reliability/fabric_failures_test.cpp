@@ -108,11 +108,13 @@ TEST_CASE("a failed uplink: the job restarts and runs without it until the repai
   const auto uplink = *components.find_instance(0, "rack0-switch - spine0");
   cfg.scripted = {{5000, 0, uplink, true}};
   int calls = 0;
-  cfg.degraded_iteration = [&](const std::vector<const reliability::Degradation*>& active) {
-    ++calls;
-    CHECK(share_out(active, components.fabric_link(0, uplink)) == 1.0);
-    return 2.0;  // half speed without it
-  };
+  zs::reliability::DegradedIterations degraded(
+      [&](const std::vector<const reliability::Degradation*>& active) {
+        ++calls;
+        CHECK(share_out(active, components.fabric_link(0, uplink)) == 1.0);
+        return 2.0;  // half speed without it
+      });
+  cfg.degraded = &degraded;
   const auto run = reliability::simulate_goodput_once(rates, cfg, 1e9, 1, true);
   CHECK(calls == 1);
   CHECK(run.interruptions == 1);
@@ -140,10 +142,12 @@ TEST_CASE(
   const auto cable1 = *components.find_instance(0, "rack1-unit1 - rack1-switch #1");
   cfg.scripted = {{5000, 0, cable0, true}, {8000, 0, cable1, true}};
   std::vector<double> shares;
-  cfg.degraded_iteration = [&](const std::vector<const reliability::Degradation*>& active) {
-    shares.push_back(share_out(active, components.fabric_link(0, cable0)));
-    return 1.25;
-  };
+  zs::reliability::DegradedIterations degraded(
+      [&](const std::vector<const reliability::Degradation*>& active) {
+        shares.push_back(share_out(active, components.fabric_link(0, cable0)));
+        return 1.25;
+      });
+  cfg.degraded = &degraded;
   const auto run = reliability::simulate_goodput_once(rates, cfg, 1e9, 1, true);
   REQUIRE(run.timeline.size() == 2);
   CHECK(run.timeline[0].action == "restart with 50% of the link until repaired (scripted)");
@@ -168,10 +172,12 @@ TEST_CASE("a failed optical port is re-patched to a free port of its switch, els
   // Port 0 twice (its free port is then in use, and port 0 itself is under repair), then after its repair
   // port 0 again, which has port 0 back as its free port.
   cfg.scripted = {{5000, 0, 0, true}, {6000, 0, 0, true}, {20000, 0, 0, true}, {30000, 0, 1, true}};
-  cfg.degraded_iteration = [&](const std::vector<const reliability::Degradation*>& active) {
-    CHECK(share_out(active, components.fabric_link(0, 0)) == 1.0);
-    return 4.0;  // over the electrical spine alone
-  };
+  zs::reliability::DegradedIterations degraded(
+      [&](const std::vector<const reliability::Degradation*>& active) {
+        CHECK(share_out(active, components.fabric_link(0, 0)) == 1.0);
+        return 4.0;  // over the electrical spine alone
+      });
+  cfg.degraded = &degraded;
   const auto run = reliability::simulate_goodput_once(rates, cfg, 1e9, 1, true);
   REQUIRE(run.timeline.size() == 4);
   CHECK(run.timeline[0].action == "re-patch to a free port (optical reconfiguration 0.025000 s) (scripted)");

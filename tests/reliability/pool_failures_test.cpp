@@ -118,14 +118,16 @@ TEST_CASE("a failed pool: the job restarts with its ranks' data moved until the 
   // for pool1's repair at 18,000 s).
   cfg.scripted = {{5000, 0, 0, true}, {8000, 0, 1, true}};
   std::vector<std::vector<uint64_t>> states;
-  cfg.degraded_iteration = [&](const std::vector<const reliability::Degradation*>& active) {
-    states.emplace_back();
-    for (const auto* d : active) {
-      CHECK(d->kind == reliability::Degradation::Kind::kPool);
-      states.back().push_back(d->id);
-    }
-    return 1.25;  // its ranks' moves cross the spine
-  };
+  zs::reliability::DegradedIterations degraded(
+      [&](const std::vector<const reliability::Degradation*>& active) {
+        states.emplace_back();
+        for (const auto* d : active) {
+          CHECK(d->kind == reliability::Degradation::Kind::kPool);
+          states.back().push_back(d->id);
+        }
+        return 1.25;  // its ranks' moves cross the spine
+      });
+  cfg.degraded = &degraded;
   const auto run = reliability::simulate_goodput_once(rates, cfg, 1e9, 1, true);
   CHECK(states == std::vector<std::vector<uint64_t>>{{p.pools[0]}});  // one state, simulated once
   REQUIRE(run.timeline.size() == 2);

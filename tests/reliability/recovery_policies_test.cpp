@@ -170,11 +170,13 @@ TEST_CASE("a straggler for 2000 s at half speed costs 1000 s of progress, as its
   auto cfg = job(8, 100000);
   cfg.degradations = {{10000, 2000, reliability::Degradation::Kind::kUnit, 3, 2.0, "unit3"}};
   int simulated = 0;
-  cfg.degraded_iteration = [&](const std::vector<const reliability::Degradation*>& active) {
-    ++simulated;
-    REQUIRE(active.size() == 1);
-    return cfg.iteration.value() * active.front()->factor;
-  };
+  zs::reliability::DegradedIterations degraded(
+      [&](const std::vector<const reliability::Degradation*>& active) {
+        ++simulated;
+        REQUIRE(active.size() == 1);
+        return cfg.iteration.value() * active.front()->factor;
+      });
+  cfg.degraded = &degraded;
   const auto run = reliability::simulate_goodput_once(rates, cfg, 1e9, 1, true);
   CHECK(simulated == 1);
   CHECK(run.degraded == zs::test::approx(1000).epsilon(1e-12));
