@@ -46,10 +46,12 @@ const core::ParamTable& machine_section_params() {
 }
 
 const core::ParamTable& machine_file_params() {
-  std::vector<Param> keys{Param::text("kind", "\"machine\""),
-                          Param::text("description", "one line: what is modelled").or_default("")};
-  for (auto& p : machine_keys()) keys.push_back(std::move(p));
-  static const core::ParamTable table("machine-file", "a machine in a file of its own", std::move(keys));
+  static const core::ParamTable table = [] {
+    std::vector<Param> keys{Param::text("kind", "\"machine\""),
+                            Param::text("description", "one line: what is modelled").or_default("")};
+    for (auto& p : machine_keys()) keys.push_back(std::move(p));
+    return core::ParamTable("machine-file", "a machine in a file of its own", std::move(keys));
+  }();
   return table;
 }
 
@@ -73,7 +75,7 @@ const core::ParamTable& policies_params() {
 }
 
 const core::ParamTable& collective_options_params() {
-  const policy::CollectiveOptions defaults;
+  static const policy::CollectiveOptions defaults;  // the defaults are the policy's own
   static const core::ParamTable table(
       "policies.collective", "a collective policy with its chunking options",
       {Param::text("name", "the collective policy (zettasim list)"),
