@@ -11,9 +11,9 @@
 
 namespace zs::engine {
 
-/// Created when the first member of a communicator group issues its n-th collective; exact fidelity
-/// runs its schedule's transfers as their dependencies allow, collapsed fidelity charges one analytic
-/// cost once the representatives have joined.
+/// Created when the first member of a communicator group issues its n-th collective; its schedule's
+/// transfers run as their dependencies allow, or (analytic, collapsed fidelity) one analytic cost is
+/// charged once the representatives have joined.
 struct CollectiveInstance {
   workload::CollectiveKind kind;
   core::Bytes bytes;              ///< the buffer per rank, B
@@ -34,9 +34,9 @@ struct CollectiveInstance {
   double max_load = 1;           ///< collapsed, expert dispatch: the group's largest load
   double ready_at = 0;           ///< collapsed: when the slowest member (a copy too) joins, s
   uint32_t arrived_members = 0;  ///< collapsed: representatives that joined
-  /// Collapsed: the schedule's transfers run one by one as charges (small groups whose members are all
-  /// representatives), as in exact fidelity, instead of one charge for the whole collective.
-  bool transfer_level = false;
+  /// Costed as a whole by the fidelity (collapsed: one analytic charge), not run transfer by transfer
+  /// from its schedule; the members join it through ReplayFidelity::join_analytic.
+  bool analytic = false;
   /// Collapsed, expert dispatch routed per call: the load of every member of the group.
   std::vector<double> group_load;
   /// Collapsed, expert combine routed per call: when each member of the group joins, s (the latest

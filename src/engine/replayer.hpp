@@ -1,4 +1,4 @@
-// Replays a trace on a machine through placement and collective policies, in exact fidelity.
+// Replays a trace on a machine through placement and collective policies, in exact or collapsed fidelity.
 #pragma once
 
 #include "engine/collapsed/rank_collapse.hpp"
@@ -11,11 +11,12 @@
 
 namespace zs::engine {
 
-/// Exact fidelity: every rank, op and transfer becomes a SimGrid activity. The dependency graph
-/// stays in our structures; SimGrid only sees activities whose dependencies are done.
-/// Collapsed fidelity (given a RankCollapse): only the representatives run; their compute is
-/// simulated as in exact fidelity, while their collectives, point-to-point transfers and memory moves
-/// become timers whose length the AnalyticNetwork gives for the transfer and its concurrent copies.
+/// One replay core (ReplayCore: the dependency graph, op issue, completion) with one of two fidelities.
+/// Exact (ExactFidelity): every rank, op and transfer becomes a SimGrid activity; SimGrid only sees
+/// activities whose dependencies are done. Collapsed (CollapsedFidelity, given a RankCollapse): only
+/// the representatives run; their compute is simulated as in exact fidelity, while their collectives,
+/// point-to-point transfers and memory moves become charges whose length the AnalyticNetwork gives for
+/// the transfer and its concurrent copies.
 class Replayer {
  public:
   /// `reconfigurations`: scripted optical circuit changes, sorted by time.
@@ -31,7 +32,6 @@ class Replayer {
   ReplayResult run();
 
  private:
-  struct State;
   const topology::Machine& machine_;
   const workload::Trace& trace_;
   const policy::Placement& placement_;

@@ -1,0 +1,104 @@
+// Exact fidelity: SimGrid flows for every memory move, point-to-point transfer and collective
+// transfer, held while the optical circuits on their route come up.
+#include "engine/exact/exact_fidelity.hpp"
+
+#include <stdexcept>
+
+#include "core/input_error.hpp"
+#include "topology/unit_domains.hpp"
+
+namespace zs::engine {
+
+ExactFidelity::ExactFidelity(ReplayCore& core, std::vector<topology::CircuitReconfiguration> reconfigurations)
+    : core_(core), circuits_(core.machine, std::move(reconfigurations)) {}
+
+void ExactFidelity::start_memory_move(uint64_t rank, core::Bytes bytes, bool read,
+                                      const ReplayActivity& done) {
+  const auto unit = core_.placement.unit_of_rank[rank], pool = core_.placement.pool_of_rank.at(rank);
+  start_transfer(read ? pool : unit, read ? unit : pool, bytes, done);
+}
+
+void ExactFidelity::start_p2p(uint64_t src, uint64_t dst, core::Bytes bytes, const ReplayActivity& done) {
+  start_transfer(core_.placement.unit_of_rank[src], core_.placement.unit_of_rank[dst], bytes, done);
+}
+
+void ExactFidelity::start_collective_transfer(const CollectiveInstance& inst, uint32_t t,
+                                              const ReplayActivity& done) {
+  const auto& tr = inst.schedule.transfers[t];
+  start_transfer(endpoint_node(inst, tr.src), endpoint_node(inst, tr.dst), tr.bytes, done);
+}
+
+uint32_t ExactFidelity::create_instance(const InstanceKey& key, uint64_t rank, uint32_t op,
+                                        const std::vector<size_t>& axes, const workload::CollectiveOp& c) {
+  CollectiveInstance inst;
+  inst.kind = c.kind;
+  inst.bytes = c.bytes;
+  inst.members = core_.trace.mesh.group_members(rank, axes);
+  core_.schedule_transfers(inst, rank, op, axes, c);
+  return core_.add_instance(std::move(inst), key);
+}
+
+void ExactFidelity::join_analytic(uint32_t, uint64_t, uint32_t, const std::vector<size_t>&,
+                                  const workload::CollectiveOp&) {
+  throw std::logic_error("exact fidelity creates no analytic collective instance");
+}
+
+void ExactFidelity::complete(const ReplayActivity& a) {
+  if (a.kind != ReplayActivity::Kind::kCircuitWait)
+    throw std::logic_error("exact fidelity started no activity of this kind");
+  HeldTransfer h = held_transfers_[a.held];
+  free_held_.push_back(a.held);
+  start_transfer(h.src, h.dst, h.bytes, h.activity);
+}
+
+void ExactFidelity::count_link_bytes(topology::NodeId src, const std::vector<topology::LinkId>& route,
+                                     double bytes) {
+  topology::NodeId at = src;
+  for (auto l : route) {
+    const auto& link = core_.machine.topology.links()[l];
+    const bool forward = link.a == at;
+    core_.result.link_bytes[2 * size_t(l) + (forward ? 0 : 1)] += bytes;
+    at = forward ? link.b : link.a;
+  }
+}
+
+void ExactFidelity::start_transfer(topology::NodeId src, topology::NodeId dst, core::Bytes bytes,
+                                   const ReplayActivity& a) {
+  if (!circuits_.empty()) circuits_.advance(core_.backend.now(), core_.backend.router());
+  std::vector<topology::LinkId> route;
+  try {
+    route = core_.backend.router().route(src, dst);
+  } catch (const std::invalid_argument& e) {
+    throw core::InputError(core_.machine.name, "",
+                           std::string(e.what()) + " at t = " + core::to_string(core_.backend.now()) +
+                               " (the links or optical circuits between them are down)");
+  }
+  const double ready = circuits_.ready_at(route).value();
+  if (ready <= core_.now()) {
+    count_link_bytes(src, route, bytes.value());
+    core_.backend.start_transfer(src, dst, bytes, core_.new_token(a), route);
+    return;
+  }
+  ++core_.result.circuit_waits;
+  uint32_t index;
+  if (!free_held_.empty()) {
+    index = free_held_.back();
+    free_held_.pop_back();
+    held_transfers_[index] = {src, dst, bytes, a};
+  } else {
+    index = static_cast<uint32_t>(held_transfers_.size());
+    held_transfers_.push_back({src, dst, bytes, a});
+  }
+  ReplayActivity wait;
+  wait.kind = ReplayActivity::Kind::kCircuitWait;
+  wait.held = index;
+  core_.backend.start_timer(core::Seconds(ready - core_.now()), core_.new_token(wait));
+}
+
+topology::NodeId ExactFidelity::endpoint_node(const CollectiveInstance& inst, uint32_t end) const {
+  const auto n = static_cast<uint32_t>(inst.members.size());
+  if (end < n) return core_.placement.unit_of_rank[inst.members[end]];
+  return *topology::reduction_switch(core_.machine, core_.placement.unit_of_rank[inst.members[end - n]]);
+}
+
+}  // namespace zs::engine
