@@ -41,10 +41,15 @@ void add_folder_options(CLI::App* command, FolderOptions& folder, const std::str
   command->add_flag("--force", folder.force, kForceHelp);
 }
 
-/// One family's entries, one line each, each prefixed with `prefix`.
+/// One family's entries, one line each, each prefixed with `prefix`, with the type of its parameter
+/// table (zettasim params TYPE) when it reads any.
 template <class Registry>
 void list_family(const Registry& registry, const std::string& prefix, std::ostream& out) {
-  for (const auto& e : registry.entries()) out << "  " << prefix << e.name << ": " << e.description << "\n";
+  for (const auto& e : registry.entries()) {
+    out << "  " << prefix << e.name << ": " << e.description;
+    if (e.params != nullptr) out << " [parameters: " << e.params->type() << "]";
+    out << "\n";
+  }
 }
 
 /// Every family a scenario can name, from the catalog the commands use.

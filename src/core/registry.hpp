@@ -9,6 +9,8 @@
 
 namespace zs::core {
 
+class ParamTable;
+
 /// Whether `name` is kebab-case: lowercase letters and digits in words joined by single '-'.
 inline bool is_kebab_case(std::string_view name) {
   if (name.empty() || name.front() == '-' || name.back() == '-') return false;
@@ -31,18 +33,22 @@ class Registry {
     std::string name;         ///< kebab-case, as scenario files write it
     std::string description;  ///< one line, shown by `zettasim list`
     Factory make;
+    /// The parameters the entry reads, declared once (`zettasim params` prints the table); nullptr when
+    /// it takes none.
+    const ParamTable* params = nullptr;
   };
 
   /// `family` names the family in messages ("collective policy", "topology generator").
   explicit Registry(std::string family) : family_(std::move(family)) {}
 
   /// Adds an entry; throws std::invalid_argument for a name that is not kebab-case or already taken.
-  Registry& add(std::string name, std::string description, Factory make) {
+  /// `params`, which must outlive the registry: the entry's parameter table, if it reads any.
+  Registry& add(std::string name, std::string description, Factory make, const ParamTable* params = nullptr) {
     if (!is_kebab_case(name))
       throw std::invalid_argument(family_ + " name \"" + name + "\" is not kebab-case");
     if (find(name) != nullptr)
       throw std::invalid_argument(family_ + " \"" + name + "\" is already registered");
-    entries_.push_back({std::move(name), std::move(description), std::move(make)});
+    entries_.push_back({std::move(name), std::move(description), std::move(make), params});
     return *this;
   }
 

@@ -49,7 +49,8 @@ PlacementRegistry builtin_placement_policies() {
         "the nesting of mesh axes, over the topology's or a locality order of units, with the fewest "
         "hop-bytes for the job's traffic (sampled estimate; linear unless 2% better)",
         plain<TopologyAwarePlacement, PlacementPolicy, P>());
-  r.add("from-file", "an explicit rank-to-unit map: {\"name\": \"from-file\", \"map\": FILE}", from_file);
+  r.add("from-file", "an explicit rank-to-unit map: {\"name\": \"from-file\", \"map\": FILE}", from_file,
+        &FilePlacement::params());
   return r;
 }
 
@@ -71,15 +72,15 @@ CollectiveRegistry builtin_collective_policies() {
   r.add("double-binary-tree",
         "NCCL's two complementary binary trees, each reducing and broadcasting half the buffer in pipelined "
         "chunks (all-reduce); ring reduce-scatter and all-gather; direct all-to-all",
-        chunked<DoubleBinaryTreeCollective>());
+        chunked<DoubleBinaryTreeCollective>(), &CollectiveOptions::params());
   r.add("in-network",
         "SHARP/NVLS-style: members on one reducing switch send their buffer up once and get the result "
         "down once, in pipelined chunks; other groups use the ring; direct all-to-all",
-        chunked<InNetworkCollective>());
+        chunked<InNetworkCollective>(), &CollectiveOptions::params());
   r.add("hierarchical",
         "inside each NVLink domain or leaf switch, then across domains (ring phases, pipelined in chunks); "
         "all-to-all aggregated inside the domain first; other groups use the ring / direct",
-        chunked<HierarchicalCollective>());
+        chunked<HierarchicalCollective>(), &CollectiveOptions::params());
   r.add("pairwise",
         "pairwise-exchange all-to-all (n-1 blocking send-receive steps, one peer each); ring for the "
         "reductions",
@@ -87,7 +88,7 @@ CollectiveRegistry builtin_collective_policies() {
   r.add("auto",
         "per collective, the cheapest of ring, rings, recursive, tree, double binary tree, in-network "
         "and hierarchical by alpha-beta estimates on the members' routes (reported as auto:<algorithm>)",
-        chunked<AutoCollective>());
+        chunked<AutoCollective>(), &CollectiveOptions::params());
   return r;
 }
 

@@ -36,12 +36,16 @@ std::vector<const core::ParamTable*> parameter_tables(const Catalog& catalog) {
   add_with_parts(reliability::FailureRates::params(), out);
   add_with_parts(topology::topology_file_params(), out);
   for (const auto& generator : catalog.topology_generators.entries())
-    if (generator.make.params != nullptr) add_with_parts(*generator.make.params, out);
+    if (generator.params != nullptr) add_with_parts(*generator.params, out);
   add_with_parts(workload_section_params(), out);
   for (const auto& generator : catalog.workload_generators.entries())
-    if (generator.make.params != nullptr) add_with_parts(*generator.make.params, out);
+    if (generator.params != nullptr) add_with_parts(*generator.params, out);
   add_with_parts(workload::TransformerSpec::params(), out);
   add_with_parts(workload::expert_histogram_params(), out);
+  for (const auto& policy : catalog.policies.placement.entries())
+    if (policy.params != nullptr) add_with_parts(*policy.params, out);
+  for (const auto& policy : catalog.policies.collective.entries())
+    if (policy.params != nullptr) add_with_parts(*policy.params, out);
   for (const core::ParamTable* file :
        {&scenario_params(), &machine_file_params(), &recorded_workload_params(), &placement_map_params()})
     add_with_parts(*file, out);

@@ -217,8 +217,7 @@ void ScenarioLoader::read_policies(core::ParamReader& root, Scenario& s) const {
   if (policies.value("collective").is_object()) {
     auto c = policies.part("collective");
     s.collective_policy = policy_name(c, "name", check_collective);
-    s.collective_options.chunk = c.get<core::Bytes>("chunk");
-    s.collective_options.max_chunks = static_cast<uint32_t>(c.get<int64_t>("max_chunks"));
+    s.collective_options = policy::CollectiveOptions::from_params(c);
     c.finish();
   } else {
     s.collective_policy = policy_name(policies, "collective", check_collective);
@@ -311,7 +310,9 @@ ScenarioLoader::GeneratedWorkload ScenarioLoader::load_generated_workload(
     core::JsonObject section, const topology::Machine& machine) const {
   core::JsonObject peek(section);  // the generator's table is needed before the section can be read by it
   const std::string generator = peek.string("generator");
-  const WorkloadGenerator& gen = find_workload_generator(generator, section, catalog_->workload_generators);
+  const auto& gen = find_workload_generator(generator, section, catalog_->workload_generators);
+  if (gen.params == nullptr)
+    throw std::logic_error("workload generator \"" + generator + "\" declares no parameter table");
   const core::ParamTable table = workload_section_params().with(*gen.params);
   core::ParamReader work(table, std::move(section));
   work.get<std::string>("generator");
@@ -320,7 +321,7 @@ ScenarioLoader::GeneratedWorkload ScenarioLoader::load_generated_workload(
   nlohmann::json model_doc = files_.read_json_named(work.json(), "model", model_path);
   core::JsonObject model_json(model_doc, model_path, "");
   auto model = workload::TransformerSpec::from_json(model_json);
-  BuiltWorkload built = gen.build(work, model, files_, limits_.max_trace_ops);
+  BuiltWorkload built = gen.make(work, model, files_, limits_.max_trace_ops);
   const auto& first_unit = machine.unit_model(machine.topology.units().front());
   if (built.state_per_rank > first_unit.hbm_capacity())
     throw core::InputError(

@@ -2,6 +2,7 @@
 #include "scenario/scenario_params.hpp"
 
 #include "policy/collective/collective_policy.hpp"
+#include "policy/placement/file_placement.hpp"
 #include "scenario/reliability_params.hpp"
 #include "topology/optical_circuits.hpp"
 
@@ -74,22 +75,29 @@ const core::ParamTable& policies_params() {
   return table;
 }
 
+namespace {
+
+/// A policy object of a scenario: its "name", then the keys of the policy's own table.
+std::vector<Param> named_policy(Param name, const core::ParamTable& policy) {
+  std::vector<Param> params{std::move(name)};
+  params.insert(params.end(), policy.params().begin(), policy.params().end());
+  return params;
+}
+
+}  // namespace
+
 const core::ParamTable& collective_options_params() {
-  static const policy::CollectiveOptions defaults;  // the defaults are the policy's own
   static const core::ParamTable table(
-      "policies.collective", "a collective policy with its chunking options",
-      {Param::text("name", "the collective policy (zettasim list)"),
-       Param::bytes("chunk", "largest chunk a pipelined algorithm sends")
-           .or_default(core::to_string(defaults.chunk)),
-       Param::integer("max_chunks", 1, 4096, "most chunks a buffer is split into")
-           .or_default(int64_t(defaults.max_chunks))});
+      "policies.collective", "a collective policy with its chunking options (collective-chunking)",
+      named_policy(Param::text("name", "the collective policy (zettasim list)"),
+                   policy::CollectiveOptions::params()));
   return table;
 }
 
 const core::ParamTable& placement_from_file_params() {
-  static const core::ParamTable table("policies.placement", "the placement read from a map file",
-                                      {Param::text("name", "\"from-file\""),
-                                       Param::text("map", "a placement map file, relative to this file")});
+  static const core::ParamTable table(
+      "policies.placement", "the placement read from a map file (placement.from-file)",
+      named_policy(Param::text("name", "\"from-file\""), policy::FilePlacement::params()));
   return table;
 }
 

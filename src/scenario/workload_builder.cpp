@@ -57,11 +57,11 @@ BuiltWorkload build_megatron(core::ParamReader& work, const workload::Transforme
 WorkloadGeneratorRegistry builtin_workload_generators() {
   WorkloadGeneratorRegistry r("workload generator");
   r.add("data-parallel", "every rank holds the whole model; gradients all-reduced per layer over dp",
-        {&workload::DataParallelPlan::params(), build_data_parallel});
+        build_data_parallel, &workload::DataParallelPlan::params());
   r.add("megatron",
         "Megatron-Core 5D parallelism: data (ZeRO 0-3), tensor (sequence parallel), pipeline (GPipe, 1F1B, "
         "interleaved), context, expert (routed); recomputation, optimizer offload",
-        {&workload::ParallelPlan::params(), build_megatron});
+        build_megatron, &workload::ParallelPlan::params());
   return r;
 }
 
@@ -74,10 +74,11 @@ const core::ParamTable& workload_section_params() {
   return table;
 }
 
-const WorkloadGenerator& find_workload_generator(const std::string& name, const core::JsonObject& at,
-                                                 const WorkloadGeneratorRegistry& generators) {
+const WorkloadGeneratorRegistry::Entry& find_workload_generator(const std::string& name,
+                                                                const core::JsonObject& at,
+                                                                const WorkloadGeneratorRegistry& generators) {
   try {
-    return generators.at(name).make;
+    return generators.at(name);
   } catch (const std::out_of_range& e) {
     throw at.error("generator", e.what());
   }

@@ -24,17 +24,14 @@ struct BuiltWorkload {
   std::string summary;         ///< one line for reports
 };
 
-/// A workload generator: `params` declares its plan keys (type "workload.NAME"; a workload section
-/// holds workload_section_params()'s too). `build` reads them from `plan`, checks them against the model,
-/// calls plan.finish() (so that a misspelt key is refused before any work) and generates the trace of
-/// at most `max_ops` ops (an input error at the plan past it). `files` reads files the plan refers to
-/// (a routing histogram_file), relative to plan.file().
-struct WorkloadGenerator {
-  const core::ParamTable* params = nullptr;
-  std::function<BuiltWorkload(core::ParamReader& plan, const workload::TransformerSpec& model,
-                              const core::FileSource& files, uint64_t max_ops)>
-      build;
-};
+/// A workload generator: reads its plan keys from `plan` (its registry entry's table, type
+/// "workload.NAME"; a workload section holds workload_section_params()'s too), checks them against the
+/// model, calls plan.finish() (so that a misspelt key is refused before any work) and generates the
+/// trace of at most `max_ops` ops (an input error at the plan past it). `files` reads files the plan
+/// refers to (a routing histogram_file), relative to plan.file().
+using WorkloadGenerator =
+    std::function<BuiltWorkload(core::ParamReader& plan, const workload::TransformerSpec& model,
+                                const core::FileSource& files, uint64_t max_ops)>;
 using WorkloadGeneratorRegistry = core::Registry<WorkloadGenerator>;
 
 /// The built-in generators (family "workload generator"): "data-parallel" (data_parallel, micro_batch,
@@ -46,7 +43,8 @@ const core::ParamTable& workload_section_params();
 
 /// The generator named `name` in `generators`; an unknown name is an input error at `at`'s
 /// "generator" listing the known ones.
-const WorkloadGenerator& find_workload_generator(const std::string& name, const core::JsonObject& at,
-                                                 const WorkloadGeneratorRegistry& generators);
+const WorkloadGeneratorRegistry::Entry& find_workload_generator(const std::string& name,
+                                                                const core::JsonObject& at,
+                                                                const WorkloadGeneratorRegistry& generators);
 
 }  // namespace zs::scenario

@@ -48,7 +48,7 @@ TraceInput read_trace_input(const core::FileSource& files, const std::string& pa
     const auto generators = scenario::builtin_workload_generators();
     const auto& generator = scenario::find_workload_generator(generation->generator, plan_json, generators);
     core::ParamReader plan(*generator.params, plan_json);
-    auto built = generator.build(plan, model, files, workload::kMaxGeneratedOps);
+    auto built = generator.make(plan, model, files, workload::kMaxGeneratedOps);
     return {std::move(built.trace), std::nullopt};
   }
   throw core::InputError(path, "/kind",

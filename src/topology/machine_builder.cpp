@@ -2,6 +2,7 @@
 #include "topology/machine_builder.hpp"
 
 #include <functional>
+#include <stdexcept>
 
 #include "topology/disaggregated_generator.hpp"
 #include "topology/dragonfly_generator.hpp"
@@ -17,19 +18,19 @@ namespace zs::topology {
 TopologyGeneratorRegistry builtin_topology_generators() {
   TopologyGeneratorRegistry r("generator");
   r.add("single-switch", "n units, each on its own link to one switch (an NVLink/NVSwitch domain)",
-        {&single_switch_params(), generate_single_switch});
-  r.add("fat-tree", "folded Clos of 1-3 switch levels with oversubscription per level",
-        {&fat_tree_params(), generate_fat_tree});
-  r.add("torus", "1-3 dimensional torus of directly linked units (TPU-style)",
-        {&torus_params(), generate_torus});
-  r.add("dragonfly", "fully connected router groups joined pairwise by global links",
-        {&dragonfly_params(), generate_dragonfly});
+        generate_single_switch, &single_switch_params());
+  r.add("fat-tree", "folded Clos of 1-3 switch levels with oversubscription per level", generate_fat_tree,
+        &fat_tree_params());
+  r.add("torus", "1-3 dimensional torus of directly linked units (TPU-style)", generate_torus,
+        &torus_params());
+  r.add("dragonfly", "fully connected router groups joined pairwise by global links", generate_dragonfly,
+        &dragonfly_params());
   r.add("rail-optimized", "servers with a scale-up switch each; unit i of every server on rail switch i",
-        {&rail_optimized_params(), generate_rail_optimized});
-  r.add("graph", "explicit nodes and links", {&graph_params(), generate_graph});
+        generate_rail_optimized, &rail_optimized_params());
+  r.add("graph", "explicit nodes and links", generate_graph, &graph_params());
   r.add("disaggregated",
         "racks of units and CXL pools, pods on a fat-tree, pods joined by optical circuit switches",
-        {&disaggregated_params(), generate_disaggregated});
+        generate_disaggregated, &disaggregated_params());
   return r;
 }
 
@@ -53,12 +54,14 @@ Machine build_machine(core::JsonObject& json, const ModelSet& models,
   if (peek.string("kind") != "topology")
     throw peek.error("kind", "expected \"topology\" for a topology file");
   const std::string generator = peek.string("generator");
-  const TopologyGenerator* generate = nullptr;
+  const TopologyGeneratorRegistry::Entry* generate = nullptr;
   try {
-    generate = &generators.at(generator).make;
+    generate = &generators.at(generator);
   } catch (const std::out_of_range& e) {
     throw json.error("generator", e.what());
   }
+  if (generate->params == nullptr)
+    throw std::logic_error("topology generator \"" + generator + "\" declares no parameter table");
   const core::ParamTable table = topology_file_params().with(*generate->params);
   core::ParamReader r(table, json);
   r.get<std::string>("kind");
@@ -69,7 +72,7 @@ Machine build_machine(core::JsonObject& json, const ModelSet& models,
   ModelBinder binder(models, machine);
   machine.topology.set_node_limit(max_nodes);
   try {
-    generate->generate(r, binder, machine);
+    generate->make(r, binder, machine);
   } catch (const MachineTooLarge& e) {
     throw core::InputError(json.file(), "", e.what());
   }

@@ -13,13 +13,9 @@
 
 namespace zs::topology {
 
-/// A topology generator: the keys it adds to a topology file, declared once, and the function that reads
-/// them and adds nodes and links.
-struct TopologyGenerator {
-  /// Type "topology.NAME": the generator's own keys (a topology file holds topology_file_params()'s too).
-  const core::ParamTable* params = nullptr;
-  std::function<void(core::ParamReader& params, ModelBinder& models, Machine& out)> generate;
-};
+/// A topology generator: reads its keys (its registry entry's table, type "topology.NAME"; a topology
+/// file holds topology_file_params()'s too) and adds nodes and links.
+using TopologyGenerator = std::function<void(core::ParamReader& params, ModelBinder& models, Machine& out)>;
 using TopologyGeneratorRegistry = core::Registry<TopologyGenerator>;
 
 /// The generators a topology file may name in "generator" (family "generator"), one line each.

@@ -59,6 +59,29 @@ TEST_CASE("list shows the built-in policies and generators") {
   CHECK(r.out.find("single-switch") != std::string::npos);
 }
 
+TEST_CASE("list names each entry's parameter table, and params prints every one of them") {
+  const auto r = test::run_cli({"list"});
+  REQUIRE(r.code == 0);
+  CHECK(r.out.find("collective in-network: ") != std::string::npos);
+  CHECK(r.out.find("[parameters: collective-chunking]\n  collective hierarchical") != std::string::npos);
+  CHECK(r.out.find("placement from-file: ") != std::string::npos);
+  CHECK(r.out.find("[parameters: placement.from-file]") != std::string::npos);
+  CHECK(r.out.find("fat-tree: folded Clos of 1-3 switch levels with oversubscription per level "
+                   "[parameters: topology.fat-tree]") != std::string::npos);
+  CHECK(r.out.find("[parameters: workload.megatron]") != std::string::npos);
+  size_t tables = 0;
+  const std::string mark = "[parameters: ";
+  for (size_t at = r.out.find(mark); at != std::string::npos; at = r.out.find(mark, at + 1)) {
+    const std::string type = r.out.substr(at + mark.size(), r.out.find(']', at) - at - mark.size());
+    CAPTURE(type);
+    const auto params = test::run_cli({"params", type});
+    CHECK(params.code == 0);
+    CHECK(params.out.find(type) != std::string::npos);
+    ++tables;
+  }
+  CHECK(tables == 1 + 4 + 7 + 2);  // from-file; four pipelined collectives; the generators
+}
+
 TEST_CASE("bad input exits 2 with one line naming the file, and writes no output folder") {
   test::TempDir dir;
   std::string bad = dir.write("bad.json", "{\"kind\": \"scenario\", \"name\": }");

@@ -26,6 +26,24 @@ uint32_t CollectiveOptions::chunks_for(double bytes) const {
   return static_cast<uint32_t>(std::clamp(wanted, 1.0, double(std::max<uint32_t>(max_chunks, 1))));
 }
 
+const core::ParamTable& CollectiveOptions::params() {
+  static const CollectiveOptions defaults;
+  static const core::ParamTable table(
+      "collective-chunking", "how a pipelined collective algorithm splits a buffer into chunks",
+      {core::Param::bytes("chunk", "largest chunk a pipelined algorithm sends")
+           .or_default(core::to_string(defaults.chunk)),
+       core::Param::integer("max_chunks", 1, 4096, "most chunks a buffer is split into")
+           .or_default(int64_t(defaults.max_chunks))});
+  return table;
+}
+
+CollectiveOptions CollectiveOptions::from_params(core::ParamReader& reader) {
+  CollectiveOptions options;
+  options.chunk = reader.get<core::Bytes>("chunk");
+  options.max_chunks = static_cast<uint32_t>(reader.get<int64_t>("max_chunks"));
+  return options;
+}
+
 topology::NodeId endpoint_node(const topology::Machine& machine, const std::vector<topology::NodeId>& units,
                                uint32_t endpoint) {
   const auto n = static_cast<uint32_t>(units.size());

@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/param_reader.hpp"
 #include "core/units.hpp"
 #include "topology/machine.hpp"
 #include "workload/trace.hpp"
@@ -49,6 +50,12 @@ struct CollectiveOptions {
   uint32_t max_chunks = 64;              ///< most chunks a buffer is split into
   /// Chunks for a buffer of `bytes`: ceil(bytes / chunk), between 1 and max_chunks.
   uint32_t chunks_for(double bytes) const;
+
+  /// The chunking keys, declared once (type "collective-chunking", defaults the ones above): the
+  /// entries of the pipelined algorithms carry this table, and a scenario's collective object holds it.
+  static const core::ParamTable& params();
+  /// The options `reader` (whose table holds params()'s keys) read.
+  static CollectiveOptions from_params(core::ParamReader& reader);
 };
 
 /// The endpoint index of the in-network switch next to member m of an n-member communicator.

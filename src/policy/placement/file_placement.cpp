@@ -7,6 +7,13 @@
 
 namespace zs::policy {
 
+const core::ParamTable& FilePlacement::params() {
+  static const core::ParamTable table(
+      "placement.from-file", "an explicit rank-to-unit map",
+      {core::Param::text("map", "a placement map file (type placement-map), relative to the scenario file")});
+  return table;
+}
+
 Placement FilePlacement::place(const PlacementRequest& request) const {
   const auto& topo = request.machine.topology;
   if (unit_names_.size() != request.trace.mesh.size())

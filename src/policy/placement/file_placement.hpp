@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "core/param_table.hpp"
 #include "policy/placement/placement_policy.hpp"
 
 namespace zs::policy {
@@ -15,6 +16,8 @@ class FilePlacement final : public PlacementPolicy {
   FilePlacement(std::vector<std::string> unit_names, std::string file)
       : unit_names_(std::move(unit_names)), file_(std::move(file)) {}
   std::string_view name() const override { return "from-file"; }
+  /// Its key, declared once (type "placement.from-file"): "map", the placement map file.
+  static const core::ParamTable& params();
   Placement place(const PlacementRequest& request) const override;
 
  private:
