@@ -84,7 +84,8 @@ Command add_run(CLI::App& app) {
   run->add_option("scenario", opt->scenario, "Scenario file (default: the embedded scenarios/default.json)");
   add_folder_options(run, opt->folder, "results/<scenario name>");
   run->add_option("--fidelity", opt->fidelity,
-                  "auto (default: exact up to 2^24 rank-ops, collapsed beyond), exact or collapsed");
+                  "auto (default: exact within 2^24 rank-ops and about 2^31 SimGrid activity scans, "
+                  "collapsed beyond; the report says why), exact or collapsed");
   add_limit_options(run, opt->limits);
   return command(run, opt, &run_scenario);
 }

@@ -10,19 +10,18 @@
 
 namespace zs::engine {
 
-double rank_ops(const workload::Trace& trace) {
-  double ops = 0;
-  for (const auto& role : trace.roles) ops += double(role.ops.size());
-  return ops * double(trace.ranks_per_role());
-}
-
 namespace {
 
-/// kAuto resolved by the trace's size; exact fidelity beyond its limit refused.
-Fidelity resolved_fidelity(const workload::Trace& trace, Fidelity fidelity) {
-  const double ops = rank_ops(trace);
-  if (fidelity == Fidelity::kAuto)
-    fidelity = ops > kExactRankOpLimit ? Fidelity::kCollapsed : Fidelity::kExact;
+/// kAuto resolved by exact fidelity's estimated work (`reason` says why); exact fidelity beyond its
+/// rank-op limit refused.
+Fidelity resolved_fidelity(const workload::Trace& trace, Fidelity fidelity, std::string* reason = nullptr) {
+  const ExactWork work = estimate_exact_work(trace);
+  const double ops = work.rank_ops;
+  if (fidelity == Fidelity::kAuto) {
+    const bool collapsed = ops > kExactRankOpLimit || work.scans() > kExactScanLimit;
+    fidelity = collapsed ? Fidelity::kCollapsed : Fidelity::kExact;
+    if (reason != nullptr) *reason = auto_fidelity_reason(work, collapsed);
+  }
   if (fidelity == Fidelity::kExact && ops > kExactRankOpLimit) {
     char what[256];
     std::snprintf(what, sizeof what,
@@ -40,7 +39,7 @@ SimulationResult simulate(const topology::Machine& machine, const workload::Trac
                           const policy::PlacementPolicy& placement,
                           const policy::CollectivePolicy& collective, const SimulationEvents& events,
                           Fidelity fidelity) {
-  fidelity = resolved_fidelity(trace, fidelity);  // before placing: a refused size costs no placement
+  resolved_fidelity(trace, fidelity);  // refused before placing: a refused size costs no placement
   return simulate(machine, trace, placement.place({trace, machine, events.seed}), placement.name(),
                   collective, events, fidelity);
 }
@@ -49,9 +48,9 @@ SimulationResult simulate(const topology::Machine& machine, const workload::Trac
                           const policy::Placement& where, std::string_view placement_policy,
                           const policy::CollectivePolicy& collective, const SimulationEvents& events,
                           Fidelity fidelity) {
-  fidelity = resolved_fidelity(trace, fidelity);
-  const double ops = rank_ops(trace);
   SimulationResult out;
+  fidelity = resolved_fidelity(trace, fidelity, &out.fidelity_reason);
+  const ExactWork work = estimate_exact_work(trace);
   out.placement_policy = std::string(placement_policy);
   out.collective_policy = std::string(collective.name());
   out.placement_layout = where.layout;
@@ -59,9 +58,10 @@ SimulationResult simulate(const topology::Machine& machine, const workload::Trac
   if (fidelity == Fidelity::kCollapsed) {
     collapse.emplace(trace);
     // Nothing to merge: the representatives would be every rank, and only the network would differ
-    // from exact fidelity (analytic charges instead of flows). Within exact's limit, run exact: it is
+    // from exact fidelity (analytic charges instead of flows). Within exact's limits, run exact: it is
     // the reference, and on moe-ep-64 it is also faster (3.6-4.5 s against 7.6 s on 2 cores).
-    if (collapse->every_rank_for_routing() && ops <= kExactRankOpLimit) {
+    if (collapse->every_rank_for_routing() && work.rank_ops <= kExactRankOpLimit &&
+        work.scans() <= kExactScanLimit) {
       collapse.reset();
       out.collapsed_ran_exact = true;
     }

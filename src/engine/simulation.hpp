@@ -7,6 +7,7 @@
 
 #include "core/fidelity.hpp"
 #include "core/units.hpp"
+#include "engine/exact_work.hpp"
 #include "engine/replay_result.hpp"
 #include "engine/utilization.hpp"
 #include "policy/collective/collective_policy.hpp"
@@ -22,6 +23,8 @@ struct SimulationResult {
   /// Collapsed fidelity was asked for, but expert routing drawn per call left no two ranks alike and
   /// the trace is within kExactRankOpLimit, so exact fidelity ran instead (replay.fidelity kExact).
   bool collapsed_ran_exact = false;
+  /// Fidelity "auto": why the fidelity that ran was chosen (auto_fidelity_reason); empty otherwise.
+  std::string fidelity_reason;
   std::string placement_policy;
   std::string placement_layout;  ///< what the placement policy chose and why; empty when it says nothing
   std::string collective_policy;
@@ -42,18 +45,11 @@ struct SimulationEvents {
   uint64_t seed = 1;                                                       ///< the scenario's seed
 };
 
-/// The most rank-ops (ranks x ops of the program each runs) exact fidelity takes on: about 2^24, what
-/// a 2-core machine replays in minutes with a few GiB (the replayer keeps per-rank, per-op state).
-/// Beyond it exact replay would run for hours.
-inline constexpr double kExactRankOpLimit = 16.0 * 1024 * 1024;
-
-/// Which ranks and flows are simulated (kAuto: exact up to kExactRankOpLimit rank-ops, collapsed beyond).
+/// Which ranks and flows are simulated (kAuto: exact within kExactRankOpLimit rank-ops and
+/// kExactScanLimit activity scans, collapsed beyond).
 using core::Fidelity;
 using core::parse_fidelity;
 using core::to_string;
-
-/// Rank-ops of a trace: the sum over ranks of the length of the program each runs.
-double rank_ops(const workload::Trace& trace);
 
 /// Replays the trace once with its ranks where `placement` puts them; `placement_policy` names what chose
 /// it (the result's placement_policy). Throws core::InputError when the trace does not fit the machine,

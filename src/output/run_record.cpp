@@ -167,6 +167,7 @@ nlohmann::json summary_json(const scenario::Scenario& s, const engine::Simulatio
                       {"approximations", approximations(r)}};
   if (!r.placement_layout.empty()) j["policies"]["placement_layout"] = r.placement_layout;
   if (r.collapsed_ran_exact) j["collapsed_not_applied"] = kCollapsedRanExact;
+  if (!r.fidelity_reason.empty()) j["fidelity_reason"] = r.fidelity_reason;
   if (r.replay.fidelity == core::Fidelity::kCollapsed)
     j["collapsed"] = {{"axes", r.replay.collapsed_axes},
                       {"every_rank_simulated_for_routing", r.replay.every_rank_for_routing},
@@ -210,6 +211,7 @@ std::string report_text(const scenario::Scenario& s, const engine::SimulationRes
         std::string("exact (every rank and transfer simulated)") +
             (r.collapsed_ran_exact ? "; collapsed was asked for: " + std::string(kCollapsedRanExact) : ""));
   }
+  if (!r.fidelity_reason.empty()) out << line("fidelity chosen", r.fidelity_reason);
   out << "\n";
   out << line("iteration time", display(r.replay.iteration_time));
   auto part = [&](const char* name, core::Seconds v) {

@@ -22,7 +22,8 @@ struct Scenario {
   std::string description;
   std::string file;  ///< where it was read from
   uint64_t seed = 0;
-  /// "auto" (exact up to engine::kExactRankOpLimit rank-ops, collapsed beyond), "exact" or "collapsed".
+  /// "auto" (exact within engine::kExactRankOpLimit rank-ops and engine::kExactScanLimit activity scans,
+  /// collapsed beyond), "exact" or "collapsed".
   core::Fidelity fidelity = core::Fidelity::kAuto;
   topology::Machine machine;
   /// Scripted optical circuit changes, sorted by time.
