@@ -96,8 +96,9 @@ std::string rank_file(const workload::Trace& trace, const nlohmann::json& header
       *node.add_attr() = uint64_attribute("tensor_size", static_cast<uint64_t>(whole_bytes(m->bytes)));
     } else {
       const auto& p = std::get<workload::P2POp>(op.body);
-      const size_t axis = *trace.mesh.axis_index(p.axis);
-      const auto peer = trace.mesh.neighbour(rank, axis, p.offset, p.wrap);
+      const auto peer = trace.peer_of(rank, p);
+      // The axis in the tag: its index, or past the axes for a communicator over several.
+      const size_t axis = trace.mesh.axis_index(p.axis).value_or(trace.mesh.axes().size());
       if (!peer)
         throw core::InputError(
             trace.name,

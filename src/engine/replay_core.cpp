@@ -144,8 +144,7 @@ void ReplayCore::op_done_at(uint64_t rank, uint32_t op, double end, uint32_t run
 }
 
 void ReplayCore::post_p2p(uint64_t rank, uint32_t op, const workload::P2POp& p) {
-  const size_t axis = *trace.mesh.axis_index(p.axis);
-  auto peer = trace.mesh.neighbour(rank, axis, p.offset, p.wrap);
+  const auto peer = trace.peer_of(rank, p);
   std::string where = op_where(rank, op);
   if (!peer)
     throw workload::trace_error(trace, where,

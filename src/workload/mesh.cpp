@@ -87,6 +87,22 @@ std::vector<uint64_t> Mesh::group_members(uint64_t rank, const std::vector<size_
   return out;
 }
 
+std::optional<uint64_t> Mesh::neighbour(uint64_t rank, const std::vector<size_t>& axes, int64_t offset,
+                                        bool wrap) const {
+  const auto n = static_cast<int64_t>(group_size(axes));
+  int64_t q = int64_t(position(rank, axes)) + offset;
+  if (wrap) q = (q % n + n) % n;
+  if (q < 0 || q >= n) return std::nullopt;
+  uint64_t peer = rank;
+  for (size_t a : axes) peer -= uint64_t(coordinate(rank, a)) * strides_[a];
+  for (size_t k = axes.size(); k-- > 0;) {  // the last axis is the fastest
+    const size_t a = axes[k];
+    peer += uint64_t(q % axes_[a].size) * strides_[a];
+    q /= axes_[a].size;
+  }
+  return peer;
+}
+
 std::vector<uint64_t> Mesh::group_members(uint64_t rank, size_t axis) const {
   uint64_t base = rank - uint64_t(coordinate(rank, axis)) * strides_[axis];
   std::vector<uint64_t> out(axes_[axis].size);

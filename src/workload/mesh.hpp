@@ -52,6 +52,10 @@ class Mesh {
   /// Position of `rank` within its group.
   uint32_t position(uint64_t rank, const std::vector<size_t>& axes) const;
   std::vector<uint64_t> group_members(uint64_t rank, const std::vector<size_t>& axes) const;
+  /// The rank `offset` positions from `rank` in its group over `axes` (row-major order), wrapping around
+  /// the group's end when `wrap`; nullopt past an end otherwise.
+  std::optional<uint64_t> neighbour(uint64_t rank, const std::vector<size_t>& axes, int64_t offset,
+                                    bool wrap) const;
 
  private:
   std::vector<MeshAxis> axes_;

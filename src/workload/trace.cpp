@@ -27,7 +27,13 @@ std::string_view to_string(CollectiveKind k) {
 
 uint32_t Trace::role_of(uint64_t rank) const {
   if (role_axis.empty()) return 0;
-  return mesh.coordinate(rank, *mesh.axis_index(role_axis));
+  if (const auto axis = mesh.axis_index(role_axis)) return mesh.coordinate(rank, *axis);
+  return mesh.position(rank, *communicator_axes(role_axis));
+}
+
+std::optional<uint64_t> Trace::peer_of(uint64_t rank, const P2POp& p) const {
+  if (const auto axis = mesh.axis_index(p.axis)) return mesh.neighbour(rank, *axis, p.offset, p.wrap);
+  return mesh.neighbour(rank, *communicator_axes(p.axis), p.offset, p.wrap);
 }
 
 core::InputError trace_error(const Trace& trace, const std::string& trace_pointer, const std::string& message,
@@ -83,12 +89,13 @@ void validate(const Trace& trace, const std::string& file) {
     if (trace.roles.size() != 1)
       fail("/roles", "without a role_axis, a trace holds exactly one role program");
   } else {
-    auto axis = trace.mesh.axis_index(trace.role_axis);
-    if (!axis) fail("/role_axis", "\"" + trace.role_axis + "\" is not a mesh axis");
-    if (trace.roles.size() != trace.mesh.axes()[*axis].size)
-      fail("/roles", "expected one role program per coordinate of axis \"" + trace.role_axis + "\" (" +
-                         std::to_string(trace.mesh.axes()[*axis].size) + "), got " +
-                         std::to_string(trace.roles.size()));
+    const auto axes = trace.communicator_axes(trace.role_axis);
+    if (!axes) fail("/role_axis", "\"" + trace.role_axis + "\" is neither a mesh axis nor a communicator");
+    const uint64_t roles = trace.mesh.group_size(*axes);
+    if (trace.roles.size() != roles)
+      fail("/roles", std::string("expected one role program per coordinate of ") +
+                         (axes->size() == 1 ? "axis \"" : "communicator \"") + trace.role_axis + "\" (" +
+                         std::to_string(roles) + "), got " + std::to_string(trace.roles.size()));
   }
   for (size_t r = 0; r < trace.roles.size(); ++r) {
     const auto& ops = trace.roles[r].ops;
@@ -128,7 +135,8 @@ void validate(const Trace& trace, const std::string& file) {
           fail(at + "/compute/duration", "a measured duration cannot be scaled by expert routing");
       }
       if (const auto* p = std::get_if<P2POp>(&ops[i].body)) {
-        if (!trace.mesh.axis_index(p->axis)) fail(at + "/axis", "\"" + p->axis + "\" is not a mesh axis");
+        if (!trace.communicator_axes(p->axis))
+          fail(at + "/axis", "\"" + p->axis + "\" is neither a mesh axis nor a communicator");
         if (p->offset == 0) fail(at + "/offset", "a point-to-point peer must be another rank (offset != 0)");
         if (!(p->bytes.value() >= 0)) fail(at + "/bytes", "a transfer's size must be >= 0");
       }

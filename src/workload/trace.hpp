@@ -113,7 +113,8 @@ struct Trace {
   std::vector<RoleProgram> roles;
   /// Communicators over several axes. A name not listed here is the mesh axis of that name.
   std::vector<Communicator> communicators;
-  /// Empty: every rank runs roles[0]. Otherwise a mesh axis; rank r runs roles[coordinate(r, axis)].
+  /// Empty: every rank runs roles[0]. Otherwise a mesh axis, and rank r runs roles[coordinate(r, axis)];
+  /// or a communicator over several axes, and rank r runs roles[its position in that group].
   std::string role_axis;
   core::Flops model_flops;                       ///< model FLOPs of one iteration, all ranks (for MFU)
   core::Dtype model_dtype = core::Dtype::kBf16;  ///< whose peak MFU is relative to
@@ -127,8 +128,12 @@ struct Trace {
   /// (e.g. "offload_optimizer"); empty otherwise.
   std::string memory_moves_key;
 
-  /// Index in `roles` of the program rank `rank` runs.
+  /// Index in `roles` of the program rank `rank` runs: its coordinate on role_axis, or (role_axis naming
+  /// a communicator over several axes) its position in that group.
   uint32_t role_of(uint64_t rank) const;
+  /// The peer of `rank` for point-to-point op `p`: `p.offset` steps along its axis, or positions in its
+  /// group when `p.axis` names a communicator over several axes; nullopt past the end without wrap.
+  std::optional<uint64_t> peer_of(uint64_t rank, const P2POp& p) const;
   const RoleProgram& program_of(uint64_t rank) const { return roles[role_of(rank)]; }
   /// Ranks that run each role program (every role has as many).
   uint64_t ranks_per_role() const { return roles.empty() ? 0 : mesh.size() / roles.size(); }

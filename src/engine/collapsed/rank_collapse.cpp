@@ -9,11 +9,16 @@ namespace zs::engine {
 
 RankCollapse::RankCollapse(const workload::Trace& trace) : mesh_(trace.mesh) {
   std::set<std::string> kept;
-  if (!trace.role_axis.empty()) kept.insert(trace.role_axis);
+  // Axes by name, or every axis of a communicator.
+  auto keep = [&](const std::string& name) {
+    const auto axes = trace.communicator_axes(name);
+    for (size_t a : *axes) kept.insert(mesh_.axes()[a].name);
+  };
+  if (!trace.role_axis.empty()) keep(trace.role_axis);
   bool routed_per_call_somewhere = false;
   for (const auto& role : trace.roles)
     for (const auto& op : role.ops) {
-      if (const auto* p = std::get_if<workload::P2POp>(&op.body)) kept.insert(p->axis);
+      if (const auto* p = std::get_if<workload::P2POp>(&op.body)) keep(p->axis);
       if (const auto* c = std::get_if<workload::CollectiveOp>(&op.body); c != nullptr && c->dispatch)
         if (const auto axes = trace.communicator_axes(c->communicator))
           routed_per_call_somewhere =

@@ -66,9 +66,11 @@ void RankTraffic::sends_of(uint64_t r, std::vector<Send>& out) const {
   }
   for (const auto& [key, bytes] : sends.p2p) {
     const auto& [axis_name, offset, wrap] = key;
-    const size_t axis = *trace_.mesh.axis_index(axis_name);
-    if (auto peer = trace_.mesh.neighbour(r, axis, offset, wrap))
-      out.push_back({&sends.p2p_names.at(axis_name), *peer, bytes});
+    workload::P2POp send;
+    send.axis = axis_name;
+    send.offset = offset;
+    send.wrap = wrap;
+    if (auto peer = trace_.peer_of(r, send)) out.push_back({&sends.p2p_names.at(axis_name), *peer, bytes});
   }
 }
 
