@@ -8,7 +8,9 @@
 #include <unordered_map>
 
 #include "chakra/chakra_attributes.hpp"
+#include "chakra/comm_groups.hpp"
 #include "chakra/et_records.hpp"
+#include "core/file_name.hpp"
 #include "core/input_error.hpp"
 #include "core/json_object.hpp"
 #include "workload/trace_json.hpp"
@@ -69,6 +71,10 @@ nlohmann::json zettasim_header(const RankFile& f) {
 struct Layout {
   const workload::Trace* zettasim = nullptr;  ///< mesh, communicators, streams; null for generic traces
   uint64_t ranks = 0;
+  const CommGroups* groups = nullptr;  ///< generic traces: the process groups' members, when given
+  const GroupMesh* mesh = nullptr;     ///< and the mesh they form
+  /// Generic traces: the axis or communicator of every rank (collectives without pg_name, transfers).
+  std::string every_rank = kGenericAxis;
 };
 
 std::string collective_name(const RankFile& f, const std::string& at, int64_t type) {
@@ -322,11 +328,10 @@ class RankConverter {
       if (extra->has("dispatch")) c["dispatch"] = extra->required("dispatch");
       return c;
     }
-    if (!group.empty())
-      throw core::InputError(f_.path, at + "/attr/pg_name",
-                             "process group \"" + group +
-                                 "\": its members are not in the trace; zettasim imports collectives over "
-                                 "all ranks (no pg_name), or over the communicators of a zettasim export");
+    if (!group.empty()) {
+      c["communicator"] = process_group(group, at);
+      return c;
+    }
     if (const auto* dims = find_attribute(node.attr(), "involved_dim"); dims != nullptr) {
       if (dims->value_case() != ChakraProtoMsg::AttributeProto::kBoolList)
         throw core::InputError(f_.path, at + "/attr/involved_dim", "expected a list of booleans");
@@ -336,8 +341,33 @@ class RankConverter {
                                  "a collective over some network dimensions only: its members are not "
                                  "known to zettasim (all dimensions, or none given, mean all ranks)");
     }
-    c["communicator"] = kGenericAxis;
+    c["communicator"] = layout_.every_rank;
     return c;
+  }
+
+  /// The communicator of process group `id` (a node's pg_name), which this rank must be a member of.
+  std::string process_group(const std::string& id, const std::string& at) const {
+    const std::string quoted = core::quoted_for_message(id, 24);
+    if (layout_.groups == nullptr)
+      throw core::InputError(
+          f_.path, at + "/attr/pg_name",
+          "process group " + quoted +
+              ": its members are not known; give the communicator-group file that lists "
+              "them (trace gen --comm-groups FILE, or \"comm_groups\" beside \"chakra\" in "
+              "a scenario)");
+    const auto* members = layout_.groups->find(id);
+    if (members == nullptr)
+      throw core::InputError(f_.path, at + "/attr/pg_name",
+                             "process group " + quoted + " is not in " + layout_.groups->file +
+                                 " (its groups: " + layout_.groups->ids() + ")");
+    if (!std::binary_search(members->begin(), members->end(), rank_)) {
+      std::string listed;
+      for (uint64_t m : *members) listed += (listed.empty() ? "" : ", ") + std::to_string(m);
+      throw core::InputError(f_.path, at + "/attr/pg_name",
+                             "rank " + std::to_string(rank_) + " is not a member of process group " + quoted +
+                                 " (" + layout_.groups->file + " lists " + listed + ")");
+    }
+    return layout_.mesh->communicator_of.at(id);
   }
 
   nlohmann::json transfer(const Node& node, const std::string& at, std::optional<core::JsonObject>& extra) {
@@ -353,7 +383,7 @@ class RankConverter {
     nlohmann::json p = {{"direction", send ? "send" : "recv"},
                         {"bytes", byte_string(required_size(f_, node, at, "comm_size"))}};
     if (!extra) {
-      p["axis"] = kGenericAxis;
+      p["axis"] = layout_.every_rank;
       p["offset"] = *peer - static_cast<int64_t>(rank_);
       return p;
     }
@@ -428,7 +458,8 @@ uint64_t count_rank_files(const std::string& prefix, const core::FileSource& fil
 
 }  // namespace
 
-ChakraImport import_chakra(const std::string& prefix, const core::FileSource& files) {
+ChakraImport import_chakra(const std::string& prefix, const core::FileSource& files,
+                           const std::string& comm_groups) {
   ChakraImport out;
   ChakraImportReport& report = out.report;
   const auto first_bytes = files.read(rank_file_path(prefix, 0));
@@ -459,6 +490,18 @@ ChakraImport import_chakra(const std::string& prefix, const core::FileSource& fi
     layout.ranks = count_rank_files(prefix, files);
   }
   report.ranks = layout.ranks;
+  std::optional<CommGroups> groups;
+  std::optional<GroupMesh> group_mesh;
+  if (!comm_groups.empty()) {
+    groups = read_comm_groups(comm_groups, files, layout.ranks);
+    report.comm_groups = comm_groups;
+    if (layout.zettasim == nullptr) {
+      group_mesh = mesh_of_groups(*groups, layout.ranks);
+      layout.groups = &*groups;
+      layout.mesh = &*group_mesh;
+      layout.every_rank = group_mesh->every_rank;
+    }
+  }
 
   double flops = 0;
   std::vector<nlohmann::json> programs;  // per role (zettasim) or per rank (generic)
@@ -518,10 +561,17 @@ ChakraImport import_chakra(const std::string& prefix, const core::FileSource& fi
            {"name", std::filesystem::path(prefix).filename().string()},
            {"mesh", nlohmann::json::array({{{"name", kGenericAxis}, {"size", layout.ranks}}})},
            {"streams", kGenericStreams},
-           {"role_axis", kGenericAxis},
+           {"role_axis", layout.every_rank},
            {"model_flops", core::to_string(core::Flops(flops))},
            {"model_dtype", "bf16"},
            {"tokens_per_iteration", 0}};
+    if (group_mesh) {
+      doc["mesh"] = nlohmann::json::array();
+      for (const auto& a : group_mesh->axes) doc["mesh"].push_back({{"name", a.name}, {"size", a.size}});
+      doc["communicators"] = nlohmann::json::array();
+      for (const auto& c : group_mesh->communicators)
+        doc["communicators"].push_back({{"name", c.name}, {"axes", c.axes}});
+    }
     doc["roles"] = nlohmann::json::array();
     for (uint64_t r = 0; r < layout.ranks; ++r)
       doc["roles"].push_back({{"name", "rank" + std::to_string(r)}, {"ops", std::move(programs[r])}});

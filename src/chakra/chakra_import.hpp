@@ -20,6 +20,7 @@ struct ChakraImportReport {
   uint64_t measured_durations = 0;   ///< compute nodes without num_ops, replayed for their duration_micros
   bool zettasim_metadata = false;    ///< written by zettasim's export: mesh, roles and streams restored
   std::string chakra_version;        ///< GlobalMetadata.version of rank 0
+  std::string comm_groups;           ///< the communicator-group file read, if any
 };
 
 struct ChakraImport {
@@ -40,7 +41,8 @@ void refuse_rank_file_as_prefix(const std::string& path, const core::FileSource&
 ///   "zettasim" attributes; sizes, dependencies and peers come from the Chakra fields.
 /// - Other Chakra traces: a mesh of one axis "rank" (role axis "rank": one program per rank). Compute
 ///   nodes give num_ops (FLOPs) and tensor_size (HBM bytes), taken as bf16 matrix work; without num_ops
-///   their duration_micros is replayed as measured. Collectives span all ranks (pg_name empty);
+///   their duration_micros is replayed as measured. Collectives span all ranks (pg_name empty) or their
+///   process group (`comm_groups`);
 ///   send/recv pair with their peer in order (comm_tag is not used). Streams: compute nodes on
 ///   "compute" (one kernel at a time, as ASTRA-sim), collectives on "comm", memory moves on "memory",
 ///   sends on "send", receives on "recv". CPU and metadata nodes are skipped, their dependencies
@@ -49,6 +51,11 @@ void refuse_rank_file_as_prefix(const std::string& path, const core::FileSource&
 /// file and the record ("/nodes/K", "/nodes/K/attr/comm_type", "/metadata"): a truncated record, a
 /// dependency on a missing id, a cycle, an unsupported node or collective type, a process group whose
 /// members are unknown, a peer outside the job.
-ChakraImport import_chakra(const std::string& prefix, const core::FileSource& files);
+/// `comm_groups`, when not empty: ASTRA-sim's communicator-group file (CommGroups) giving the members of
+/// each pg_name. A generic trace's mesh is then the one its groups form (mesh_of_groups), each
+/// collective runs on its process group's communicator, and rank r runs role r; a zettasim export
+/// restores its own communicators, and the file is only checked.
+ChakraImport import_chakra(const std::string& prefix, const core::FileSource& files,
+                           const std::string& comm_groups = "");
 
 }  // namespace zs::chakra

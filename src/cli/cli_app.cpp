@@ -185,6 +185,13 @@ Command add_validate(CLI::App& app) {
   return command(validate, opt, &run_validate);
 }
 
+/// --comm-groups: the communicator-group file of a Chakra trace's process groups.
+void add_comm_groups_option(CLI::App* command, std::string& file) {
+  command->add_option("--comm-groups", file,
+                      "A Chakra trace's communicator-group file, as ASTRA-sim's --comm-group-configuration "
+                      "takes it: {\"pg_name\": [member ranks], ...}");
+}
+
 Command add_trace_gen(CLI::App& trace) {
   auto opt = std::make_shared<TraceGenOptions>();
   auto* gen =
@@ -197,6 +204,7 @@ Command add_trace_gen(CLI::App& trace) {
   gen->add_option("--parallel", opt->parallel,
                   "Plan keys for a model file, e.g. data_parallel=8,tensor_parallel=4,pipeline_parallel=2,"
                   "micro_batch=1,global_batch=64");
+  add_comm_groups_option(gen, opt->comm_groups);
   gen->add_option(
       "--out", opt->out,
       "Trace file to write: .json, or .cbor for the compact binary form (default: <trace name>.trace.json)");
@@ -204,16 +212,17 @@ Command add_trace_gen(CLI::App& trace) {
 }
 
 Command add_trace_inspect(CLI::App& trace) {
-  auto input = std::make_shared<std::string>();
+  auto input = std::make_shared<std::pair<std::string, std::string>>();  // the file, its group file
   auto* inspect =
       trace.add_subcommand("inspect", "Print a trace's totals: FLOPs, bytes per communicator, ops, memory");
-  inspect->add_option("file", *input, "Trace file, scenario file or Chakra trace prefix")->required();
-  return {inspect, [input](std::ostream& out) { return inspect_trace(*input, out); }};
+  inspect->add_option("file", input->first, "Trace file, scenario file or Chakra trace prefix")->required();
+  add_comm_groups_option(inspect, input->second);
+  return {inspect, [input](std::ostream& out) { return inspect_trace(input->first, input->second, out); }};
 }
 
 Command add_trace_export(CLI::App& trace) {
   struct ExportOptions {
-    std::string input, dir;
+    std::string input, comm_groups, dir;
     bool force = false;
   };
   auto opt = std::make_shared<ExportOptions>();
@@ -223,9 +232,11 @@ Command add_trace_export(CLI::App& trace) {
       ->required();
   export_chakra->add_option("--out", opt->dir, "Folder to write (an earlier export there is replaced)")
       ->required();
+  add_comm_groups_option(export_chakra, opt->comm_groups);
   export_chakra->add_flag("--force", opt->force, kForceHelp);
-  return {export_chakra,
-          [opt](std::ostream& out) { return export_chakra_files(opt->input, opt->dir, opt->force, out); }};
+  return {export_chakra, [opt](std::ostream& out) {
+            return export_chakra_files(opt->input, opt->comm_groups, opt->dir, opt->force, out);
+          }};
 }
 
 /// A parse error as one line, like every other input error; the text is CLI11's, with any user text

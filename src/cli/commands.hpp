@@ -64,15 +64,18 @@ int run_validate(const ValidateOptions& opt, std::ostream& out);
 struct TraceGenOptions {
   std::string input;  ///< a model file (kind "transformer"), a scenario, a trace or a Chakra prefix
   std::string generator = "megatron";
-  std::string parallel;  ///< "key=value,..." plan keys, with a model file
-  std::string out;       ///< the trace file to write; default <trace name>.trace.json
+  std::string parallel;     ///< "key=value,..." plan keys, with a model file
+  std::string out;          ///< the trace file to write; default <trace name>.trace.json
+  std::string comm_groups;  ///< a Chakra trace's communicator-group file, if any
 };
 int generate_trace_file(const TraceGenOptions& opt, std::ostream& out);
 
 /// Prints a trace's totals; `input` is a trace file, a scenario or a Chakra prefix.
-int inspect_trace(const std::string& input, std::ostream& out);
+/// `comm_groups`: a Chakra trace's communicator-group file, or empty.
+int inspect_trace(const std::string& input, const std::string& comm_groups, std::ostream& out);
 
 /// Writes a trace as Chakra files "<out_dir>/<trace name>.<rank>.et", atomically.
-int export_chakra_files(const std::string& input, const std::string& out_dir, bool force, std::ostream& out);
+int export_chakra_files(const std::string& input, const std::string& comm_groups, const std::string& out_dir,
+                        bool force, std::ostream& out);
 
 }  // namespace zs::cli

@@ -45,9 +45,9 @@ nlohmann::json parse_parallel(const std::string& text) {
 
 /// The trace `input` stands for; prints what a Chakra import assumed to `notes` when given.
 workload::Trace trace_of(const std::string& input, const study::TraceGeneration* generation,
-                         std::ostream* notes) {
+                         std::ostream* notes, const std::string& comm_groups) {
   core::DiskFileSource files;
-  study::TraceInput read = study::read_trace_input(files, input, generation);
+  study::TraceInput read = study::read_trace_input(files, input, generation, comm_groups);
   if (read.imported && notes != nullptr)
     *notes << "imported: " << output::import_summary(*read.imported) << "\n";
   return std::move(read.trace);
@@ -66,7 +66,7 @@ void check_trace_name_for_files(const std::string& input, const workload::Trace&
 
 int generate_trace_file(const TraceGenOptions& opt, std::ostream& out) {
   const study::TraceGeneration generation{opt.generator, parse_parallel(opt.parallel), "--parallel"};
-  workload::Trace trace = trace_of(opt.input, &generation, &out);
+  workload::Trace trace = trace_of(opt.input, &generation, &out, opt.comm_groups);
   if (opt.out.empty())
     check_trace_name_for_files(opt.input, trace, "the default file <trace name>.trace.json; pass --out");
   const std::string path = opt.out.empty() ? trace.name + ".trace.json" : opt.out;
@@ -84,10 +84,11 @@ int generate_trace_file(const TraceGenOptions& opt, std::ostream& out) {
   return 0;
 }
 
-int export_chakra_files(const std::string& input, const std::string& out_dir, bool force, std::ostream& out) {
+int export_chakra_files(const std::string& input, const std::string& comm_groups, const std::string& out_dir,
+                        bool force, std::ostream& out) {
   const auto replace = force ? output::Replace::kForce : output::Replace::kOwnOutput;
   output::check_replaceable(out_dir, replace);
-  const workload::Trace trace = trace_of(input, nullptr, nullptr);
+  const workload::Trace trace = trace_of(input, nullptr, nullptr, comm_groups);
   check_trace_name_for_files(input, trace, "the Chakra file names");
   const uint64_t files = output::write_chakra_folder(trace, out_dir, replace);
   out << "trace \"" << trace.name << "\": " << files << " Chakra files written, "
@@ -96,8 +97,8 @@ int export_chakra_files(const std::string& input, const std::string& out_dir, bo
   return 0;
 }
 
-int inspect_trace(const std::string& input, std::ostream& out) {
-  out << output::trace_inspection(trace_of(input, nullptr, &out));
+int inspect_trace(const std::string& input, const std::string& comm_groups, std::ostream& out) {
+  out << output::trace_inspection(trace_of(input, nullptr, &out, comm_groups));
   return 0;
 }
 

@@ -148,6 +148,9 @@ RecordedWorkload load_recorded_workload(const core::FileSource& files, core::Jso
   RecordedWorkload out;
   const bool chakra = work.has("chakra");
   const std::string given = work.need<std::string>(chakra ? "chakra" : "trace", "(a recorded workload)");
+  const auto comm_groups = work.find<std::string>("comm_groups");
+  if (comm_groups && !chakra)
+    throw work.error("comm_groups", "goes with \"chakra\": a zettasim trace names its communicators");
   work.finish();  // every key valid before any file is read
   if (!chakra) {
     std::string file;
@@ -158,7 +161,8 @@ RecordedWorkload load_recorded_workload(const core::FileSource& files, core::Jso
     out.summary = "trace " + out.trace.name + " from " + file;
   } else {
     const std::string prefix = core::resolve_relative(work.file(), given);
-    chakra::ChakraImport imported = chakra::import_chakra(prefix, files);
+    const std::string groups = comm_groups ? core::resolve_relative(work.file(), *comm_groups) : "";
+    chakra::ChakraImport imported = chakra::import_chakra(prefix, files, groups);
     out.trace = std::move(imported.trace);
     out.trace.origin_file = work.file();
     out.trace.origin_pointer = work.pointer() + "/chakra";
@@ -168,6 +172,7 @@ RecordedWorkload load_recorded_workload(const core::FileSource& files, core::Jso
                     {"cpu_nodes_skipped", imported.report.cpu_nodes_skipped},
                     {"assumed_bf16_matrix", imported.report.assumed_bf16_matrix},
                     {"measured_durations", imported.report.measured_durations}};
+    if (!groups.empty()) out.resolved["comm_groups"] = groups;
     out.summary = "Chakra trace " + prefix + " (" + std::to_string(imported.report.ranks) + " ranks" +
                   (imported.report.zettasim_metadata ? ", written by zettasim" : "") + ")";
   }

@@ -60,7 +60,10 @@ const core::ParamTable& recorded_workload_params() {
   static const core::ParamTable table(
       "recorded-workload", "a workload replayed from a recorded trace (one of trace or chakra)",
       {Param::text("trace", "a zettasim trace file (JSON or CBOR), relative to this file").optional(),
-       Param::text("chakra", "the prefix of Chakra files PREFIX.<rank>.et, relative to this file")
+       Param::text("chakra", "the prefix of Chakra files PREFIX.<rank>.et, relative to this file").optional(),
+       Param::text("comm_groups",
+                   "with chakra: the communicator-group file giving each pg_name's member ranks (ASTRA-sim's "
+                   "format), relative to this file")
            .optional()});
   return table;
 }

@@ -21,13 +21,17 @@ void refuse_plan(const TraceGeneration* generation, const std::string& carrier) 
 }  // namespace
 
 TraceInput read_trace_input(const core::FileSource& files, const std::string& path,
-                            const TraceGeneration* generation) {
+                            const TraceGeneration* generation, const std::string& comm_groups) {
   const auto bytes = files.read(path);
   if (!bytes && chakra::chakra_trace_exists(path, files)) {
     refuse_plan(generation, "Chakra trace");
-    auto imported = chakra::import_chakra(path, files);
+    auto imported = chakra::import_chakra(path, files, comm_groups);
     return {std::move(imported.trace), std::move(imported.report)};
   }
+  if (!comm_groups.empty())
+    throw core::InputError(comm_groups, "",
+                           "a communicator-group file goes with a Chakra trace, and " + path +
+                               " is not one (a Chakra trace is named by its prefix, without .<rank>.et)");
   chakra::refuse_rank_file_as_prefix(path, files);
   if (!bytes)
     throw core::InputError(path, "",

@@ -27,7 +27,9 @@ struct TraceInput {
 
 /// Reads `path` from `files`. `generation` (null: a model file is refused) turns a model file into a
 /// trace; a plan given with a scenario or a Chakra trace, which carry their own, is an input error.
+/// `comm_groups`, not empty: the communicator-group file of a Chakra trace's process groups
+/// (chakra::import_chakra); given with any other input, an input error.
 TraceInput read_trace_input(const core::FileSource& files, const std::string& path,
-                            const TraceGeneration* generation);
+                            const TraceGeneration* generation, const std::string& comm_groups = "");
 
 }  // namespace zs::study

@@ -17,6 +17,7 @@
 #include "policy/placement/linear_placement.hpp"
 #include "scenario/scenario_loader.hpp"
 #include "support/approx.hpp"
+#include "support/chakra_files.hpp"
 #include "support/temp_dir.hpp"
 #include "support/test_machines.hpp"
 #include "topology/routing.hpp"
@@ -46,26 +47,16 @@ double iteration(const topology::Machine& m, const workload::Trace& t) {
       .replay.iteration_time.value();
 }
 
+/// A node; shorthand for test::chakra_node.
 Node node(uint64_t id, const std::string& name, ChakraProtoMsg::NodeType type,
           std::vector<uint64_t> data_deps, std::vector<AttributeProto> attrs) {
-  Node n;
-  n.set_id(id);
-  n.set_name(name);
-  n.set_type(type);
-  for (auto d : data_deps) n.add_data_deps(d);
-  for (auto& a : attrs) *n.add_attr() = a;
-  return n;
+  return test::chakra_node(id, name, type, std::move(data_deps), std::move(attrs));
 }
 
-/// Writes one rank's file: metadata then `nodes`, framed as Chakra's encodeMessage does.
+/// Writes one rank's file; shorthand for test::write_chakra_rank.
 void write_rank(const test::TempDir& dir, const std::string& name, uint64_t rank,
                 const std::vector<Node>& nodes) {
-  std::string out;
-  ChakraProtoMsg::GlobalMetadata meta;
-  meta.set_version("0.0.4");
-  chakra::append_record(meta, out);
-  for (const auto& n : nodes) chakra::append_record(n, out);
-  std::ofstream(dir.file(name + "." + std::to_string(rank) + ".et"), std::ios::binary) << out;
+  test::write_chakra_rank(dir, name, rank, nodes);
 }
 
 constexpr uint32_t kRanks = 4;
@@ -113,13 +104,7 @@ std::string write_astra_style(const test::TempDir& dir) {
 }
 
 std::string import_error(const std::string& prefix) {
-  core::DiskFileSource files;
-  try {
-    chakra::import_chakra(prefix, files);
-  } catch (const core::InputError& e) {
-    return e.what();
-  }
-  return "(no error)";
+  return test::chakra_import_error(prefix);
 }
 
 }  // namespace

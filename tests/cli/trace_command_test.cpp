@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "support/chakra_files.hpp"
 #include "support/run_cli.hpp"
 #include "support/temp_dir.hpp"
 
@@ -255,4 +256,49 @@ TEST_CASE("one rank's Chakra file where a trace prefix is expected: exit 2 namin
                        "the trace by its prefix \"" +
                        prefix + "\" (" + prefix + ".0.et to .7.et found)\n");
   }
+}
+
+TEST_CASE("a Chakra trace on process groups: --comm-groups and a scenario's comm_groups, exit 2 without") {
+  test::TempDir dir;
+  for (uint32_t r = 0; r < 4; ++r)
+    test::write_chakra_rank(dir, "pg", r,
+                            {test::chakra_all_reduce(1, std::to_string(r / 2), 1 << 20, 0),
+                             test::chakra_all_reduce(2, std::to_string(2 + r % 2), 1 << 24, 1)});
+  const std::string groups =
+      dir.write("groups.json", R"({"0": [0, 1], "1": [2, 3], "2": [0, 2], "3": [1, 3]})");
+  const std::string prefix = dir.file("pg");
+  const auto without = test::run_cli({"trace", "inspect", prefix});
+  CHECK(without.code == 2);
+  CHECK(without.err.find("process group \"0\": its members are not known") != std::string::npos);
+  const auto inspect = test::run_cli({"trace", "inspect", prefix, "--comm-groups", groups});
+  CHECK(inspect.code == 0);
+  CHECK(inspect.out.find("pg2 2 x pg0 2 = 4 ranks") != std::string::npos);
+  CHECK(test::run_cli({"trace", "gen", prefix, "--comm-groups", groups, "--out", dir.file("t.json")}).code ==
+        0);
+  const auto misplaced =
+      test::run_cli({"trace", "inspect", source_file("scenarios/default.json"), "--comm-groups", groups});
+  CHECK(misplaced.code == 2);
+  CHECK(misplaced.err.find("a communicator-group file goes with a Chakra trace") != std::string::npos);
+
+  auto scenario = [&](const std::string& name, const nlohmann::json& workload) {
+    nlohmann::json s = {{"kind", "scenario"},
+                        {"name", name},
+                        {"machine", source_file("topologies/hgx-h100-8.machine.json")},
+                        {"workload", workload},
+                        {"policies", {{"placement", "linear"}, {"collective", "ring"}}}};
+    return dir.write(name + ".json", s.dump());
+  };
+  const auto run =
+      test::run_cli({"run", scenario("with-groups", {{"chakra", "pg"}, {"comm_groups", "groups.json"}}), "--out",
+                     dir.file("r"), "--quiet"});
+  CAPTURE(run.err);
+  REQUIRE(run.code == 0);
+  CHECK(test::read_text(dir.path() / "r" / "report.txt").find("on pg2") != std::string::npos);
+  const auto config = nlohmann::json::parse(test::read_text(dir.path() / "r" / "config.json"));
+  CHECK(config["workload"]["comm_groups"] == groups);
+  const auto wrong =
+      test::run_cli({"run", scenario("wrong", {{"trace", "t.json"}, {"comm_groups", "groups.json"}}), "--out",
+                     dir.file("w")});
+  CHECK(wrong.code == 2);
+  CHECK(wrong.err.find("/workload/comm_groups: goes with \"chakra\"") != std::string::npos);
 }

@@ -1,0 +1,186 @@
+// Chakra traces whose collectives run on process groups, with ASTRA-sim's communicator-group file.
+#include <doctest/doctest.h>
+
+#include <fstream>
+
+#include "chakra/chakra_import.hpp"
+#include "chakra/comm_groups.hpp"
+#include "core/input_error.hpp"
+#include "engine/simulation.hpp"
+#include "policy/collective/ring_collective.hpp"
+#include "policy/placement/linear_placement.hpp"
+#include "support/approx.hpp"
+#include "support/chakra_files.hpp"
+#include "support/temp_dir.hpp"
+#include "support/test_machines.hpp"
+#include "topology/routing.hpp"
+
+using namespace zs;
+
+namespace {
+
+constexpr uint32_t kRanks = 8;
+constexpr double kTensorBytes = 32.0 * 1024 * 1024;
+constexpr double kDataBytes = 256.0 * 1024 * 1024;
+/// Tensor-parallel pairs, then data-parallel groups of four, with numeric ids as ASTRA-sim's files have.
+constexpr const char* kGroups =
+    R"({"0": [0, 1], "1": [2, 3], "2": [4, 5], "3": [6, 7], "4": [0, 2, 4, 6], "5": [1, 3, 5, 7]})";
+
+/// Rank r: an all-reduce on its tensor-parallel pair, then one on its data-parallel group.
+std::string write_tp_dp(const test::TempDir& dir, const std::string& name = "tpdp") {
+  for (uint32_t r = 0; r < kRanks; ++r)
+    test::write_chakra_rank(dir, name, r,
+                            {test::chakra_all_reduce(1, std::to_string(r / 2), uint64_t(kTensorBytes), 0),
+                             test::chakra_all_reduce(2, std::to_string(4 + r % 2), uint64_t(kDataBytes), 1)});
+  return dir.file(name);
+}
+
+std::string write_groups(const test::TempDir& dir, const std::string& name, const std::string& text) {
+  std::ofstream(dir.file(name)) << text;
+  return dir.file(name);
+}
+
+std::string import_error(const std::string& prefix, const std::string& groups) {
+  return test::chakra_import_error(prefix, groups);
+}
+
+std::string mesh_error(const std::string& text, uint64_t ranks) {
+  test::TempDir dir;
+  core::DiskFileSource files;
+  try {
+    chakra::mesh_of_groups(chakra::read_comm_groups(write_groups(dir, "g.json", text), files, ranks), ranks);
+  } catch (const core::InputError& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+}  // namespace
+
+TEST_CASE("tensor- and data-parallel groups form a mesh, and each all-reduce takes its group's ring time") {
+  test::TempDir dir;
+  core::DiskFileSource files;
+  const auto imported =
+      chakra::import_chakra(write_tp_dp(dir), files, write_groups(dir, "groups.json", kGroups));
+  const auto& t = imported.trace;
+  CHECK(imported.report.comm_groups == dir.file("groups.json"));
+  REQUIRE(t.mesh.axes().size() == 2);
+  CHECK(t.mesh.axes()[0].name == "pg4");  // the data-parallel groups: stride 2
+  CHECK(t.mesh.axes()[0].size == 4);
+  CHECK(t.mesh.axes()[1].name == "pg0");  // the tensor-parallel pairs: stride 1
+  CHECK(t.mesh.axes()[1].size == 2);
+  CHECK(t.role_axis == "rank");
+  CHECK(t.roles.size() == kRanks);
+  CHECK(t.role_of(5) == 5);
+  CHECK(std::get<workload::CollectiveOp>(t.roles[3].ops[0].body).communicator == "pg0");
+  CHECK(std::get<workload::CollectiveOp>(t.roles[3].ops[1].body).communicator == "pg4");
+
+  const auto machine = test::single_switch_machine(int(kRanks), test::unit_model("1PFLOPS", 1, "0s"),
+                                                   test::link_model("100GB/s", "1us"));
+  const auto& units = machine.topology.units();
+  const auto route = topology::shortest_route(machine.topology, units[0], units[1]);
+  const double alpha = topology::route_latency(machine, route).value();
+  const double bw = topology::route_bandwidth(machine, route).value();
+  auto ring = [&](double n, double bytes) { return 2 * (n - 1) * alpha + 2 * (n - 1) / n * bytes / bw; };
+  const auto result = engine::simulate(machine, t, policy::LinearPlacement(), policy::RingCollective());
+  CHECK(result.replay.iteration_time.value() ==
+        zs::test::approx(ring(2, kTensorBytes) + ring(4, kDataBytes)).epsilon(0.01));
+  CHECK(result.replay.collectives == 4 + 2);  // one per group
+  const auto& split = result.replay.ranks[0].exposed_by_communicator;
+  REQUIRE(split.size() == 2);
+  CHECK(split[0].first == "pg0");
+  CHECK(split[0].second.value() == zs::test::approx(ring(2, kTensorBytes)).epsilon(0.01));
+}
+
+TEST_CASE("process groups refused with one line naming the file and the record") {
+  test::TempDir dir;
+  const std::string prefix = write_tp_dp(dir);
+  SUBCASE("no group file") {
+    CHECK(import_error(prefix, "") ==
+          prefix +
+              ".0.et: /nodes/0/attr/pg_name: process group \"0\": its members are not known; give the "
+              "communicator-group file that lists them (trace gen --comm-groups FILE, or \"comm_groups\" "
+              "beside \"chakra\" in a scenario)");
+  }
+  SUBCASE("a group file that cannot be read") {
+    CHECK(import_error(prefix, dir.file("none.json")) ==
+          dir.file("none.json") + ": cannot read the communicator-group file (missing or unreadable)");
+  }
+  SUBCASE("a pg_name the file does not list") {
+    const auto groups =
+        write_groups(dir, "g.json", R"({"0": [0, 1], "1": [2, 3], "2": [4, 5], "3": [6, 7]})");
+    CHECK(import_error(prefix, groups) == prefix +
+                                              ".0.et: /nodes/1/attr/pg_name: process group \"4\" is not in " +
+                                              groups + " (its groups: \"0\", \"1\", \"2\", \"3\")");
+  }
+  SUBCASE("a rank that is not a member of its node's group") {
+    const auto groups = write_groups(
+        dir, "g.json",
+        R"({"0": [2, 3], "1": [0, 1], "2": [4, 5], "3": [6, 7], "4": [0, 2, 4, 6], "5": [1, 3, 5, 7]})");
+    CHECK(import_error(prefix, groups) == prefix +
+                                              ".0.et: /nodes/0/attr/pg_name: rank 0 is not a member of "
+                                              "process group \"0\" (" +
+                                              groups + " lists 2, 3)");
+  }
+  SUBCASE("a group listing a rank the trace does not have") {
+    const auto groups = write_groups(dir, "g.json", R"({"0": [0, 9]})");
+    CHECK(import_error(prefix, groups) ==
+          groups + ": /0/1: expected a rank of this 8-rank trace (0 to 7), got 9");
+  }
+  SUBCASE("members whose nodes disagree on a collective's size") {
+    auto nodes =
+        std::vector<ChakraProtoMsg::Node>{test::chakra_all_reduce(1, "0", uint64_t(kTensorBytes) + 1, 0),
+                                          test::chakra_all_reduce(2, "5", uint64_t(kDataBytes), 1)};
+    test::write_chakra_rank(dir, "tpdp", 1, nodes);
+    core::DiskFileSource files;
+    const auto t = chakra::import_chakra(prefix, files, write_groups(dir, "g.json", kGroups)).trace;
+    const auto machine = test::single_switch_machine(int(kRanks), test::unit_model("1PFLOPS", 1, "0s"),
+                                                     test::link_model("100GB/s", "1us"));
+    std::string error;
+    try {
+      engine::simulate(machine, t, policy::LinearPlacement(), policy::RingCollective());
+    } catch (const core::InputError& e) {
+      error = e.what();
+    }
+    CHECK(error.find("/roles/1/ops/0") != std::string::npos);
+    CHECK(error.find("rank 1 issues all-reduce of") != std::string::npos);
+    CHECK(error.find("as call 0 on \"pg0\", but its group issued all-reduce of 32MiB") != std::string::npos);
+  }
+}
+
+TEST_CASE("groups that are not the axes of one mesh are refused, saying why") {
+  const std::string tail =
+      "): zettasim replays process groups that are the axes of a mesh, as tensor, data, pipeline and expert "
+      "parallel groups are";
+  CHECK(mesh_error(R"({"a": [0, 1, 2], "b": [3, 4, 5]})", 8)
+            .find("the process groups do not form a mesh of the 8 ranks (the groups shaped like \"a\" leave "
+                  "rank 6 "
+                  "out" +
+                  tail) != std::string::npos);
+  CHECK(mesh_error(R"({"a": [0, 1], "b": [1, 2], "c": [3, 4], "d": [5, 6]})", 8)
+            .find("rank 1 is in two groups of the same shape") != std::string::npos);
+  CHECK(mesh_error(R"({"a": [0, 3], "b": [1, 4], "c": [2, 5], "d": [0, 1], "e": [2, 3], "f": [4, 5]})", 6)
+            .find("(their strides 2 and 3 do not nest)") != std::string::npos);
+  CHECK(mesh_error(R"({"a": [0, 2], "b": [1, 3], "c": [4, 6], "d": [5, 7], "e": [0, 3], "f": [1, 4],)"
+                   R"( "g": [2, 5], "h": [6, 7]})",
+                   8)
+            .find("(the groups shaped like \"e\" leave rank 6 out)") != std::string::npos);
+  CHECK(mesh_error(R"([[0, 1]])", 2).find("expected an object from each process group's id") !=
+        std::string::npos);
+}
+
+TEST_CASE("every group kind over the same axes, and single-rank groups, still form a mesh") {
+  test::TempDir dir;
+  core::DiskFileSource files;
+  const auto groups = chakra::read_comm_groups(
+      write_groups(dir, "g.json", R"({"all": [0, 1, 2, 3], "s0": [0], "s1": [1], "s2": [2], "s3": [3]})"),
+      files, 4);
+  const auto mesh = chakra::mesh_of_groups(groups, 4);
+  REQUIRE(mesh.axes.size() == 2);
+  CHECK(mesh.axes[0].name == "pgall");
+  CHECK(mesh.axes[0].size == 4);
+  CHECK(mesh.axes[1].name == "single");
+  CHECK(mesh.axes[1].size == 1);
+  CHECK(mesh.communicator_of.at("s2") == "single");
+  CHECK(mesh.every_rank == "rank");
+}
