@@ -1,6 +1,7 @@
 // Trace -> Chakra .et files.
 #include "chakra/chakra_export.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <tuple>
@@ -44,8 +45,60 @@ nlohmann::json trace_header(const workload::Trace& trace) {
   return header;
 }
 
+/// The numeric process group of every (communicator, group) of the trace's collectives: one id per
+/// distinct member set, from 1 (ASTRA-sim takes pg_name "0", like an empty one, for all ranks).
+class ProcessGroups {
+ public:
+  explicit ProcessGroups(const workload::Trace& trace) : trace_(trace) {
+    for (const auto& role : trace.roles)
+      for (const auto& op : role.ops)
+        if (const auto* c = std::get_if<workload::CollectiveOp>(&op.body)) add_communicator(c->communicator);
+  }
+
+  /// The pg_name of `rank`'s group on `communicator`.
+  std::string id(const std::string& communicator, uint64_t rank) const {
+    const auto& [axes, ids] = by_communicator_.at(communicator);
+    return std::to_string(ids.at(trace_.mesh.group_index(rank, axes)));
+  }
+
+  /// The communicator-group file: {"id": [member ranks], ...}, ids in increasing order.
+  std::string file() const {
+    nlohmann::ordered_json out = nlohmann::ordered_json::object();
+    for (size_t i = 0; i < members_.size(); ++i) out[std::to_string(i + 1)] = members_[i];
+    return out.dump() + "\n";
+  }
+
+ private:
+  void add_communicator(const std::string& name) {
+    if (by_communicator_.count(name) != 0) return;
+    const std::vector<size_t> axes = *trace_.communicator_axes(name);
+    const uint64_t groups = trace_.mesh.size() / trace_.mesh.group_size(axes);
+    std::vector<uint64_t> ids(groups, 0);
+    for (uint64_t rank = 0, found = 0; rank < trace_.mesh.size() && found < groups; ++rank) {
+      uint64_t& id = ids[trace_.mesh.group_index(rank, axes)];
+      if (id != 0) continue;
+      std::vector<uint64_t> members = trace_.mesh.group_members(rank, axes);
+      std::sort(members.begin(), members.end());
+      auto known = id_of_members_.find(members);
+      if (known == id_of_members_.end()) {
+        members_.push_back(members);
+        known = id_of_members_.emplace(std::move(members), members_.size()).first;
+      }
+      id = known->second;
+      ++found;
+    }
+    by_communicator_.emplace(name, std::make_pair(axes, std::move(ids)));
+  }
+
+  const workload::Trace& trace_;
+  std::map<std::string, std::pair<std::vector<size_t>, std::vector<uint64_t>>> by_communicator_;
+  std::map<std::vector<uint64_t>, uint64_t> id_of_members_;
+  std::vector<std::vector<uint64_t>> members_;  ///< of id i + 1
+};
+
 /// Writes one rank's file.
-std::string rank_file(const workload::Trace& trace, const nlohmann::json& header, uint64_t rank) {
+std::string rank_file(const workload::Trace& trace, const nlohmann::json& header, const ProcessGroups& groups,
+                      uint64_t rank) {
   std::string out;
   ChakraProtoMsg::GlobalMetadata meta;
   meta.set_version(kChakraVersion);
@@ -88,7 +141,8 @@ std::string rank_file(const workload::Trace& trace, const nlohmann::json& header
       node.set_type(ChakraProtoMsg::COMM_COLL_NODE);
       *node.add_attr() = int64_attribute("comm_type", comm_type(c->kind));
       *node.add_attr() = int64_attribute("comm_size", whole_bytes(c->bytes));
-      *node.add_attr() = string_attribute("pg_name", c->communicator);
+      *node.add_attr() = string_attribute("pg_name", groups.id(c->communicator, rank));
+      extra["communicator"] = c->communicator;
       if (c->dispatch) extra["dispatch"] = workload::dispatch_to_json(*c->dispatch);
     } else if (const auto* m = std::get_if<workload::MemoryOp>(&op.body)) {
       node.set_type(m->direction == workload::MemoryDirection::kRead ? ChakraProtoMsg::MEM_LOAD_NODE
@@ -135,8 +189,10 @@ uint64_t export_chakra(const workload::Trace& trace, const std::string& base_nam
   if (trace.mesh.axes().size() > 127)
     throw workload::trace_error(trace, "/mesh", "more than 127 mesh axes cannot be tagged in Chakra");
   const nlohmann::json header = trace_header(trace);
+  const ProcessGroups groups(trace);
   for (uint64_t r = 0; r < ranks; ++r)
-    sink(base_name + "." + std::to_string(r) + ".et", rank_file(trace, header, r));
+    sink(base_name + "." + std::to_string(r) + ".et", rank_file(trace, header, groups, r));
+  sink(base_name + ".json", groups.file());
   return ranks;
 }
 

@@ -322,9 +322,13 @@ class RankConverter {
                         {"bytes", byte_string(barrier ? 0 : required_size(f_, node, at, "comm_size"))}};
     const auto group = string_attribute(node.attr(), "pg_name", f_.path, at).value_or("");
     if (extra) {
-      if (group.empty())
+      // The communicator's name; exports before numeric process groups carried it as the pg_name.
+      if (extra->has("communicator"))
+        c["communicator"] = extra->string("communicator");
+      else if (!group.empty())
+        c["communicator"] = group;
+      else
         throw core::InputError(f_.path, at + "/attr", "expected attribute \"pg_name\" (the communicator)");
-      c["communicator"] = group;
       if (extra->has("dispatch")) c["dispatch"] = extra->required("dispatch");
       return c;
     }
@@ -348,13 +352,16 @@ class RankConverter {
   /// The communicator of process group `id` (a node's pg_name), which this rank must be a member of.
   std::string process_group(const std::string& id, const std::string& at) const {
     const std::string quoted = core::quoted_for_message(id, 24);
+    // As in ASTRA-sim, group "0" is all ranks unless the group file lists it.
+    if (id == "0" && (layout_.groups == nullptr || layout_.groups->find(id) == nullptr))
+      return layout_.every_rank;
     if (layout_.groups == nullptr)
       throw core::InputError(
           f_.path, at + "/attr/pg_name",
           "process group " + quoted +
               ": its members are not known; give the communicator-group file that lists "
               "them (trace gen --comm-groups FILE, or \"comm_groups\" beside \"chakra\" in "
-              "a scenario)");
+              "a scenario; it is not looked for beside the traces)");
     const auto* members = layout_.groups->find(id);
     if (members == nullptr)
       throw core::InputError(f_.path, at + "/attr/pg_name",

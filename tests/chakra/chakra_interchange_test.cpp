@@ -146,6 +146,8 @@ TEST_CASE("export writes what ASTRA-sim's feeder reads: node types, sizes, peers
       s.trace, "job", [&](const std::string& name, const std::string& bytes) { written[name] = bytes; });
   REQUIRE(n == 8);
   REQUIRE(written.count("job.7.et") == 1);
+  REQUIRE(written.count("job.json") == 1);  // the communicator-group file, ASTRA-sim's format
+  const auto groups = nlohmann::json::parse(written["job.json"]);
   // Rank 0 is pipeline stage 0: its sends go to stage 1 (rank 4 in the pp x dp x tp mesh).
   chakra::RecordReader reader(written["job.0.et"], "job.0.et");
   ChakraProtoMsg::GlobalMetadata meta;
@@ -173,7 +175,11 @@ TEST_CASE("export writes what ASTRA-sim's feeder reads: node types, sizes, peers
       const auto& c = std::get<workload::CollectiveOp>(op.body);
       for (const auto& a : nd.attr()) {
         if (a.name() == "comm_size") CHECK(a.int64_val() == std::llround(c.bytes.value()));
-        if (a.name() == "pg_name") CHECK(a.string_val() == c.communicator);
+        if (a.name() == "pg_name") {  // a number >= 1 whose members are rank 0's group on the communicator
+          CHECK(std::stoi(a.string_val()) >= 1);
+          std::vector<uint64_t> members = groups.at(a.string_val());
+          CHECK(members == s.trace.mesh.group_members(0, *s.trace.communicator_axes(c.communicator)));
+        }
       }
     }
     ++nodes;
