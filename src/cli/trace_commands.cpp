@@ -98,7 +98,10 @@ int export_chakra_files(const std::string& input, const std::string& comm_groups
 }
 
 int inspect_trace(const std::string& input, const std::string& comm_groups, std::ostream& out) {
-  out << output::trace_inspection(trace_of(input, nullptr, &out, comm_groups));
+  core::DiskFileSource files;
+  const study::TraceInput read = study::read_trace_input(files, input, nullptr, comm_groups);
+  if (read.imported) out << "imported: " << output::import_summary(*read.imported) << "\n";
+  out << output::trace_inspection(read.trace, read.imported ? &*read.imported : nullptr);
   return 0;
 }
 

@@ -11,8 +11,10 @@ namespace zs::output {
 
 /// The import's one-line account of what it did and what it assumed.
 std::string import_summary(const chakra::ChakraImportReport& r) {
-  std::string line = "Chakra " + r.chakra_version + ", " + std::to_string(r.ranks) + " ranks, " +
-                     std::to_string(r.nodes) + " nodes" +
+  const std::string version =
+      r.chakra_version.empty() ? "Chakra (schema version not stated)" : "Chakra " + r.chakra_version;
+  std::string line = version + ", " + std::to_string(r.ranks) + " ranks, " + std::to_string(r.nodes) +
+                     " nodes" +
                      (r.zettasim_metadata ? ", written by zettasim (mesh, roles and streams restored)" : "");
   if (r.cpu_nodes_skipped > 0)
     line += "; skipped " + std::to_string(r.cpu_nodes_skipped) + " CPU nodes (" +
@@ -25,10 +27,12 @@ std::string import_summary(const chakra::ChakraImportReport& r) {
   if (r.measured_durations > 0)
     line +=
         "; " + std::to_string(r.measured_durations) + " compute nodes replayed at their measured duration";
+  if (!r.comm_groups.empty()) line += "; process groups from " + r.comm_groups;
   return line;
 }
 
-std::string trace_inspection(const workload::Trace& t) {
+std::string trace_inspection(const workload::Trace& t, const chakra::ChakraImportReport* imported) {
+  const bool foreign = imported != nullptr && !imported->zettasim_metadata;
   std::ostringstream out;
   const uint64_t ranks = t.mesh.size();
 
@@ -46,7 +50,7 @@ std::string trace_inspection(const workload::Trace& t) {
   out << "  roles                 " << t.roles.size()
       << (t.role_axis.empty() ? "" : " (one per " + t.role_axis + ")") << "\n";
 
-  std::map<std::string, double> op_counts, comm_bytes, comm_calls;
+  std::map<std::string, double> op_counts, comm_bytes, comm_calls, rank_calls;
   double flops = 0, memory_moved = 0, p2p_bytes = 0;
   const double n = double(t.ranks_per_role());  // each op runs on every rank of its role
   for (const auto& role : t.roles)
@@ -58,7 +62,8 @@ std::string trace_inspection(const workload::Trace& t) {
         op_counts["collective"] += n;
         const std::string key = c->communicator + " " + std::string(workload::to_string(c->kind));
         comm_bytes[key] += c->bytes.value() * n;
-        comm_calls[key] += n;
+        rank_calls[key] += n;
+        comm_calls[key] += n / double(t.mesh.group_size(*t.communicator_axes(c->communicator)));
       } else if (const auto* m = std::get_if<workload::MemoryOp>(&op.body)) {
         op_counts["memory move"] += n;
         memory_moved += m->bytes.value() * n;
@@ -72,14 +77,21 @@ std::string trace_inspection(const workload::Trace& t) {
   for (const auto& [kind, n] : op_counts)
     counts += (counts.empty() ? "" : ", ") + format_number(n) + " " + kind;
   out << "  ops, all ranks        " << counts << "\n";
-  out << "  FLOPs per iteration   " << core::display(core::Flops(flops))
-      << " executed (model: " << core::display(t.model_flops) << ", ratio "
-      << format_number(flops / std::max(t.model_flops.value(), 1.0)) << ": recomputation, optimizer)\n";
-  out << "  tokens per iteration  " << format_number(t.tokens_per_iteration) << "\n";
-  out << "  collectives (buffer S summed over ranks, and calls)\n";
+  out << "  FLOPs per iteration   " << core::display(core::Flops(flops));
+  if (foreign)
+    out << " executed (model FLOPs unknown: the trace does not state them)\n";
+  else
+    out << " executed (model: " << core::display(t.model_flops) << ", ratio "
+        << format_number(flops / std::max(t.model_flops.value(), 1.0)) << ": recomputation, optimizer)\n";
+  out << "  tokens per iteration  "
+      << (foreign || t.tokens_per_iteration <= 0 ? std::string("unknown (the trace does not state them)")
+                                                 : format_number(t.tokens_per_iteration))
+      << "\n";
+  out << "  collectives (buffer S summed over ranks; calls, each over its whole group, and calls summed "
+         "over ranks)\n";
   for (const auto& [key, bytes] : comm_bytes)
     out << "    " << column(key, 28) << core::display(core::Bytes(bytes)) << " in "
-        << format_number(comm_calls[key]) << " calls\n";
+        << format_number(comm_calls[key]) << " calls (" << format_number(rank_calls[key]) << " rank-calls)\n";
   if (p2p_bytes > 0)
     out << "  " << column("point-to-point sent", 22) << core::display(core::Bytes(p2p_bytes)) << "\n";
   if (memory_moved > 0)

@@ -273,6 +273,13 @@ TEST_CASE("a Chakra trace on process groups: --comm-groups and a scenario's comm
   const auto inspect = test::run_cli({"trace", "inspect", prefix, "--comm-groups", groups});
   CHECK(inspect.code == 0);
   CHECK(inspect.out.find("pg2 2 x pg0 2 = 4 ranks") != std::string::npos);
+  CHECK(inspect.out.find("imported: Chakra 0.0.4, 4 ranks, 8 nodes") != std::string::npos);
+  CHECK(inspect.out.find("; process groups from " + groups) != std::string::npos);
+  CHECK(inspect.out.find("model FLOPs unknown: the trace does not state them") != std::string::npos);
+  CHECK(inspect.out.find("tokens per iteration  unknown") != std::string::npos);
+  // Two tensor-parallel pairs: two calls, one per group, four summed over ranks.
+  CHECK(inspect.out.find("pg0 all-reduce") != std::string::npos);
+  CHECK(inspect.out.find("in 2 calls (4 rank-calls)") != std::string::npos);
   CHECK(test::run_cli({"trace", "gen", prefix, "--comm-groups", groups, "--out", dir.file("t.json")}).code ==
         0);
   const auto misplaced =
