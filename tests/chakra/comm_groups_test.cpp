@@ -3,14 +3,12 @@
 
 #include <fstream>
 
-#include "chakra/chakra_export.hpp"
 #include "chakra/chakra_import.hpp"
 #include "chakra/comm_groups.hpp"
 #include "core/input_error.hpp"
 #include "engine/simulation.hpp"
 #include "policy/collective/ring_collective.hpp"
 #include "policy/placement/linear_placement.hpp"
-#include "scenario/scenario_loader.hpp"
 #include "support/approx.hpp"
 #include "support/chakra_files.hpp"
 #include "support/temp_dir.hpp"
@@ -185,93 +183,6 @@ TEST_CASE("every group kind over the same axes, and single-rank groups, still fo
   CHECK(mesh.axes[1].size == 1);
   CHECK(mesh.communicator_of.at("s2") == "single");
   CHECK(mesh.every_rank == "rank");
-}
-
-namespace {
-
-/// `trace` exported into `dir` as "job"; returns the prefix (the group file is prefix + ".json").
-std::string export_job(const workload::Trace& trace, const test::TempDir& dir) {
-  chakra::export_chakra(trace, "job", [&](const std::string& name, const std::string& bytes) {
-    std::ofstream(dir.file(name), std::ios::binary) << bytes;
-  });
-  return dir.file("job");
-}
-
-/// Rewrites every rank file of `prefix` without zettasim's "zettasim" attributes, as a foreign tool that
-/// keeps only Chakra's own fields would.
-void strip_zettasim_attributes(const std::string& prefix, uint64_t ranks) {
-  for (uint64_t r = 0; r < ranks; ++r) {
-    const std::string path = prefix + "." + std::to_string(r) + ".et";
-    const std::string bytes = test::read_text(path);
-    chakra::RecordReader reader(bytes, path);
-    ChakraProtoMsg::GlobalMetadata meta;
-    reader.next(meta, "/metadata");
-    meta.clear_attr();
-    std::string out;
-    chakra::append_record(meta, out);
-    ChakraProtoMsg::Node node;
-    while (reader.next(node, "/nodes")) {
-      auto* attrs = node.mutable_attr();
-      for (int k = attrs->size() - 1; k >= 0; --k)
-        if (attrs->Get(k).name() == chakra::kZettasimAttribute) attrs->DeleteSubrange(k, 1);
-      chakra::append_record(node, out);
-      node.Clear();
-    }
-    std::ofstream(path, std::ios::binary) << out;
-  }
-}
-
-scenario::Scenario shipped_scenario(const std::string& name) {
-  core::DiskFileSource files;
-  return scenario::ScenarioLoader(files).load(std::string(ZS_SOURCE_DIR) + "/scenarios/" + name + ".json");
-}
-
-}  // namespace
-
-TEST_CASE("an export with its group file re-imports to the same iteration time, to the bit") {
-  for (const char* name : {"hgx-3d-parallel", "moe-ep-64"}) {
-    CAPTURE(name);
-    const auto s = shipped_scenario(name);
-    test::TempDir dir;
-    core::DiskFileSource files;
-    const std::string prefix = export_job(s.trace, dir);
-    const auto imported = chakra::import_chakra(prefix, files, prefix + ".json");
-    CHECK(imported.report.comm_groups == prefix + ".json");
-    auto time = [&](const workload::Trace& t) {
-      return engine::simulate(s.machine, t, policy::LinearPlacement(), policy::RingCollective())
-          .replay.iteration_time.value();
-    };
-    CHECK(time(imported.trace) == time(s.trace));
-  }
-}
-
-TEST_CASE("an export stripped of zettasim's attributes re-imports with the right groups") {
-  const auto s = shipped_scenario("hgx-3d-parallel");
-  test::TempDir dir;
-  core::DiskFileSource files;
-  const std::string prefix = export_job(s.trace, dir);
-  strip_zettasim_attributes(prefix, s.trace.mesh.size());
-  const auto imported = chakra::import_chakra(prefix, files, prefix + ".json");
-  CHECK_FALSE(imported.report.zettasim_metadata);
-  const auto& t = imported.trace;
-  REQUIRE(t.mesh.size() == s.trace.mesh.size());
-  size_t checked = 0;
-  for (uint64_t r = 0; r < t.mesh.size(); ++r) {
-    std::vector<const workload::CollectiveOp*> original, back;
-    for (const auto& op : s.trace.program_of(r).ops)
-      if (const auto* c = std::get_if<workload::CollectiveOp>(&op.body)) original.push_back(c);
-    for (const auto& op : t.program_of(r).ops)
-      if (const auto* c = std::get_if<workload::CollectiveOp>(&op.body)) back.push_back(c);
-    REQUIRE(back.size() == original.size());
-    for (size_t k = 0; k < back.size(); ++k) {
-      CHECK(t.mesh.group_members(r, *t.communicator_axes(back[k]->communicator)) ==
-            s.trace.mesh.group_members(r, *s.trace.communicator_axes(original[k]->communicator)));
-      ++checked;
-    }
-  }
-  CHECK(checked > 0);
-  CHECK(engine::simulate(s.machine, t, policy::LinearPlacement(), policy::RingCollective())
-            .replay.iteration_time.value() > 0);
 }
 
 TEST_CASE("pg_name \"0\" is all ranks, as in ASTRA-sim, unless the group file lists it") {
