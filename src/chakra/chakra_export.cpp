@@ -57,8 +57,8 @@ class ProcessGroups {
 
   /// The pg_name of `rank`'s group on `communicator`.
   std::string id(const std::string& communicator, uint64_t rank) const {
-    const auto& [axes, ids] = by_communicator_.at(communicator);
-    return std::to_string(ids.at(trace_.mesh.group_index(rank, axes)));
+    const auto& [groups, ids] = by_communicator_.at(communicator);
+    return std::to_string(ids.at(*groups.index(rank)));
   }
 
   /// The communicator-group file: {"id": [member ranks], ...}, ids in increasing order.
@@ -71,13 +71,13 @@ class ProcessGroups {
  private:
   void add_communicator(const std::string& name) {
     if (by_communicator_.count(name) != 0) return;
-    const std::vector<size_t> axes = *trace_.communicator_axes(name);
-    const uint64_t groups = trace_.mesh.size() / trace_.mesh.group_size(axes);
-    std::vector<uint64_t> ids(groups, 0);
-    for (uint64_t rank = 0, found = 0; rank < trace_.mesh.size() && found < groups; ++rank) {
-      uint64_t& id = ids[trace_.mesh.group_index(rank, axes)];
-      if (id != 0) continue;
-      std::vector<uint64_t> members = trace_.mesh.group_members(rank, axes);
+    const workload::CommunicatorGroups groups = *trace_.groups_of(name);
+    std::vector<uint64_t> ids(groups.count(), 0);
+    for (uint64_t rank = 0, found = 0; rank < trace_.mesh.size() && found < ids.size(); ++rank) {
+      const auto group = groups.index(rank);
+      if (!group || ids[*group] != 0) continue;
+      uint64_t& id = ids[*group];
+      std::vector<uint64_t> members = groups.members(rank);
       std::sort(members.begin(), members.end());
       auto known = id_of_members_.find(members);
       if (known == id_of_members_.end()) {
@@ -87,11 +87,11 @@ class ProcessGroups {
       id = known->second;
       ++found;
     }
-    by_communicator_.emplace(name, std::make_pair(axes, std::move(ids)));
+    by_communicator_.emplace(name, std::make_pair(groups, std::move(ids)));
   }
 
   const workload::Trace& trace_;
-  std::map<std::string, std::pair<std::vector<size_t>, std::vector<uint64_t>>> by_communicator_;
+  std::map<std::string, std::pair<workload::CommunicatorGroups, std::vector<uint64_t>>> by_communicator_;
   std::map<std::vector<uint64_t>, uint64_t> id_of_members_;
   std::vector<std::vector<uint64_t>> members_;  ///< of id i + 1
 };

@@ -110,6 +110,7 @@ ChakraImport import_chakra(const std::string& prefix, const core::FileSource& fi
       layout.groups = &*groups;
       layout.mesh = &*group_mesh;
       layout.every_rank = group_mesh->every_rank;
+      report.listed_groups = group_mesh->listed;
     }
   }
 
@@ -180,7 +181,9 @@ ChakraImport import_chakra(const std::string& prefix, const core::FileSource& fi
       for (const auto& a : group_mesh->axes) doc["mesh"].push_back({{"name", a.name}, {"size", a.size}});
       doc["communicators"] = nlohmann::json::array();
       for (const auto& c : group_mesh->communicators)
-        doc["communicators"].push_back({{"name", c.name}, {"axes", c.axes}});
+        doc["communicators"].push_back(c.groups.empty()
+                                           ? nlohmann::json{{"name", c.name}, {"axes", c.axes}}
+                                           : nlohmann::json{{"name", c.name}, {"groups", c.groups}});
     }
     doc["roles"] = nlohmann::json::array();
     for (uint64_t r = 0; r < layout.ranks; ++r)

@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "core/file_source.hpp"
 #include "workload/trace.hpp"
@@ -16,11 +17,17 @@ struct ChakraImportReport {
   uint64_t cpu_nodes_skipped = 0;       ///< is_cpu_op nodes: host work, not modelled (dependencies kept)
   double cpu_skipped_seconds = 0;       ///< their duration_micros, summed, s
   uint64_t metadata_nodes_skipped = 0;  ///< METADATA_NODE records (dependencies kept)
-  uint64_t assumed_bf16_matrix = 0;  ///< compute nodes without zettasim attributes: bf16 matrix work assumed
-  uint64_t measured_durations = 0;   ///< compute nodes without num_ops, replayed for their duration_micros
-  bool zettasim_metadata = false;    ///< written by zettasim's export: mesh, roles and streams restored
-  std::string chakra_version;        ///< GlobalMetadata.version of rank 0
-  std::string comm_groups;           ///< the communicator-group file read, if any
+  /// Foreign compute nodes costed from num_ops whose inputs state no floating tensor type: bf16 assumed.
+  uint64_t assumed_bf16 = 0;
+  /// Foreign compute nodes costed from num_ops whose op is not known as matrix or vector work: matrix
+  /// assumed.
+  uint64_t assumed_matrix = 0;
+  uint64_t measured_durations = 0;  ///< compute nodes without num_ops, replayed for their duration_micros
+  bool zettasim_metadata = false;   ///< written by zettasim's export: mesh, roles and streams restored
+  std::string chakra_version;       ///< GlobalMetadata.version of rank 0
+  std::string comm_groups;          ///< the communicator-group file read, if any
+  /// Kinds of process group that are not the axes of a mesh, run as listed groups: ids and why.
+  std::vector<std::string> listed_groups;
 };
 
 struct ChakraImport {
@@ -40,7 +47,8 @@ void refuse_rank_file_as_prefix(const std::string& path, const core::FileSource&
 ///   rank's file must agree with its role's), streams, phases and expert routing are restored from the
 ///   "zettasim" attributes; sizes, dependencies and peers come from the Chakra fields.
 /// - Other Chakra traces: a mesh of one axis "rank" (role axis "rank": one program per rank). Compute
-///   nodes give num_ops (FLOPs) and tensor_size (HBM bytes), taken as bf16 matrix work; without num_ops
+///   nodes give num_ops (FLOPs) and tensor_size (HBM bytes), with the data type and kind of work their
+///   inputs and op state (ComputeKind; bf16 and matrix work where they state none); without num_ops
 ///   their duration_micros is replayed as measured. Collectives span all ranks (pg_name empty) or their
 ///   process group (`comm_groups`);
 ///   send/recv pair with their peer in order (comm_tag is not used). Streams: compute nodes on

@@ -46,6 +46,7 @@ struct Kind {
   std::vector<uint64_t> offsets;
   std::vector<size_t> groups;  ///< indices in CommGroups::groups
   Box box;
+  std::string problem;  ///< why the kind cannot be an axis of a mesh; empty if it can
 };
 
 }  // namespace
@@ -95,17 +96,22 @@ CommGroups read_comm_groups(const std::string& path, const core::FileSource& fil
 
 namespace {
 
-/// The kinds of group in `g`, each checked to cover every rank once and to be a box of ranks; `fail`
-/// throws with the reason.
-template <class Fail>
-std::vector<Kind> kinds_of(const CommGroups& g, uint64_t ranks, const Fail& fail) {
+/// Why a set of kinds of group does not form a mesh (thrown inside this file only).
+struct NotAMesh {
+  std::string why;
+};
+
+/// The kinds of group in `g` (groups with the same offsets from their first member), in the order of
+/// their first group. A kind that does not cover every rank once, or is not a box of ranks, gets a
+/// `problem` and cannot be an axis of the mesh.
+std::vector<Kind> kinds_of(const CommGroups& g, uint64_t ranks) {
   std::vector<Kind> kinds;
   for (size_t i = 0; i < g.groups.size(); ++i) {
     const auto& members = g.groups[i].second;
     std::vector<uint64_t> offsets;
     for (uint64_t m : members) offsets.push_back(m - members.front());
     auto kind = std::find_if(kinds.begin(), kinds.end(), [&](const Kind& k) { return k.offsets == offsets; });
-    if (kind == kinds.end()) kind = kinds.insert(kinds.end(), Kind{offsets, {}, {}});
+    if (kind == kinds.end()) kind = kinds.insert(kinds.end(), Kind{offsets, {}, {}, {}});
     kind->groups.push_back(i);
   }
   for (auto& kind : kinds) {
@@ -113,78 +119,119 @@ std::vector<Kind> kinds_of(const CommGroups& g, uint64_t ranks, const Fail& fail
     std::vector<int64_t> group_of(ranks, -1);
     for (size_t i : kind.groups)
       for (uint64_t m : g.groups[i].second) {
-        if (group_of[m] >= 0)
-          fail("rank " + std::to_string(m) + " is in two groups of the same shape, " +
-               core::quoted_for_message(g.groups[size_t(group_of[m])].first, 24) + " and " +
-               core::quoted_for_message(g.groups[i].first, 24));
+        if (group_of[m] >= 0 && kind.problem.empty())
+          kind.problem = "rank " + std::to_string(m) + " is in two groups of the same shape, " +
+                         core::quoted_for_message(g.groups[size_t(group_of[m])].first, 24) + " and " +
+                         core::quoted_for_message(g.groups[i].first, 24);
         group_of[m] = int64_t(i);
       }
-    if (const auto left = std::find(group_of.begin(), group_of.end(), -1); left != group_of.end())
-      fail("the groups shaped like " + first + " leave rank " + std::to_string(left - group_of.begin()) +
-           " out");
+    const auto left = std::find(group_of.begin(), group_of.end(), -1);
+    if (kind.problem.empty() && left != group_of.end())
+      kind.problem = "the groups shaped like " + first + " leave rank " +
+                     std::to_string(left - group_of.begin()) + " out";
     auto box = box_of(kind.offsets);
-    if (!box) fail("group " + first + " is not a regular grid of ranks");
-    kind.box = std::move(*box);
+    if (kind.problem.empty() && !box) kind.problem = "group " + first + " is not a regular grid of ranks";
+    if (box) kind.box = std::move(*box);
   }
   return kinds;
 }
 
-}  // namespace
-
-GroupMesh mesh_of_groups(const CommGroups& g, uint64_t ranks) {
-  auto fail = [&](const std::string& why) {
-    throw core::InputError(g.file, "",
-                           "the process groups do not form a mesh of the " + std::to_string(ranks) +
-                               " ranks (" + why +
-                               "): zettasim replays process groups that are the axes of a mesh, as tensor, "
-                               "data, pipeline and expert parallel groups are");
-  };
-  std::vector<Kind> kinds = kinds_of(g, ranks, fail);
+/// The mesh whose axes the kinds `kinds` (each covering every rank once, a box) are, or NotAMesh.
+GroupMesh mesh_of_kinds(const CommGroups& g, const std::vector<const Kind*>& kinds, uint64_t ranks) {
   // Every stride and extent of a kind's axes cuts the ranks' row-major order; consecutive cuts must
   // nest, and each pair of them is one mesh axis.
   std::set<uint64_t> cuts{1, ranks};
-  for (const auto& kind : kinds)
-    for (auto [stride, size] : kind.box) cuts.insert({stride, stride * size});
+  for (const Kind* kind : kinds)
+    for (auto [stride, size] : kind->box) cuts.insert({stride, stride * size});
   const std::vector<uint64_t> cut(cuts.begin(), cuts.end());
-  if (cut.back() != ranks) fail("a group reaches past the last rank");
+  if (cut.back() != ranks) throw NotAMesh{"a group reaches past the last rank"};
   for (size_t j = 0; j + 1 < cut.size(); ++j)
     if (cut[j + 1] % cut[j] != 0)
-      fail("their strides " + std::to_string(cut[j]) + " and " + std::to_string(cut[j + 1]) + " do not nest");
+      throw NotAMesh{"strides " + std::to_string(cut[j]) + " and " + std::to_string(cut[j + 1]) +
+                     " do not nest"};
   const size_t n = cut.size() - 1;  // mesh axis n-1-j has stride cut[j]
-  const bool single = std::any_of(kinds.begin(), kinds.end(), [](const Kind& k) { return k.box.empty(); });
+  const bool single =
+      n == 0 || std::any_of(kinds.begin(), kinds.end(), [](const Kind* k) { return k->box.empty(); });
   GroupMesh out;
   out.axes.resize(n + (single ? 1 : 0));
   for (size_t j = 0; j < n; ++j) out.axes[n - 1 - j].size = uint32_t(cut[j + 1] / cut[j]);
   if (single) out.axes[n] = {"single", 1};
   std::vector<std::vector<size_t>> axes_of_kind(kinds.size());
   for (size_t k = 0; k < kinds.size(); ++k) {
-    for (auto [stride, size] : kinds[k].box)
+    for (auto [stride, size] : kinds[k]->box)
       for (size_t j = 0; j < n; ++j)
         if (cut[j] >= stride && cut[j] < stride * size) axes_of_kind[k].push_back(n - 1 - j);
-    if (kinds[k].box.empty()) axes_of_kind[k].push_back(n);
+    if (kinds[k]->box.empty()) axes_of_kind[k].push_back(n);
     std::sort(axes_of_kind[k].begin(), axes_of_kind[k].end());
     if (axes_of_kind[k].size() == 1 && out.axes[axes_of_kind[k][0]].name.empty())
-      out.axes[axes_of_kind[k][0]].name = "pg" + g.groups[kinds[k].groups.front()].first;
+      out.axes[axes_of_kind[k][0]].name = "pg" + g.groups[kinds[k]->groups.front()].first;
   }
   for (size_t a = 0; a < out.axes.size(); ++a)
     if (out.axes[a].name.empty()) out.axes[a].name = "m" + std::to_string(a);
   for (size_t k = 0; k < kinds.size(); ++k) {
     std::string name = out.axes[axes_of_kind[k][0]].name;
     if (axes_of_kind[k].size() > 1) {
-      name = "pg" + g.groups[kinds[k].groups.front()].first;
+      name = "pg" + g.groups[kinds[k]->groups.front()].first;
       workload::Communicator c{name, {}};
       for (size_t a : axes_of_kind[k]) c.axes.push_back(out.axes[a].name);
       out.communicators.push_back(std::move(c));
     }
-    for (size_t i : kinds[k].groups) out.communicator_of[g.groups[i].first] = name;
+    for (size_t i : kinds[k]->groups) out.communicator_of[g.groups[i].first] = name;
   }
   const workload::Mesh mesh(out.axes);
   for (size_t k = 0; k < kinds.size(); ++k)
-    for (size_t i : kinds[k].groups)
+    for (size_t i : kinds[k]->groups)
       if (mesh.group_members(g.groups[i].second.front(), axes_of_kind[k]) != g.groups[i].second)
-        fail("group " + core::quoted_for_message(g.groups[i].first, 24) +
-             " is not a group of the mesh its "
-             "strides make");
+        throw NotAMesh{"group " + core::quoted_for_message(g.groups[i].first, 24) +
+                       " is not a group of the mesh its strides make"};
+  return out;
+}
+
+/// Adds the groups of kind `kind`, which are not the axes of the mesh, as communicators of listed
+/// groups: one communicator for the kind when its groups are disjoint, else one per group.
+void add_listed(const CommGroups& g, const Kind& kind, GroupMesh& out) {
+  std::set<uint64_t> seen;
+  bool disjoint = true;
+  for (size_t i : kind.groups)
+    for (uint64_t m : g.groups[i].second) disjoint = seen.insert(m).second && disjoint;
+  for (size_t i : kind.groups) {
+    const std::string& id = g.groups[i].first;
+    if (!disjoint || i == kind.groups.front()) out.communicators.push_back({"pg" + id, {}, {}});
+    out.communicators.back().groups.push_back(g.groups[i].second);
+    out.communicator_of[id] = out.communicators.back().name;
+  }
+  std::string ids;
+  for (size_t k = 0; k < kind.groups.size() && k < 4; ++k)
+    ids += (k == 0 ? "" : ", ") + core::quoted_for_message(g.groups[kind.groups[k]].first, 24);
+  if (kind.groups.size() > 4) ids += ", ...";
+  out.listed.push_back(ids + " (" + kind.problem + ")");
+}
+
+}  // namespace
+
+GroupMesh mesh_of_groups(const CommGroups& g, uint64_t ranks) {
+  const std::vector<Kind> kinds = kinds_of(g, ranks);
+  // Each kind that can be an axis joins the mesh if the mesh still forms with it, in file order.
+  std::vector<const Kind*> on_mesh;
+  std::vector<std::string> problem(kinds.size());
+  for (size_t k = 0; k < kinds.size(); ++k) {
+    problem[k] = kinds[k].problem;
+    if (!problem[k].empty()) continue;
+    on_mesh.push_back(&kinds[k]);
+    try {
+      mesh_of_kinds(g, on_mesh, ranks);
+    } catch (const NotAMesh& e) {
+      on_mesh.pop_back();
+      problem[k] = "not an axis of the mesh the groups before it form: " + e.why;
+    }
+  }
+  GroupMesh out = mesh_of_kinds(g, on_mesh, ranks);
+  for (size_t k = 0; k < kinds.size(); ++k)
+    if (!problem[k].empty()) {
+      Kind listed = kinds[k];
+      listed.problem = problem[k];
+      add_listed(g, listed, out);
+    }
   if (out.axes.size() == 1) {
     out.every_rank = out.axes[0].name;
   } else {

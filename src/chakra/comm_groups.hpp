@@ -30,17 +30,22 @@ struct CommGroups {
 CommGroups read_comm_groups(const std::string& path, const core::FileSource& files, uint64_t ranks);
 
 /// The mesh of a job's ranks whose axes the process groups are: each kind of group (the groups whose
-/// members sit at the same offsets from their first) partitions the ranks and becomes a communicator
+/// members sit at the same offsets from their first) that partitions the ranks becomes a communicator
 /// over one or more mesh axes, so that collapsed fidelity and the report's per-communicator split work.
+/// A kind that cannot be an axis (it leaves ranks out, overlaps, is no regular grid, or does not nest
+/// with the kinds before it in the file) becomes a communicator of listed groups, which exact fidelity
+/// replays on exactly their members.
 struct GroupMesh {
-  std::vector<workload::MeshAxis> axes;                ///< row-major, the last axis fastest
-  std::vector<workload::Communicator> communicators;   ///< the kinds over several axes, and every rank
+  std::vector<workload::MeshAxis> axes;  ///< row-major, the last axis fastest
+  /// The kinds over several axes, the listed groups, and every rank.
+  std::vector<workload::Communicator> communicators;
   std::map<std::string, std::string> communicator_of;  ///< group id -> communicator or axis name
   std::string every_rank;  ///< the axis or communicator of all ranks (rank r at position r)
+  /// Per kind of group run as listed groups: its first ids and why it is not an axis of the mesh.
+  std::vector<std::string> listed;
 };
 
-/// The mesh above, or a core::InputError naming the groups file when the groups do not form one (a kind
-/// of group that does not cover every rank once, or groups that are not the axes of one mesh).
+/// The mesh above. Groups that form no mesh at all leave one axis over every rank and list theirs.
 GroupMesh mesh_of_groups(const CommGroups& groups, uint64_t ranks);
 
 }  // namespace zs::chakra

@@ -6,6 +6,7 @@
 #include <unordered_map>
 
 #include "chakra/chakra_attributes.hpp"
+#include "chakra/compute_kind.hpp"
 #include "chakra/et_records.hpp"
 #include "core/file_name.hpp"
 #include "core/input_error.hpp"
@@ -241,13 +242,15 @@ class RankConverter {
       if (extra->has("duration")) c["duration"] = extra->string("duration");
       return c;
     }
-    c["dtype"] = "bf16";
-    c["work"] = "matrix";
+    const ComputeKind kind = compute_kind_of(node, f_.path, at);
+    c["dtype"] = core::to_string(kind.dtype.value_or(core::Dtype::kBf16));
+    c["work"] = kind.work.value_or(core::WorkKind::kMatrix) == core::WorkKind::kMatrix ? "matrix" : "vector";
     if (n == 0 && node.duration_micros() > 0) {
       c["duration"] = core::to_string(core::Seconds(static_cast<double>(node.duration_micros()) * 1e-6));
       ++report_.measured_durations;
     } else {
-      ++report_.assumed_bf16_matrix;
+      report_.assumed_bf16 += kind.dtype ? 0 : 1;
+      report_.assumed_matrix += kind.work ? 0 : 1;
     }
     return c;
   }

@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <map>
+#include <string>
 
 namespace zs::engine {
 namespace {
@@ -31,12 +33,18 @@ std::pair<double, double> member_transfers(workload::CollectiveKind kind, double
 ExactWork estimate_exact_work(const workload::Trace& trace) {
   ExactWork work;
   const double ranks = double(trace.ranks_per_role());
+  std::map<std::string, double> group_size;  // per communicator: its largest group
+  auto size_of = [&](const std::string& name) {
+    auto [it, added] = group_size.try_emplace(name, 1.0);
+    if (added)
+      if (const auto groups = trace.groups_of(name)) it->second = double(groups->largest());
+    return it->second;
+  };
   for (const auto& role : trace.roles) {
     work.rank_ops += double(role.ops.size()) * ranks;
     for (const auto& op : role.ops) {
       if (const auto* c = std::get_if<workload::CollectiveOp>(&op.body)) {
-        const auto axes = trace.communicator_axes(c->communicator);
-        const double n = axes ? double(trace.mesh.group_size(*axes)) : 1;
+        const double n = size_of(c->communicator);
         const auto [sends, in_flight] = member_transfers(c->kind, n);
         work.transfers += sends * ranks;
         work.peak_flows = std::max(work.peak_flows, in_flight * double(trace.mesh.size()));

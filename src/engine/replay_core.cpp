@@ -170,19 +170,25 @@ void ReplayCore::post_p2p(uint64_t rank, uint32_t op, const workload::P2POp& p) 
 size_t ReplayCore::communicator_of(const std::string& name) {
   auto found = communicator_index.find(name);
   if (found != communicator_index.end()) return found->second;
-  communicator_axes.push_back(*trace.communicator_axes(name));
-  return communicator_index[name] = communicator_axes.size() - 1;
+  communicator_groups.push_back(*trace.groups_of(name));
+  return communicator_index[name] = communicator_groups.size() - 1;
 }
 
 void ReplayCore::join(uint64_t rank, uint32_t op, const workload::CollectiveOp& c) {
   const size_t comm = communicator_of(c.communicator);
-  const auto& axes = communicator_axes[comm];
+  const auto& groups = communicator_groups[comm];
+  const auto group = groups.index(rank);
+  if (!group)
+    throw workload::trace_error(trace, op_where(rank, op),
+                                "rank " + std::to_string(rank) + " issues " +
+                                    std::string(workload::to_string(c.kind)) + " on \"" + c.communicator +
+                                    "\", whose groups do not hold it");
   if (coll_seq[slot(rank)].size() <= comm) coll_seq[slot(rank)].resize(comm + 1, 0);
   const uint32_t seq = coll_seq[slot(rank)][comm]++;
-  const auto key = std::make_tuple(comm, trace.mesh.group_index(rank, axes), seq);
+  const auto key = std::make_tuple(comm, *group, seq);
   auto found = instance_by_key.find(key);
   uint32_t id =
-      found != instance_by_key.end() ? found->second : fidelity->create_instance(key, rank, op, axes, c);
+      found != instance_by_key.end() ? found->second : fidelity->create_instance(key, rank, op, groups, c);
   Instance& inst = instances.at(id);
   if (inst.kind != c.kind || inst.bytes != c.bytes)
     throw workload::trace_error(
@@ -192,10 +198,10 @@ void ReplayCore::join(uint64_t rank, uint32_t op, const workload::CollectiveOp& 
             "\", but its group issued " + std::string(workload::to_string(inst.kind)) + " of " +
             core::to_string(inst.bytes));
   if (inst.analytic) {
-    fidelity->join_analytic(id, rank, op, axes, c);
+    fidelity->join_analytic(id, rank, op, groups, c);
     return;
   }
-  const uint32_t m = trace.mesh.position(rank, axes);
+  const uint32_t m = groups.position(rank);
   inst.op_of_member[m] = op;
   inst.arrived[m] = true;
   if (inst.remaining_of_member[m] == 0) {
@@ -214,12 +220,13 @@ uint32_t ReplayCore::add_instance(Instance inst, const InstanceKey& key) {
 }
 
 void ReplayCore::schedule_transfers(Instance& inst, uint64_t rank, uint32_t op,
-                                    const std::vector<size_t>& axes, const workload::CollectiveOp& c) {
+                                    const workload::CommunicatorGroups& groups,
+                                    const workload::CollectiveOp& c) {
   policy::CollectiveRequest request{c.kind, c.bytes, {}, &machine, {}};
   for (uint64_t r : inst.members) request.member_units.push_back(placement.unit_of_rank[r]);
   if (c.dispatch) {
     auto sizes = workload::dispatch_sizes(*c.dispatch, static_cast<uint32_t>(inst.members.size()),
-                                          trace.mesh.group_index(rank, axes));
+                                          *groups.index(rank));
     request.peer_bytes = std::move(sizes.peer_bytes);
     inst.load_of_member = std::move(sizes.load_of_member);
   }

@@ -64,7 +64,7 @@ struct ReplayCore {
   std::vector<std::vector<uint32_t>> pending;   ///< per slot, per op: unfinished predecessors
   std::vector<std::vector<double>> op_start;    ///< per slot, per op, s
   std::vector<std::vector<uint32_t>> coll_seq;  ///< per slot, per communicator: collectives issued
-  std::vector<std::vector<size_t>> communicator_axes;
+  std::vector<workload::CommunicatorGroups> communicator_groups;
   std::map<std::string, size_t> communicator_index;
   std::vector<BusyTime> busy;  ///< per slot
   P2PMatcher p2p;
@@ -104,7 +104,7 @@ struct ReplayCore {
 
   void post_p2p(uint64_t rank, uint32_t op, const workload::P2POp& p);
 
-  /// Index of a communicator in `communicator_axes`, resolved once per name.
+  /// Index of a communicator in `communicator_groups`, resolved once per name.
   size_t communicator_of(const std::string& name);
 
   void join(uint64_t rank, uint32_t op, const workload::CollectiveOp& c);
@@ -113,8 +113,8 @@ struct ReplayCore {
   uint32_t add_instance(Instance inst, const InstanceKey& key);
   /// The collective policy's schedule of `inst` (members set) for `rank`'s op `op`, with the bookkeeping
   /// that starts each transfer once its members joined and its predecessors finished.
-  void schedule_transfers(Instance& inst, uint64_t rank, uint32_t op, const std::vector<size_t>& axes,
-                          const workload::CollectiveOp& c);
+  void schedule_transfers(Instance& inst, uint64_t rank, uint32_t op,
+                          const workload::CommunicatorGroups& groups, const workload::CollectiveOp& c);
 
   void try_start(uint32_t id, uint32_t t);
 

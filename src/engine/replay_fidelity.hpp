@@ -33,12 +33,14 @@ class ReplayFidelity {
   virtual void start_collective_transfer(const CollectiveInstance& inst, uint32_t t,
                                          const ReplayActivity& done) = 0;
   /// The instance for the group of `rank`, the first of its group to issue collective `c` (its op
-  /// `op`, over mesh `axes`) as call `key`; registers it with ReplayCore::add_instance and returns its id.
+  /// `op`, on a communicator of `groups`) as call `key`; registers it with ReplayCore::add_instance and
+  /// returns its id.
   virtual uint32_t create_instance(const InstanceKey& key, uint64_t rank, uint32_t op,
-                                   const std::vector<size_t>& axes, const workload::CollectiveOp& c) = 0;
+                                   const workload::CommunicatorGroups& groups,
+                                   const workload::CollectiveOp& c) = 0;
   /// `rank` joins instance `id`, which the fidelity costs as a whole (CollectiveInstance::analytic).
-  virtual void join_analytic(uint32_t id, uint64_t rank, uint32_t op, const std::vector<size_t>& axes,
-                             const workload::CollectiveOp& c) = 0;
+  virtual void join_analytic(uint32_t id, uint64_t rank, uint32_t op,
+                             const workload::CommunicatorGroups& groups, const workload::CollectiveOp& c) = 0;
   /// `rank` starts compute op `c`, scaled by the expert load its dispatch op `dispatch` received.
   virtual void scaled_compute_started(uint64_t rank, uint32_t dispatch, const workload::ComputeOp& c) = 0;
   /// The end of an activity of one of the fidelity's own kinds (timers, circuit waits).

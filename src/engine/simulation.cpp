@@ -17,6 +17,23 @@ namespace {
 Fidelity resolved_fidelity(const workload::Trace& trace, Fidelity fidelity, std::string* reason = nullptr) {
   const ExactWork work = estimate_exact_work(trace);
   const double ops = work.rank_ops;
+  if (trace.has_explicit_groups()) {
+    // Collapsed fidelity merges ranks by their mesh coordinates: listed groups have none.
+    std::string listed;
+    for (const auto& c : trace.communicators)
+      if (!c.groups.empty()) listed += (listed.empty() ? "\"" : ", \"") + c.name + "\"";
+    if (fidelity == Fidelity::kCollapsed)
+      throw workload::trace_error(trace, "",
+                                  "collapsed fidelity needs communicators over mesh axes, and " + listed +
+                                      " list their groups (process groups that are not the axes of a mesh): "
+                                      "use fidelity \"exact\" (or \"auto\")");
+    if (fidelity == Fidelity::kAuto) {
+      fidelity = Fidelity::kExact;
+      if (reason != nullptr)
+        *reason = "auto: communicators " + listed +
+                  " list their groups, which only exact fidelity replays (collapsed needs a mesh)";
+    }
+  }
   if (fidelity == Fidelity::kAuto) {
     const bool collapsed = ops > kExactRankOpLimit || work.scans() > kExactScanLimit;
     fidelity = collapsed ? Fidelity::kCollapsed : Fidelity::kExact;

@@ -9,6 +9,21 @@
 
 namespace zs::output {
 
+namespace {
+
+/// "2 listed groups: 0 3, 4 7" (at most four groups shown).
+std::string listed_groups(const std::vector<std::vector<uint64_t>>& groups) {
+  std::string out =
+      std::to_string(groups.size()) + (groups.size() == 1 ? " listed group: " : " listed groups: ");
+  for (size_t g = 0; g < std::min<size_t>(groups.size(), 4); ++g) {
+    out += g == 0 ? "" : ", ";
+    for (size_t k = 0; k < groups[g].size(); ++k) out += (k == 0 ? "" : " ") + std::to_string(groups[g][k]);
+  }
+  return out + (groups.size() > 4 ? ", ..." : "");
+}
+
+}  // namespace
+
 /// The import's one-line account of what it did and what it assumed.
 std::string import_summary(const chakra::ChakraImportReport& r) {
   const std::string version =
@@ -21,13 +36,18 @@ std::string import_summary(const chakra::ChakraImportReport& r) {
             core::display(core::Seconds(r.cpu_skipped_seconds)) + " of host time, not modelled)";
   if (r.metadata_nodes_skipped > 0)
     line += "; skipped " + std::to_string(r.metadata_nodes_skipped) + " metadata nodes";
-  if (r.assumed_bf16_matrix > 0)
-    line += "; " + std::to_string(r.assumed_bf16_matrix) +
-            " compute nodes taken as bf16 matrix work (num_ops FLOPs)";
+  if (r.assumed_bf16 > 0)
+    line += "; " + std::to_string(r.assumed_bf16) + " compute nodes state no tensor type: taken as bf16";
+  if (r.assumed_matrix > 0)
+    line += "; " + std::to_string(r.assumed_matrix) +
+            " compute nodes of an op not known as matrix or vector work: taken as matrix work";
   if (r.measured_durations > 0)
     line +=
         "; " + std::to_string(r.measured_durations) + " compute nodes replayed at their measured duration";
   if (!r.comm_groups.empty()) line += "; process groups from " + r.comm_groups;
+  for (const auto& listed : r.listed_groups)
+    line +=
+        "; groups " + listed + " are not the axes of a mesh: replayed as listed groups, exact fidelity only";
   return line;
 }
 
@@ -42,19 +62,23 @@ std::string trace_inspection(const workload::Trace& t, const chakra::ChakraImpor
   out << "trace \"" << t.name << "\" (format version " << workload::Trace::kFormatVersion << ")\n";
   out << "  mesh                  " << mesh << " = " << ranks << " ranks\n";
   for (const auto& c : t.communicators) {
-    std::string axes;
-    for (const auto& a : c.axes) axes += (axes.empty() ? "" : " x ") + a;
+    std::string over;
+    for (const auto& a : c.axes) over += (over.empty() ? "over " : " x ") + a;
+    if (!c.groups.empty()) over = listed_groups(c.groups);
     const std::string label = "communicator " + c.name;
-    out << "  " << column(label, 22) << "over " << axes << "\n";
+    out << "  " << column(label, 22) << over << "\n";
   }
   out << "  roles                 " << t.roles.size()
       << (t.role_axis.empty() ? "" : " (one per " + t.role_axis + ")") << "\n";
 
   std::map<std::string, double> op_counts, comm_bytes, comm_calls, rank_calls;
   double flops = 0, memory_moved = 0, p2p_bytes = 0;
-  const double n = double(t.ranks_per_role());  // each op runs on every rank of its role
-  for (const auto& role : t.roles)
-    for (const auto& op : role.ops) {
+  const double n = double(t.ranks_per_role());            // each op runs on every rank of its role
+  std::vector<uint64_t> rank_of_role(t.roles.size(), 0);  // a rank running each role
+  if (t.has_explicit_groups())
+    for (uint64_t r = t.mesh.size(); r-- > 0;) rank_of_role[t.role_of(r)] = r;
+  for (size_t role_index = 0; role_index < t.roles.size(); ++role_index)
+    for (const auto& op : t.roles[role_index].ops) {
       if (const auto* c = std::get_if<workload::ComputeOp>(&op.body)) {
         op_counts["compute"] += n;
         flops += c->flops.value() * n;
@@ -63,7 +87,10 @@ std::string trace_inspection(const workload::Trace& t, const chakra::ChakraImpor
         const std::string key = c->communicator + " " + std::string(workload::to_string(c->kind));
         comm_bytes[key] += c->bytes.value() * n;
         rank_calls[key] += n;
-        comm_calls[key] += n / double(t.mesh.group_size(*t.communicator_axes(c->communicator)));
+        const auto groups = t.groups_of(c->communicator);
+        const uint64_t rank = rank_of_role[role_index];
+        const bool member = groups->on_mesh() || groups->index(rank).has_value();
+        comm_calls[key] += member ? n / double(groups->size(rank)) : 0.0;
       } else if (const auto* m = std::get_if<workload::MemoryOp>(&op.body)) {
         op_counts["memory move"] += n;
         memory_moved += m->bytes.value() * n;

@@ -170,7 +170,8 @@ RecordedWorkload load_recorded_workload(const core::FileSource& files, core::Jso
                     {"chakra_version", imported.report.chakra_version},
                     {"zettasim_metadata", imported.report.zettasim_metadata},
                     {"cpu_nodes_skipped", imported.report.cpu_nodes_skipped},
-                    {"assumed_bf16_matrix", imported.report.assumed_bf16_matrix},
+                    {"assumed_bf16", imported.report.assumed_bf16},
+                    {"assumed_matrix", imported.report.assumed_matrix},
                     {"measured_durations", imported.report.measured_durations}};
     if (!groups.empty()) out.resolved["comm_groups"] = groups;
     out.summary = "Chakra trace " + prefix + " (" + std::to_string(imported.report.ranks) + " ranks" +

@@ -50,6 +50,7 @@ core::InputError trace_error(const Trace& trace, const std::string& trace_pointe
 std::optional<std::vector<size_t>> Trace::communicator_axes(std::string_view name) const {
   for (const auto& c : communicators) {
     if (c.name != name) continue;
+    if (!c.groups.empty()) return std::nullopt;
     std::vector<size_t> axes;
     for (const auto& a : c.axes) {
       auto i = mesh.axis_index(a);
@@ -63,6 +64,70 @@ std::optional<std::vector<size_t>> Trace::communicator_axes(std::string_view nam
   return std::nullopt;
 }
 
+std::optional<CommunicatorGroups> Trace::groups_of(std::string_view name) const {
+  for (const auto& c : communicators)
+    if (c.name == name && !c.groups.empty()) return CommunicatorGroups(mesh, c.groups);
+  if (auto axes = communicator_axes(name)) return CommunicatorGroups(mesh, std::move(*axes));
+  return std::nullopt;
+}
+
+bool Trace::has_explicit_groups() const {
+  return std::any_of(communicators.begin(), communicators.end(),
+                     [](const auto& c) { return !c.groups.empty(); });
+}
+
+namespace {
+
+/// Checks communicator `c`'s explicit groups: ascending ranks of the mesh, no rank in two groups.
+template <class Fail>
+void validate_groups(const Trace& trace, const Communicator& comm, const std::string& at, const Fail& fail) {
+  if (!comm.axes.empty()) fail(at, "a communicator has mesh axes or explicit groups, not both");
+  std::vector<bool> seen(trace.mesh.size(), false);
+  for (size_t g = 0; g < comm.groups.size(); ++g) {
+    const auto& members = comm.groups[g];
+    const std::string gat = at + "/groups/" + std::to_string(g);
+    if (members.empty()) fail(gat, "a group needs at least one member");
+    for (size_t k = 0; k < members.size(); ++k) {
+      if (members[k] >= trace.mesh.size())
+        fail(gat + "/" + std::to_string(k), "rank " + std::to_string(members[k]) + " is not in the " +
+                                                std::to_string(trace.mesh.size()) + "-rank mesh");
+      if (k > 0 && members[k] <= members[k - 1])
+        fail(gat + "/" + std::to_string(k), "expected ascending ranks");
+      if (seen[members[k]])
+        fail(gat + "/" + std::to_string(k),
+             "rank " + std::to_string(members[k]) + " is in two groups of \"" + comm.name + "\"");
+      seen[members[k]] = true;
+    }
+  }
+}
+
+/// Checks that every rank issuing a collective on a communicator of listed groups is in one of them.
+template <class Fail>
+void validate_membership(const Trace& trace, const Fail& fail) {
+  std::vector<std::vector<std::pair<size_t, size_t>>> uses(trace.roles.size());  // (communicator, op)
+  for (size_t r = 0; r < trace.roles.size(); ++r)
+    for (size_t i = 0; i < trace.roles[r].ops.size(); ++i)
+      if (const auto* c = std::get_if<CollectiveOp>(&trace.roles[r].ops[i].body))
+        for (size_t k = 0; k < trace.communicators.size(); ++k)
+          if (trace.communicators[k].name == c->communicator && !trace.communicators[k].groups.empty()) {
+            if (std::find_if(uses[r].begin(), uses[r].end(), [&](auto u) { return u.first == k; }) ==
+                uses[r].end())
+              uses[r].emplace_back(k, i);
+          }
+  std::vector<CommunicatorGroups> groups;
+  for (const auto& c : trace.communicators) groups.emplace_back(trace.mesh, c.groups);
+  for (uint64_t rank = 0; rank < trace.mesh.size(); ++rank) {
+    const uint32_t role = trace.role_of(rank);
+    for (auto [k, op] : uses[role])
+      if (!groups[k].index(rank))
+        fail("/roles/" + std::to_string(role) + "/ops/" + std::to_string(op) + "/communicator",
+             "rank " + std::to_string(rank) + " issues a collective on \"" + trace.communicators[k].name +
+                 "\", whose listed groups do not hold it");
+  }
+}
+
+}  // namespace
+
 void validate(const Trace& trace, const std::string& file) {
   auto fail = [&](const std::string& path, const std::string& msg) {
     throw core::InputError(file, path, msg);
@@ -72,7 +137,9 @@ void validate(const Trace& trace, const std::string& file) {
     const auto& comm = trace.communicators[c];
     const std::string at = "/communicators/" + std::to_string(c);
     if (comm.name.empty()) fail(at + "/name", "a communicator needs a name");
-    if (comm.axes.empty()) fail(at + "/axes", "a communicator spans at least one mesh axis");
+    if (!comm.groups.empty()) validate_groups(trace, comm, at, fail);
+    if (comm.axes.empty() && comm.groups.empty())
+      fail(at + "/axes", "a communicator spans at least one mesh axis, or lists its groups");
     for (size_t a = 0; a < comm.axes.size(); ++a) {
       if (!trace.mesh.axis_index(comm.axes[a]))
         fail(at + "/axes/" + std::to_string(a), "\"" + comm.axes[a] + "\" is not a mesh axis");
@@ -90,7 +157,9 @@ void validate(const Trace& trace, const std::string& file) {
       fail("/roles", "without a role_axis, a trace holds exactly one role program");
   } else {
     const auto axes = trace.communicator_axes(trace.role_axis);
-    if (!axes) fail("/role_axis", "\"" + trace.role_axis + "\" is neither a mesh axis nor a communicator");
+    if (!axes)
+      fail("/role_axis",
+           "\"" + trace.role_axis + "\" is neither a mesh axis nor a communicator over mesh axes");
     const uint64_t roles = trace.mesh.group_size(*axes);
     if (trace.roles.size() != roles)
       fail("/roles", std::string("expected one role program per coordinate of ") +
@@ -107,16 +176,19 @@ void validate(const Trace& trace, const std::string& file) {
         if (ops[i].deps[d] >= i)
           fail(at + "/deps/" + std::to_string(d), "a dependency must name an earlier op of the same program");
       if (const auto* c = std::get_if<CollectiveOp>(&ops[i].body)) {
-        const auto axes = trace.communicator_axes(c->communicator);
-        if (!axes)
+        const auto groups = trace.groups_of(c->communicator);
+        if (!groups)
           fail(at + "/communicator", "\"" + c->communicator + "\" is neither a communicator nor a mesh axis");
         if (!(c->bytes.value() >= 0)) fail(at + "/bytes", "a collective's size must be >= 0");
         if (c->dispatch) {
           if (c->kind != CollectiveKind::kAllToAll)
             fail(at + "/dispatch",
                  "expert dispatch sizes belong to an all-to-all, not a " + std::string(to_string(c->kind)));
+          if (!groups->on_mesh())
+            fail(at + "/dispatch", "expert dispatch sizes need a communicator over mesh axes, not \"" +
+                                       c->communicator + "\", whose groups are listed");
           {
-            const uint64_t n = trace.mesh.group_size(*axes);
+            const uint64_t n = trace.mesh.group_size(groups->axes());
             if (c->dispatch->experts == 0 || c->dispatch->experts % n != 0)
               fail(at + "/dispatch/experts",
                    std::to_string(c->dispatch->experts) + " experts do not spread evenly over the " +
@@ -136,7 +208,7 @@ void validate(const Trace& trace, const std::string& file) {
       }
       if (const auto* p = std::get_if<P2POp>(&ops[i].body)) {
         if (!trace.communicator_axes(p->axis))
-          fail(at + "/axis", "\"" + p->axis + "\" is neither a mesh axis nor a communicator");
+          fail(at + "/axis", "\"" + p->axis + "\" is neither a mesh axis nor a communicator over mesh axes");
         if (p->offset == 0) fail(at + "/offset", "a point-to-point peer must be another rank (offset != 0)");
         if (!(p->bytes.value() >= 0)) fail(at + "/bytes", "a transfer's size must be >= 0");
       }
@@ -144,6 +216,7 @@ void validate(const Trace& trace, const std::string& file) {
         if (!(m->bytes.value() >= 0)) fail(at + "/bytes", "a memory move's size must be >= 0");
     }
   }
+  if (trace.has_explicit_groups()) validate_membership(trace, fail);
 }
 
 }  // namespace zs::workload

@@ -11,6 +11,7 @@
 #include "core/dtype.hpp"
 #include "core/input_error.hpp"
 #include "core/units.hpp"
+#include "workload/communicator_groups.hpp"
 #include "workload/expert_routing.hpp"
 #include "workload/mesh.hpp"
 
@@ -96,10 +97,12 @@ struct RoleProgram {
 };
 
 /// A communicator spanning several mesh axes, e.g. "dp" over {"edp", "ep", "cp"}: its groups are the
-/// ranks that differ only in those coordinates.
+/// ranks that differ only in those coordinates. Or, with `groups` instead of axes, explicit lists of
+/// member ranks (imported process groups that are not the axes of a mesh): a rank is in at most one.
 struct Communicator {
   std::string name;
   std::vector<std::string> axes;
+  std::vector<std::vector<uint64_t>> groups = {};  ///< each ascending; empty: the groups of `axes`
 };
 
 /// A whole iteration of a job. Every rank of the mesh runs the program of its role; a 524,288-rank
@@ -138,8 +141,13 @@ struct Trace {
   /// Ranks that run each role program (every role has as many).
   uint64_t ranks_per_role() const { return roles.empty() ? 0 : mesh.size() / roles.size(); }
   /// The mesh axes (ascending) of communicator `name`, or nullopt if it names neither a listed
-  /// communicator nor an axis.
+  /// communicator nor an axis, or names a communicator of explicit groups.
   std::optional<std::vector<size_t>> communicator_axes(std::string_view name) const;
+  /// The groups of communicator `name` (over mesh axes or listed), or nullopt if it names neither a
+  /// listed communicator nor an axis. Refers to this trace.
+  std::optional<CommunicatorGroups> groups_of(std::string_view name) const;
+  /// Whether any communicator lists its groups explicitly (collapsed fidelity needs a mesh).
+  bool has_explicit_groups() const;
 };
 
 /// An error in `trace` at `trace_pointer` (a JSON pointer into the trace, e.g. "/roles/0/ops/12"),

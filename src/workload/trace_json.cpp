@@ -63,10 +63,32 @@ std::vector<uint32_t> index_list(core::JsonObject& o, const char* key) {
   if (!v->is_array()) throw o.error(key, "expected an array of op indices");
   for (size_t i = 0; i < v->size(); ++i) {
     if (!(*v)[i].is_number_integer() || (*v)[i].get<int64_t>() < 0 ||
-        (*v)[i].get<int64_t>() > (int64_t(1) << 32))
+        (*v)[i].get<int64_t>() >= (int64_t(1) << 32))
       throw core::InputError(o.file(), o.element_pointer(key, i),
                              "expected an op index (a whole number >= 0)");
     out.push_back((*v)[i].get<uint32_t>());
+  }
+  return out;
+}
+
+/// A communicator's explicit groups: an array of arrays of ranks (order and ranges are validate()'s).
+std::vector<std::vector<uint64_t>> rank_lists(core::JsonObject& o, const char* key) {
+  std::vector<std::vector<uint64_t>> out;
+  const auto* v = o.optional(key);
+  if (v == nullptr) return out;
+  if (!v->is_array() || v->empty())
+    throw o.error(key, "expected a non-empty array of groups, each an array of ranks");
+  for (size_t g = 0; g < v->size(); ++g) {
+    const auto& group = (*v)[g];
+    const std::string at = o.element_pointer(key, g);
+    if (!group.is_array()) throw core::InputError(o.file(), at, "expected an array of ranks");
+    auto& ranks = out.emplace_back();
+    for (size_t k = 0; k < group.size(); ++k) {
+      if (!group[k].is_number_integer() || group[k].get<int64_t>() < 0)
+        throw core::InputError(o.file(), at + "/" + std::to_string(k),
+                               "expected a rank (a whole number >= 0)");
+      ranks.push_back(group[k].get<uint64_t>());
+    }
   }
   return out;
 }
@@ -193,7 +215,8 @@ nlohmann::json trace_to_json(const Trace& trace) {
   if (!trace.communicators.empty()) {
     j["communicators"] = nlohmann::json::array();
     for (const auto& c : trace.communicators)
-      j["communicators"].push_back({{"name", c.name}, {"axes", c.axes}});
+      j["communicators"].push_back(c.groups.empty() ? nlohmann::json{{"name", c.name}, {"axes", c.axes}}
+                                                    : nlohmann::json{{"name", c.name}, {"groups", c.groups}});
   }
   j["roles"] = nlohmann::json::array();
   for (const auto& role : trace.roles) {
@@ -260,10 +283,13 @@ Trace trace_from_json(const nlohmann::json& doc, const std::string& file) {
   t.tokens_per_iteration = root.number("tokens_per_iteration", 0.0, 1e30);
   t.role_axis = root.optional_string("role_axis").value_or("");
   if (const auto* comms = root.optional("communicators")) {
-    if (!comms->is_array()) throw root.error("communicators", "expected an array of {name, axes}");
+    if (!comms->is_array())
+      throw root.error("communicators", "expected an array of {name, axes} or {name, groups}");
     for (size_t i = 0; i < comms->size(); ++i) {
       auto c = root.element("communicators", (*comms)[i], i);
-      Communicator comm{c.string("name"), c.strings("axes", "an array of mesh axis names", "an axis name")};
+      Communicator comm{c.string("name"), {}, rank_lists(c, "groups")};
+      if (comm.groups.empty() || c.has("axes"))
+        comm.axes = c.strings("axes", "an array of mesh axis names", "an axis name");
       c.finish();
       t.communicators.push_back(std::move(comm));
     }

@@ -201,7 +201,8 @@ TEST_CASE("a Chakra trace in ASTRA-sim's style replays to the closed form of its
   CHECK(r.cpu_nodes_skipped == kRanks);
   CHECK(r.cpu_skipped_seconds == zs::test::approx(40e-6 * kRanks));
   CHECK(r.metadata_nodes_skipped == kRanks);
-  CHECK(r.assumed_bf16_matrix == kRanks);
+  CHECK(r.assumed_bf16 == kRanks);  // the gemm states no tensor type
+  CHECK(r.assumed_matrix == 0);     // and its name says matrix work
   CHECK(r.measured_durations == kRanks);
   const auto& t = imported.trace;
   CHECK(t.mesh.size() == kRanks);
@@ -218,18 +219,55 @@ TEST_CASE("a Chakra trace in ASTRA-sim's style replays to the closed form of its
   CHECK(std::get<workload::P2POp>(ops[4].body).offset == -1);
 
   // 1 PFLOP/s units at full efficiency, 100 GB/s links and 1 us per link on one switch.
-  const auto machine = test::single_switch_machine(int(kRanks), test::unit_model("1PFLOPS", 1, "0s"),
-                                                   test::link_model("100GB/s", "1us"));
-  const auto& units = machine.topology.units();
-  const auto route = topology::shortest_route(machine.topology, units[0], units[1]);
-  const double alpha = topology::route_latency(machine, route).value();
-  const double bw = topology::route_bandwidth(machine, route).value();
-  const double n = kRanks;
-  const double expected = 1e12 / 1e15                                                     // gemm
-                          + 2 * (n - 1) * alpha + 2 * (n - 1) / n * kAllReduceBytes / bw  // ring all-reduce
-                          + 1e-3                                                          // measured compute
-                          + alpha + kSendBytes / bw;                                      // ring of sends
+  const test::SwitchRing net{int(kRanks)};
+  const auto& machine = net.machine;
+  const double alpha = net.alpha, bw = net.bw;
+  const double expected = 1e12 / 1e15                                // gemm
+                          + net.all_reduce(kRanks, kAllReduceBytes)  // ring all-reduce
+                          + 1e-3                                     // measured compute
+                          + alpha + kSendBytes / bw;                 // ring of sends
   CHECK(iteration(machine, t) == zs::test::approx(expected).epsilon(0.01));
+}
+
+TEST_CASE("foreign compute nodes run as the data type and kind of work their inputs and op state") {
+  // As PyTorch's execution-trace observer and Chakra's converter write them: the op's name, its schema
+  // and its inputs' tensor types; num_ops from a cost model. Each node: 10^12 FLOPs.
+  auto compute = [](uint64_t id, const std::string& name, const std::string& schema,
+                    const std::string& types) {
+    auto n = test::chakra_node(id, name, ChakraProtoMsg::COMP_NODE, {},
+                               {chakra::int64_attribute("num_ops", 1000000000000)});
+    if (!schema.empty()) *n.add_attr() = chakra::string_attribute("op_schema", schema);
+    n.mutable_inputs()->set_types(types);
+    return n;
+  };
+  test::TempDir dir;
+  for (uint64_t r = 0; r < 2; ++r)
+    test::write_chakra_rank(
+        dir, "typed", r,
+        {compute(1, "aten::add_",
+                 "aten::add_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!)",
+                 "['Tensor(c10::Float)', 'Tensor(c10::Float)', 'Int']"),
+         compute(2, "aten::mm", "aten::mm(Tensor self, Tensor mat2) -> Tensor",
+                 "['Tensor(c10::Long)', 'Tensor(c10::BFloat16)']"),
+         compute(3, "fused_kernel_7", "", "")});
+  core::DiskFileSource files;
+  const auto imported = chakra::import_chakra(dir.file("typed"), files);
+  CHECK(imported.report.assumed_bf16 == 2);    // the third node of each rank states no tensor type
+  CHECK(imported.report.assumed_matrix == 2);  // nor an op known as matrix or vector work
+  const auto& ops = imported.trace.roles[0].ops;
+  REQUIRE(ops.size() == 3);
+  const auto& add = std::get<workload::ComputeOp>(ops[0].body);
+  CHECK(add.dtype == core::Dtype::kFp32);
+  CHECK(add.kind == core::WorkKind::kVector);
+  const auto& mm = std::get<workload::ComputeOp>(ops[1].body);
+  CHECK(mm.dtype == core::Dtype::kBf16);  // the first floating-point input
+  CHECK(mm.kind == core::WorkKind::kMatrix);
+  const auto& fused = std::get<workload::ComputeOp>(ops[2].body);
+  CHECK(fused.dtype == core::Dtype::kBf16);
+  CHECK(fused.kind == core::WorkKind::kMatrix);
+  // Vector work at 50 TFLOP/s x 0.5, matrix work at 1 PFLOP/s: 40 ms + 1 ms + 1 ms, one after another.
+  CHECK(iteration(test::SwitchRing(2).machine, imported.trace) ==
+        zs::test::approx(0.040 + 0.001 + 0.001).epsilon(1e-6));
 }
 
 TEST_CASE("bad Chakra files are one clear error naming the file and the record") {

@@ -2,54 +2,18 @@
 // checks: whole shipped scenarios replayed).
 #include <doctest/doctest.h>
 
-#include <fstream>
-
-#include "chakra/chakra_attributes.hpp"
 #include "chakra/chakra_export.hpp"
 #include "chakra/chakra_import.hpp"
-#include "chakra/et_records.hpp"
 #include "engine/simulation.hpp"
-#include "et_def.pb.h"
 #include "policy/collective/ring_collective.hpp"
 #include "policy/placement/linear_placement.hpp"
 #include "scenario/scenario_loader.hpp"
+#include "support/chakra_files.hpp"
 #include "support/temp_dir.hpp"
 
 using namespace zs;
 
 namespace {
-
-/// `trace` exported into `dir` as "job"; returns the prefix (the group file is prefix + ".json").
-std::string export_job(const workload::Trace& trace, const test::TempDir& dir) {
-  chakra::export_chakra(trace, "job", [&](const std::string& name, const std::string& bytes) {
-    std::ofstream(dir.file(name), std::ios::binary) << bytes;
-  });
-  return dir.file("job");
-}
-
-/// Rewrites every rank file of `prefix` without zettasim's "zettasim" attributes, as a foreign tool that
-/// keeps only Chakra's own fields would.
-void strip_zettasim_attributes(const std::string& prefix, uint64_t ranks) {
-  for (uint64_t r = 0; r < ranks; ++r) {
-    const std::string path = prefix + "." + std::to_string(r) + ".et";
-    const std::string bytes = test::read_text(path);
-    chakra::RecordReader reader(bytes, path);
-    ChakraProtoMsg::GlobalMetadata meta;
-    reader.next(meta, "/metadata");
-    meta.clear_attr();
-    std::string out;
-    chakra::append_record(meta, out);
-    ChakraProtoMsg::Node node;
-    while (reader.next(node, "/nodes")) {
-      auto* attrs = node.mutable_attr();
-      for (int k = attrs->size() - 1; k >= 0; --k)
-        if (attrs->Get(k).name() == chakra::kZettasimAttribute) attrs->DeleteSubrange(k, 1);
-      chakra::append_record(node, out);
-      node.Clear();
-    }
-    std::ofstream(path, std::ios::binary) << out;
-  }
-}
 
 scenario::Scenario shipped_scenario(const std::string& name) {
   core::DiskFileSource files;
@@ -64,7 +28,7 @@ TEST_CASE("an export with its group file re-imports to the same iteration time, 
     const auto s = shipped_scenario(name);
     test::TempDir dir;
     core::DiskFileSource files;
-    const std::string prefix = export_job(s.trace, dir);
+    const std::string prefix = test::export_chakra_job(s.trace, dir);
     const auto imported = chakra::import_chakra(prefix, files, prefix + ".json");
     CHECK(imported.report.comm_groups == prefix + ".json");
     auto time = [&](const workload::Trace& t) {
@@ -79,8 +43,8 @@ TEST_CASE("an export stripped of zettasim's attributes re-imports with the right
   const auto s = shipped_scenario("hgx-3d-parallel");
   test::TempDir dir;
   core::DiskFileSource files;
-  const std::string prefix = export_job(s.trace, dir);
-  strip_zettasim_attributes(prefix, s.trace.mesh.size());
+  const std::string prefix = test::export_chakra_job(s.trace, dir);
+  test::strip_zettasim_attributes(prefix, s.trace.mesh.size());
   const auto imported = chakra::import_chakra(prefix, files, prefix + ".json");
   CHECK_FALSE(imported.report.zettasim_metadata);
   const auto& t = imported.trace;

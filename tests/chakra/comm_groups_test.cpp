@@ -75,13 +75,9 @@ TEST_CASE("tensor- and data-parallel groups form a mesh, and each all-reduce tak
   CHECK(std::get<workload::CollectiveOp>(t.roles[3].ops[0].body).communicator == "pg0");
   CHECK(std::get<workload::CollectiveOp>(t.roles[3].ops[1].body).communicator == "pg4");
 
-  const auto machine = test::single_switch_machine(int(kRanks), test::unit_model("1PFLOPS", 1, "0s"),
-                                                   test::link_model("100GB/s", "1us"));
-  const auto& units = machine.topology.units();
-  const auto route = topology::shortest_route(machine.topology, units[0], units[1]);
-  const double alpha = topology::route_latency(machine, route).value();
-  const double bw = topology::route_bandwidth(machine, route).value();
-  auto ring = [&](double n, double bytes) { return 2 * (n - 1) * alpha + 2 * (n - 1) / n * bytes / bw; };
+  const test::SwitchRing net{int(kRanks)};
+  const auto& machine = net.machine;
+  auto ring = [&](double n, double bytes) { return net.all_reduce(n, bytes); };
   const auto result = engine::simulate(machine, t, policy::LinearPlacement(), policy::RingCollective());
   CHECK(result.replay.iteration_time.value() ==
         zs::test::approx(ring(2, kTensorBytes) + ring(4, kDataBytes)).epsilon(0.01));
@@ -148,25 +144,113 @@ TEST_CASE("process groups refused with one line naming the file and the record")
   }
 }
 
-TEST_CASE("groups that are not the axes of one mesh are refused, saying why") {
-  const std::string tail =
-      "): zettasim replays process groups that are the axes of a mesh, as tensor, data, pipeline and expert "
-      "parallel groups are";
-  CHECK(mesh_error(R"({"a": [0, 1, 2], "b": [3, 4, 5]})", 8)
-            .find("the process groups do not form a mesh of the 8 ranks (the groups shaped like \"a\" leave "
-                  "rank 6 "
-                  "out" +
-                  tail) != std::string::npos);
-  CHECK(mesh_error(R"({"a": [0, 1], "b": [1, 2], "c": [3, 4], "d": [5, 6]})", 8)
-            .find("rank 1 is in two groups of the same shape") != std::string::npos);
-  CHECK(mesh_error(R"({"a": [0, 3], "b": [1, 4], "c": [2, 5], "d": [0, 1], "e": [2, 3], "f": [4, 5]})", 6)
-            .find("(their strides 2 and 3 do not nest)") != std::string::npos);
-  CHECK(mesh_error(R"({"a": [0, 2], "b": [1, 3], "c": [4, 6], "d": [5, 7], "e": [0, 3], "f": [1, 4],)"
-                   R"( "g": [2, 5], "h": [6, 7]})",
-                   8)
-            .find("(the groups shaped like \"e\" leave rank 6 out)") != std::string::npos);
+TEST_CASE("groups that are not the axes of one mesh run as listed groups, saying why") {
+  auto mesh = [](const std::string& text, uint64_t ranks) {
+    test::TempDir dir;
+    core::DiskFileSource files;
+    return chakra::mesh_of_groups(chakra::read_comm_groups(write_groups(dir, "g.json", text), files, ranks),
+                                  ranks);
+  };
+  auto names = [](const chakra::GroupMesh& m) {
+    std::string out;
+    for (const auto& c : m.communicators) out += (out.empty() ? "" : " ") + c.name;
+    return out;
+  };
+  SUBCASE("groups that leave ranks out: one axis over every rank, the groups listed") {
+    const auto m = mesh(R"({"a": [0, 1, 2], "b": [3, 4, 5]})", 8);
+    REQUIRE(m.axes.size() == 1);
+    CHECK(m.axes[0].size == 8);
+    CHECK(m.every_rank == m.axes[0].name);
+    REQUIRE(m.communicators.size() == 1);
+    CHECK(m.communicators[0].name == "pga");
+    CHECK(m.communicators[0].groups == std::vector<std::vector<uint64_t>>{{0, 1, 2}, {3, 4, 5}});
+    CHECK(m.communicator_of.at("b") == "pga");
+    CHECK(m.listed ==
+          std::vector<std::string>{"\"a\", \"b\" (the groups shaped like \"a\" leave rank 6 out)"});
+  }
+  SUBCASE("overlapping groups of one shape: one communicator per group") {
+    const auto m = mesh(R"({"a": [0, 1], "b": [1, 2], "c": [3, 4], "d": [5, 6]})", 8);
+    CHECK(names(m) == "pga pgb pgc pgd");
+    CHECK(m.listed.at(0).find("(rank 1 is in two groups of the same shape, \"a\" and \"b\")") !=
+          std::string::npos);
+  }
+  SUBCASE("a kind that does not nest with the mesh before it") {
+    const auto m =
+        mesh(R"({"a": [0, 3], "b": [1, 4], "c": [2, 5], "d": [0, 1], "e": [2, 3], "f": [4, 5]})", 6);
+    REQUIRE(m.axes.size() == 2);
+    CHECK(m.axes[0].name == "pga");
+    CHECK(m.axes[0].size == 2);
+    CHECK(m.axes[1].size == 3);
+    CHECK(names(m) == "pgd rank");
+    CHECK(m.listed ==
+          std::vector<std::string>{"\"d\", \"e\", \"f\" (not an axis of the mesh the groups before "
+                                   "it form: strides 2 and 3 do not nest)"});
+  }
+  SUBCASE("a mesh kind, then kinds that each leave ranks out") {
+    const auto m = mesh(R"({"a": [0, 2], "b": [1, 3], "c": [4, 6], "d": [5, 7], "e": [0, 3], "f": [1, 4],)"
+                        R"( "g": [2, 5], "h": [6, 7]})",
+                        8);
+    REQUIRE(m.listed.size() == 2);
+    CHECK(m.listed[0] == "\"e\", \"f\", \"g\" (the groups shaped like \"e\" leave rank 6 out)");
+    CHECK(m.listed[1] == "\"h\" (the groups shaped like \"h\" leave rank 0 out)");
+    CHECK(m.communicator_of.at("a") == m.axes[1].name);
+  }
   CHECK(mesh_error(R"([[0, 1]])", 2).find("expected an object from each process group's id") !=
         std::string::npos);
+}
+
+TEST_CASE("listed groups replay on exactly their members, at their ring time, in exact fidelity only") {
+  // Tensor-parallel pairs form the mesh; the "embedding" groups join the first and last pair's ranks
+  // (0 with 6, 1 with 7), as Megatron's embedding group joins the first and last pipeline stages.
+  test::TempDir dir;
+  const std::string groups = write_groups(
+      dir, "g.json", R"({"0": [0, 1], "1": [2, 3], "2": [4, 5], "3": [6, 7], "8": [0, 6], "9": [1, 7]})");
+  for (uint32_t r = 0; r < kRanks; ++r) {
+    std::vector<ChakraProtoMsg::Node> nodes{
+        test::chakra_all_reduce(1, std::to_string(r / 2), uint64_t(kTensorBytes), 0)};
+    if (r == 0 || r == 6) nodes.push_back(test::chakra_all_reduce(2, "8", uint64_t(kDataBytes), 1));
+    if (r == 1 || r == 7) nodes.push_back(test::chakra_all_reduce(2, "9", uint64_t(kDataBytes), 1));
+    test::write_chakra_rank(dir, "emb", r, nodes);
+  }
+  core::DiskFileSource files;
+  const auto imported = chakra::import_chakra(dir.file("emb"), files, groups);
+  const auto& t = imported.trace;
+  REQUIRE(imported.report.listed_groups.size() == 1);
+  CHECK(imported.report.listed_groups[0] == "\"8\", \"9\" (the groups shaped like \"8\" leave rank 2 out)");
+  CHECK(std::get<workload::CollectiveOp>(t.roles[7].ops[1].body).communicator == "pg8");
+  CHECK(t.has_explicit_groups());
+
+  const test::SwitchRing net{int(kRanks)};
+  const auto& machine = net.machine;
+  auto ring = [&](double n, double bytes) { return net.all_reduce(n, bytes); };
+  const auto result = engine::simulate(machine, t, policy::LinearPlacement(), policy::RingCollective());
+  CHECK(result.replay.iteration_time.value() ==
+        zs::test::approx(ring(2, kTensorBytes) + ring(2, kDataBytes)).epsilon(0.01));
+  CHECK(result.replay.collectives == 4 + 2);
+  CHECK(result.fidelity_reason.find("communicators \"pg8\" list their groups") != std::string::npos);
+  std::string refused;
+  try {
+    engine::simulate(machine, t, policy::LinearPlacement(), policy::RingCollective(), {},
+                     engine::Fidelity::kCollapsed);
+  } catch (const core::InputError& e) {
+    refused = e.what();
+  }
+  CHECK(
+      refused.find("collapsed fidelity needs communicators over mesh axes, and \"pg8\" list their groups") !=
+      std::string::npos);
+  // Exported with its group file, and re-imported with and without zettasim's attributes: the same time.
+  test::TempDir out;
+  const std::string prefix = test::export_chakra_job(t, out);
+  for (bool stripped : {false, true}) {
+    CAPTURE(stripped);
+    if (stripped) test::strip_zettasim_attributes(prefix, kRanks);
+    const auto back = chakra::import_chakra(prefix, files, prefix + ".json");
+    CHECK(back.report.zettasim_metadata == !stripped);
+    CHECK(back.trace.has_explicit_groups());
+    const auto again =
+        engine::simulate(machine, back.trace, policy::LinearPlacement(), policy::RingCollective());
+    CHECK(again.replay.iteration_time.value() == result.replay.iteration_time.value());
+  }
 }
 
 TEST_CASE("every group kind over the same axes, and single-rank groups, still form a mesh") {

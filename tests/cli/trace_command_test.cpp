@@ -296,8 +296,8 @@ TEST_CASE("a Chakra trace on process groups: --comm-groups and a scenario's comm
     return dir.write(name + ".json", s.dump());
   };
   const auto run =
-      test::run_cli({"run", scenario("with-groups", {{"chakra", "pg"}, {"comm_groups", "groups.json"}}), "--out",
-                     dir.file("r"), "--quiet"});
+      test::run_cli({"run", scenario("with-groups", {{"chakra", "pg"}, {"comm_groups", "groups.json"}}),
+                     "--out", dir.file("r"), "--quiet"});
   CAPTURE(run.err);
   REQUIRE(run.code == 0);
   CHECK(test::read_text(dir.path() / "r" / "report.txt").find("on pg2") != std::string::npos);
@@ -308,4 +308,39 @@ TEST_CASE("a Chakra trace on process groups: --comm-groups and a scenario's comm
                      dir.file("w")});
   CHECK(wrong.code == 2);
   CHECK(wrong.err.find("/workload/comm_groups: goes with \"chakra\"") != std::string::npos);
+}
+
+TEST_CASE("process groups that are not the axes of a mesh: inspect says so, exact fidelity runs them") {
+  test::TempDir dir;
+  for (uint32_t r = 0; r < 4; ++r) {
+    std::vector<ChakraProtoMsg::Node> nodes{test::chakra_all_reduce(1, std::to_string(r / 2), 1 << 20, 0)};
+    if (r == 0 || r == 3) nodes.push_back(test::chakra_all_reduce(2, "9", 1 << 24, 1));
+    test::write_chakra_rank(dir, "ends", r, nodes);
+  }
+  const std::string groups = dir.write("groups.json", R"({"0": [0, 1], "1": [2, 3], "9": [0, 3]})");
+  const auto inspect = test::run_cli({"trace", "inspect", dir.file("ends"), "--comm-groups", groups});
+  CAPTURE(inspect.err);
+  REQUIRE(inspect.code == 0);
+  CHECK(
+      inspect.out.find("; groups \"9\" (the groups shaped like \"9\" leave rank 1 out) are not the axes of a "
+                       "mesh: replayed as listed groups, exact fidelity only") != std::string::npos);
+  CHECK(inspect.out.find("communicator pg9      1 listed group: 0 3") != std::string::npos);
+  CHECK(inspect.out.find("pg9 all-reduce") != std::string::npos);
+  nlohmann::json s = {{"kind", "scenario"},
+                      {"name", "ends"},
+                      {"machine", source_file("topologies/hgx-h100-8.machine.json")},
+                      {"workload", {{"chakra", "ends"}, {"comm_groups", "groups.json"}}},
+                      {"policies", {{"placement", "linear"}, {"collective", "ring"}}}};
+  const std::string scenario = dir.write("ends.json", s.dump());
+  const auto run = test::run_cli({"run", scenario, "--out", dir.file("r"), "--quiet"});
+  CAPTURE(run.err);
+  REQUIRE(run.code == 0);
+  const auto summary = nlohmann::json::parse(test::read_text(dir.path() / "r" / "summary.json"));
+  CHECK(summary["fidelity"] == "exact");
+  CHECK(summary["fidelity_reason"].get<std::string>().find("communicators \"pg9\" list their groups") !=
+        std::string::npos);
+  const auto collapsed = test::run_cli({"run", scenario, "--out", dir.file("c"), "--fidelity", "collapsed"});
+  CHECK(collapsed.code == 2);
+  CHECK(collapsed.err.find("collapsed fidelity needs communicators over mesh axes") != std::string::npos);
+  CHECK(std::count(collapsed.err.begin(), collapsed.err.end(), '\n') == 1);
 }

@@ -27,15 +27,16 @@ class FixedStepFidelity final : public engine::ReplayFidelity {
     step(done);
   }
   uint32_t create_instance(const engine::InstanceKey& key, uint64_t rank, uint32_t op,
-                           const std::vector<size_t>& axes, const workload::CollectiveOp& c) override {
+                           const workload::CommunicatorGroups& groups,
+                           const workload::CollectiveOp& c) override {
     engine::CollectiveInstance inst;
     inst.kind = c.kind;
     inst.bytes = c.bytes;
-    inst.members = core_.trace.mesh.group_members(rank, axes);
-    core_.schedule_transfers(inst, rank, op, axes, c);
+    inst.members = groups.members(rank);
+    core_.schedule_transfers(inst, rank, op, groups, c);
     return core_.add_instance(std::move(inst), key);
   }
-  void join_analytic(uint32_t, uint64_t, uint32_t, const std::vector<size_t>&,
+  void join_analytic(uint32_t, uint64_t, uint32_t, const workload::CommunicatorGroups&,
                      const workload::CollectiveOp&) override {
     FAIL("no analytic instance was created");
   }

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "chakra/chakra_attributes.hpp"
+#include "chakra/chakra_export.hpp"
 #include "chakra/chakra_import.hpp"
 #include "chakra/et_records.hpp"
 #include "core/file_source.hpp"
@@ -60,6 +61,38 @@ inline std::string chakra_import_error(const std::string& prefix, const std::str
     return e.what();
   }
   return "(no error)";
+}
+
+/// `trace` exported into `dir` as "job"; returns the prefix (the group file is prefix + ".json").
+inline std::string export_chakra_job(const workload::Trace& trace, const test::TempDir& dir) {
+  chakra::export_chakra(trace, "job", [&](const std::string& name, const std::string& bytes) {
+    std::ofstream(dir.file(name), std::ios::binary) << bytes;
+  });
+  return dir.file("job");
+}
+
+/// Rewrites every rank file of `prefix` without zettasim's "zettasim" attributes, as a foreign tool that
+/// keeps only Chakra's own fields would.
+inline void strip_zettasim_attributes(const std::string& prefix, uint64_t ranks) {
+  for (uint64_t r = 0; r < ranks; ++r) {
+    const std::string path = prefix + "." + std::to_string(r) + ".et";
+    const std::string bytes = read_text(path);
+    chakra::RecordReader reader(bytes, path);
+    ChakraProtoMsg::GlobalMetadata meta;
+    reader.next(meta, "/metadata");
+    meta.clear_attr();
+    std::string out;
+    chakra::append_record(meta, out);
+    ChakraProtoMsg::Node node;
+    while (reader.next(node, "/nodes")) {
+      auto* attrs = node.mutable_attr();
+      for (int k = attrs->size() - 1; k >= 0; --k)
+        if (attrs->Get(k).name() == chakra::kZettasimAttribute) attrs->DeleteSubrange(k, 1);
+      chakra::append_record(node, out);
+      node.Clear();
+    }
+    std::ofstream(path, std::ios::binary) << out;
+  }
 }
 
 }  // namespace zs::test

@@ -13,6 +13,7 @@
 #include "hw/switch_model.hpp"
 #include "topology/machine.hpp"
 #include "topology/model_binder.hpp"
+#include "topology/routing.hpp"
 
 namespace zs::test {
 
@@ -166,5 +167,25 @@ inline topology::Machine tree_machine(int leaves, int per_leaf) {
   }
   return m;
 }
+
+/// `ranks` units of 1 PFLOP/s bf16 (full efficiency, no launch overhead) on one switch by 100 GB/s links
+/// of 1 us, and the ring all-reduce's closed form over its unit-to-unit route.
+struct SwitchRing {
+  topology::Machine machine;
+  double alpha = 0;  ///< one unit-to-unit route's latency, s
+  double bw = 0;     ///< its bandwidth, B/s
+
+  explicit SwitchRing(int ranks)
+      : machine(single_switch_machine(ranks, unit_model("1PFLOPS", 1, "0s"), link_model("100GB/s", "1us"))) {
+    const auto& units = machine.topology.units();
+    const auto route = topology::shortest_route(machine.topology, units[0], units[1]);
+    alpha = topology::route_latency(machine, route).value();
+    bw = topology::route_bandwidth(machine, route).value();
+  }
+  /// A ring all-reduce of `bytes` over `n` members: 2(n-1) alpha + 2 (n-1)/n S/B, s.
+  double all_reduce(double n, double bytes) const {
+    return 2 * (n - 1) * alpha + 2 * (n - 1) / n * bytes / bw;
+  }
+};
 
 }  // namespace zs::test

@@ -83,6 +83,62 @@ TEST_CASE("malformed traces: one line with the file, the JSON path and what was 
   CHECK(error_of(nlohmann::json::array()) == "t.json: expected a JSON object (a trace)");
 }
 
+TEST_CASE("communicators of listed groups: read and written back, each group checked against the mesh") {
+  // Four ranks, one role: an all-reduce on the listed pairs {0, 1} and {2, 3}.
+  const nlohmann::json doc = {
+      {"kind", "trace"},
+      {"format_version", 1},
+      {"name", "pairs"},
+      {"mesh", {{{"name", "r"}, {"size", 4}}}},
+      {"streams", {"comm"}},
+      {"model_flops", "0FLOP"},
+      {"model_dtype", "bf16"},
+      {"tokens_per_iteration", 0},
+      {"communicators", {{{"name", "pair"}, {"groups", {{0, 1}, {2, 3}}}}}},
+      {"roles",
+       {{{"name", "all"},
+         {"ops",
+          {{{"name", "ar"},
+            {"phase", "x"},
+            {"stream", 0},
+            {"collective", {{"kind", "all-reduce"}, {"communicator", "pair"}, {"bytes", "1MB"}}}}}}}}}};
+  const auto t = workload::trace_from_json(doc, "t.json");
+  REQUIRE(t.has_explicit_groups());
+  const auto groups = t.groups_of("pair");
+  REQUIRE(groups.has_value());
+  CHECK_FALSE(groups->on_mesh());
+  CHECK(groups->members(3) == std::vector<uint64_t>{2, 3});
+  CHECK(groups->position(3) == 1);
+  CHECK(groups->count() == 2);
+  CHECK_FALSE(t.communicator_axes("pair").has_value());
+  CHECK(workload::trace_to_json(t) == doc);
+  auto with = [&](auto edit) {
+    auto d = doc;
+    edit(d);
+    return error_of(d);
+  };
+  CHECK(with([](auto& d) {
+          d["communicators"][0]["groups"] = {{0, 1}, {1, 2}};
+        }) == "t.json: /communicators/0/groups/1/0: rank 1 is in two groups of \"pair\"");
+  CHECK(with([](auto& d) {
+          d["communicators"][0]["groups"] = {{1, 0}};
+        }) == "t.json: /communicators/0/groups/0/1: expected ascending ranks");
+  CHECK(with([](auto& d) {
+          d["communicators"][0]["groups"] = {{0, 9}};
+        }) == "t.json: /communicators/0/groups/0/1: rank 9 is not in the 4-rank mesh");
+  CHECK(with([](auto& d) { d["communicators"][0]["groups"] = nlohmann::json::array(); }) ==
+        "t.json: /communicators/0/groups: expected a non-empty array of groups, each an array of ranks");
+  CHECK(with([](auto& d) { d["communicators"][0]["axes"] = {"r"}; }) ==
+        "t.json: /communicators/0: a communicator has mesh axes or explicit groups, not both");
+  CHECK(with([](auto& d) {
+          d["communicators"][0]["groups"] = {{0, 1}};
+        }) ==
+        "t.json: /roles/0/ops/0/communicator: rank 2 issues a collective on \"pair\", whose listed groups do "
+        "not hold it");
+  CHECK(with([](auto& d) { d["role_axis"] = "pair"; }) ==
+        "t.json: /role_axis: \"pair\" is neither a mesh axis nor a communicator over mesh axes");
+}
+
 TEST_CASE("expert routing in a trace is read with the plan's rules: histogram length, known names") {
   auto doc = workload::trace_to_json(moe_trace());
   size_t r = 0, k = 0;  // the first expert dispatch

@@ -94,7 +94,9 @@ void CollapsedFidelity::scaled_compute_started(uint64_t rank, uint32_t dispatch,
 }
 
 void CollapsedFidelity::join_analytic(uint32_t id, uint64_t rank, uint32_t op,
-                                      const std::vector<size_t>& axes, const workload::CollectiveOp& c) {
+                                      const workload::CommunicatorGroups& groups,
+                                      const workload::CollectiveOp& c) {
+  const auto& axes = groups.axes();  // collapsed fidelity runs meshes only
   CollectiveInstance& inst = core_.instances.at(id);
   const auto it = std::find(inst.members.begin(), inst.members.end(), rank);
   const auto m = static_cast<uint32_t>(it - inst.members.begin());
@@ -117,8 +119,9 @@ void CollapsedFidelity::join_analytic(uint32_t id, uint64_t rank, uint32_t op,
 }
 
 uint32_t CollapsedFidelity::create_instance(const InstanceKey& key, uint64_t rank, uint32_t op,
-                                            const std::vector<size_t>& axes,
+                                            const workload::CommunicatorGroups& groups,
                                             const workload::CollectiveOp& c) {
+  const auto& axes = groups.axes();  // collapsed fidelity runs meshes only
   CollectiveInstance inst;
   inst.kind = c.kind;
   inst.bytes = c.bytes;
@@ -127,7 +130,7 @@ uint32_t CollapsedFidelity::create_instance(const InstanceKey& key, uint64_t ran
   if (inst.members.size() == group_size && inst.members.size() <= RankCollapse::kTransferLevelMembers) {
     // Every member is simulated: run the schedule's transfers as charges, each as its members join.
     ++core_.result.transfer_level_collectives;
-    core_.schedule_transfers(inst, rank, op, axes, c);
+    core_.schedule_transfers(inst, rank, op, groups, c);
     return core_.add_instance(std::move(inst), key);
   }
   inst.analytic = true;

@@ -35,10 +35,11 @@ class CollapsedFidelity final : public ReplayFidelity {
   /// representative of an expert dispatch runs its own expert's load; the group's largest is kept so
   /// that the combine can wait for the hottest expert.
   uint32_t create_instance(const InstanceKey& key, uint64_t rank, uint32_t op,
-                           const std::vector<size_t>& axes, const workload::CollectiveOp& c) override;
+                           const workload::CommunicatorGroups& groups,
+                           const workload::CollectiveOp& c) override;
   /// An expert combine is ready when its hottest member is (the lags); the last representative to join
   /// starts its charge.
-  void join_analytic(uint32_t id, uint64_t rank, uint32_t op, const std::vector<size_t>& axes,
+  void join_analytic(uint32_t id, uint64_t rank, uint32_t op, const workload::CommunicatorGroups& groups,
                      const workload::CollectiveOp& c) override;
   /// The hottest expert of the group, run by a rank this representative stands for, finishes later,
   /// and so (routed per call) does every member with more load; adds those differences to the rank's

@@ -29,16 +29,17 @@ void ExactFidelity::start_collective_transfer(const CollectiveInstance& inst, ui
 }
 
 uint32_t ExactFidelity::create_instance(const InstanceKey& key, uint64_t rank, uint32_t op,
-                                        const std::vector<size_t>& axes, const workload::CollectiveOp& c) {
+                                        const workload::CommunicatorGroups& groups,
+                                        const workload::CollectiveOp& c) {
   CollectiveInstance inst;
   inst.kind = c.kind;
   inst.bytes = c.bytes;
-  inst.members = core_.trace.mesh.group_members(rank, axes);
-  core_.schedule_transfers(inst, rank, op, axes, c);
+  inst.members = groups.members(rank);
+  core_.schedule_transfers(inst, rank, op, groups, c);
   return core_.add_instance(std::move(inst), key);
 }
 
-void ExactFidelity::join_analytic(uint32_t, uint64_t, uint32_t, const std::vector<size_t>&,
+void ExactFidelity::join_analytic(uint32_t, uint64_t, uint32_t, const workload::CommunicatorGroups&,
                                   const workload::CollectiveOp&) {
   throw std::logic_error("exact fidelity creates no analytic collective instance");
 }

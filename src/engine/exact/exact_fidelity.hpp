@@ -22,8 +22,9 @@ class ExactFidelity final : public ReplayFidelity {
   void start_collective_transfer(const CollectiveInstance& inst, uint32_t t,
                                  const ReplayActivity& done) override;
   uint32_t create_instance(const InstanceKey& key, uint64_t rank, uint32_t op,
-                           const std::vector<size_t>& axes, const workload::CollectiveOp& c) override;
-  void join_analytic(uint32_t id, uint64_t rank, uint32_t op, const std::vector<size_t>& axes,
+                           const workload::CommunicatorGroups& groups,
+                           const workload::CollectiveOp& c) override;
+  void join_analytic(uint32_t id, uint64_t rank, uint32_t op, const workload::CommunicatorGroups& groups,
                      const workload::CollectiveOp& c) override;
   void scaled_compute_started(uint64_t, uint32_t, const workload::ComputeOp&) override {}
   void complete(const ReplayActivity& a) override;

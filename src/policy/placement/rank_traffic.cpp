@@ -26,10 +26,10 @@ RankTraffic::RankTraffic(const workload::Trace& trace) : trace_(trace), roles_(t
   for (size_t role = 0; role < trace.roles.size(); ++role)
     for (const auto& op : trace.roles[role].ops) {
       if (const auto* c = std::get_if<workload::CollectiveOp>(&op.body)) {
-        auto axes = axes_of_.find(c->communicator);
-        if (axes == axes_of_.end())
-          axes = axes_of_.emplace(c->communicator, *trace.communicator_axes(c->communicator)).first;
-        const double n = double(trace.mesh.group_size(axes->second));
+        auto groups = groups_of_.find(c->communicator);
+        if (groups == groups_of_.end())
+          groups = groups_of_.emplace(c->communicator, *trace.groups_of(c->communicator)).first;
+        const double n = double(groups->second.largest());
         auto& to = c->kind == workload::CollectiveKind::kAllToAll ? roles_[role].spread : roles_[role].ring;
         to[c->communicator] += bytes_sent(c->kind, c->bytes.value(), n);
       } else if (const auto* p = std::get_if<workload::P2POp>(&op.body)) {
@@ -48,12 +48,16 @@ void RankTraffic::sends_of(uint64_t r, std::vector<Send>& out) const {
       out.push_back({&comm, r, 0.0});
       continue;
     }
-    const auto members = trace_.mesh.group_members(r, axes_of_.at(comm));
+    const auto& groups = groups_of_.at(comm);
+    if (!groups.index(r)) continue;  // listed groups that do not hold r
+    const auto members = groups.members(r);
     const size_t self = size_t(std::find(members.begin(), members.end(), r) - members.begin());
     out.push_back({&comm, members[(self + 1) % members.size()], bytes});
   }
   for (const auto& [comm, bytes] : sends.spread) {
-    const auto members = trace_.mesh.group_members(r, axes_of_.at(comm));
+    const auto& groups = groups_of_.at(comm);
+    if (!groups.index(r)) continue;
+    const auto members = groups.members(r);
     const size_t step = std::max<size_t>(1, members.size() / 16);
     double count = 0;
     for (size_t m = 0; m < members.size() && bytes > 0; m += step) count += members[m] != r ? 1 : 0;

@@ -39,7 +39,7 @@ class RankTraffic {
   };
   const workload::Trace& trace_;
   std::vector<RoleSends> roles_;
-  std::map<std::string, std::vector<size_t>> axes_of_;  ///< communicator -> mesh axes
+  std::map<std::string, workload::CommunicatorGroups> groups_of_;  ///< per communicator
 };
 
 }  // namespace zs::policy
