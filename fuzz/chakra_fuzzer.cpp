@@ -1,5 +1,6 @@
-// Fuzz target: Chakra execution traces of one to four ranks. The input is the rank files joined by
-// kRankSeparator; its first byte picks how many ranks the import expects (a missing one is refused too).
+// Fuzz target: Chakra execution traces of one to four ranks, with or without a communicator-group file.
+// The input is the rank files joined by kRankSeparator; its first byte picks how many ranks the import
+// expects (a missing one is refused too). A segment after the last rank's is the group file.
 #include <cstddef>
 #include <cstdint>
 #include <map>
@@ -26,7 +27,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     files["fuzz." + std::to_string(rank) + ".et"] = std::string(rest.substr(begin, end - begin));
     begin = end + kRankSeparator.size();
   }
+  std::string groups;
+  if (begin <= rest.size()) {
+    files["fuzz.json"] = std::string(rest.substr(begin));
+    groups = "fuzz.json";
+  }
   const core::BundledFileSource source(std::move(files));
-  fuzz::check_contract([&] { chakra::import_chakra("fuzz", source); });
+  fuzz::check_contract([&] { chakra::import_chakra("fuzz", source, groups); });
   return 0;
 }
