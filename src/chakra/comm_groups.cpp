@@ -187,9 +187,9 @@ GroupMesh mesh_of_kinds(const CommGroups& g, const std::vector<const Kind*>& kin
   return out;
 }
 
-/// Adds the groups of kind `kind`, which are not the axes of the mesh, as communicators of listed
-/// groups: one communicator for the kind when its groups are disjoint, else one per group.
-void add_listed(const CommGroups& g, const Kind& kind, GroupMesh& out) {
+/// Adds the groups of kind `kind`, which are not the axes of the mesh for reason `why`, as communicators
+/// of listed groups: one communicator for the kind when its groups are disjoint, else one per group.
+void add_listed(const CommGroups& g, const Kind& kind, const std::string& why, GroupMesh& out) {
   std::set<uint64_t> seen;
   bool disjoint = true;
   for (size_t i : kind.groups)
@@ -204,7 +204,7 @@ void add_listed(const CommGroups& g, const Kind& kind, GroupMesh& out) {
   for (size_t k = 0; k < kind.groups.size() && k < 4; ++k)
     ids += (k == 0 ? "" : ", ") + core::quoted_for_message(g.groups[kind.groups[k]].first, 24);
   if (kind.groups.size() > 4) ids += ", ...";
-  out.listed.push_back(ids + " (" + kind.problem + ")");
+  out.listed.push_back(ids + " (" + why + ")");
 }
 
 }  // namespace
@@ -227,11 +227,7 @@ GroupMesh mesh_of_groups(const CommGroups& g, uint64_t ranks) {
   }
   GroupMesh out = mesh_of_kinds(g, on_mesh, ranks);
   for (size_t k = 0; k < kinds.size(); ++k)
-    if (!problem[k].empty()) {
-      Kind listed = kinds[k];
-      listed.problem = problem[k];
-      add_listed(g, listed, out);
-    }
+    if (!problem[k].empty()) add_listed(g, kinds[k], problem[k], out);
   if (out.axes.size() == 1) {
     out.every_rank = out.axes[0].name;
   } else {

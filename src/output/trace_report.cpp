@@ -87,10 +87,8 @@ std::string trace_inspection(const workload::Trace& t, const chakra::ChakraImpor
         const std::string key = c->communicator + " " + std::string(workload::to_string(c->kind));
         comm_bytes[key] += c->bytes.value() * n;
         rank_calls[key] += n;
-        const auto groups = t.groups_of(c->communicator);
-        const uint64_t rank = rank_of_role[role_index];
-        const bool member = groups->on_mesh() || groups->index(rank).has_value();
-        comm_calls[key] += member ? n / double(groups->size(rank)) : 0.0;
+        // validate() holds every issuing rank in a group of a listed communicator.
+        comm_calls[key] += n / double(t.groups_of(c->communicator)->size(rank_of_role[role_index]));
       } else if (const auto* m = std::get_if<workload::MemoryOp>(&op.body)) {
         op_counts["memory move"] += n;
         memory_moved += m->bytes.value() * n;

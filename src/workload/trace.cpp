@@ -2,6 +2,7 @@
 #include "workload/trace.hpp"
 
 #include <algorithm>
+#include <map>
 
 #include "core/input_error.hpp"
 
@@ -78,7 +79,7 @@ bool Trace::has_explicit_groups() const {
 
 namespace {
 
-/// Checks communicator `c`'s explicit groups: ascending ranks of the mesh, no rank in two groups.
+/// Checks communicator `comm`'s explicit groups: ascending ranks of the mesh, no rank in two groups.
 template <class Fail>
 void validate_groups(const Trace& trace, const Communicator& comm, const std::string& at, const Fail& fail) {
   if (!comm.axes.empty()) fail(at, "a communicator has mesh axes or explicit groups, not both");
@@ -114,12 +115,13 @@ void validate_membership(const Trace& trace, const Fail& fail) {
                 uses[r].end())
               uses[r].emplace_back(k, i);
           }
-  std::vector<CommunicatorGroups> groups;
-  for (const auto& c : trace.communicators) groups.emplace_back(trace.mesh, c.groups);
+  std::map<size_t, CommunicatorGroups> groups;  // the listed communicators used, by index
+  for (const auto& role_uses : uses)
+    for (auto [k, op] : role_uses) groups.try_emplace(k, trace.mesh, trace.communicators[k].groups);
   for (uint64_t rank = 0; rank < trace.mesh.size(); ++rank) {
     const uint32_t role = trace.role_of(rank);
     for (auto [k, op] : uses[role])
-      if (!groups[k].index(rank))
+      if (!groups.at(k).index(rank))
         fail("/roles/" + std::to_string(role) + "/ops/" + std::to_string(op) + "/communicator",
              "rank " + std::to_string(rank) + " issues a collective on \"" + trace.communicators[k].name +
                  "\", whose listed groups do not hold it");
