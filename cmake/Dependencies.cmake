@@ -26,3 +26,7 @@ zs_require(doctest_FOUND doctest-dev "doctest 2.4 or newer")
 find_package(Protobuf 3.12 QUIET)
 zs_require(Protobuf_FOUND libprotobuf-dev "Protocol Buffers 3.12 or newer (for Chakra traces)")
 zs_require(Protobuf_PROTOC_EXECUTABLE protobuf-compiler "protoc (for Chakra traces)")
+
+# Sweep results are one HDF5 file, written with HDF5's C API (Debian's serial build).
+pkg_check_modules(HDF5 QUIET IMPORTED_TARGET hdf5)
+zs_require(HDF5_FOUND libhdf5-dev "HDF5 (for sweep results)")

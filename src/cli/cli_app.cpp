@@ -119,6 +119,32 @@ Command add_topo(CLI::App& app) {
   return command(topo, opt, &summarize_topology);
 }
 
+Command add_sweep(CLI::App& app) {
+  auto opt = std::make_shared<SweepOptions>();
+  auto* sweep = app.add_subcommand(
+      "sweep", "Run every point of a sweep file as its own process; all results in one HDF5 file");
+  sweep->add_option("spec", opt->spec, "Sweep file ({\"kind\": \"sweep\"})")->required();
+  sweep->add_option("--out", opt->out, "The HDF5 file (default: results/<sweep name>.h5)");
+  sweep->add_option("--csv", opt->csv, "Also write the points' table as CSV");
+  sweep->add_option("--jobs", opt->jobs, "Points at once (default: one per core)")->check(CLI::Range(1u, 4096u));
+  sweep->add_option("--backend", opt->backend, "Where points run: local (default)");
+  sweep->add_flag("--resume", opt->resume,
+                  "Continue an interrupted sweep, refusing if its journal holds another sweep (running the same "
+                  "command again resumes too, but starts afresh when the sweep changed)");
+  sweep->add_flag("--quiet", opt->quiet, "No progress line");
+  add_limit_options(sweep, opt->limits);
+  return command(sweep, opt, &run_sweep);
+}
+
+Command add_sweep_point(CLI::App& app) {
+  auto opt = std::make_shared<SweepPointOptions>();
+  auto* point = app.add_subcommand("sweep-point", "Run one point of a journalled sweep (started by sweep)");
+  point->group("");  // internal: not listed in --help
+  point->add_option("journal", opt->journal, "The sweep's journal folder")->required();
+  point->add_option("index", opt->index, "The point's index")->required();
+  return command(point, opt, &run_sweep_point);
+}
+
 Command add_list(CLI::App& app) {
   auto* list = app.add_subcommand(
       "list", "List every built-in family: policies, checkpoint rules, topology and workload generators");
@@ -256,7 +282,8 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
   app.set_version_flag("--version", std::string("zettasim ") + output::kVersion);
   app.require_subcommand(1);
   std::vector<Command> commands = {add_run(app),    add_goodput(app), add_topo(app),    add_list(app),
-                                   add_params(app), add_place(app),   add_validate(app)};
+                                   add_params(app), add_place(app),   add_validate(app),
+                                   add_sweep(app),  add_sweep_point(app)};
   auto* trace = app.add_subcommand("trace", "Generate, inspect, import or export a trace");
   trace->require_subcommand(1);
   for (auto add : {&add_trace_gen, &add_trace_inspect, &add_trace_export}) commands.push_back(add(*trace));

@@ -78,4 +78,24 @@ int inspect_trace(const std::string& input, const std::string& comm_groups, std:
 int export_chakra_files(const std::string& input, const std::string& comm_groups, const std::string& out_dir,
                         bool force, std::ostream& out);
 
+struct SweepOptions {
+  std::string spec;
+  std::string out;   ///< empty: results/<sweep name>.h5
+  std::string csv;
+  unsigned jobs = 0;  ///< 0: one per core
+  std::string backend = "local";
+  bool resume = false;
+  bool quiet = false;
+  scenario::LoadLimits limits;
+};
+/// Every point of a sweep file, as processes, into one HDF5 file.
+int run_sweep(const SweepOptions& opt, std::ostream& out);
+
+struct SweepPointOptions {
+  std::string journal;
+  uint64_t index = 0;
+};
+/// One point of a journalled sweep (started by `zettasim sweep`, not by users).
+int run_sweep_point(const SweepPointOptions& opt, std::ostream& out);
+
 }  // namespace zs::cli

@@ -1,0 +1,27 @@
+// Runs one point of a sweep in this process and records its result.
+#include "batch/sweep_point_run.hpp"
+
+#include "core/input_error.hpp"
+#include "output/run_record.hpp"
+#include "study/scenario_simulation.hpp"
+
+namespace zs::batch {
+
+nlohmann::json run_sweep_point(const core::FileSource& files, const scenario::SweepPlan& plan, uint64_t index,
+                               const scenario::LoadLimits& limits) {
+  nlohmann::json record = {{"point", index}};
+  try {
+    scenario::Scenario s = scenario::load_sweep_point(files, plan, index, limits);
+    s.resolved["scenario"]["fidelity"] = core::to_string(s.fidelity);
+    const engine::SimulationResult result = study::simulate_scenario(s);
+    record["status"] = "ok";
+    record["summary"] = output::summary_json(s, result);
+    record["config"] = output::config_json(s);
+  } catch (const core::InputError& e) {
+    record["status"] = "invalid";
+    record["error"] = e.what();
+  }
+  return record;
+}
+
+}  // namespace zs::batch

@@ -1,0 +1,80 @@
+// `zettasim sweep`: plans a sweep, runs its unfinished points as processes and writes the results file.
+#include "batch/sweep_runner.hpp"
+
+#include <filesystem>
+#include <thread>
+
+#include "batch/sweep_journal.hpp"
+#include "batch/sweep_point_run.hpp"
+#include "core/input_error.hpp"
+#include "output/atomic_file.hpp"
+#include "output/sweep_table.hpp"
+#include "scenario/sweep_plan.hpp"
+
+namespace zs::batch {
+namespace fs = std::filesystem;
+namespace {
+
+/// The results file: --out, or results/NAME.h5; refused when it is a folder or has no folder to go in.
+fs::path results_file(const SweepOptions& options, const scenario::SweepPlan& plan) {
+  fs::path out = options.out.empty() ? fs::path("results") / (plan.spec.name + ".h5") : fs::path(options.out);
+  if (options.out.empty()) fs::create_directories(out.parent_path());
+  std::error_code ec;
+  if (fs::is_directory(out, ec)) throw core::InputError("--out", "", "\"" + out.string() + "\" is a folder, expected an HDF5 file's path");
+  const fs::path parent = out.parent_path().empty() ? fs::path(".") : out.parent_path();
+  if (!fs::is_directory(parent, ec))
+    throw core::InputError("--out", "", "no folder \"" + parent.string() + "\" to write \"" + out.filename().string() + "\" in");
+  return out;
+}
+
+}  // namespace
+
+SweepOutcome run_sweep(const core::FileSource& files, const SweepOptions& options, std::ostream& progress_out) {
+  scenario::SweepPlan plan =
+      scenario::SweepPlan::make(files, scenario::SweepSpec::load(files, options.spec), options.limits);
+  const fs::path out = results_file(options, plan);
+  const fs::path dir = journal_dir(out);
+  if (options.resume && SweepJournal::holds_another(dir, plan))
+    throw core::InputError("--resume", "",
+                           dir.string() + " holds another sweep's points (a changed spec, base or zettasim): "
+                                          "run without --resume to discard them and start afresh");
+  SweepJournal journal(dir, plan);
+  if (journal.restarted() && !options.quiet)
+    progress_out << "sweep: " << dir.string() << " held another sweep's points (a changed spec, base or "
+                 << "zettasim); they were discarded\n";
+  const std::vector<uint64_t> pending = journal.pending();
+  SweepOutcome outcome;
+  outcome.out = out.string();
+  outcome.points = plan.points.size();
+  outcome.resumed = plan.points.size() - pending.size();
+  SweepProgress progress(progress_out, plan.points.size(), outcome.resumed, options.terminal, options.quiet);
+  const unsigned jobs = options.jobs > 0 ? options.jobs : std::max(1u, std::thread::hardware_concurrency());
+  run_points_locally(journal, pending, options.command, jobs, progress);
+  progress.done();
+
+  std::vector<nlohmann::json> records;
+  for (const auto& p : plan.points) {
+    auto r = journal.record(p.index);
+    if (!r) throw std::runtime_error("point " + std::to_string(p.index) + " has no record in " + dir.string());
+    const std::string status = r->at("status");
+    outcome.ok += status == "ok";
+    outcome.invalid += status == "invalid";
+    outcome.failed += status == "failed";
+    r->erase("retry");
+    records.push_back(std::move(*r));
+  }
+  const output::SweepTable table = output::sweep_table(plan, records);
+  output::write_sweep_hdf5(out.string(), plan, table);
+  if (!options.csv.empty()) output::write_file_atomically(options.csv, output::sweep_csv(table));
+  return outcome;
+}
+
+void run_journalled_point(const std::string& journal_dir, uint64_t index) {
+  const SweepJournal journal(journal_dir);
+  if (index >= journal.plan().points.size())
+    throw std::runtime_error("the sweep has no point " + std::to_string(index));
+  core::DiskFileSource files;
+  journal.write(index, run_sweep_point(files, journal.plan(), index));
+}
+
+}  // namespace zs::batch

@@ -1,0 +1,39 @@
+// `zettasim sweep` and the point runner it starts: read the options, call the batch library, print.
+#include <filesystem>
+#include <iostream>
+
+#include <unistd.h>
+
+#include "batch/sweep_runner.hpp"
+#include "cli/commands.hpp"
+#include "core/file_source.hpp"
+
+namespace zs::cli {
+
+int run_sweep(const SweepOptions& opt, std::ostream& out) {
+  if (opt.backend != "local")
+    throw core::InputError("--backend", "", "unknown backend \"" + opt.backend + "\" (known: local)");
+  batch::SweepOptions o;
+  o.spec = opt.spec;
+  o.out = opt.out;
+  o.csv = opt.csv;
+  o.jobs = opt.jobs;
+  o.resume = opt.resume;
+  o.quiet = opt.quiet;
+  o.terminal = ::isatty(2) != 0;
+  o.command = {std::filesystem::read_symlink("/proc/self/exe").string(), {"sweep-point"}};
+  o.limits = opt.limits;
+  core::DiskFileSource files;
+  const batch::SweepOutcome r = batch::run_sweep(files, o, std::cerr);
+  out << "sweep: " << r.points << " points (" << r.ok << " ok, " << r.invalid << " invalid, " << r.failed
+      << " failed; " << r.resumed << " from an earlier run)\nresults: " << r.out
+      << (opt.csv.empty() ? "" : " and " + opt.csv) << "\n";
+  return 0;
+}
+
+int run_sweep_point(const SweepPointOptions& opt, std::ostream&) {
+  batch::run_journalled_point(opt.journal, opt.index);
+  return 0;
+}
+
+}  // namespace zs::cli

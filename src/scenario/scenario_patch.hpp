@@ -1,0 +1,49 @@
+// Sets parameters of a scenario by their place in the resolved configuration: each pointer is followed
+// through the scenario file and the files it includes to the key a user would edit there.
+#pragma once
+
+#include <map>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "core/file_source.hpp"
+
+namespace zs::scenario {
+
+/// Where a resolved-configuration pointer is read from.
+struct PatchTarget {
+  std::string file;     ///< the input file that holds (or would hold) the value
+  std::string pointer;  ///< its JSON path in that file
+  bool present = false; ///< whether the file sets it (otherwise a default, or a value zettasim derives)
+  /// Whether the file holds there the path of an included file (a model's file): a string value then
+  /// names another file instead of setting the included file's contents.
+  bool include = false;
+};
+
+/// The input files of one scenario, to be patched in memory. Thrown std::invalid_argument says, in one
+/// line, why a pointer cannot be set (the caller adds the sweep file and path).
+class ScenarioPatch {
+ public:
+  /// `resolved` is the scenario's resolved configuration (what config.json holds).
+  ScenarioPatch(const core::FileSource& files, std::string scenario_path, const nlohmann::json& resolved);
+
+  /// Follows `pointer` to the input file and key it is read from.
+  PatchTarget locate(const std::string& pointer);
+  /// Sets `value` at `pointer`'s target. An include's target given a string names the file to include
+  /// instead, resolved against `relative_to` (the sweep file).
+  void set(const std::string& pointer, const nlohmann::json& value, const std::string& relative_to);
+  /// The patched files' texts by path, to lay over the unpatched ones.
+  std::map<std::string, std::string> files() const;
+
+ private:
+  nlohmann::json& document(const std::string& path);
+
+  const core::FileSource& files_;
+  std::string scenario_path_;
+  const nlohmann::json& resolved_;
+  std::map<std::string, nlohmann::json> documents_;  ///< read so far, by path
+  std::map<std::string, bool> patched_;
+};
+
+}  // namespace zs::scenario

@@ -1,0 +1,262 @@
+// A sweep's points, checked against its base scenario, and the scenario of one point.
+#include "scenario/sweep_plan.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+#include "core/json_object.hpp"
+#include "core/splitmix.hpp"
+#include "scenario/scenario_patch.hpp"
+
+namespace zs::scenario {
+namespace {
+
+std::string quoted(const nlohmann::json& v) {
+  std::string s = v.dump();
+  return s.size() > 80 ? s.substr(0, 77) + "..." : s;
+}
+
+/// A range's or sample's bound as a number in the parameter's SI unit.
+double bound_value(const SweepSpec& spec, const SweepAxis& axis, const nlohmann::json& bound, const char* key,
+                   const char* form) {
+  const std::string at = axis.where + "/" + form + "/" + key;
+  if (!is_numeric(axis.kind))
+    throw core::InputError(spec.file, axis.where + "/" + form,
+                           "a " + std::string(form) + " needs a numeric parameter; \"" + axis.pointer + "\" is " +
+                               describe(axis.kind));
+  SweepValueKind read_as = axis.kind == SweepValueKind::kInteger ? SweepValueKind::kNumber : axis.kind;
+  const auto x = numeric_value(read_as, bound);
+  if (!x) throw core::InputError(spec.file, at, "expected " + describe(axis.kind) + ", got " + quoted(bound));
+  return *x;
+}
+
+/// x in [lo, hi] at fraction u, on a linear or log scale.
+double between(double lo, double hi, double u, bool log) { return log ? lo * std::pow(hi / lo, u) : lo + (hi - lo) * u; }
+
+void check_log_bounds(const SweepSpec& spec, const SweepAxis& axis, double lo, double hi, const char* form) {
+  if (!(lo > 0 && hi > 0))
+    throw core::InputError(spec.file, axis.where + "/" + form, "a log scale needs bounds above 0");
+}
+
+void expand_range(const SweepSpec& spec, SweepAxis& axis) {
+  const double lo = bound_value(spec, axis, axis.range_from, "from", "range");
+  const double hi = bound_value(spec, axis, axis.range_to, "to", "range");
+  if (axis.range_log) check_log_bounds(spec, axis, lo, hi, "range");
+  for (int64_t i = 0; i < axis.range_steps; ++i) {
+    const double u = static_cast<double>(i) / static_cast<double>(axis.range_steps - 1);
+    axis.values.push_back(value_of(axis.kind, i + 1 == axis.range_steps ? hi : between(lo, hi, u, axis.range_log)));
+  }
+  for (size_t i = 1; i < axis.values.size(); ++i)
+    if (same_value(axis.kind, axis.values[i], axis.values[i - 1]))
+      throw core::InputError(spec.file, axis.where + "/range/steps",
+                             "the range gives " + quoted(axis.values[i]) + " twice (whole numbers): use fewer steps");
+}
+
+/// Draws the sampled axes' values together: count points, random or one per stratum of every axis.
+void draw_samples(SweepSpec& spec) {
+  core::SplitMixStream stream(core::splitmix64(spec.seed));
+  const uint64_t n = spec.sample_count;
+  for (auto& axis : spec.axes) {
+    if (!axis.sampled) continue;
+    const double lo = bound_value(spec, axis, axis.sample_from, "from", "sample");
+    const double hi = bound_value(spec, axis, axis.sample_to, "to", "sample");
+    if (axis.sample_log) check_log_bounds(spec, axis, lo, hi, "sample");
+    std::vector<uint64_t> stratum(n);
+    for (uint64_t i = 0; i < n; ++i) stratum[i] = i;
+    if (spec.latin_hypercube)
+      for (uint64_t i = n; i > 1; --i) std::swap(stratum[i - 1], stratum[stream.next() % i]);
+    for (uint64_t j = 0; j < n; ++j) {
+      const double u = spec.latin_hypercube ? (static_cast<double>(stratum[j]) + stream.uniform()) / static_cast<double>(n)
+                                            : stream.uniform();
+      axis.values.push_back(value_of(axis.kind, between(lo, hi, u, axis.sample_log)));
+    }
+  }
+}
+
+/// Checks an explicit list of values against the parameter (or, at a model's entry, names a file).
+void check_values(const core::FileSource& files, const SweepSpec& spec, const SweepAxis& axis, bool include) {
+  for (size_t i = 0; i < axis.values.size(); ++i) {
+    const nlohmann::json& v = axis.values[i];
+    const std::string at = axis.where + "/values/" + std::to_string(i);
+    if (include && v.is_string()) {
+      const std::string path = core::resolve_relative(spec.file, v.get<std::string>());
+      if (!files.exists(path)) throw core::InputError(spec.file, at, "no file at \"" + path + "\"");
+    } else if (!fits(axis.kind, v)) {
+      throw core::InputError(spec.file, at,
+                             "expected " + describe(axis.kind) + (include ? " or a file's path" : "") +
+                                 " (the parameter is " + quoted(nlohmann::json(axis.pointer)) + "), got " + quoted(v));
+    }
+  }
+}
+
+/// The dimensions of the sweep: each listed or ranged axis alone, the sampled axes together.
+std::vector<std::vector<size_t>> dimensions(const SweepSpec& spec) {
+  std::vector<std::vector<size_t>> dims;
+  bool sampled_placed = false;
+  for (size_t a = 0; a < spec.axes.size(); ++a) {
+    if (!spec.axes[a].sampled) {
+      dims.push_back({a});
+    } else if (!sampled_placed) {
+      sampled_placed = true;
+      dims.emplace_back();
+      for (size_t b = a; b < spec.axes.size(); ++b)
+        if (spec.axes[b].sampled) dims.back().push_back(b);
+    }
+  }
+  return dims;
+}
+
+bool excluded(const SweepSpec& spec, const std::vector<nlohmann::json>& values) {
+  for (const auto& rule : spec.exclude) {
+    bool all = true;
+    for (size_t a = 0; a < spec.axes.size() && all; ++a)
+      if (rule.contains(spec.axes[a].name))
+        all = same_value(spec.axes[a].kind, values[a], rule.at(spec.axes[a].name));
+    if (all) return true;
+  }
+  return false;
+}
+
+std::vector<SweepPoint> combine(const SweepSpec& spec) {
+  const auto dims = dimensions(spec);
+  std::vector<size_t> sizes;
+  for (const auto& d : dims) sizes.push_back(spec.axes[d[0]].values.size());
+  uint64_t total = 1;
+  if (spec.zip) {
+    for (size_t d = 1; d < dims.size(); ++d)
+      if (sizes[d] != sizes[0])
+        throw core::InputError(spec.file, "/combine",
+                               "zip needs axes of one length: \"" + spec.axes[dims[0][0]].name + "\" has " +
+                                   std::to_string(sizes[0]) + " values, \"" + spec.axes[dims[d][0]].name +
+                                   "\" has " + std::to_string(sizes[d]));
+    total = sizes[0];
+  } else {
+    for (size_t s : sizes) {
+      if (total > kMaxSweepPoints / s)
+        throw core::InputError(spec.file, "/axes",
+                               "the grid has more than " + std::to_string(kMaxSweepPoints) + " points");
+      total *= s;
+    }
+  }
+  std::vector<SweepPoint> points;
+  for (uint64_t k = 0; k < total; ++k) {
+    std::vector<nlohmann::json> values(spec.axes.size());
+    uint64_t rest = k;
+    for (size_t d = dims.size(); d-- > 0;) {
+      const uint64_t at = spec.zip ? k : rest % sizes[d];
+      rest = spec.zip ? rest : rest / sizes[d];
+      for (size_t a : dims[d]) values[a] = spec.axes[a].values[at];
+    }
+    if (!excluded(spec, values)) points.push_back({points.size(), std::move(values)});
+  }
+  if (points.empty()) throw core::InputError(spec.file, "/exclude", "every point is excluded");
+  return points;
+}
+
+}  // namespace
+
+std::unique_ptr<core::FileSource> sweep_base_files(const core::FileSource& files, const SweepSpec& spec) {
+  std::map<std::string, std::string> inline_base;
+  if (spec.base_inline) inline_base[spec.base_path] = spec.base_json.dump(2);
+  return std::make_unique<core::OverlayFileSource>(files, std::move(inline_base));
+}
+
+SweepPlan SweepPlan::make(const core::FileSource& files, SweepSpec spec, const LoadLimits& limits) {
+  SweepPlan plan;
+  const auto base_files = sweep_base_files(files, spec);
+  plan.base_resolved = ScenarioLoader(*base_files, limits).load(spec.base_path).resolved;
+  for (auto& axis : spec.axes) {
+    ScenarioPatch patch(*base_files, spec.base_path, plan.base_resolved);
+    PatchTarget target;
+    try {
+      target = patch.locate(axis.pointer);
+    } catch (const std::invalid_argument& e) {
+      throw core::InputError(spec.file, axis.where + "/pointer", e.what());
+    }
+    const nlohmann::json& base_value = plan.base_resolved.at(nlohmann::json::json_pointer(axis.pointer));
+    axis.kind = sweep_value_kind(base_value);
+    if (!target.present) {  // a default: set the base's own value, which any settable parameter accepts
+      patch.set(axis.pointer, base_value, spec.file);
+      try {
+        core::OverlayFileSource probe(*base_files, patch.files());
+        ScenarioLoader(probe, limits).load(spec.base_path);
+      } catch (const core::InputError& e) {
+        throw core::InputError(spec.file, axis.where + "/pointer",
+                               "\"" + axis.pointer + "\" is not a parameter a file sets (setting it: " + e.message() + ")");
+      }
+    }
+    if (axis.ranged) expand_range(spec, axis);
+    if (!axis.ranged && !axis.sampled) check_values(files, spec, axis, target.include);
+  }
+  if (spec.sample_count > 0) draw_samples(spec);
+  for (const auto& rule : spec.exclude)
+    for (const auto& axis : spec.axes)
+      if (rule.contains(axis.name) && !fits(axis.kind, rule.at(axis.name)) && !rule.at(axis.name).is_string())
+        throw core::InputError(spec.file, "/exclude", "\"" + axis.name + "\" takes " + describe(axis.kind));
+  plan.points = combine(spec);
+  plan.spec = std::move(spec);
+  return plan;
+}
+
+nlohmann::json SweepPlan::to_json() const {
+  nlohmann::json axes = nlohmann::json::array();
+  for (const auto& a : spec.axes)
+    axes.push_back({{"name", a.name}, {"pointer", a.pointer}, {"kind", static_cast<int>(a.kind)}});
+  nlohmann::json points = nlohmann::json::array();
+  for (const auto& p : this->points) points.push_back(p.values);
+  return {{"file", spec.file},          {"name", spec.name},
+          {"spec", spec.resolved},      {"base_path", spec.base_path},
+          {"base_inline", spec.base_inline}, {"base_json", spec.base_json},
+          {"base_resolved", base_resolved},  {"axes", axes},
+          {"points", points}};
+}
+
+SweepPlan SweepPlan::from_json(const nlohmann::json& j) {
+  SweepPlan plan;
+  plan.spec.file = j.at("file");
+  plan.spec.name = j.at("name");
+  plan.spec.resolved = j.at("spec");
+  plan.spec.base_path = j.at("base_path");
+  plan.spec.base_inline = j.at("base_inline");
+  plan.spec.base_json = j.at("base_json");
+  plan.base_resolved = j.at("base_resolved");
+  for (const auto& a : j.at("axes")) {
+    SweepAxis axis;
+    axis.name = a.at("name");
+    axis.pointer = a.at("pointer");
+    axis.kind = static_cast<SweepValueKind>(a.at("kind").get<int>());
+    plan.spec.axes.push_back(std::move(axis));
+  }
+  for (const auto& values : j.at("points"))
+    plan.points.push_back({plan.points.size(), values.get<std::vector<nlohmann::json>>()});
+  return plan;
+}
+
+Scenario load_sweep_point(const core::FileSource& files, const SweepPlan& plan, uint64_t index,
+                          const LoadLimits& limits) {
+  const SweepPoint& point = plan.points.at(index);
+  const auto base_files = sweep_base_files(files, plan.spec);
+  ScenarioPatch patch(*base_files, plan.spec.base_path, plan.base_resolved);
+  for (size_t a = 0; a < plan.spec.axes.size(); ++a) {
+    try {
+      patch.set(plan.spec.axes[a].pointer, point.values[a], plan.spec.file);
+    } catch (const std::invalid_argument& e) {
+      throw core::InputError(plan.spec.file, "/axes/" + std::to_string(a) + "/pointer", e.what());
+    }
+  }
+  core::OverlayFileSource point_files(*base_files, patch.files());
+  Scenario s = ScenarioLoader(point_files, limits).load(plan.spec.base_path);
+  for (size_t a = 0; a < plan.spec.axes.size(); ++a) {
+    const SweepAxis& axis = plan.spec.axes[a];
+    const nlohmann::json& got = s.resolved.at(nlohmann::json::json_pointer(axis.pointer));
+    if (point.values[a].is_string() && !got.is_string()) continue;  // a file named in place of a model
+    if (!same_value(axis.kind, got, point.values[a]))
+      throw core::InputError(plan.spec.file, "/axes/" + std::to_string(a),
+                             "set to " + quoted(point.values[a]) + ", \"" + axis.pointer + "\" resolved to " +
+                                 quoted(got) + " (zettasim derives it from other values)");
+  }
+  return s;
+}
+
+}  // namespace zs::scenario

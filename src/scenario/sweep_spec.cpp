@@ -1,0 +1,197 @@
+// Reads a sweep file: a base scenario, its axes, how they combine and which points are left out.
+#include "scenario/sweep_spec.hpp"
+
+#include <cctype>
+#include <set>
+
+#include "core/param_reader.hpp"
+
+namespace zs::scenario {
+
+using core::Param;
+
+const core::ParamTable& sweep_range_params() {
+  static const core::ParamTable table(
+      "sweep range", "evenly spaced values of an axis, ends included",
+      {Param::object("from", "a number, or a quantity in the parameter's unit", "the first value"),
+       Param::object("to", "a number, or a quantity in the parameter's unit", "the last value"),
+       Param::integer("steps", 2, 100000, "how many values, ends included"),
+       Param::choice("scale", {"linear", "log"}, "equal differences (linear) or equal ratios (log)")
+           .or_default("linear")});
+  return table;
+}
+
+const core::ParamTable& sweep_sample_params() {
+  static const core::ParamTable table(
+      "sweep sample", "an axis drawn at random between bounds, with the sweep's other sampled axes",
+      {Param::object("from", "a number, or a quantity in the parameter's unit", "the smallest value"),
+       Param::object("to", "a number, or a quantity in the parameter's unit", "the largest value"),
+       Param::choice("scale", {"linear", "log"}, "uniform (linear) or log-uniform (log)").or_default("linear")});
+  return table;
+}
+
+const core::ParamTable& sweep_axis_params() {
+  static const core::ParamTable table(
+      "sweep axis", "one parameter a sweep varies; exactly one of values, range and sample",
+      {Param::text("name", "the axis's column in the results: letters, digits and _, starting with a letter"),
+       Param::text("pointer",
+                   "the parameter's JSON pointer in the resolved configuration (config.json), "
+                   "e.g. \"/workload/tensor_parallel\" or \"/machine/models/gpu/hbm_capacity\""),
+       Param::list("values", "values as the parameter is written (a model's entry also takes a model file's path)",
+                   "the values, in order")
+           .optional(),
+       Param::object("range", sweep_range_params(), "evenly spaced values").optional(),
+       Param::object("sample", sweep_sample_params(), "values drawn at random (see samples)").optional()});
+  return table;
+}
+
+const core::ParamTable& sweep_samples_params() {
+  static const core::ParamTable table(
+      "sweep samples", "how the sampled axes are drawn, together",
+      {Param::integer("count", 1, 1000000, "how many points to draw"),
+       Param::choice("method", {"random", "latin-hypercube"},
+                     "independent draws (random), or one draw in each of count equal strata of every axis "
+                     "(latin-hypercube)")
+           .or_default("latin-hypercube")});
+  return table;
+}
+
+const core::ParamTable& sweep_params() {
+  static const core::ParamTable table(
+      "sweep", "many scenarios in one batch: a base scenario and the parameters varied over it",
+      {Param::text("kind", "\"sweep\""),
+       Param::text("name", "the sweep's name; results go to results/NAME.h5 (one safe path component)"),
+       Param::text("description", "one line: what is asked").or_default(""),
+       Param::integer("seed", 0, INT64_MAX, "seed of the sampled axes' draws").or_default(1),
+       Param::object("base", "a scenario file's path (relative to this file), or the scenario inline",
+                     "the scenario every point starts from"),
+       Param::list("axes", sweep_axis_params(), "the parameters varied, in order (the first varies slowest)"),
+       Param::choice("combine", {"grid", "zip"},
+                     "every combination of the axes' values (grid), or their i-th values together (zip)")
+           .or_default("grid"),
+       Param::object("samples", sweep_samples_params(), "how sampled axes are drawn; needed when one is")
+           .optional(),
+       Param::list("exclude", "objects: axis name → value",
+                   "points to leave out: a point whose values match every entry of one object")
+           .optional()});
+  return table;
+}
+
+namespace {
+
+bool is_identifier(const std::string& s) {
+  if (s.empty() || s.size() > 64 || !std::isalpha(static_cast<unsigned char>(s[0]))) return false;
+  for (char c : s)
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_') return false;
+  return true;
+}
+
+void read_bounds(core::ParamReader& in, nlohmann::json& from, nlohmann::json& to) {
+  for (const char* key : {"from", "to"}) {
+    const nlohmann::json& v = in.value(key);
+    if (!v.is_number() && !v.is_string())
+      throw in.error(key, "expected a number, or a quantity with its unit such as \"80GiB\"");
+    in.record(key, v);
+    (std::string(key) == "from" ? from : to) = v;
+  }
+}
+
+SweepAxis read_axis(core::ParamReader& in) {
+  SweepAxis axis;
+  axis.where = in.pointer();
+  axis.name = in.get<std::string>("name");
+  if (!is_identifier(axis.name))
+    throw in.error("name", "expected letters, digits and _ starting with a letter (at most 64), got \"" +
+                               axis.name + "\"");
+  axis.pointer = in.get<std::string>("pointer");
+  if (axis.pointer.empty() || axis.pointer[0] != '/')
+    throw in.error("pointer", "expected a JSON pointer starting with \"/\", got \"" + axis.pointer + "\"");
+  const int forms = in.has("values") + in.has("range") + in.has("sample");
+  if (forms != 1) throw in.error("expected exactly one of \"values\", \"range\" and \"sample\"");
+  if (in.has("values")) {
+    const nlohmann::json& values = in.list("values");
+    if (values.empty()) throw in.error("values", "expected at least one value, got an empty array");
+    for (const auto& v : values) {
+      if (v.is_null()) throw in.error("values", "null is not a value");
+      axis.values.push_back(v);
+    }
+  } else if (in.has("range")) {
+    core::ParamReader range = in.part("range");
+    axis.ranged = true;
+    read_bounds(range, axis.range_from, axis.range_to);
+    axis.range_steps = range.get<int64_t>("steps");
+    axis.range_log = range.get<std::string>("scale") == "log";
+    range.finish();
+  } else {
+    core::ParamReader sample = in.part("sample");
+    axis.sampled = true;
+    read_bounds(sample, axis.sample_from, axis.sample_to);
+    axis.sample_log = sample.get<std::string>("scale") == "log";
+    sample.finish();
+  }
+  in.finish();
+  return axis;
+}
+
+}  // namespace
+
+SweepSpec SweepSpec::load(const core::FileSource& files, const std::string& path) {
+  const nlohmann::json doc = files.read_json(path);
+  if (!doc.is_object()) throw core::InputError(path, "", "expected a JSON object (a sweep file)");
+  core::ParamReader in(sweep_params(), core::JsonObject(doc, path, ""));
+  SweepSpec spec;
+  spec.file = path;
+  if (in.get<std::string>("kind") != "sweep") throw in.error("kind", "expected \"sweep\" for a sweep file");
+  in.get<std::string>("name");
+  spec.name = in.json().file_name("name");
+  spec.description = in.get<std::string>("description");
+  spec.seed = static_cast<uint64_t>(in.get<int64_t>("seed"));
+  const nlohmann::json& base = in.value("base");
+  if (base.is_string()) {
+    spec.base_path = core::resolve_relative(path, base.get<std::string>());
+    if (!files.exists(spec.base_path))
+      throw in.error("base", "no scenario file at \"" + spec.base_path + "\"");
+  } else if (base.is_object()) {
+    spec.base_inline = true;
+    spec.base_path = path + "#base";
+    spec.base_json = base;
+  } else {
+    throw in.error("base", "expected a scenario file's path or the scenario inline (an object)");
+  }
+  in.record("base", base);
+  std::set<std::string> names;
+  for (auto& axis_in : in.parts("axes")) {
+    SweepAxis axis = read_axis(axis_in);
+    if (!names.insert(axis.name).second) throw axis_in.error("name", "a second axis named \"" + axis.name + "\"");
+    spec.axes.push_back(std::move(axis));
+  }
+  if (spec.axes.empty()) throw in.error("axes", "expected at least one axis");
+  spec.zip = in.get<std::string>("combine") == "zip";
+  const bool any_sampled = std::any_of(spec.axes.begin(), spec.axes.end(), [](const auto& a) { return a.sampled; });
+  if (in.has("samples")) {
+    core::ParamReader samples = in.part("samples");
+    spec.sample_count = static_cast<uint64_t>(samples.get<int64_t>("count"));
+    spec.latin_hypercube = samples.get<std::string>("method") == "latin-hypercube";
+    samples.finish();
+    if (!any_sampled) throw in.error("samples", "no axis is sampled (an axis with \"sample\")");
+  } else if (any_sampled) {
+    throw in.error("missing required key \"samples\": how many points to draw for the sampled axes");
+  }
+  if (in.has("exclude")) {
+    const nlohmann::json& exclude = in.list("exclude");
+    for (size_t i = 0; i < exclude.size(); ++i) {
+      const std::string at = in.element_pointer("exclude", i);
+      if (!exclude[i].is_object() || exclude[i].empty())
+        throw core::InputError(path, at, "expected an object of axis name → value");
+      for (const auto& [key, _] : exclude[i].items())
+        if (!names.count(key))
+          throw core::InputError(path, core::json_pointer_append(at, key), "no axis is named \"" + key + "\"");
+      spec.exclude.push_back(exclude[i]);
+    }
+  }
+  in.finish();
+  spec.resolved = in.resolved();
+  return spec;
+}
+
+}  // namespace zs::scenario
