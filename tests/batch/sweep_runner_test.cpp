@@ -1,0 +1,164 @@
+// `zettasim sweep` on a small sweep: the same summaries as `zettasim run` point by point, invalid points
+// recorded, the same bytes whatever the job count, resumed after being killed at random moments, and a
+// results file that h5py, pandas and h5dump read.
+#include <doctest/doctest.h>
+
+#include <csignal>
+#include <cstdlib>
+#include <filesystem>
+#include <iostream>
+#include <sstream>
+#include <thread>
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "batch/sweep_journal.hpp"
+#include "batch/sweep_support.hpp"
+#include "core/splitmix.hpp"
+#include "support/run_cli.hpp"
+
+using namespace zs;
+
+namespace {
+
+nlohmann::json record_of(const std::string& out, uint64_t index) {
+  return nlohmann::json::parse(test::read_text(batch::journal_dir(out) / "points" / (std::to_string(index) + ".json")));
+}
+
+/// Starts `zettasim sweep` as a process of its own; returns its pid.
+pid_t start_sweep(const std::string& spec, const std::string& out) {
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    std::freopen("/dev/null", "w", stdout);
+    ::execl(ZS_ZETTASIM, ZS_ZETTASIM, "sweep", spec.c_str(), "--out", out.c_str(), "--jobs", "2", "--quiet",
+            static_cast<char*>(nullptr));
+    ::_exit(127);
+  }
+  return pid;
+}
+
+/// Runs the zettasim executable (a sweep starts its points as processes of it); captures both streams.
+test::CliResult run_zettasim(const test::TempDir& dir, const std::vector<std::string>& args) {
+  std::string command = ZS_ZETTASIM;
+  for (const auto& a : args) command += " '" + a + "'";
+  command += " >" + dir.file("stdout.txt") + " 2>" + dir.file("stderr.txt");
+  const int status = std::system(command.c_str());
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, test::read_text(dir.file("stdout.txt")),
+          test::read_text(dir.file("stderr.txt"))};
+}
+
+}  // namespace
+
+TEST_CASE("a local sweep gives, for every point, the summary zettasim run gives for that scenario") {
+  test::SmallSweep s;
+  const batch::SweepOutcome r = batch::run_sweep(core::DiskFileSource(), s.options("small.h5"), std::cerr);
+  CHECK(r.points == 12);
+  CHECK(r.ok == 8);
+  CHECK(r.invalid == 4);  // micro-batch 3 divides no global batch of 16 with 4 or 8 ranks
+  CHECK(r.failed == 0);
+  uint64_t index = 0;
+  for (int dp : {4, 8})
+    for (int mb : {1, 2, 3})
+      for (const char* collective : {"ring", "double-binary-tree"}) {
+        CAPTURE(index);
+        test::ScenarioFiles point = s.scenario;
+        point.scenario["workload"]["data_parallel"] = dp;
+        point.scenario["workload"]["micro_batch"] = mb;
+        point.scenario["policies"]["collective"] = collective;
+        const std::string path = s.dir.write("point.json", point.scenario.dump());
+        const auto run = test::run_cli({"run", path, "--out", s.dir.file("run"), "--quiet"});
+        const nlohmann::json record = record_of(s.dir.file("small.h5"), index++);
+        if (mb == 3) {
+          CHECK(run.code == 2);
+          CHECK(record.at("status") == "invalid");
+          CHECK(record.at("error").get<std::string>().find("/workload/global_batch: global batch 16 is not a multiple") !=
+                std::string::npos);
+          continue;
+        }
+        REQUIRE(run.code == 0);
+        CHECK(record.at("status") == "ok");
+        CHECK(record.at("summary") == nlohmann::json::parse(test::read_text(s.dir.path() / "run" / "summary.json")));
+      }
+}
+
+TEST_CASE("a sweep's results are the same bytes whatever the number of jobs") {
+  test::SmallSweep s;
+  batch::run_sweep(core::DiskFileSource(), s.options("one.h5", 1), std::cerr);
+  batch::run_sweep(core::DiskFileSource(), s.options("three.h5", 3), std::cerr);
+  CHECK(test::read_text(s.dir.file("one.h5")) == test::read_text(s.dir.file("three.h5")));
+}
+
+TEST_CASE("a sweep killed at random moments and run again ends with the file of an uninterrupted sweep") {
+  test::SmallSweep s;
+  batch::run_sweep(core::DiskFileSource(), s.options("whole.h5"), std::cerr);
+  const std::string out = s.dir.file("killed.h5");
+  core::SplitMixStream random(2026);
+  int kills = 0;
+  bool finished = false;
+  for (int attempt = 0; attempt < 40 && !finished; ++attempt) {
+    const pid_t pid = start_sweep(s.spec, out);
+    int status = 0;
+    pid_t ended = 0;
+    if (attempt < 8) {  // killed after 0 to 0.3 s (the whole sweep takes about that), then left to finish
+      std::this_thread::sleep_for(std::chrono::microseconds(static_cast<int>(random.uniform() * 300000)));
+      ended = ::waitpid(pid, &status, WNOHANG);
+      if (ended == 0) {
+        ::kill(pid, SIGKILL);
+        ++kills;
+      }
+    }
+    if (ended == 0) ended = ::waitpid(pid, &status, 0);
+    finished = ended == pid && WIFEXITED(status) && WEXITSTATUS(status) == 0;
+  }
+  REQUIRE(finished);
+  CHECK(kills > 0);
+  REQUIRE(std::filesystem::exists(out));
+  CHECK(test::read_text(out) == test::read_text(s.dir.file("whole.h5")));
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(batch::journal_dir(out)))
+    CHECK(entry.path().filename().string().find(".tmp-") == std::string::npos);
+}
+
+TEST_CASE("zettasim sweep writes an HDF5 file that h5py, pandas and h5dump read, and the same table as CSV") {
+  test::SmallSweep s;
+  const auto r = run_zettasim(s.dir, {"sweep", s.spec, "--out", s.dir.file("small.h5"), "--csv", s.dir.file("small.csv"),
+                                "--jobs", "2", "--quiet"});
+  REQUIRE(r.code == 0);
+  CHECK(r.out.find("sweep: 12 points (8 ok, 4 invalid, 0 failed; 0 from an earlier run)") == 0);
+  const std::string check = std::string(ZS_PYTHON) + " " + ZS_SOURCE_DIR + "/tests/batch/read_sweep.py " +
+                            s.dir.file("small.h5") + " " + s.dir.file("small.csv") + " 12";
+  CHECK(std::system(check.c_str()) == 0);
+  const std::string dump = "h5dump -H " + s.dir.file("small.h5") + " > " + s.dir.file("dump.txt");
+  REQUIRE(std::system(dump.c_str()) == 0);
+  const std::string listing = test::read_text(s.dir.file("dump.txt"));
+  CHECK(listing.find("DATASET \"points\"") != std::string::npos);
+  CHECK(listing.find("H5T_IEEE_F64LE \"iteration_time_s\"") != std::string::npos);
+}
+
+TEST_CASE("a sweep run again resumes, and --resume refuses a journal of another sweep") {
+  test::SmallSweep s;
+  REQUIRE(run_zettasim(s.dir, {"sweep", s.spec, "--out", s.dir.file("a.h5"), "--quiet"}).code == 0);
+  const auto again = run_zettasim(s.dir, {"sweep", s.spec, "--out", s.dir.file("a.h5"), "--quiet"});
+  CHECK(again.out.find("12 from an earlier run") != std::string::npos);
+  nlohmann::json changed = nlohmann::json::parse(test::read_text(s.spec));
+  changed["axes"][0]["values"] = {2, 4};
+  s.dir.write("sweep.json", changed.dump());
+  const auto refused = run_zettasim(s.dir, {"sweep", s.spec, "--out", s.dir.file("a.h5"), "--resume", "--quiet"});
+  CHECK(refused.code == 2);
+  CHECK(refused.err.find("zettasim: error: --resume: ") == 0);
+  const auto fresh = run_zettasim(s.dir, {"sweep", s.spec, "--out", s.dir.file("a.h5"), "--quiet"});
+  CHECK(fresh.code == 0);
+  CHECK(fresh.out.find("0 from an earlier run") != std::string::npos);
+}
+
+TEST_CASE("a bad sweep file exits 2 with one line before any point runs") {
+  test::SmallSweep s;
+  nlohmann::json bad = nlohmann::json::parse(test::read_text(s.spec));
+  bad["axes"][2]["values"] = {"ring", 3};
+  s.dir.write("sweep.json", bad.dump());
+  const auto r = run_zettasim(s.dir, {"sweep", s.spec, "--out", s.dir.file("bad.h5")});
+  CHECK(r.code == 2);
+  CHECK(r.err == "zettasim: error: " + s.spec + ": /axes/2/values/1: expected a string (the parameter is "
+                 "\"/policies/collective\"), got 3\n");
+  CHECK_FALSE(std::filesystem::exists(batch::journal_dir(s.dir.file("bad.h5"))));
+}
