@@ -12,9 +12,9 @@
 namespace zs::fuzz {
 
 /// Bounds for the targets that build machines and traces: lower than the defaults, so that one input
-/// takes milliseconds to a second (a machine of 2^17 nodes, a trace of 2^18 ops), far under the time cap;
-/// larger ones are refused as the defaults refuse larger still.
-inline constexpr scenario::LoadLimits kFuzzLimits{uint64_t(1) << 17, uint64_t(1) << 18};
+/// takes milliseconds to a second (a machine of 2^17 nodes, a trace of 2^18 ops, a sweep of 256 points), far
+/// under the time cap; larger ones are refused as the defaults refuse larger still.
+inline constexpr scenario::LoadLimits kFuzzLimits{uint64_t(1) << 17, uint64_t(1) << 18, 256};
 
 /// Reports a broken contract and aborts, so that libFuzzer saves the input as a finding.
 [[noreturn]] inline void finding(const std::string& what) {

@@ -6,6 +6,7 @@
 #include <fstream>
 #include <map>
 #include <stdexcept>
+#include <thread>
 
 #include <fcntl.h>
 #include <sys/prctl.h>
@@ -28,7 +29,8 @@ pid_t start(const PointCommand& command, const std::string& journal, uint64_t in
   argv.push_back(nullptr);
   const pid_t parent = ::getpid();
   const pid_t pid = ::fork();
-  if (pid < 0) throw std::runtime_error(std::string("cannot start a point's process: ") + std::strerror(errno));
+  if (pid < 0)
+    throw std::runtime_error(std::string("cannot start a point's process: ") + std::strerror(errno));
   if (pid == 0) {
     ::prctl(PR_SET_PDEATHSIG, SIGKILL);
     if (::getppid() != parent) ::_exit(127);  // the coordinator died before prctl
@@ -68,15 +70,17 @@ nlohmann::json failed_record(uint64_t index, int status, const std::string& last
     why = "the point's process was killed by signal " + std::to_string(WTERMSIG(status)) + " (" +
           (name ? name : "unknown") + ")";
   } else {
-    why = "the point's process exited with status " + std::to_string(WEXITSTATUS(status)) + " without a result";
+    why =
+        "the point's process exited with status " + std::to_string(WEXITSTATUS(status)) + " without a result";
   }
-  nlohmann::json record = {{"point", index}, {"status", "failed"}, {"error", why + (last_line.empty() ? "" : ": " + last_line)}};
+  nlohmann::json record = {
+      {"point", index}, {"status", "failed"}, {"error", why + (last_line.empty() ? "" : ": " + last_line)}};
   if (killed_from_outside(status)) record["retry"] = true;
   return record;
 }
 
-void run_points_locally(const SweepJournal& journal, const std::vector<uint64_t>& pending, const PointCommand& command,
-                        unsigned jobs, SweepProgress& progress) {
+void run_points_locally(const SweepJournal& journal, const std::vector<uint64_t>& pending,
+                        const PointCommand& command, unsigned jobs, SweepProgress& progress) {
   std::map<pid_t, uint64_t> running;
   size_t next = 0;
   while (next < pending.size() || !running.empty()) {
@@ -87,10 +91,15 @@ void run_points_locally(const SweepJournal& journal, const std::vector<uint64_t>
     }
     progress.running(running.size());
     int status = 0;
-    const pid_t pid = ::waitpid(-1, &status, 0);
+    const pid_t pid = ::waitpid(-1, &status, WNOHANG);
     if (pid < 0) {
       if (errno == EINTR) continue;
       throw std::runtime_error(std::string("waiting for the points' processes: ") + std::strerror(errno));
+    }
+    if (pid == 0) {  // none ended: look again shortly, keeping the progress line current
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+      progress.tick();
+      continue;
     }
     const auto it = running.find(pid);
     if (it == running.end()) continue;

@@ -19,8 +19,8 @@ struct PointCommand {
 /// A process that ends without writing its point's record gets a "failed" record with its exit status
 /// and last line; one killed from outside (SIGKILL, SIGTERM, SIGINT, SIGHUP) is marked to run again on
 /// resume. The processes die with this one.
-void run_points_locally(const SweepJournal& journal, const std::vector<uint64_t>& pending, const PointCommand& command,
-                        unsigned jobs, SweepProgress& progress);
+void run_points_locally(const SweepJournal& journal, const std::vector<uint64_t>& pending,
+                        const PointCommand& command, unsigned jobs, SweepProgress& progress);
 
 /// The record of a point whose process ended with wait status `status` without writing one.
 nlohmann::json failed_record(uint64_t index, int status, const std::string& last_line);

@@ -44,7 +44,8 @@ fs::path journal_dir(const fs::path& out) {
   return dir;
 }
 
-SweepJournal::SweepJournal(fs::path dir, const scenario::SweepPlan& plan) : dir_(std::move(dir)), plan_(plan) {
+SweepJournal::SweepJournal(fs::path dir, const scenario::SweepPlan& plan)
+    : dir_(std::move(dir)), plan_(plan) {
   const nlohmann::json wanted = plan_document(plan);
   const auto existing = read_json_file(dir_ / "plan.json");
   if (existing && *existing != wanted) {
@@ -72,11 +73,17 @@ SweepJournal::SweepJournal(fs::path dir) : dir_(std::move(dir)) {
   plan_ = scenario::SweepPlan::from_json(doc->at("plan"));
 }
 
-fs::path SweepJournal::point_file(uint64_t index) const { return dir_ / "points" / (std::to_string(index) + ".json"); }
+fs::path SweepJournal::point_file(uint64_t index) const {
+  return dir_ / "points" / (std::to_string(index) + ".json");
+}
 
-fs::path SweepJournal::log(uint64_t index) const { return dir_ / "logs" / (std::to_string(index) + ".log"); }
+fs::path SweepJournal::log(uint64_t index) const {
+  return dir_ / "logs" / (std::to_string(index) + ".log");
+}
 
-std::optional<nlohmann::json> SweepJournal::record(uint64_t index) const { return read_json_file(point_file(index)); }
+std::optional<nlohmann::json> SweepJournal::record(uint64_t index) const {
+  return read_json_file(point_file(index));
+}
 
 bool SweepJournal::finished(uint64_t index) const {
   const auto r = record(index);

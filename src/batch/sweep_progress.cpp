@@ -8,8 +8,14 @@ namespace zs::batch {
 
 SweepProgress::SweepProgress(std::ostream& out, uint64_t total, uint64_t already, bool terminal, bool quiet,
                              double every_s)
-    : out_(out), total_(total), already_(already), terminal_(terminal), quiet_(quiet), every_s_(every_s),
-      start_(std::chrono::steady_clock::now()), last_(start_) {}
+    : out_(out),
+      total_(total),
+      already_(already),
+      terminal_(terminal),
+      quiet_(quiet),
+      every_s_(every_s),
+      start_(std::chrono::steady_clock::now()),
+      last_(start_) {}
 
 void SweepProgress::finished(bool failed) {
   ++done_;
@@ -38,11 +44,13 @@ void SweepProgress::print(bool force) {
   const double rate = elapsed > 0 ? static_cast<double>(done_) / elapsed : 0;
   const uint64_t left = total_ - already_ - done_;
   char line[200];
-  std::snprintf(line, sizeof line, "sweep: %llu/%llu points done, %llu running, %llu not ok, %.2f points/s, %s left",
-                static_cast<unsigned long long>(already_ + done_), static_cast<unsigned long long>(total_),
-                static_cast<unsigned long long>(running_), static_cast<unsigned long long>(failed_), rate,
-                rate > 0 ? (std::to_string(static_cast<long long>(static_cast<double>(left) / rate + 0.5)) + " s").c_str()
-                         : "unknown time");
+  std::snprintf(
+      line, sizeof line, "sweep: %llu/%llu points done, %llu running, %llu not ok, %.2f points/s, %s left",
+      static_cast<unsigned long long>(already_ + done_), static_cast<unsigned long long>(total_),
+      static_cast<unsigned long long>(running_), static_cast<unsigned long long>(failed_), rate,
+      rate > 0
+          ? (std::to_string(static_cast<long long>(static_cast<double>(left) / rate + 0.5)) + " s").c_str()
+          : "unknown time");
   out_ << (terminal_ ? "\r\x1b[K" : "") << line << (terminal_ ? "" : "\n") << std::flush;
 }
 

@@ -16,6 +16,8 @@ class SweepProgress {
   /// A point finished (`failed`: invalid, or its process failed).
   void finished(bool failed);
   void running(uint64_t n);
+  /// Nothing changed: prints the line again when it is due (the rate and time left move on).
+  void tick() { print(false); }
   /// The last line, always printed (unless quiet).
   void done();
 

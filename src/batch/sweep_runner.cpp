@@ -20,24 +20,28 @@ fs::path results_file(const SweepOptions& options, const scenario::SweepPlan& pl
   fs::path out = options.out.empty() ? fs::path("results") / (plan.spec.name + ".h5") : fs::path(options.out);
   if (options.out.empty()) fs::create_directories(out.parent_path());
   std::error_code ec;
-  if (fs::is_directory(out, ec)) throw core::InputError("--out", "", "\"" + out.string() + "\" is a folder, expected an HDF5 file's path");
+  if (fs::is_directory(out, ec))
+    throw core::InputError("--out", "", "\"" + out.string() + "\" is a folder, expected an HDF5 file's path");
   const fs::path parent = out.parent_path().empty() ? fs::path(".") : out.parent_path();
   if (!fs::is_directory(parent, ec))
-    throw core::InputError("--out", "", "no folder \"" + parent.string() + "\" to write \"" + out.filename().string() + "\" in");
+    throw core::InputError(
+        "--out", "", "no folder \"" + parent.string() + "\" to write \"" + out.filename().string() + "\" in");
   return out;
 }
 
 }  // namespace
 
-SweepOutcome run_sweep(const core::FileSource& files, const SweepOptions& options, std::ostream& progress_out) {
+SweepOutcome run_sweep(const core::FileSource& files, const SweepOptions& options,
+                       std::ostream& progress_out) {
   scenario::SweepPlan plan =
       scenario::SweepPlan::make(files, scenario::SweepSpec::load(files, options.spec), options.limits);
   const fs::path out = results_file(options, plan);
   const fs::path dir = journal_dir(out);
   if (options.resume && SweepJournal::holds_another(dir, plan))
     throw core::InputError("--resume", "",
-                           dir.string() + " holds another sweep's points (a changed spec, base or zettasim): "
-                                          "run without --resume to discard them and start afresh");
+                           dir.string() +
+                               " holds another sweep's points (a changed spec, base or zettasim): "
+                               "run without --resume to discard them and start afresh");
   SweepJournal journal(dir, plan);
   if (journal.restarted() && !options.quiet)
     progress_out << "sweep: " << dir.string() << " held another sweep's points (a changed spec, base or "
@@ -55,7 +59,8 @@ SweepOutcome run_sweep(const core::FileSource& files, const SweepOptions& option
   std::vector<nlohmann::json> records;
   for (const auto& p : plan.points) {
     auto r = journal.record(p.index);
-    if (!r) throw std::runtime_error("point " + std::to_string(p.index) + " has no record in " + dir.string());
+    if (!r)
+      throw std::runtime_error("point " + std::to_string(p.index) + " has no record in " + dir.string());
     const std::string status = r->at("status");
     outcome.ok += status == "ok";
     outcome.invalid += status == "invalid";
@@ -74,7 +79,7 @@ void run_journalled_point(const std::string& journal_dir, uint64_t index) {
   if (index >= journal.plan().points.size())
     throw std::runtime_error("the sweep has no point " + std::to_string(index));
   core::DiskFileSource files;
-  journal.write(index, run_sweep_point(files, journal.plan(), index));
+  journal.write(index, run_sweep_point(files, journal.plan(), index, journal.plan().limits));
 }
 
 }  // namespace zs::batch

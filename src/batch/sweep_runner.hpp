@@ -12,14 +12,14 @@
 namespace zs::batch {
 
 struct SweepOptions {
-  std::string spec;        ///< the sweep file
-  std::string out;         ///< the HDF5 file; empty: results/NAME.h5
-  std::string csv;         ///< also write the table as CSV here, when set
-  unsigned jobs = 0;       ///< points at once; 0: one per core
-  bool resume = false;     ///< require the journal to hold this same sweep (never discard another's)
-  bool quiet = false;      ///< no progress line
-  bool terminal = false;   ///< the progress line is redrawn in place
-  PointCommand command;    ///< how a point's process is started
+  std::string spec;       ///< the sweep file
+  std::string out;        ///< the HDF5 file; empty: results/NAME.h5
+  std::string csv;        ///< also write the table as CSV here, when set
+  unsigned jobs = 0;      ///< points at once; 0: one per core
+  bool resume = false;    ///< require the journal to hold this same sweep (never discard another's)
+  bool quiet = false;     ///< no progress line
+  bool terminal = false;  ///< the progress line is redrawn in place
+  PointCommand command;   ///< how a point's process is started
   scenario::LoadLimits limits;
 };
 
@@ -31,7 +31,8 @@ struct SweepOutcome {
 
 /// Reads and checks the sweep (exit-2 problems are InputErrors naming the sweep file), opens its journal
 /// (OUT.journal), runs the points it does not hold and writes OUT (and the CSV) from every point's record.
-SweepOutcome run_sweep(const core::FileSource& files, const SweepOptions& options, std::ostream& progress_out);
+SweepOutcome run_sweep(const core::FileSource& files, const SweepOptions& options,
+                       std::ostream& progress_out);
 
 /// What a point's process does: runs point `index` of the sweep journalled in `journal_dir` and writes
 /// its record there.

@@ -126,13 +126,19 @@ Command add_sweep(CLI::App& app) {
   sweep->add_option("spec", opt->spec, "Sweep file ({\"kind\": \"sweep\"})")->required();
   sweep->add_option("--out", opt->out, "The HDF5 file (default: results/<sweep name>.h5)");
   sweep->add_option("--csv", opt->csv, "Also write the points' table as CSV");
-  sweep->add_option("--jobs", opt->jobs, "Points at once (default: one per core)")->check(CLI::Range(1u, 4096u));
+  sweep->add_option("--jobs", opt->jobs, "Points at once (default: one per core)")
+      ->check(CLI::Range(1u, 4096u));
   sweep->add_option("--backend", opt->backend, "Where points run: local (default)");
-  sweep->add_flag("--resume", opt->resume,
-                  "Continue an interrupted sweep, refusing if its journal holds another sweep (running the same "
-                  "command again resumes too, but starts afresh when the sweep changed)");
+  sweep->add_flag(
+      "--resume", opt->resume,
+      "Continue an interrupted sweep, refusing if its journal holds another sweep (running the same "
+      "command again resumes too, but starts afresh when the sweep changed)");
   sweep->add_flag("--quiet", opt->quiet, "No progress line");
   add_limit_options(sweep, opt->limits);
+  sweep
+      ->add_option("--max-sweep-points", opt->limits.max_sweep_points,
+                   "Refuse a sweep of more points (default 10^6)")
+      ->check(CLI::Range(uint64_t(1), uint64_t(1) << 32));
   return command(sweep, opt, &run_sweep);
 }
 
@@ -281,9 +287,9 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
   CLI::App app{"zettasim: discrete-event simulator of disaggregated AI supercomputers"};
   app.set_version_flag("--version", std::string("zettasim ") + output::kVersion);
   app.require_subcommand(1);
-  std::vector<Command> commands = {add_run(app),    add_goodput(app), add_topo(app),    add_list(app),
-                                   add_params(app), add_place(app),   add_validate(app),
-                                   add_sweep(app),  add_sweep_point(app)};
+  std::vector<Command> commands = {add_run(app),      add_goodput(app), add_topo(app),
+                                   add_list(app),     add_params(app),  add_place(app),
+                                   add_validate(app), add_sweep(app),   add_sweep_point(app)};
   auto* trace = app.add_subcommand("trace", "Generate, inspect, import or export a trace");
   trace->require_subcommand(1);
   for (auto add : {&add_trace_gen, &add_trace_inspect, &add_trace_export}) commands.push_back(add(*trace));

@@ -80,7 +80,7 @@ int export_chakra_files(const std::string& input, const std::string& comm_groups
 
 struct SweepOptions {
   std::string spec;
-  std::string out;   ///< empty: results/<sweep name>.h5
+  std::string out;  ///< empty: results/<sweep name>.h5
   std::string csv;
   unsigned jobs = 0;  ///< 0: one per core
   std::string backend = "local";

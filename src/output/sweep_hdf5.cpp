@@ -68,7 +68,9 @@ void write_texts(hid_t file, const char* name, const std::vector<std::string>& t
   check(H5Dwrite(set, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, ptrs.data()), name);
 }
 
-size_t cell_size(SweepColumn::Type t) { return t == SweepColumn::Type::kText ? sizeof(const char*) : 8; }
+size_t cell_size(SweepColumn::Type t) {
+  return t == SweepColumn::Type::kText ? sizeof(const char*) : 8;
+}
 
 void write_points(hid_t file, const SweepTable& table) {
   size_t row = 0;
@@ -113,9 +115,10 @@ nlohmann::json schema(const SweepTable& table) {
                                 : c.type == SweepColumn::Type::kReal  ? "float64 (NaN: no value)"
                                                                       : "UTF-8 string"},
                        {"doc", c.doc}});
-  return {{"points", columns},
-          {"configs", "the resolved configuration of each point (config.json), JSON text; empty when refused"},
-          {"summaries", "summary.json of each point, JSON text; empty when it has no result"}};
+  return {
+      {"points", columns},
+      {"configs", "the resolved configuration of each point (config.json), JSON text; empty when refused"},
+      {"summaries", "summary.json of each point, JSON text; empty when it has no result"}};
 }
 
 void write_file(const std::string& path, const scenario::SweepPlan& plan, const SweepTable& table) {

@@ -9,7 +9,8 @@ namespace zs::output {
 namespace {
 
 /// Every scalar of `j`, nested keys joined with '.'; arrays are left out (summary.json keeps them).
-void flatten(const nlohmann::json& j, const std::string& prefix, std::vector<std::pair<std::string, nlohmann::json>>& out) {
+void flatten(const nlohmann::json& j, const std::string& prefix,
+             std::vector<std::pair<std::string, nlohmann::json>>& out) {
   for (const auto& [key, value] : j.items()) {
     const std::string name = prefix.empty() ? key : prefix + "." + key;
     if (value.is_object())
@@ -39,10 +40,13 @@ SweepColumn column_of(std::string name, std::string doc, const std::vector<const
   for (const auto* c : cells) {
     const bool missing = c == nullptr || c->is_null();
     switch (col.type) {
-      case SweepColumn::Type::kInteger: col.integers.push_back(c->is_boolean() ? c->get<bool>() : c->get<int64_t>()); break;
+      case SweepColumn::Type::kInteger:
+        col.integers.push_back(c->is_boolean() ? c->get<bool>() : c->get<int64_t>());
+        break;
       case SweepColumn::Type::kReal:
-        col.reals.push_back(missing ? std::numeric_limits<double>::quiet_NaN()
-                                    : c->is_boolean() ? double(c->get<bool>()) : c->get<double>());
+        col.reals.push_back(missing           ? std::numeric_limits<double>::quiet_NaN()
+                            : c->is_boolean() ? double(c->get<bool>())
+                                              : c->get<double>());
         break;
       case SweepColumn::Type::kText:
         col.texts.push_back(missing ? "" : c->is_string() ? c->get<std::string>() : c->dump());
@@ -77,10 +81,16 @@ SweepTable sweep_table(const scenario::SweepPlan& plan, const std::vector<nlohma
   std::vector<const nlohmann::json*> cells(n);
   for (size_t i = 0; i < n; ++i) cells[i] = &index[i];
   t.columns.push_back(column_of("point", "the point's index, in the order the spec lists its points", cells));
-  for (size_t a = 0; a < plan.spec.axes.size(); ++a) t.columns.push_back(axis_column(plan.spec.axes[a], plan, a));
+  for (size_t a = 0; a < plan.spec.axes.size(); ++a)
+    t.columns.push_back(axis_column(plan.spec.axes[a], plan, a));
   for (const char* key : {"status", "error"}) {
     for (size_t i = 0; i < n; ++i) cells[i] = records[i].contains(key) ? &records[i].at(key) : nullptr;
-    SweepColumn c = column_of(key, std::string(key) == "status" ? "ok, invalid (the scenario was refused) or failed (the point's process ended without a result)" : "the one-line error of an invalid or failed point", cells);
+    SweepColumn c = column_of(
+        key,
+        std::string(key) == "status"
+            ? "ok, invalid (the scenario was refused) or failed (the point's process ended without a result)"
+            : "the one-line error of an invalid or failed point",
+        cells);
     c.type = SweepColumn::Type::kText;
     if (c.texts.empty()) c.texts.assign(n, "");
     t.columns.push_back(std::move(c));
@@ -93,7 +103,8 @@ SweepTable sweep_table(const scenario::SweepPlan& plan, const std::vector<nlohma
     std::vector<std::pair<std::string, nlohmann::json>> scalars;
     flatten(records[i].at("summary"), "", scalars);
     for (auto& [name, value] : scalars) {
-      if (!flat[i].count(name) && std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
+      if (!flat[i].count(name) && std::find(names.begin(), names.end(), name) == names.end())
+        names.push_back(name);
       flat[i][name] = std::move(value);
     }
   }
@@ -138,9 +149,15 @@ std::string sweep_csv(const SweepTable& table) {
       const auto& col = table.columns[c];
       if (c) out += ",";
       switch (col.type) {
-        case SweepColumn::Type::kInteger: out += std::to_string(col.integers[r]); break;
-        case SweepColumn::Type::kReal: out += real_text(col.reals[r]); break;
-        case SweepColumn::Type::kText: out += csv_cell(col.texts[r]); break;
+        case SweepColumn::Type::kInteger:
+          out += std::to_string(col.integers[r]);
+          break;
+        case SweepColumn::Type::kReal:
+          out += real_text(col.reals[r]);
+          break;
+        case SweepColumn::Type::kText:
+          out += csv_cell(col.texts[r]);
+          break;
       }
     }
     out += "\n";

@@ -16,10 +16,10 @@ struct SweepColumn {
   enum class Type { kInteger, kReal, kText };
   std::string name;  ///< with its unit as a suffix, as summary.json writes it ("iteration_time_s")
   Type type = Type::kReal;
-  std::string doc;   ///< where the values come from, with the unit
-  std::vector<int64_t> integers;    ///< kInteger
-  std::vector<double> reals;        ///< kReal (NaN where a point has no value)
-  std::vector<std::string> texts;   ///< kText ("" where a point has no value)
+  std::string doc;                 ///< where the values come from, with the unit
+  std::vector<int64_t> integers;   ///< kInteger
+  std::vector<double> reals;       ///< kReal (NaN where a point has no value)
+  std::vector<std::string> texts;  ///< kText ("" where a point has no value)
 };
 
 /// The table, the resolved configuration and summary of each point (JSON text, "" when it has none).

@@ -19,6 +19,7 @@ namespace zs::scenario {
 struct LoadLimits {
   uint64_t max_machine_nodes = topology::kMaxMachineNodes;  ///< units, switches and memory pools
   uint64_t max_trace_ops = workload::kMaxGeneratedOps;      ///< ops of a generated trace, all roles
+  uint64_t max_sweep_points = 1000000;                      ///< points of one sweep, and samples drawn
 };
 
 /// Relative paths inside a file resolve against that file's directory. Every problem is a

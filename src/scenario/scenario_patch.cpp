@@ -20,14 +20,24 @@ nlohmann::json& ScenarioPatch::document(const std::string& path) {
 }
 
 PatchTarget ScenarioPatch::locate(const std::string& pointer) {
+  try {
+    return follow(pointer);
+  } catch (const nlohmann::json::exception& e) {  // a token no document can hold ("01" in an array)
+    throw std::invalid_argument("\"" + pointer + "\" cannot be followed: " + e.what());
+  }
+}
+
+PatchTarget ScenarioPatch::follow(const std::string& pointer) {
   nlohmann::json::json_pointer ptr;
   try {
     ptr = nlohmann::json::json_pointer(pointer);
   } catch (const nlohmann::json::exception&) {
-    throw std::invalid_argument("\"" + pointer + "\" is not a JSON pointer (one like \"/workload/data_parallel\")");
+    throw std::invalid_argument("\"" + pointer +
+                                "\" is not a JSON pointer (one like \"/workload/data_parallel\")");
   }
   if (!resolved_.contains(ptr))
-    throw std::invalid_argument("\"" + pointer + "\" names nothing in the resolved configuration (config.json)");
+    throw std::invalid_argument("\"" + pointer +
+                                "\" names nothing in the resolved configuration (config.json)");
   std::vector<std::string> tokens;
   for (auto p = ptr; !p.empty(); p = p.parent_pointer()) tokens.insert(tokens.begin(), p.back());
 
@@ -50,8 +60,9 @@ PatchTarget ScenarioPatch::locate(const std::string& pointer) {
       at.pointer = step;
       at.present = false;
     } else {
-      throw std::invalid_argument("\"" + pointer + "\" is a value zettasim derives, not a parameter a file sets (" +
-                                  at.file + " has nothing at " + step + ")");
+      throw std::invalid_argument("\"" + pointer +
+                                  "\" is a value zettasim derives, not a parameter a file sets (" + at.file +
+                                  " has nothing at " + step + ")");
     }
     resolved = &resolved->at(key);
   }
@@ -62,21 +73,25 @@ PatchTarget ScenarioPatch::locate(const std::string& pointer) {
   return at;
 }
 
-void ScenarioPatch::set(const std::string& pointer, const nlohmann::json& value, const std::string& relative_to) {
+void ScenarioPatch::set(const std::string& pointer, const nlohmann::json& value,
+                        const std::string& relative_to) {
   const PatchTarget at = locate(pointer);
   nlohmann::json written = value;
   if (at.include && value.is_string()) {  // another file: a path relative to the sweep file, made relative
     namespace fs = std::filesystem;       // to the including file
     const std::string target = core::resolve_relative(relative_to, value.get<std::string>());
     const fs::path from = fs::path(at.file).parent_path();
-    written = fs::path(target).is_absolute() ? target : fs::path(target).lexically_relative(from.empty() ? "." : from).generic_string();
+    written = fs::path(target).is_absolute()
+                  ? target
+                  : fs::path(target).lexically_relative(from.empty() ? "." : from).generic_string();
   }
   nlohmann::json& doc = document(at.file);
   doc[nlohmann::json::json_pointer(at.pointer)] = std::move(written);
   if (doc.contains("sources") && doc["sources"].is_object() && !at.include) {  // a model's cited value
     std::string cited = at.pointer.substr(1);
     std::replace(cited.begin(), cited.end(), '/', '.');
-    if (doc["sources"].contains(cited) || !at.present) doc["sources"][cited] = "what-if: set by a sweep (" + relative_to + "), not a published value";
+    if (doc["sources"].contains(cited) || !at.present)
+      doc["sources"][cited] = "what-if: set by a sweep (" + relative_to + "), not a published value";
   }
   patched_[at.file] = true;
 }

@@ -13,9 +13,9 @@ namespace zs::scenario {
 
 /// Where a resolved-configuration pointer is read from.
 struct PatchTarget {
-  std::string file;     ///< the input file that holds (or would hold) the value
-  std::string pointer;  ///< its JSON path in that file
-  bool present = false; ///< whether the file sets it (otherwise a default, or a value zettasim derives)
+  std::string file;      ///< the input file that holds (or would hold) the value
+  std::string pointer;   ///< its JSON path in that file
+  bool present = false;  ///< whether the file sets it (otherwise a default, or a value zettasim derives)
   /// Whether the file holds there the path of an included file (a model's file): a string value then
   /// names another file instead of setting the included file's contents.
   bool include = false;
@@ -38,6 +38,7 @@ class ScenarioPatch {
 
  private:
   nlohmann::json& document(const std::string& path);
+  PatchTarget follow(const std::string& pointer);
 
   const core::FileSource& files_;
   std::string scenario_path_;

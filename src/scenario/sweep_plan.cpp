@@ -23,8 +23,8 @@ double bound_value(const SweepSpec& spec, const SweepAxis& axis, const nlohmann:
   const std::string at = axis.where + "/" + form + "/" + key;
   if (!is_numeric(axis.kind))
     throw core::InputError(spec.file, axis.where + "/" + form,
-                           "a " + std::string(form) + " needs a numeric parameter; \"" + axis.pointer + "\" is " +
-                               describe(axis.kind));
+                           "a " + std::string(form) + " needs a numeric parameter; \"" + axis.pointer +
+                               "\" is " + describe(axis.kind));
   SweepValueKind read_as = axis.kind == SweepValueKind::kInteger ? SweepValueKind::kNumber : axis.kind;
   const auto x = numeric_value(read_as, bound);
   if (!x) throw core::InputError(spec.file, at, "expected " + describe(axis.kind) + ", got " + quoted(bound));
@@ -32,7 +32,9 @@ double bound_value(const SweepSpec& spec, const SweepAxis& axis, const nlohmann:
 }
 
 /// x in [lo, hi] at fraction u, on a linear or log scale.
-double between(double lo, double hi, double u, bool log) { return log ? lo * std::pow(hi / lo, u) : lo + (hi - lo) * u; }
+double between(double lo, double hi, double u, bool log) {
+  return log ? lo * std::pow(hi / lo, u) : lo + (hi - lo) * u;
+}
 
 void check_log_bounds(const SweepSpec& spec, const SweepAxis& axis, double lo, double hi, const char* form) {
   if (!(lo > 0 && hi > 0))
@@ -45,12 +47,14 @@ void expand_range(const SweepSpec& spec, SweepAxis& axis) {
   if (axis.range_log) check_log_bounds(spec, axis, lo, hi, "range");
   for (int64_t i = 0; i < axis.range_steps; ++i) {
     const double u = static_cast<double>(i) / static_cast<double>(axis.range_steps - 1);
-    axis.values.push_back(value_of(axis.kind, i + 1 == axis.range_steps ? hi : between(lo, hi, u, axis.range_log)));
+    axis.values.push_back(
+        value_of(axis.kind, i + 1 == axis.range_steps ? hi : between(lo, hi, u, axis.range_log)));
   }
   for (size_t i = 1; i < axis.values.size(); ++i)
     if (same_value(axis.kind, axis.values[i], axis.values[i - 1]))
-      throw core::InputError(spec.file, axis.where + "/range/steps",
-                             "the range gives " + quoted(axis.values[i]) + " twice (whole numbers): use fewer steps");
+      throw core::InputError(
+          spec.file, axis.where + "/range/steps",
+          "the range gives " + quoted(axis.values[i]) + " twice (whole numbers): use fewer steps");
 }
 
 /// Draws the sampled axes' values together: count points, random or one per stratum of every axis.
@@ -67,8 +71,9 @@ void draw_samples(SweepSpec& spec) {
     if (spec.latin_hypercube)
       for (uint64_t i = n; i > 1; --i) std::swap(stratum[i - 1], stratum[stream.next() % i]);
     for (uint64_t j = 0; j < n; ++j) {
-      const double u = spec.latin_hypercube ? (static_cast<double>(stratum[j]) + stream.uniform()) / static_cast<double>(n)
-                                            : stream.uniform();
+      const double u = spec.latin_hypercube
+                           ? (static_cast<double>(stratum[j]) + stream.uniform()) / static_cast<double>(n)
+                           : stream.uniform();
       axis.values.push_back(value_of(axis.kind, between(lo, hi, u, axis.sample_log)));
     }
   }
@@ -85,7 +90,8 @@ void check_values(const core::FileSource& files, const SweepSpec& spec, const Sw
     } else if (!fits(axis.kind, v)) {
       throw core::InputError(spec.file, at,
                              "expected " + describe(axis.kind) + (include ? " or a file's path" : "") +
-                                 " (the parameter is " + quoted(nlohmann::json(axis.pointer)) + "), got " + quoted(v));
+                                 " (the parameter is " + quoted(nlohmann::json(axis.pointer)) + "), got " +
+                                 quoted(v));
     }
   }
 }
@@ -118,7 +124,7 @@ bool excluded(const SweepSpec& spec, const std::vector<nlohmann::json>& values) 
   return false;
 }
 
-std::vector<SweepPoint> combine(const SweepSpec& spec) {
+std::vector<SweepPoint> combine(const SweepSpec& spec, uint64_t max_points) {
   const auto dims = dimensions(spec);
   std::vector<size_t> sizes;
   for (const auto& d : dims) sizes.push_back(spec.axes[d[0]].values.size());
@@ -133,9 +139,10 @@ std::vector<SweepPoint> combine(const SweepSpec& spec) {
     total = sizes[0];
   } else {
     for (size_t s : sizes) {
-      if (total > kMaxSweepPoints / s)
+      if (total > max_points / s)
         throw core::InputError(spec.file, "/axes",
-                               "the grid has more than " + std::to_string(kMaxSweepPoints) + " points");
+                               "the grid has more than " + std::to_string(max_points) +
+                                   " points (--max-sweep-points raises the bound)");
       total *= s;
     }
   }
@@ -164,6 +171,7 @@ std::unique_ptr<core::FileSource> sweep_base_files(const core::FileSource& files
 
 SweepPlan SweepPlan::make(const core::FileSource& files, SweepSpec spec, const LoadLimits& limits) {
   SweepPlan plan;
+  plan.limits = limits;
   const auto base_files = sweep_base_files(files, spec);
   plan.base_resolved = ScenarioLoader(*base_files, limits).load(spec.base_path).resolved;
   for (auto& axis : spec.axes) {
@@ -182,19 +190,24 @@ SweepPlan SweepPlan::make(const core::FileSource& files, SweepSpec spec, const L
         core::OverlayFileSource probe(*base_files, patch.files());
         ScenarioLoader(probe, limits).load(spec.base_path);
       } catch (const core::InputError& e) {
-        throw core::InputError(spec.file, axis.where + "/pointer",
-                               "\"" + axis.pointer + "\" is not a parameter a file sets (setting it: " + e.message() + ")");
+        throw core::InputError(
+            spec.file, axis.where + "/pointer",
+            "\"" + axis.pointer + "\" is not a parameter a file sets (setting it: " + e.message() + ")");
       }
     }
     if (axis.ranged) expand_range(spec, axis);
     if (!axis.ranged && !axis.sampled) check_values(files, spec, axis, target.include);
   }
+  if (spec.sample_count > limits.max_sweep_points)
+    throw core::InputError(spec.file, "/samples/count",
+                           "more than " + std::to_string(limits.max_sweep_points) +
+                               " points (--max-sweep-points raises the bound)");
   if (spec.sample_count > 0) draw_samples(spec);
   for (const auto& rule : spec.exclude)
     for (const auto& axis : spec.axes)
       if (rule.contains(axis.name) && !fits(axis.kind, rule.at(axis.name)) && !rule.at(axis.name).is_string())
         throw core::InputError(spec.file, "/exclude", "\"" + axis.name + "\" takes " + describe(axis.kind));
-  plan.points = combine(spec);
+  plan.points = combine(spec, limits.max_sweep_points);
   plan.spec = std::move(spec);
   return plan;
 }
@@ -205,11 +218,19 @@ nlohmann::json SweepPlan::to_json() const {
     axes.push_back({{"name", a.name}, {"pointer", a.pointer}, {"kind", static_cast<int>(a.kind)}});
   nlohmann::json points = nlohmann::json::array();
   for (const auto& p : this->points) points.push_back(p.values);
-  return {{"file", spec.file},          {"name", spec.name},
-          {"spec", spec.resolved},      {"base_path", spec.base_path},
-          {"base_inline", spec.base_inline}, {"base_json", spec.base_json},
-          {"base_resolved", base_resolved},  {"axes", axes},
-          {"points", points}};
+  return {{"file", spec.file},
+          {"name", spec.name},
+          {"spec", spec.resolved},
+          {"base_path", spec.base_path},
+          {"base_inline", spec.base_inline},
+          {"base_json", spec.base_json},
+          {"base_resolved", base_resolved},
+          {"axes", axes},
+          {"points", points},
+          {"limits",
+           {{"max_machine_nodes", limits.max_machine_nodes},
+            {"max_trace_ops", limits.max_trace_ops},
+            {"max_sweep_points", limits.max_sweep_points}}}};
 }
 
 SweepPlan SweepPlan::from_json(const nlohmann::json& j) {
@@ -228,6 +249,8 @@ SweepPlan SweepPlan::from_json(const nlohmann::json& j) {
     axis.kind = static_cast<SweepValueKind>(a.at("kind").get<int>());
     plan.spec.axes.push_back(std::move(axis));
   }
+  plan.limits = {j.at("limits").at("max_machine_nodes"), j.at("limits").at("max_trace_ops"),
+                 j.at("limits").at("max_sweep_points")};
   for (const auto& values : j.at("points"))
     plan.points.push_back({plan.points.size(), values.get<std::vector<nlohmann::json>>()});
   return plan;

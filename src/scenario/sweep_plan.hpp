@@ -15,13 +15,11 @@
 
 namespace zs::scenario {
 
-/// Most points one sweep may hold.
-inline constexpr uint64_t kMaxSweepPoints = 1000000;
-
 struct SweepPlan {
   SweepSpec spec;
   nlohmann::json base_resolved;  ///< the base scenario's resolved configuration
   std::vector<SweepPoint> points;
+  LoadLimits limits;  ///< the bounds every point is loaded with
 
   /// Loads the base scenario and checks every axis against it: the pointer names a parameter a file sets
   /// (a default the file leaves out is set by trying the base's own value), every value is of the

@@ -26,7 +26,8 @@ const core::ParamTable& sweep_sample_params() {
       "sweep sample", "an axis drawn at random between bounds, with the sweep's other sampled axes",
       {Param::object("from", "a number, or a quantity in the parameter's unit", "the smallest value"),
        Param::object("to", "a number, or a quantity in the parameter's unit", "the largest value"),
-       Param::choice("scale", {"linear", "log"}, "uniform (linear) or log-uniform (log)").or_default("linear")});
+       Param::choice("scale", {"linear", "log"}, "uniform (linear) or log-uniform (log)")
+           .or_default("linear")});
   return table;
 }
 
@@ -36,8 +37,9 @@ const core::ParamTable& sweep_axis_params() {
       {Param::text("name", "the axis's column in the results: letters, digits and _, starting with a letter"),
        Param::text("pointer",
                    "the parameter's JSON pointer in the resolved configuration (config.json), "
-                   "e.g. \"/workload/tensor_parallel\" or \"/machine/models/gpu/hbm_capacity\""),
-       Param::list("values", "values as the parameter is written (a model's entry also takes a model file's path)",
+                   "e.g. \"/workload/plan/tensor_parallel\" or \"/machine/models/gpu/hbm_capacity\""),
+       Param::list("values",
+                   "values as the parameter is written (a model's entry also takes a model file's path)",
                    "the values, in order")
            .optional(),
        Param::object("range", sweep_range_params(), "evenly spaced values").optional(),
@@ -162,12 +164,14 @@ SweepSpec SweepSpec::load(const core::FileSource& files, const std::string& path
   std::set<std::string> names;
   for (auto& axis_in : in.parts("axes")) {
     SweepAxis axis = read_axis(axis_in);
-    if (!names.insert(axis.name).second) throw axis_in.error("name", "a second axis named \"" + axis.name + "\"");
+    if (!names.insert(axis.name).second)
+      throw axis_in.error("name", "a second axis named \"" + axis.name + "\"");
     spec.axes.push_back(std::move(axis));
   }
   if (spec.axes.empty()) throw in.error("axes", "expected at least one axis");
   spec.zip = in.get<std::string>("combine") == "zip";
-  const bool any_sampled = std::any_of(spec.axes.begin(), spec.axes.end(), [](const auto& a) { return a.sampled; });
+  const bool any_sampled =
+      std::any_of(spec.axes.begin(), spec.axes.end(), [](const auto& a) { return a.sampled; });
   if (in.has("samples")) {
     core::ParamReader samples = in.part("samples");
     spec.sample_count = static_cast<uint64_t>(samples.get<int64_t>("count"));
@@ -185,7 +189,8 @@ SweepSpec SweepSpec::load(const core::FileSource& files, const std::string& path
         throw core::InputError(path, at, "expected an object of axis name → value");
       for (const auto& [key, _] : exclude[i].items())
         if (!names.count(key))
-          throw core::InputError(path, core::json_pointer_append(at, key), "no axis is named \"" + key + "\"");
+          throw core::InputError(path, core::json_pointer_append(at, key),
+                                 "no axis is named \"" + key + "\"");
       spec.exclude.push_back(exclude[i]);
     }
   }

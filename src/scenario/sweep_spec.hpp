@@ -53,11 +53,11 @@ struct SweepSpec {
   bool base_inline = false;
   nlohmann::json base_json;
   std::vector<SweepAxis> axes;
-  bool zip = false;               ///< "zip": the i-th values of every axis together; else the grid
-  uint64_t sample_count = 0;      ///< points drawn for the sampled axes (together)
-  bool latin_hypercube = false;   ///< else independent uniform draws
+  bool zip = false;                     ///< "zip": the i-th values of every axis together; else the grid
+  uint64_t sample_count = 0;            ///< points drawn for the sampled axes (together)
+  bool latin_hypercube = false;         ///< else independent uniform draws
   std::vector<nlohmann::json> exclude;  ///< objects: axis name → value; a point matching one is dropped
-  nlohmann::json resolved;        ///< the spec as read, for the results' attributes
+  nlohmann::json resolved;              ///< the spec as read, for the results' attributes
 
   /// Reads and checks a sweep file ({"kind": "sweep"}); every problem is an InputError naming the file
   /// and JSON path.

@@ -12,13 +12,20 @@ namespace {
 std::optional<double> parse_as(SweepValueKind kind, const std::string& text) {
   try {
     switch (kind) {
-      case SweepValueKind::kBytes: return core::parse_bytes(text).value();
-      case SweepValueKind::kSeconds: return core::parse_seconds(text).value();
-      case SweepValueKind::kFlops: return core::parse_flops(text).value();
-      case SweepValueKind::kFlopRate: return core::parse_flop_rate(text).value();
-      case SweepValueKind::kByteRate: return core::parse_byte_rate(text).value();
-      case SweepValueKind::kWatts: return core::parse_watts(text).value();
-      default: return std::nullopt;
+      case SweepValueKind::kBytes:
+        return core::parse_bytes(text).value();
+      case SweepValueKind::kSeconds:
+        return core::parse_seconds(text).value();
+      case SweepValueKind::kFlops:
+        return core::parse_flops(text).value();
+      case SweepValueKind::kFlopRate:
+        return core::parse_flop_rate(text).value();
+      case SweepValueKind::kByteRate:
+        return core::parse_byte_rate(text).value();
+      case SweepValueKind::kWatts:
+        return core::parse_watts(text).value();
+      default:
+        return std::nullopt;
     }
   } catch (const core::UnitError&) {
     return std::nullopt;
@@ -53,30 +60,48 @@ bool is_numeric(SweepValueKind kind) {
 
 std::string describe(SweepValueKind kind) {
   switch (kind) {
-    case SweepValueKind::kInteger: return "a whole number";
-    case SweepValueKind::kNumber: return "a number";
-    case SweepValueKind::kBoolean: return "true or false";
-    case SweepValueKind::kBytes: return "a size such as \"80GiB\"";
-    case SweepValueKind::kSeconds: return "a time such as \"5us\"";
-    case SweepValueKind::kFlops: return "a FLOP count such as \"1e9FLOP\"";
-    case SweepValueKind::kFlopRate: return "a FLOP rate such as \"989TFLOP/s\"";
-    case SweepValueKind::kByteRate: return "a bandwidth such as \"400Gb/s\"";
-    case SweepValueKind::kWatts: return "a power such as \"700W\"";
-    case SweepValueKind::kText: return "a string";
-    case SweepValueKind::kStructure: return "an object or array";
+    case SweepValueKind::kInteger:
+      return "a whole number";
+    case SweepValueKind::kNumber:
+      return "a number";
+    case SweepValueKind::kBoolean:
+      return "true or false";
+    case SweepValueKind::kBytes:
+      return "a size such as \"80GiB\"";
+    case SweepValueKind::kSeconds:
+      return "a time such as \"5us\"";
+    case SweepValueKind::kFlops:
+      return "a FLOP count such as \"1e9FLOP\"";
+    case SweepValueKind::kFlopRate:
+      return "a FLOP rate such as \"989TFLOP/s\"";
+    case SweepValueKind::kByteRate:
+      return "a bandwidth such as \"400Gb/s\"";
+    case SweepValueKind::kWatts:
+      return "a power such as \"700W\"";
+    case SweepValueKind::kText:
+      return "a string";
+    case SweepValueKind::kStructure:
+      return "an object or array";
   }
   return "a value";
 }
 
 std::string column_unit_suffix(SweepValueKind kind) {
   switch (kind) {
-    case SweepValueKind::kBytes: return "_B";
-    case SweepValueKind::kSeconds: return "_s";
-    case SweepValueKind::kFlops: return "_flop";
-    case SweepValueKind::kFlopRate: return "_flop_per_s";
-    case SweepValueKind::kByteRate: return "_B_per_s";
-    case SweepValueKind::kWatts: return "_w";
-    default: return "";
+    case SweepValueKind::kBytes:
+      return "_B";
+    case SweepValueKind::kSeconds:
+      return "_s";
+    case SweepValueKind::kFlops:
+      return "_flop";
+    case SweepValueKind::kFlopRate:
+      return "_flop_per_s";
+    case SweepValueKind::kByteRate:
+      return "_B_per_s";
+    case SweepValueKind::kWatts:
+      return "_w";
+    default:
+      return "";
   }
 }
 
@@ -91,23 +116,35 @@ std::optional<double> numeric_value(SweepValueKind kind, const nlohmann::json& v
 
 nlohmann::json value_of(SweepValueKind kind, double x) {
   switch (kind) {
-    case SweepValueKind::kInteger: return static_cast<int64_t>(std::llround(x));
-    case SweepValueKind::kBytes: return core::to_string(core::Bytes(x));
-    case SweepValueKind::kSeconds: return core::to_string(core::Seconds(x));
-    case SweepValueKind::kFlops: return core::to_string(core::Flops(x));
-    case SweepValueKind::kFlopRate: return core::to_string(core::FlopRate(x));
-    case SweepValueKind::kByteRate: return core::to_string(core::ByteRate(x));
-    case SweepValueKind::kWatts: return core::to_string(core::Watts(x));
-    default: return x;
+    case SweepValueKind::kInteger:
+      return static_cast<int64_t>(std::llround(x));
+    case SweepValueKind::kBytes:
+      return core::to_string(core::Bytes(x));
+    case SweepValueKind::kSeconds:
+      return core::to_string(core::Seconds(x));
+    case SweepValueKind::kFlops:
+      return core::to_string(core::Flops(x));
+    case SweepValueKind::kFlopRate:
+      return core::to_string(core::FlopRate(x));
+    case SweepValueKind::kByteRate:
+      return core::to_string(core::ByteRate(x));
+    case SweepValueKind::kWatts:
+      return core::to_string(core::Watts(x));
+    default:
+      return x;
   }
 }
 
 bool fits(SweepValueKind kind, const nlohmann::json& value) {
   switch (kind) {
-    case SweepValueKind::kBoolean: return value.is_boolean();
-    case SweepValueKind::kText: return value.is_string();
-    case SweepValueKind::kStructure: return value.is_object() || value.is_array();
-    default: return numeric_value(kind, value).has_value();
+    case SweepValueKind::kBoolean:
+      return value.is_boolean();
+    case SweepValueKind::kText:
+      return value.is_string();
+    case SweepValueKind::kStructure:
+      return value.is_object() || value.is_array();
+    default:
+      return numeric_value(kind, value).has_value();
   }
 }
 

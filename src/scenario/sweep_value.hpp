@@ -11,17 +11,17 @@ namespace zs::scenario {
 
 /// The kind of a resolved parameter's value, read from the value itself.
 enum class SweepValueKind {
-  kInteger,   ///< a whole number (a count)
-  kNumber,    ///< a plain number
-  kBoolean,   ///< true or false
-  kBytes,     ///< a size with its unit ("80GiB")
-  kSeconds,   ///< a time with its unit ("5us")
-  kFlops,     ///< a FLOP count with its unit
-  kFlopRate,  ///< a FLOP rate with its unit ("989TFLOP/s")
-  kByteRate,  ///< a bandwidth with its unit ("400Gb/s")
-  kWatts,     ///< a power with its unit ("700W")
-  kText,      ///< any other string (a name, a policy)
-  kStructure, ///< an object or an array
+  kInteger,    ///< a whole number (a count)
+  kNumber,     ///< a plain number
+  kBoolean,    ///< true or false
+  kBytes,      ///< a size with its unit ("80GiB")
+  kSeconds,    ///< a time with its unit ("5us")
+  kFlops,      ///< a FLOP count with its unit
+  kFlopRate,   ///< a FLOP rate with its unit ("989TFLOP/s")
+  kByteRate,   ///< a bandwidth with its unit ("400Gb/s")
+  kWatts,      ///< a power with its unit ("700W")
+  kText,       ///< any other string (a name, a policy)
+  kStructure,  ///< an object or an array
 };
 
 /// The kind of `value`: a string that parses as exactly one kind of quantity is that quantity.

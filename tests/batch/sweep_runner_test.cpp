@@ -23,7 +23,8 @@ using namespace zs;
 namespace {
 
 nlohmann::json record_of(const std::string& out, uint64_t index) {
-  return nlohmann::json::parse(test::read_text(batch::journal_dir(out) / "points" / (std::to_string(index) + ".json")));
+  return nlohmann::json::parse(
+      test::read_text(batch::journal_dir(out) / "points" / (std::to_string(index) + ".json")));
 }
 
 /// Starts `zettasim sweep` as a process of its own; returns its pid.
@@ -72,13 +73,14 @@ TEST_CASE("a local sweep gives, for every point, the summary zettasim run gives 
         if (mb == 3) {
           CHECK(run.code == 2);
           CHECK(record.at("status") == "invalid");
-          CHECK(record.at("error").get<std::string>().find("/workload/global_batch: global batch 16 is not a multiple") !=
-                std::string::npos);
+          CHECK(record.at("error").get<std::string>().find(
+                    "/workload/global_batch: global batch 16 is not a multiple") != std::string::npos);
           continue;
         }
         REQUIRE(run.code == 0);
         CHECK(record.at("status") == "ok");
-        CHECK(record.at("summary") == nlohmann::json::parse(test::read_text(s.dir.path() / "run" / "summary.json")));
+        CHECK(record.at("summary") ==
+              nlohmann::json::parse(test::read_text(s.dir.path() / "run" / "summary.json")));
       }
 }
 
@@ -121,8 +123,8 @@ TEST_CASE("a sweep killed at random moments and run again ends with the file of 
 
 TEST_CASE("zettasim sweep writes an HDF5 file that h5py, pandas and h5dump read, and the same table as CSV") {
   test::SmallSweep s;
-  const auto r = run_zettasim(s.dir, {"sweep", s.spec, "--out", s.dir.file("small.h5"), "--csv", s.dir.file("small.csv"),
-                                "--jobs", "2", "--quiet"});
+  const auto r = run_zettasim(s.dir, {"sweep", s.spec, "--out", s.dir.file("small.h5"), "--csv",
+                                      s.dir.file("small.csv"), "--jobs", "2", "--quiet"});
   REQUIRE(r.code == 0);
   CHECK(r.out.find("sweep: 12 points (8 ok, 4 invalid, 0 failed; 0 from an earlier run)") == 0);
   const std::string check = std::string(ZS_PYTHON) + " " + ZS_SOURCE_DIR + "/tests/batch/read_sweep.py " +
@@ -143,7 +145,8 @@ TEST_CASE("a sweep run again resumes, and --resume refuses a journal of another 
   nlohmann::json changed = nlohmann::json::parse(test::read_text(s.spec));
   changed["axes"][0]["values"] = {2, 4};
   s.dir.write("sweep.json", changed.dump());
-  const auto refused = run_zettasim(s.dir, {"sweep", s.spec, "--out", s.dir.file("a.h5"), "--resume", "--quiet"});
+  const auto refused =
+      run_zettasim(s.dir, {"sweep", s.spec, "--out", s.dir.file("a.h5"), "--resume", "--quiet"});
   CHECK(refused.code == 2);
   CHECK(refused.err.find("zettasim: error: --resume: ") == 0);
   const auto fresh = run_zettasim(s.dir, {"sweep", s.spec, "--out", s.dir.file("a.h5"), "--quiet"});
@@ -158,7 +161,8 @@ TEST_CASE("a bad sweep file exits 2 with one line before any point runs") {
   s.dir.write("sweep.json", bad.dump());
   const auto r = run_zettasim(s.dir, {"sweep", s.spec, "--out", s.dir.file("bad.h5")});
   CHECK(r.code == 2);
-  CHECK(r.err == "zettasim: error: " + s.spec + ": /axes/2/values/1: expected a string (the parameter is "
-                 "\"/policies/collective\"), got 3\n");
+  CHECK(r.err == "zettasim: error: " + s.spec +
+                     ": /axes/2/values/1: expected a string (the parameter is "
+                     "\"/policies/collective\"), got 3\n");
   CHECK_FALSE(std::filesystem::exists(batch::journal_dir(s.dir.file("bad.h5"))));
 }

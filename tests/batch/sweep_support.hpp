@@ -29,7 +29,9 @@ struct SmallSweep {
         {"axes",
          {{{"name", "dp"}, {"pointer", "/workload/plan/data_parallel"}, {"values", {4, 8}}},
           {{"name", "micro_batch"}, {"pointer", "/workload/plan/micro_batch"}, {"values", {1, 2, 3}}},
-          {{"name", "collective"}, {"pointer", "/policies/collective"}, {"values", {"ring", "double-binary-tree"}}}}}};
+          {{"name", "collective"},
+           {"pointer", "/policies/collective"},
+           {"values", {"ring", "double-binary-tree"}}}}}};
     spec = dir.write("sweep.json", sweep.dump(2));
   }
 

@@ -18,7 +18,8 @@ namespace {
 struct SweepFiles {
   test::TempDir dir;
   test::ScenarioFiles scenario;
-  nlohmann::json sweep = {{"kind", "sweep"}, {"name", "s"}, {"base", "scenario.json"}, {"axes", nlohmann::json::array()}};
+  nlohmann::json sweep = {
+      {"kind", "sweep"}, {"name", "s"}, {"base", "scenario.json"}, {"axes", nlohmann::json::array()}};
 
   void axis(const std::string& name, const std::string& pointer, nlohmann::json values) {
     sweep["axes"].push_back({{"name", name}, {"pointer", pointer}, {"values", std::move(values)}});
@@ -65,7 +66,9 @@ TEST_CASE("sweep pointers reach the model, topology and workload files a scenari
   CHECK(at(s, "/workload/model/layers") == 4);
   CHECK(s.seed == 11);
   // a value a sweep sets in a model file says so where the model cites its sources
-  CHECK(at(s, "/machine/models/gpu/sources/matrix_peak.bf16").get<std::string>().rfind("what-if: set by a sweep", 0) == 0);
+  CHECK(at(s, "/machine/models/gpu/sources/matrix_peak.bf16")
+            .get<std::string>()
+            .rfind("what-if: set by a sweep", 0) == 0);
 }
 
 TEST_CASE("a sweep sets a generator's plan, a policy and a default the file leaves out") {
@@ -99,19 +102,22 @@ TEST_CASE("a sweep's bad pointers and values are refused with the sweep file and
   SUBCASE("a pointer that resolves to nothing") {
     SweepFiles f;
     f.axis("x", "/workload/micro_batches", {1});
-    CHECK(f.error() == "sweep.json: /axes/0/pointer: \"/workload/micro_batches\" names nothing in the resolved "
-                       "configuration (config.json)");
+    CHECK(f.error() ==
+          "sweep.json: /axes/0/pointer: \"/workload/micro_batches\" names nothing in the resolved "
+          "configuration (config.json)");
   }
   SUBCASE("a value zettasim derives") {
     SweepFiles f;
     f.axis("x", "/machine/units", {8});
-    CHECK(f.error().find("sweep.json: /axes/0/pointer: \"/machine/units\" is not a parameter a file sets") == 0);
+    CHECK(f.error().find("sweep.json: /axes/0/pointer: \"/machine/units\" is not a parameter a file sets") ==
+          0);
   }
   SUBCASE("a value of the wrong type") {
     SweepFiles f;
     f.axis("x", "/workload/plan/micro_batch", {1, "2"});
-    CHECK(f.error() == "sweep.json: /axes/0/values/1: expected a whole number (the parameter is "
-                       "\"/workload/plan/micro_batch\"), got \"2\"");
+    CHECK(f.error() ==
+          "sweep.json: /axes/0/values/1: expected a whole number (the parameter is "
+          "\"/workload/plan/micro_batch\"), got \"2\"");
   }
   SUBCASE("a quantity in the wrong unit") {
     SweepFiles f;
@@ -125,8 +131,12 @@ TEST_CASE("a sweep's bad pointers and values are refused with the sweep file and
   }
   SUBCASE("a range over text") {
     SweepFiles f;
-    f.sweep["axes"].push_back({{"name", "x"}, {"pointer", "/policies/collective"}, {"range", {{"from", 1}, {"to", 2}, {"steps", 2}}}});
-    CHECK(f.error() == "sweep.json: /axes/0/range: a range needs a numeric parameter; \"/policies/collective\" is a string");
+    f.sweep["axes"].push_back({{"name", "x"},
+                               {"pointer", "/policies/collective"},
+                               {"range", {{"from", 1}, {"to", 2}, {"steps", 2}}}});
+    CHECK(
+        f.error() ==
+        "sweep.json: /axes/0/range: a range needs a numeric parameter; \"/policies/collective\" is a string");
   }
   SUBCASE("zip over axes of different lengths") {
     SweepFiles f;
@@ -139,9 +149,12 @@ TEST_CASE("a sweep's bad pointers and values are refused with the sweep file and
 
 TEST_CASE("sweep ranges are evenly spaced in the parameter's unit, linear or log") {
   SweepFiles f;
-  f.sweep["axes"].push_back({{"name", "bw"}, {"pointer", "/machine/models/link/bandwidth"},
-                             {"range", {{"from", "10GB/s"}, {"to", "1000GB/s"}, {"steps", 3}, {"scale", "log"}}}});
-  f.sweep["axes"].push_back({{"name", "mb"}, {"pointer", "/workload/plan/micro_batch"},
+  f.sweep["axes"].push_back(
+      {{"name", "bw"},
+       {"pointer", "/machine/models/link/bandwidth"},
+       {"range", {{"from", "10GB/s"}, {"to", "1000GB/s"}, {"steps", 3}, {"scale", "log"}}}});
+  f.sweep["axes"].push_back({{"name", "mb"},
+                             {"pointer", "/workload/plan/micro_batch"},
                              {"range", {{"from", 1}, {"to", 4}, {"steps", 4}}}});
   const auto plan = f.plan();
   REQUIRE(plan.points.size() == 12);
@@ -152,9 +165,11 @@ TEST_CASE("sweep ranges are evenly spaced in the parameter's unit, linear or log
 TEST_CASE("latin-hypercube samples put one point in each stratum of every axis, the same for the same seed") {
   SweepFiles f;
   f.sweep["samples"] = {{"count", 8}, {"method", "latin-hypercube"}};
-  f.sweep["axes"].push_back({{"name", "eff"}, {"pointer", "/machine/models/gpu/matrix_efficiency"},
+  f.sweep["axes"].push_back({{"name", "eff"},
+                             {"pointer", "/machine/models/gpu/matrix_efficiency"},
                              {"sample", {{"from", 0.2}, {"to", 1.0}}}});
-  f.sweep["axes"].push_back({{"name", "lat"}, {"pointer", "/machine/models/link/latency"},
+  f.sweep["axes"].push_back({{"name", "lat"},
+                             {"pointer", "/machine/models/link/latency"},
                              {"sample", {{"from", "1us"}, {"to", "100us"}, {"scale", "log"}}}});
   const auto plan = f.plan();
   REQUIRE(plan.points.size() == 8);

@@ -57,20 +57,23 @@ TEST_CASE("every kind of bad sweep file is refused with its path") {
   CHECK(error_of(s) == "sweep.json: /axes/1/name: a second axis named \"dp\"");
   s = valid();
   s["axes"][0]["pointer"] = "workload";
-  CHECK(error_of(s) == "sweep.json: /axes/0/pointer: expected a JSON pointer starting with \"/\", got \"workload\"");
+  CHECK(error_of(s) ==
+        "sweep.json: /axes/0/pointer: expected a JSON pointer starting with \"/\", got \"workload\"");
   s = valid();
   s["exclude"] = {{{"tp", 2}}};
   CHECK(error_of(s) == "sweep.json: /exclude/0/tp: no axis is named \"tp\"");
   s = valid();
   s["axes"][0].erase("values");
   s["axes"][0]["sample"] = {{"from", 1}, {"to", 8}};
-  CHECK(error_of(s) == "sweep.json: /: missing required key \"samples\": how many points to draw for the sampled axes");
+  CHECK(error_of(s) ==
+        "sweep.json: /: missing required key \"samples\": how many points to draw for the sampled axes");
   s = valid();
   s["name"] = "../x";
   CHECK(error_of(s).find("sweep.json: /name: ") == 0);
   s = valid();
   s["base"] = 3;
-  CHECK(error_of(s) == "sweep.json: /base: expected a scenario file's path or the scenario inline (an object)");
+  CHECK(error_of(s) ==
+        "sweep.json: /base: expected a scenario file's path or the scenario inline (an object)");
   s = valid();
   s["base"] = "missing.json";
   CHECK(error_of(s) == "sweep.json: /base: no scenario file at \"missing.json\"");
