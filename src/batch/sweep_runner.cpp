@@ -29,6 +29,17 @@ fs::path results_file(const SweepOptions& options, const scenario::SweepPlan& pl
   return out;
 }
 
+/// The sweep file's Slurm settings with those set on the command line in their place.
+SlurmOptions slurm_options(const scenario::SweepSlurm& file, const SlurmOptions& given) {
+  SlurmOptions o{file.partition, file.time_limit, file.account, file.options, file.tasks};
+  if (!given.partition.empty()) o.partition = given.partition;
+  if (!given.time_limit.empty()) o.time_limit = given.time_limit;
+  if (!given.account.empty()) o.account = given.account;
+  if (given.tasks > 0) o.tasks = given.tasks;
+  o.extra.insert(o.extra.end(), given.extra.begin(), given.extra.end());
+  return o;
+}
+
 }  // namespace
 
 SweepOutcome run_sweep(const core::FileSource& files, const SweepOptions& options,
@@ -52,8 +63,13 @@ SweepOutcome run_sweep(const core::FileSource& files, const SweepOptions& option
   outcome.points = plan.points.size();
   outcome.resumed = plan.points.size() - pending.size();
   SweepProgress progress(progress_out, plan.points.size(), outcome.resumed, options.terminal, options.quiet);
-  const unsigned jobs = options.jobs > 0 ? options.jobs : std::max(1u, std::thread::hardware_concurrency());
-  run_points_locally(journal, pending, options.command, jobs, progress);
+  if (options.slurm) {
+    run_points_on_slurm(journal, pending, options.command, slurm_options(plan.spec.slurm, options.slurm_options),
+                        progress);
+  } else {
+    const unsigned jobs = options.jobs > 0 ? options.jobs : std::max(1u, std::thread::hardware_concurrency());
+    run_points_locally(journal, pending, options.command, jobs, progress);
+  }
   progress.done();
 
   std::vector<nlohmann::json> records;
@@ -72,6 +88,11 @@ SweepOutcome run_sweep(const core::FileSource& files, const SweepOptions& option
   output::write_sweep_hdf5(out.string(), plan, table);
   if (!options.csv.empty()) output::write_file_atomically(options.csv, output::sweep_csv(table));
   return outcome;
+}
+
+void run_journalled_task(const std::string& journal_dir, uint64_t task, uint64_t tasks, const PointCommand& command,
+                         unsigned jobs) {
+  run_slurm_task(journal_dir, task, tasks, command, jobs);
 }
 
 void run_journalled_point(const std::string& journal_dir, uint64_t index) {

@@ -84,6 +84,9 @@ struct SweepOptions {
   std::string csv;
   unsigned jobs = 0;  ///< 0: one per core
   std::string backend = "local";
+  std::string partition, time_limit, account;  ///< Slurm: override the sweep file's
+  std::vector<std::string> sbatch_options;
+  uint64_t tasks = 0;
   bool resume = false;
   bool quiet = false;
   scenario::LoadLimits limits;
@@ -97,5 +100,12 @@ struct SweepPointOptions {
 };
 /// One point of a journalled sweep (started by `zettasim sweep`, not by users).
 int run_sweep_point(const SweepPointOptions& opt, std::ostream& out);
+
+struct SweepChunkOptions {
+  std::string journal;
+  uint64_t task = 0, tasks = 1;
+};
+/// One Slurm array task of a journalled sweep (started by Slurm, not by users).
+int run_sweep_chunk(const SweepChunkOptions& opt, std::ostream& out);
 
 }  // namespace zs::cli

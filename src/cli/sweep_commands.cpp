@@ -1,5 +1,6 @@
 // `zettasim sweep` and the point runner it starts: read the options, call the batch library, print.
 #include <filesystem>
+#include <cstdlib>
 #include <iostream>
 
 #include <unistd.h>
@@ -9,10 +10,18 @@
 #include "core/file_source.hpp"
 
 namespace zs::cli {
+namespace {
+
+/// This executable's `sweep-point`, which runs one point of a journalled sweep.
+batch::PointCommand self_command() {
+  return {std::filesystem::read_symlink("/proc/self/exe").string(), {"sweep-point"}};
+}
+
+}  // namespace
 
 int run_sweep(const SweepOptions& opt, std::ostream& out) {
-  if (opt.backend != "local")
-    throw core::InputError("--backend", "", "unknown backend \"" + opt.backend + "\" (known: local)");
+  if (opt.backend != "local" && opt.backend != "slurm")
+    throw core::InputError("--backend", "", "unknown backend \"" + opt.backend + "\" (known: local, slurm)");
   batch::SweepOptions o;
   o.spec = opt.spec;
   o.out = opt.out;
@@ -21,13 +30,22 @@ int run_sweep(const SweepOptions& opt, std::ostream& out) {
   o.resume = opt.resume;
   o.quiet = opt.quiet;
   o.terminal = ::isatty(2) != 0;
-  o.command = {std::filesystem::read_symlink("/proc/self/exe").string(), {"sweep-point"}};
+  o.command = self_command();
   o.limits = opt.limits;
+  o.slurm = opt.backend == "slurm";
+  o.slurm_options = {opt.partition, opt.time_limit, opt.account, opt.sbatch_options, opt.tasks};
   core::DiskFileSource files;
   const batch::SweepOutcome r = batch::run_sweep(files, o, std::cerr);
   out << "sweep: " << r.points << " points (" << r.ok << " ok, " << r.invalid << " invalid, " << r.failed
       << " failed; " << r.resumed << " from an earlier run)\nresults: " << r.out
       << (opt.csv.empty() ? "" : " and " + opt.csv) << "\n";
+  return 0;
+}
+
+int run_sweep_chunk(const SweepChunkOptions& opt, std::ostream&) {
+  const char* cpus = std::getenv("SLURM_CPUS_PER_TASK");
+  const unsigned jobs = cpus != nullptr ? std::max(1, std::atoi(cpus)) : 1;
+  batch::run_journalled_task(opt.journal, opt.task, opt.tasks, self_command(), jobs);
   return 0;
 }
 

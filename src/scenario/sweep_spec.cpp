@@ -58,6 +58,20 @@ const core::ParamTable& sweep_samples_params() {
   return table;
 }
 
+const core::ParamTable& sweep_slurm_params() {
+  static const core::ParamTable table(
+      "sweep slurm", "what sbatch is given when the sweep runs on Slurm (--backend slurm); options override it",
+      {Param::text("partition", "the partition (sbatch --partition)").optional(),
+       Param::text("time_limit", "each array task's time limit in Slurm's format, e.g. \"2:00:00\" (sbatch --time)")
+           .optional(),
+       Param::text("account", "the account charged (sbatch --account)").optional(),
+       Param::list("options", "strings", "further sbatch options, e.g. [\"--mem=8G\", \"--qos=long\"]").optional(),
+       Param::integer("tasks", 1, 100000, "array tasks the points are shared among; left out, one per point "
+                                          "(at most 1000)")
+           .optional()});
+  return table;
+}
+
 const core::ParamTable& sweep_params() {
   static const core::ParamTable table(
       "sweep", "many scenarios in one batch: a base scenario and the parameters varied over it",
@@ -75,7 +89,8 @@ const core::ParamTable& sweep_params() {
            .optional(),
        Param::list("exclude", "objects: axis name → value",
                    "points to leave out: a point whose values match every entry of one object")
-           .optional()});
+           .optional(),
+       Param::object("slurm", sweep_slurm_params(), "sbatch settings for --backend slurm").optional()});
   return table;
 }
 
@@ -193,6 +208,17 @@ SweepSpec SweepSpec::load(const core::FileSource& files, const std::string& path
                                  "no axis is named \"" + key + "\"");
       spec.exclude.push_back(exclude[i]);
     }
+  }
+  if (in.has("slurm")) {
+    core::ParamReader slurm = in.part("slurm");
+    for (auto [key, field] : {std::pair{"partition", &spec.slurm.partition},
+                              std::pair{"time_limit", &spec.slurm.time_limit}, std::pair{"account", &spec.slurm.account}})
+      if (const auto v = slurm.find<std::string>(key)) *field = *v;
+    if (slurm.has("options"))
+      spec.slurm.options = slurm.json().strings("options", "an array of sbatch options", "an sbatch option");
+    if (slurm.has("options")) slurm.list("options");
+    if (const auto tasks = slurm.find<int64_t>("tasks")) spec.slurm.tasks = static_cast<uint64_t>(*tasks);
+    slurm.finish();
   }
   in.finish();
   spec.resolved = in.resolved();

@@ -40,6 +40,13 @@ struct SweepPoint {
   std::vector<nlohmann::json> values;
 };
 
+/// The sweep file's "slurm" section: what `sbatch` is given when the sweep runs on Slurm.
+struct SweepSlurm {
+  std::string partition, time_limit, account;  ///< empty: Slurm's default
+  std::vector<std::string> options;            ///< further sbatch options, as written
+  uint64_t tasks = 0;                          ///< array tasks; 0: one per point, at most 1000
+};
+
 /// A sweep file as read: every key checked, nothing run. Axis values that need the base's parameter kind
 /// (ranges, samples, quantity units) are checked and expanded by SweepPlan.
 struct SweepSpec {
@@ -57,6 +64,7 @@ struct SweepSpec {
   uint64_t sample_count = 0;            ///< points drawn for the sampled axes (together)
   bool latin_hypercube = false;         ///< else independent uniform draws
   std::vector<nlohmann::json> exclude;  ///< objects: axis name → value; a point matching one is dropped
+  SweepSlurm slurm;
   nlohmann::json resolved;              ///< the spec as read, for the results' attributes
 
   /// Reads and checks a sweep file ({"kind": "sweep"}); every problem is an InputError naming the file
@@ -70,5 +78,6 @@ const core::ParamTable& sweep_axis_params();
 const core::ParamTable& sweep_range_params();
 const core::ParamTable& sweep_sample_params();
 const core::ParamTable& sweep_samples_params();
+const core::ParamTable& sweep_slurm_params();
 
 }  // namespace zs::scenario

@@ -29,6 +29,7 @@ nlohmann::json record_of(const std::string& out, uint64_t index) {
 
 /// Starts `zettasim sweep` as a process of its own; returns its pid.
 pid_t start_sweep(const std::string& spec, const std::string& out) {
+  std::fflush(nullptr);
   const pid_t pid = ::fork();
   if (pid == 0) {
     std::freopen("/dev/null", "w", stdout);
