@@ -22,7 +22,7 @@ def main(h5_path, csv_path, points):
             if status == b"ok":
                 summary = json.loads(f["summaries"][i])
                 assert summary["iteration_time_s"] == table["iteration_time_s"][i]
-    csv = pandas.read_csv(csv_path, keep_default_na=False)
+    csv = pandas.read_csv(csv_path, keep_default_na=False, float_precision="round_trip")
     assert len(table) == points and len(csv) == points
     assert list(csv.columns) == list(table.columns)
     for column in table.columns:
