@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Prints the benchmark tables of docs/benchmarks.md; each case in its own process so that
-# peak memory is per case. Usage: bench/run.sh [BUILD_DIR] [MAX_UNITS] [platform|collectives|headline|all]
+# peak memory is per case. Usage: bench/run.sh [BUILD_DIR] [MAX_UNITS] [platform|collectives|headline|sweep|all]
 set -euo pipefail
 build=${1:-build}
 max=${2:-524288}
@@ -56,4 +56,38 @@ print(f"| {name} | {wall:.1f} | {rss / 1024 / 1024:.2f} | {s['iteration_time_s']
 PY
     rm -rf "$out"
   done
+fi
+if [ "$what" = sweep ] || [ "$what" = all ]; then
+  # A 200-point sweep of the default scenario (seeds 1 to 200) with 2 jobs, against the same 200 scenarios
+  # run one by one with `zettasim run`: the sweep's overhead over its points' own run times.
+  echo
+  echo "| points | jobs | sum of the points' runs (s) | sweep wall (s) | wall / (sum / jobs) |"
+  echo "|---|---|---|---|---|"
+  out=$(mktemp -d)
+  python3 - "$out" "$PWD" <<'PY'
+import json, sys
+out, root = sys.argv[1], sys.argv[2]
+json.dump({"kind": "sweep", "name": "overhead", "base": f"{root}/scenarios/default.json",
+           "axes": [{"name": "seed", "pointer": "/scenario/seed", "range": {"from": 1, "to": 200, "steps": 200}}]},
+          open(f"{out}/sweep.json", "w"))
+for seed in range(1, 201):
+    s = json.load(open(f"{root}/scenarios/default.json"))
+    s["seed"] = seed
+    for key in ("machine",):
+        for name, path in s[key]["models"].items():
+            s[key]["models"][name] = f"{root}/scenarios/{path}"
+        s[key]["topology"] = f"{root}/scenarios/{s[key]['topology']}"
+    s["workload"]["model"] = f"{root}/scenarios/{s['workload']['model']}"
+    json.dump(s, open(f"{out}/point-{seed}.json", "w"))
+PY
+  t0=$EPOCHREALTIME
+  for seed in $(seq 1 200); do
+    "$build/bin/zettasim" run "$out/point-$seed.json" --out "$out/run" --force --quiet > /dev/null
+  done
+  t1=$EPOCHREALTIME
+  "$build/bin/zettasim" sweep "$out/sweep.json" --out "$out/sweep.h5" --jobs 2 --quiet > /dev/null
+  t2=$EPOCHREALTIME
+  python3 -c "import sys; t0, t1, t2 = map(float, sys.argv[1:]); r, s = t1 - t0, t2 - t1
+print(f'| 200 | 2 | {r:.1f} | {s:.1f} | {s / (r / 2):.2f} |')" "$t0" "$t1" "$t2"
+  rm -rf "$out"
 fi
