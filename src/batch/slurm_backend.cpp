@@ -77,9 +77,10 @@ void wait_for(const std::string& id, const SweepJournal& journal, const std::vec
 
 std::string array_script(const SweepJournal& journal, const PointCommand& command, uint64_t tasks) {
   std::string script = "#!/bin/sh\n# A zettasim sweep's array task: runs its share of the points.\ncd " +
-                       sh_quote(fs::current_path().string()) + " || exit 1\nexec " + sh_quote(command.executable) +
-                       " sweep-chunk " + sh_quote(fs::absolute(journal.dir()).string()) +
-                       " \"$SLURM_ARRAY_TASK_ID\" " + std::to_string(tasks) + "\n";
+                       sh_quote(fs::current_path().string()) + " || exit 1\nexec " +
+                       sh_quote(command.executable) + " sweep-chunk " +
+                       sh_quote(fs::absolute(journal.dir()).string()) + " \"$SLURM_ARRAY_TASK_ID\" " +
+                       std::to_string(tasks) + "\n";
   return script;
 }
 
@@ -103,9 +104,7 @@ void run_points_on_slurm(const SweepJournal& journal, const std::vector<uint64_t
   const uint64_t tasks = std::min<uint64_t>(slurm.tasks > 0 ? slurm.tasks : 1000, left.size());
   output::write_file_atomically(dir / "points.json", nlohmann::json(left).dump() + "\n");
   output::write_file_atomically(dir / "task.sh", array_script(journal, command, tasks));
-  std::vector<std::string> sbatch{"sbatch",
-                                  "--parsable",
-                                  "--array=0-" + std::to_string(tasks - 1),
+  std::vector<std::string> sbatch{"sbatch", "--parsable", "--array=0-" + std::to_string(tasks - 1),
                                   "--job-name=zettasim-" + journal.plan().spec.name,
                                   "--output=" + fs::absolute(dir / "task-%a.log").string()};
   if (!slurm.partition.empty()) sbatch.push_back("--partition=" + slurm.partition);
@@ -116,8 +115,9 @@ void run_points_on_slurm(const SweepJournal& journal, const std::vector<uint64_t
   const CommandResult submitted = run_command(sbatch);
   const std::string id = trimmed(submitted.output).substr(0, trimmed(submitted.output).find(';'));
   if (submitted.status != 0 || id.empty() || id.find_first_not_of("0123456789") != std::string::npos)
-    throw core::InputError("--backend", "",
-                           "sbatch refused the sweep's job array: " + core::one_line(trimmed(submitted.output)));
+    throw core::InputError(
+        "--backend", "",
+        "sbatch refused the sweep's job array: " + core::one_line(trimmed(submitted.output)));
   output::write_file_atomically(job_file, id + "\n");
   wait_for(id, journal, left, progress);
   for (uint64_t p : left)
@@ -131,11 +131,12 @@ void run_points_on_slurm(const SweepJournal& journal, const std::vector<uint64_t
     }
 }
 
-void run_slurm_task(const std::string& journal_dir, uint64_t task, uint64_t tasks, const PointCommand& command,
-                    unsigned jobs) {
+void run_slurm_task(const std::string& journal_dir, uint64_t task, uint64_t tasks,
+                    const PointCommand& command, unsigned jobs) {
   const SweepJournal journal(journal_dir);
   std::ifstream in(journal.dir() / "slurm" / "points.json");
-  const auto submitted = nlohmann::json::parse(in).get<std::vector<uint64_t>>();  // the job's points, in order
+  const auto submitted =
+      nlohmann::json::parse(in).get<std::vector<uint64_t>>();  // the job's points, in order
   std::vector<uint64_t> mine;
   for (size_t k = task; k < submitted.size(); k += tasks)
     if (!journal.finished(submitted[k])) mine.push_back(submitted[k]);

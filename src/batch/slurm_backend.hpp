@@ -22,15 +22,16 @@ struct SlurmOptions {
 };
 
 /// Submits one job array for the points of `pending` not finished (listed in the journal's
-/// slurm/points.json; task k runs those whose place in the list is k modulo the task count), waits for it while counting the records written, and gives every point left without a
-/// record a "failed" record (to run again on resume). A job of an earlier run of this sweep that is still
-/// queued or running is waited for first. sbatch, squeue and the nodes see the journal at the same path.
+/// slurm/points.json; task k runs those whose place in the list is k modulo the task count), waits for it
+/// while counting the records written, and gives every point left without a record a "failed" record (to run
+/// again on resume). A job of an earlier run of this sweep that is still queued or running is waited for
+/// first. sbatch, squeue and the nodes see the journal at the same path.
 void run_points_on_slurm(const SweepJournal& journal, const std::vector<uint64_t>& pending,
                          const PointCommand& command, const SlurmOptions& slurm, SweepProgress& progress);
 
 /// What one array task does (`zettasim sweep-chunk`): runs the unfinished points of its share of the job's
 /// list, one process per point, `jobs` at once.
-void run_slurm_task(const std::string& journal_dir, uint64_t task, uint64_t tasks, const PointCommand& command,
-                    unsigned jobs);
+void run_slurm_task(const std::string& journal_dir, uint64_t task, uint64_t tasks,
+                    const PointCommand& command, unsigned jobs);
 
 }  // namespace zs::batch

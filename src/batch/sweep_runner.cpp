@@ -64,8 +64,8 @@ SweepOutcome run_sweep(const core::FileSource& files, const SweepOptions& option
   outcome.resumed = plan.points.size() - pending.size();
   SweepProgress progress(progress_out, plan.points.size(), outcome.resumed, options.terminal, options.quiet);
   if (options.slurm) {
-    run_points_on_slurm(journal, pending, options.command, slurm_options(plan.spec.slurm, options.slurm_options),
-                        progress);
+    run_points_on_slurm(journal, pending, options.command,
+                        slurm_options(plan.spec.slurm, options.slurm_options), progress);
   } else {
     const unsigned jobs = options.jobs > 0 ? options.jobs : std::max(1u, std::thread::hardware_concurrency());
     run_points_locally(journal, pending, options.command, jobs, progress);
@@ -90,8 +90,8 @@ SweepOutcome run_sweep(const core::FileSource& files, const SweepOptions& option
   return outcome;
 }
 
-void run_journalled_task(const std::string& journal_dir, uint64_t task, uint64_t tasks, const PointCommand& command,
-                         unsigned jobs) {
+void run_journalled_task(const std::string& journal_dir, uint64_t task, uint64_t tasks,
+                         const PointCommand& command, unsigned jobs) {
   run_slurm_task(journal_dir, task, tasks, command, jobs);
 }
 

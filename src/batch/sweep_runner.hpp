@@ -13,16 +13,16 @@
 namespace zs::batch {
 
 struct SweepOptions {
-  std::string spec;       ///< the sweep file
-  std::string out;        ///< the HDF5 file; empty: results/NAME.h5
-  std::string csv;        ///< also write the table as CSV here, when set
-  unsigned jobs = 0;       ///< points at once; 0: one per core (the local backend)
-  bool slurm = false;      ///< run the points as a Slurm job array instead of on this machine
+  std::string spec;            ///< the sweep file
+  std::string out;             ///< the HDF5 file; empty: results/NAME.h5
+  std::string csv;             ///< also write the table as CSV here, when set
+  unsigned jobs = 0;           ///< points at once; 0: one per core (the local backend)
+  bool slurm = false;          ///< run the points as a Slurm job array instead of on this machine
   SlurmOptions slurm_options;  ///< set fields override the sweep file's "slurm" section
-  bool resume = false;    ///< require the journal to hold this same sweep (never discard another's)
-  bool quiet = false;     ///< no progress line
-  bool terminal = false;  ///< the progress line is redrawn in place
-  PointCommand command;   ///< how a point's process is started
+  bool resume = false;         ///< require the journal to hold this same sweep (never discard another's)
+  bool quiet = false;          ///< no progress line
+  bool terminal = false;       ///< the progress line is redrawn in place
+  PointCommand command;        ///< how a point's process is started
   scenario::LoadLimits limits;
 };
 
@@ -38,8 +38,8 @@ SweepOutcome run_sweep(const core::FileSource& files, const SweepOptions& option
                        std::ostream& progress_out);
 
 /// What one Slurm array task does (`zettasim sweep-chunk`).
-void run_journalled_task(const std::string& journal_dir, uint64_t task, uint64_t tasks, const PointCommand& command,
-                         unsigned jobs);
+void run_journalled_task(const std::string& journal_dir, uint64_t task, uint64_t tasks,
+                         const PointCommand& command, unsigned jobs);
 
 /// What a point's process does: runs point `index` of the sweep journalled in `journal_dir` and writes
 /// its record there.

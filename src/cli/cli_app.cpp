@@ -128,15 +128,21 @@ Command add_sweep(CLI::App& app) {
   sweep->add_option("--csv", opt->csv, "Also write the points' table as CSV");
   sweep->add_option("--jobs", opt->jobs, "Points at once (default: one per core)")
       ->check(CLI::Range(1u, 4096u));
-  sweep->add_option("--backend", opt->backend,
-                    "Where points run: local (default: this machine) or slurm (a job array; sbatch and the nodes "
-                    "must see the working folder at the same path)");
-  sweep->add_option("--partition", opt->partition, "Slurm: the partition (default: the sweep file's, or Slurm's)");
+  sweep->add_option(
+      "--backend", opt->backend,
+      "Where points run: local (default: this machine) or slurm (a job array; sbatch and the nodes "
+      "must see the working folder at the same path)");
+  sweep->add_option("--partition", opt->partition,
+                    "Slurm: the partition (default: the sweep file's, or Slurm's)");
   sweep->add_option("--time-limit", opt->time_limit, "Slurm: each array task's time limit, e.g. 2:00:00");
   sweep->add_option("--account", opt->account, "Slurm: the account charged");
-  sweep->add_option("--sbatch-option", opt->sbatch_options, "Slurm: a further sbatch option (repeatable), e.g. --sbatch-option=--mem=8G")
+  sweep
+      ->add_option("--sbatch-option", opt->sbatch_options,
+                   "Slurm: a further sbatch option (repeatable), e.g. --sbatch-option=--mem=8G")
       ->allow_extra_args(false);
-  sweep->add_option("--tasks", opt->tasks, "Slurm: array tasks the points are shared among (default: one per point, at most 1000)")
+  sweep
+      ->add_option("--tasks", opt->tasks,
+                   "Slurm: array tasks the points are shared among (default: one per point, at most 1000)")
       ->check(CLI::Range(uint64_t(1), uint64_t(100000)));
   sweep->add_flag(
       "--resume", opt->resume,
@@ -162,11 +168,14 @@ Command add_sweep_point(CLI::App& app) {
 
 Command add_sweep_chunk(CLI::App& app) {
   auto opt = std::make_shared<SweepChunkOptions>();
-  auto* chunk = app.add_subcommand("sweep-chunk", "Run one Slurm array task of a journalled sweep (started by Slurm)");
+  auto* chunk =
+      app.add_subcommand("sweep-chunk", "Run one Slurm array task of a journalled sweep (started by Slurm)");
   chunk->group("");  // internal: not listed in --help
   chunk->add_option("journal", opt->journal, "The sweep's journal folder")->required();
   chunk->add_option("task", opt->task, "This array task's index")->required();
-  chunk->add_option("tasks", opt->tasks, "How many array tasks")->required()->check(CLI::Range(uint64_t(1), uint64_t(100000)));
+  chunk->add_option("tasks", opt->tasks, "How many array tasks")
+      ->required()
+      ->check(CLI::Range(uint64_t(1), uint64_t(100000)));
   return command(chunk, opt, &run_sweep_chunk);
 }
 
@@ -306,10 +315,9 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
   CLI::App app{"zettasim: discrete-event simulator of disaggregated AI supercomputers"};
   app.set_version_flag("--version", std::string("zettasim ") + output::kVersion);
   app.require_subcommand(1);
-  std::vector<Command> commands = {add_run(app),      add_goodput(app), add_topo(app),
-                                   add_list(app),     add_params(app),  add_place(app),
-                                   add_validate(app), add_sweep(app),   add_sweep_point(app),
-                                   add_sweep_chunk(app)};
+  std::vector<Command> commands = {
+      add_run(app),   add_goodput(app),  add_topo(app),  add_list(app),        add_params(app),
+      add_place(app), add_validate(app), add_sweep(app), add_sweep_point(app), add_sweep_chunk(app)};
   auto* trace = app.add_subcommand("trace", "Generate, inspect, import or export a trace");
   trace->require_subcommand(1);
   for (auto add : {&add_trace_gen, &add_trace_inspect, &add_trace_export}) commands.push_back(add(*trace));

@@ -1,6 +1,6 @@
 // `zettasim sweep` and the point runner it starts: read the options, call the batch library, print.
-#include <filesystem>
 #include <cstdlib>
+#include <filesystem>
 #include <iostream>
 
 #include <unistd.h>

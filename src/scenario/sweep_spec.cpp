@@ -60,14 +60,18 @@ const core::ParamTable& sweep_samples_params() {
 
 const core::ParamTable& sweep_slurm_params() {
   static const core::ParamTable table(
-      "sweep slurm", "what sbatch is given when the sweep runs on Slurm (--backend slurm); options override it",
+      "sweep slurm",
+      "what sbatch is given when the sweep runs on Slurm (--backend slurm); options override it",
       {Param::text("partition", "the partition (sbatch --partition)").optional(),
-       Param::text("time_limit", "each array task's time limit in Slurm's format, e.g. \"2:00:00\" (sbatch --time)")
+       Param::text("time_limit",
+                   "each array task's time limit in Slurm's format, e.g. \"2:00:00\" (sbatch --time)")
            .optional(),
        Param::text("account", "the account charged (sbatch --account)").optional(),
-       Param::list("options", "strings", "further sbatch options, e.g. [\"--mem=8G\", \"--qos=long\"]").optional(),
-       Param::integer("tasks", 1, 100000, "array tasks the points are shared among; left out, one per point "
-                                          "(at most 1000)")
+       Param::list("options", "strings", "further sbatch options, e.g. [\"--mem=8G\", \"--qos=long\"]")
+           .optional(),
+       Param::integer("tasks", 1, 100000,
+                      "array tasks the points are shared among; left out, one per point "
+                      "(at most 1000)")
            .optional()});
   return table;
 }
@@ -211,8 +215,9 @@ SweepSpec SweepSpec::load(const core::FileSource& files, const std::string& path
   }
   if (in.has("slurm")) {
     core::ParamReader slurm = in.part("slurm");
-    for (auto [key, field] : {std::pair{"partition", &spec.slurm.partition},
-                              std::pair{"time_limit", &spec.slurm.time_limit}, std::pair{"account", &spec.slurm.account}})
+    for (auto [key, field] :
+         {std::pair{"partition", &spec.slurm.partition}, std::pair{"time_limit", &spec.slurm.time_limit},
+          std::pair{"account", &spec.slurm.account}})
       if (const auto v = slurm.find<std::string>(key)) *field = *v;
     if (slurm.has("options"))
       spec.slurm.options = slurm.json().strings("options", "an array of sbatch options", "an sbatch option");

@@ -65,7 +65,7 @@ struct SweepSpec {
   bool latin_hypercube = false;         ///< else independent uniform draws
   std::vector<nlohmann::json> exclude;  ///< objects: axis name → value; a point matching one is dropped
   SweepSlurm slurm;
-  nlohmann::json resolved;              ///< the spec as read, for the results' attributes
+  nlohmann::json resolved;  ///< the spec as read, for the results' attributes
 
   /// Reads and checks a sweep file ({"kind": "sweep"}); every problem is an InputError naming the file
   /// and JSON path.
