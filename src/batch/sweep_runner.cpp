@@ -2,6 +2,7 @@
 #include "batch/sweep_runner.hpp"
 
 #include <filesystem>
+#include <fstream>
 #include <thread>
 
 #include "batch/sweep_journal.hpp"
@@ -15,17 +16,50 @@ namespace zs::batch {
 namespace fs = std::filesystem;
 namespace {
 
-/// The results file: --out, or results/NAME.h5; refused when it is a folder or has no folder to go in.
+/// Refuses to write over `path` unless it is absent, was written by a sweep (`ours`), or --force; a
+/// link or a folder is never replaced.
+void check_replaceable(const fs::path& path, const char* option, bool force, bool (*ours)(const fs::path&)) {
+  std::error_code ec;
+  const auto status = fs::symlink_status(path, ec);
+  if (ec || !fs::exists(status)) return;
+  if (fs::is_symlink(status) || !fs::is_regular_file(status))
+    throw core::InputError(option, "",
+                           "\"" + path.string() + "\" is a " +
+                               (fs::is_directory(status) ? "folder" : "link or special file") +
+                               ", expected a file's path (it is never replaced)");
+  if (!force && !ours(path))
+    throw core::InputError(option, "",
+                           "\"" + path.string() +
+                               "\" exists and a sweep did not write it: choose "
+                               "another path, or --force to replace it");
+}
+
+bool is_sweep_csv(const fs::path& path) {
+  std::ifstream in(path);
+  std::string first;
+  std::getline(in, first);
+  return first.rfind("point,", 0) == 0;
+}
+
+/// The results file: --out, or results/NAME.h5; refused when it has no folder to go in, or when it would
+/// replace what a sweep did not write.
 fs::path results_file(const SweepOptions& options, const scenario::SweepPlan& plan) {
   fs::path out = options.out.empty() ? fs::path("results") / (plan.spec.name + ".h5") : fs::path(options.out);
   if (options.out.empty()) fs::create_directories(out.parent_path());
   std::error_code ec;
-  if (fs::is_directory(out, ec))
-    throw core::InputError("--out", "", "\"" + out.string() + "\" is a folder, expected an HDF5 file's path");
   const fs::path parent = out.parent_path().empty() ? fs::path(".") : out.parent_path();
   if (!fs::is_directory(parent, ec))
     throw core::InputError(
         "--out", "", "no folder \"" + parent.string() + "\" to write \"" + out.filename().string() + "\" in");
+  check_replaceable(out, "--out", options.force,
+                    [](const fs::path& p) { return output::is_sweep_hdf5(p.string()); });
+  if (!options.csv.empty()) check_replaceable(options.csv, "--csv", options.force, &is_sweep_csv);
+  const fs::path journal = journal_dir(out);
+  if (fs::exists(journal, ec) && !fs::exists(journal / "plan.json", ec) && !fs::is_empty(journal, ec))
+    throw core::InputError("--out", "",
+                           "\"" + journal.string() +
+                               "\" exists and is not a sweep's journal: it is "
+                               "never replaced; choose another --out");
   return out;
 }
 

@@ -21,6 +21,7 @@ struct SweepOptions {
   SlurmOptions slurm_options;  ///< set fields override the sweep file's "slurm" section
   bool resume = false;         ///< require the journal to hold this same sweep (never discard another's)
   bool quiet = false;          ///< no progress line
+  bool force = false;          ///< replace an --out or --csv file that a sweep did not write
   bool terminal = false;       ///< the progress line is redrawn in place
   PointCommand command;        ///< how a point's process is started
   scenario::LoadLimits limits;

@@ -149,6 +149,9 @@ Command add_sweep(CLI::App& app) {
       "Continue an interrupted sweep, refusing if its journal holds another sweep (running the same "
       "command again resumes too, but starts afresh when the sweep changed)");
   sweep->add_flag("--quiet", opt->quiet, "No progress line");
+  sweep->add_flag(
+      "--force", opt->force,
+      "Replace an --out or --csv file that a sweep did not write (a folder or link is never replaced)");
   add_limit_options(sweep, opt->limits);
   sweep
       ->add_option("--max-sweep-points", opt->limits.max_sweep_points,

@@ -89,6 +89,7 @@ struct SweepOptions {
   uint64_t tasks = 0;
   bool resume = false;
   bool quiet = false;
+  bool force = false;
   scenario::LoadLimits limits;
 };
 /// Every point of a sweep file, as processes, into one HDF5 file.

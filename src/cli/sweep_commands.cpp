@@ -29,6 +29,7 @@ int run_sweep(const SweepOptions& opt, std::ostream& out) {
   o.jobs = opt.jobs;
   o.resume = opt.resume;
   o.quiet = opt.quiet;
+  o.force = opt.force;
   o.terminal = ::isatty(2) != 0;
   o.command = self_command();
   o.limits = opt.limits;

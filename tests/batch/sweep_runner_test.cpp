@@ -167,3 +167,27 @@ TEST_CASE("a bad sweep file exits 2 with one line before any point runs") {
                      "\"/policies/collective\"), got 3\n");
   CHECK_FALSE(std::filesystem::exists(batch::journal_dir(s.dir.file("bad.h5"))));
 }
+
+TEST_CASE("a sweep never replaces a file or folder it did not write, unless --force for a file") {
+  test::SmallSweep s;
+  const std::string precious = s.dir.write("precious.h5", "not a sweep's file\n");
+  const auto refused = run_zettasim(s.dir, {"sweep", s.spec, "--out", precious, "--quiet"});
+  CHECK(refused.code == 2);
+  CHECK(refused.err ==
+        "zettasim: error: --out: \"" + precious +
+            "\" exists and a sweep did not write it: choose another path, or --force to replace it\n");
+  CHECK(test::read_text(precious) == "not a sweep's file\n");
+  const std::string csv = s.dir.write("notes.csv", "my notes\n");
+  CHECK(run_zettasim(s.dir, {"sweep", s.spec, "--out", s.dir.file("a.h5"), "--csv", csv, "--quiet"}).code ==
+        2);
+  CHECK(test::read_text(csv) == "my notes\n");
+  std::filesystem::create_directories(s.dir.path() / "folder.h5");
+  CHECK(run_zettasim(s.dir, {"sweep", s.spec, "--out", s.dir.file("folder.h5"), "--force", "--quiet"}).code ==
+        2);
+  CHECK(run_zettasim(s.dir, {"sweep", s.spec, "--out", precious, "--force", "--quiet"}).code == 0);
+  // a file the sweep wrote is replaced by the next run without --force
+  CHECK(run_zettasim(s.dir, {"sweep", s.spec, "--out", precious, "--csv", s.dir.file("a.csv"), "--quiet"})
+            .code == 0);
+  CHECK(run_zettasim(s.dir, {"sweep", s.spec, "--out", precious, "--csv", s.dir.file("a.csv"), "--quiet"})
+            .code == 0);
+}
