@@ -52,6 +52,7 @@ SweepJournal::SweepJournal(fs::path dir, const scenario::SweepPlan& plan)
     restarted_ = true;
     fs::remove_all(dir_ / "points");
     fs::remove_all(dir_ / "logs");
+    fs::remove_all(dir_ / "slurm");
   }
   fs::create_directories(dir_ / "points");
   fs::create_directories(dir_ / "logs");

@@ -33,7 +33,7 @@ PatchTarget ScenarioPatch::follow(const std::string& pointer) {
     ptr = nlohmann::json::json_pointer(pointer);
   } catch (const nlohmann::json::exception&) {
     throw std::invalid_argument("\"" + pointer +
-                                "\" is not a JSON pointer (one like \"/workload/data_parallel\")");
+                                "\" is not a JSON pointer (one like \"/workload/plan/data_parallel\")");
   }
   if (!resolved_.contains(ptr))
     throw std::invalid_argument("\"" + pointer +
