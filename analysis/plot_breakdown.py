@@ -13,7 +13,7 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-from sweep_file import read_points, select, value_text  # noqa: E402
+from sweep_file import add_output_arguments, read_points, select, value_text  # noqa: E402
 
 PARTS = ["compute", "exposed_communication", "pipeline_bubble", "memory_stall", "idle"]
 
@@ -21,10 +21,7 @@ PARTS = ["compute", "exposed_communication", "pipeline_bubble", "memory_stall", 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("sweep", help="the sweep's HDF5 file")
-    parser.add_argument("--where", action="append", default=[], help="AXIS=VALUE: only those points")
-    parser.add_argument("--title", help="the figure's title (default: the sweep file's name)")
-    parser.add_argument("--out", required=True, help="the PNG to write")
-    parser.add_argument("--data", help="also write the values plotted as CSV")
+    add_output_arguments(parser)
     args = parser.parse_args()
 
     table, axes = read_points(args.sweep)

@@ -15,7 +15,7 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-from sweep_file import label, read_points, select, value_text  # noqa: E402
+from sweep_file import add_output_arguments, label, read_points, select, value_text  # noqa: E402
 
 
 def lines(ok, args, ax):
@@ -55,10 +55,7 @@ def main():
     parser.add_argument("--y", help="with --heatmap: the axis along y")
     parser.add_argument("--heatmap", action="store_true", help="a heatmap over --x and --y")
     parser.add_argument("--log-x", action="store_true", help="a logarithmic x axis")
-    parser.add_argument("--where", action="append", default=[], help="AXIS=VALUE: only those points")
-    parser.add_argument("--title", help="the figure's title (default: the sweep file's name)")
-    parser.add_argument("--out", required=True, help="the PNG to write")
-    parser.add_argument("--data", help="also write the values plotted as CSV")
+    add_output_arguments(parser)
     args = parser.parse_args()
 
     table, axes = read_points(args.sweep)

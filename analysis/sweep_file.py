@@ -50,3 +50,11 @@ def value_text(value):
     if isinstance(value, float):
         return f"{value:g}"
     return str(value)
+
+
+def add_output_arguments(parser):
+    """The options every plot script takes: --where, --title, --out and --data."""
+    parser.add_argument("--where", action="append", default=[], help="AXIS=VALUE: only those points")
+    parser.add_argument("--title", help="the figure's title (default: the sweep file's name)")
+    parser.add_argument("--out", required=True, help="the PNG to write")
+    parser.add_argument("--data", help="also write the values plotted as CSV")
