@@ -3,6 +3,7 @@
 Used by plot_sweep.py and plot_breakdown.py; any script may `from sweep_file import read_points`.
 """
 import json
+import os
 
 import h5py
 import pandas
@@ -29,7 +30,7 @@ def label(column):
     base = column.split(".")[-1] if "." in column else column
     for suffix, unit in UNITS:
         if column.endswith(suffix) and "." not in column[-len(suffix):]:
-            return column[:-len(suffix)].replace("_", " ") + f" ({unit})"
+            return column[:-len(suffix)].split(".")[-1].replace("_", " ") + f" ({unit})"
         if "." in column and column.split(".")[0].endswith(suffix):
             return base.replace("_", " ") + f" ({unit})"
     return column.replace("_", " ")
@@ -46,10 +47,14 @@ def select(table, where):
 
 
 def value_text(value):
-    """A value as a label shows it: 8e+10 rather than 80000000000.0, 4 rather than 4.0."""
+    """A value as a label shows it: 8e+10 rather than 80000000000.0, 4 rather than 4.0, a file by its name
+    ("../models/b200.json" -> "b200", "x/hgx-h100-8.machine.json" -> "hgx-h100-8")."""
     if isinstance(value, float):
         return f"{value:g}"
-    return str(value)
+    text = str(value)
+    if text.endswith(".json"):
+        return os.path.basename(text).removesuffix(".json").removesuffix(".machine")
+    return text
 
 
 def add_output_arguments(parser):

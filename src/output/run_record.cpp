@@ -113,6 +113,16 @@ std::vector<std::string> approximations(const engine::SimulationResult& r) {
   return out;
 }
 
+/// nccl-tests' figures of a collective benchmark that took the iteration time.
+nlohmann::json benchmark_json(const workload::CollectiveBenchmark& b, core::Seconds t) {
+  return {{"collective", std::string(workload::to_string(b.collective))},
+          {"ranks", b.ranks},
+          {"size_B", b.size.value()},
+          {"bus_factor", b.bus_factor()},
+          {"algorithm_bandwidth_B_per_s", b.algorithm_bandwidth(t)},
+          {"bus_bandwidth_B_per_s", b.bus_bandwidth(t)}};
+}
+
 nlohmann::json summary_json(const scenario::Scenario& s, const engine::SimulationResult& r) {
   const auto& crit = r.replay.critical();
   nlohmann::json j = {{"zettasim_version", kVersion},
@@ -166,6 +176,8 @@ nlohmann::json summary_json(const scenario::Scenario& s, const engine::Simulatio
                         {"collective_algorithms", r.replay.collective_algorithms}}},
                       {"approximations", approximations(r)}};
   if (!r.placement_layout.empty()) j["policies"]["placement_layout"] = r.placement_layout;
+  if (s.collective_benchmark)
+    j["collective_benchmark"] = benchmark_json(*s.collective_benchmark, r.replay.iteration_time);
   if (r.collapsed_ran_exact) j["collapsed_not_applied"] = kCollapsedRanExact;
   if (!r.fidelity_reason.empty()) j["fidelity_reason"] = r.fidelity_reason;
   if (r.replay.fidelity == core::Fidelity::kCollapsed)
@@ -235,17 +247,28 @@ std::string report_text(const scenario::Scenario& s, const engine::SimulationRes
                     std::to_string(u.links_over_half) + " above 50%");
   if (u.pool_max > 0)
     out << line("memory pool utilization", percent(u.pool_max), "busiest pool, bytes over its ports");
-  out << line("model FLOPs utilization", percent(r.mfu),
-              display(r.model_flops) + " per iteration / (iteration time x " + display(r.peak) + " peak)");
-  if (s.trace.tokens_per_iteration > 0)
-    out << line("tokens per second", [&] {
-      char buf[32];
-      std::snprintf(buf, sizeof buf, "%.4g", r.tokens_per_second);
-      return std::string(buf);
-    }());
-  else
-    out << line("tokens per second", "unknown",
-                "the trace does not say how many tokens an iteration trains on");
+  if (s.collective_benchmark) {
+    const auto& b = *s.collective_benchmark;
+    char factor[32];
+    std::snprintf(factor, sizeof factor, "%.4g", b.bus_factor());
+    out << line("algorithm bandwidth",
+                display(core::ByteRate(b.algorithm_bandwidth(r.replay.iteration_time))),
+                "size / time, as nccl-tests' algbw");
+    out << line("bus bandwidth", display(core::ByteRate(b.bus_bandwidth(r.replay.iteration_time))),
+                "algorithm bandwidth x " + std::string(factor) + ", as nccl-tests' busbw");
+  } else {
+    out << line("model FLOPs utilization", percent(r.mfu),
+                display(r.model_flops) + " per iteration / (iteration time x " + display(r.peak) + " peak)");
+    if (s.trace.tokens_per_iteration > 0)
+      out << line("tokens per second", [&] {
+        char buf[32];
+        std::snprintf(buf, sizeof buf, "%.4g", r.tokens_per_second);
+        return std::string(buf);
+      }());
+    else
+      out << line("tokens per second", "unknown",
+                  "the trace does not say how many tokens an iteration trains on");
+  }
   out << line(
       "energy per iteration", display(r.energy),
       "average " + display(r.average_power) + " over " + std::to_string(s.trace.mesh.size()) + " units");

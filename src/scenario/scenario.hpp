@@ -13,6 +13,7 @@
 #include "scenario/reliability_setup.hpp"
 #include "topology/machine.hpp"
 #include "topology/optical_circuits.hpp"
+#include "workload/collective_benchmark.hpp"
 #include "workload/trace.hpp"
 
 namespace zs::scenario {
@@ -30,6 +31,8 @@ struct Scenario {
   std::vector<topology::CircuitReconfiguration> circuit_reconfigurations;
   workload::Trace trace;
   std::string workload_summary;  ///< one line for reports, e.g. "gpt3-1.3b, data parallel 8, ..."
+  /// The collective benchmark the trace times (generator "collective"); absent for training jobs.
+  std::optional<workload::CollectiveBenchmark> collective_benchmark;
   std::string placement_policy;
   std::optional<policy::PlacementMap> placement_map;  ///< for "from-file"
   std::string collective_policy;

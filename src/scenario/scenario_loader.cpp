@@ -268,6 +268,7 @@ Scenario ScenarioLoader::load(const std::string& path) const {
     GeneratedWorkload generated = load_generated_workload(work, s.machine);
     s.trace = std::move(generated.trace);
     s.workload_summary = generated.summary;
+    s.collective_benchmark = generated.benchmark;
     resolved_workload = std::move(generated.resolved);
   }
   const uint64_t ranks = s.trace.mesh.size();
@@ -322,22 +323,26 @@ ScenarioLoader::GeneratedWorkload ScenarioLoader::load_generated_workload(
   const core::ParamTable table = workload_section_params().with(*gen.params);
   core::ParamReader work(table, std::move(section));
   work.get<std::string>("generator");
-  work.get<std::string>("model");
   std::string model_path;
-  nlohmann::json model_doc = files_.read_json_named(work.json(), "model", model_path);
-  core::JsonObject model_json(model_doc, model_path, "");
-  auto model = workload::TransformerSpec::from_json(model_json);
-  BuiltWorkload built = gen.make(work, model, files_, limits_.max_trace_ops);
+  std::optional<workload::TransformerSpec> model;
+  if (work.find<std::string>("model")) {
+    nlohmann::json model_doc = files_.read_json_named(work.json(), "model", model_path);
+    core::JsonObject model_json(model_doc, model_path, "");
+    model = workload::TransformerSpec::from_json(model_json);
+  }
+  BuiltWorkload built = gen.make(
+      work, GeneratorInputs{model ? &*model : nullptr, files_, limits_.max_trace_ops, machine.unit_count()});
   const auto& first_unit = machine.unit_model(machine.topology.units().front());
   if (built.state_per_rank > first_unit.hbm_capacity())
     throw core::InputError(
         work.file(), work.pointer(),
-        "model state of " + model.name + " (16 B/param: " + core::display(built.state_per_rank) +
-            " on the most loaded rank) does not fit in the " + core::display(first_unit.hbm_capacity()) +
-            " HBM of a \"" + first_unit.name() + "\"");
+        (model ? "model state of " + model->name + " (16 B/param: " : std::string("collective buffers (")) +
+            core::display(built.state_per_rank) + " on the most loaded rank) does not fit in the " +
+            core::display(first_unit.hbm_capacity()) + " HBM of a \"" + first_unit.name() + "\"");
   GeneratedWorkload out;
   out.trace = std::move(built.trace);
-  workload::validate(out.trace, model_path);
+  out.benchmark = built.benchmark;
+  workload::validate(out.trace, model ? model_path : work.file());
   out.trace.origin_file = work.file();
   out.trace.origin_pointer = work.pointer();
   out.summary = built.summary;
@@ -345,10 +350,15 @@ ScenarioLoader::GeneratedWorkload ScenarioLoader::load_generated_workload(
   for (const auto& p : gen.params->params())
     if (work.resolved().contains(p.name)) plan[p.name] = work.resolved()[p.name];
   plan.update(built.derived);
-  out.resolved = {
-      {"generator", generator},         {"model", model.to_json()},
-      {"model_file", model_path},       {"plan", std::move(plan)},
-      {"params", model.total_params()}, {"model_state_per_rank", core::to_string(built.state_per_rank)}};
+  out.resolved = {{"generator", generator}, {"plan", std::move(plan)}};
+  if (model) {
+    out.resolved["model"] = model->to_json();
+    out.resolved["model_file"] = model_path;
+    out.resolved["params"] = model->total_params();
+    out.resolved["model_state_per_rank"] = core::to_string(built.state_per_rank);
+  } else {
+    out.resolved["buffers_per_rank"] = core::to_string(built.state_per_rank);
+  }
   return out;
 }
 

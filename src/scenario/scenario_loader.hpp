@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "core/file_source.hpp"
@@ -44,11 +45,13 @@ class ScenarioLoader {
 
   struct GeneratedWorkload {
     workload::Trace trace;
+    std::optional<workload::CollectiveBenchmark> benchmark;
     std::string summary;
     nlohmann::json resolved;
   };
-  /// A workload section naming a generator: its model file read, its plan read by the generator's table,
-  /// the trace generated and the model state checked against the first unit's HBM.
+  /// A workload section naming a generator: its model file read (when it names one), its plan read by the
+  /// generator's table, the trace generated and the model state (or the collective's buffers) checked
+  /// against the first unit's HBM.
   GeneratedWorkload load_generated_workload(core::JsonObject section, const topology::Machine& machine) const;
 
   const core::FileSource& files_;

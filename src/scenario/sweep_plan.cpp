@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <stdexcept>
 
 #include "core/json_object.hpp"
@@ -36,6 +38,13 @@ double between(double lo, double hi, double u, bool log) {
   return log ? lo * std::pow(hi / lo, u) : lo + (hi - lo) * u;
 }
 
+/// `x` to 12 significant digits: a range's steps as a user writes them (4194304, not 4194303.9999999995).
+double tidy(double x) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.12g", x);
+  return std::strtod(text, nullptr);
+}
+
 void check_log_bounds(const SweepSpec& spec, const SweepAxis& axis, double lo, double hi, const char* form) {
   if (!(lo > 0 && hi > 0))
     throw core::InputError(spec.file, axis.where + "/" + form, "a log scale needs bounds above 0");
@@ -48,7 +57,7 @@ void expand_range(const SweepSpec& spec, SweepAxis& axis) {
   for (int64_t i = 0; i < axis.range_steps; ++i) {
     const double u = static_cast<double>(i) / static_cast<double>(axis.range_steps - 1);
     axis.values.push_back(
-        value_of(axis.kind, i + 1 == axis.range_steps ? hi : between(lo, hi, u, axis.range_log)));
+        value_of(axis.kind, i + 1 == axis.range_steps ? hi : tidy(between(lo, hi, u, axis.range_log))));
   }
   for (size_t i = 1; i < axis.values.size(); ++i)
     if (same_value(axis.kind, axis.values[i], axis.values[i - 1]))

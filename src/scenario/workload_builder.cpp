@@ -9,13 +9,22 @@
 namespace zs::scenario {
 namespace {
 
+/// The section's model, which a training generator needs: an input error at "model" when it names none.
+const workload::TransformerSpec& model_of(core::ParamReader& work, const GeneratorInputs& in,
+                                          const char* generator) {
+  if (in.model == nullptr)
+    throw work.error("model", std::string("the ") + generator + " generator needs a transformer model file");
+  return *in.model;
+}
+
 std::string tokens(const workload::TransformerSpec& model, uint32_t global_batch) {
   return "global batch " + std::to_string(global_batch) + " sequences of " + std::to_string(model.seq_len) +
          " tokens";
 }
 
-BuiltWorkload build_data_parallel(core::ParamReader& work, const workload::TransformerSpec& model,
-                                  const core::FileSource&, uint64_t max_ops) {
+BuiltWorkload build_data_parallel(core::ParamReader& work, const GeneratorInputs& in) {
+  const auto& model = model_of(work, in, "data-parallel");
+  const uint64_t max_ops = in.max_ops;
   auto plan = workload::DataParallelPlan::from_params(work);
   work.finish();  // an unknown key is refused before the trace is generated
   // Per micro-batch a forward and a backward per layer and for the logits; a gradient all-reduce per
@@ -26,19 +35,19 @@ BuiltWorkload build_data_parallel(core::ParamReader& work, const workload::Trans
                      std::to_string(max_ops) + ": " + model.name + " has " + std::to_string(model.layers) +
                      " layers, " + std::to_string(plan.accumulation_steps()) +
                      (plan.accumulation_steps() == 1 ? " micro-batch" : " micro-batches") + " per iteration");
-  return {workload::generate_data_parallel_trace(model, plan), plan.derived(),
+  return {workload::generate_data_parallel_trace(model, plan), std::nullopt, plan.derived(),
           workload::model_state_bytes(model),
           model.name + ", data parallel " + std::to_string(plan.data_parallel) + ", micro-batch " +
               std::to_string(plan.micro_batch) + ", " + tokens(model, plan.global_batch)};
 }
 
-BuiltWorkload build_megatron(core::ParamReader& work, const workload::TransformerSpec& model,
-                             const core::FileSource& files, uint64_t max_ops) {
-  auto plan = workload::ParallelPlan::from_params(work, model, &files);
+BuiltWorkload build_megatron(core::ParamReader& work, const GeneratorInputs& in) {
+  const auto& model = model_of(work, in, "megatron");
+  auto plan = workload::ParallelPlan::from_params(work, model, &in.files);
   work.finish();  // an unknown key is refused before the trace is generated
   workload::Trace trace;
   try {
-    trace = workload::generate_megatron_trace(model, plan, max_ops);
+    trace = workload::generate_megatron_trace(model, plan, in.max_ops);
   } catch (const workload::TraceTooLarge& e) {
     throw work.error(std::string(e.what()) + ": " + model.name + " has " + std::to_string(model.layers) +
                      " layers, " + std::to_string(plan.micro_batches()) +
@@ -47,9 +56,19 @@ BuiltWorkload build_megatron(core::ParamReader& work, const workload::Transforme
   core::Bytes state(0.0);
   for (const auto& role : trace.roles)
     state = std::max(state, role.memory->weights + role.memory->gradients + role.memory->optimizer);
-  return {std::move(trace), plan.derived(), state,
+  return {std::move(trace), std::nullopt, plan.derived(), state,
           model.name + ", " + plan.describe() + ", micro-batch " + std::to_string(plan.micro_batch) + ", " +
               tokens(model, plan.global_batch)};
+}
+
+BuiltWorkload build_collective(core::ParamReader& work, const GeneratorInputs& in) {
+  if (in.model != nullptr)
+    throw work.error("model", "a collective benchmark has no model; leave \"model\" out");
+  auto bench = workload::CollectiveBenchmark::from_params(work, in.machine_units);
+  work.finish();
+  return {workload::generate_collective_trace(bench), bench, bench.derived(), bench.buffers_per_rank(),
+          std::string(workload::to_string(bench.collective)) + " of " + core::display(bench.size) + " over " +
+              std::to_string(bench.ranks) + " ranks (a collective benchmark, as nccl-tests)"};
 }
 
 }  // namespace
@@ -62,6 +81,10 @@ WorkloadGeneratorRegistry builtin_workload_generators() {
         "Megatron-Core 5D parallelism: data (ZeRO 0-3), tensor (sequence parallel), pipeline (GPipe, 1F1B, "
         "interleaved), context, expert (routed); recomputation, optimizer offload",
         build_megatron, &workload::ParallelPlan::params());
+  r.add("collective",
+        "a collective benchmark as nccl-tests: one collective of a size over every rank, timed alone, with "
+        "its bus bandwidth (no model)",
+        build_collective, &workload::CollectiveBenchmark::params());
   return r;
 }
 
@@ -70,7 +93,10 @@ const core::ParamTable& workload_section_params() {
   static const core::ParamTable table(
       "workload", "a generated workload: these keys, then its generator's plan keys (workload.GENERATOR)",
       {Param::text("generator", "the workload generator (zettasim list)"),
-       Param::text("model", "a transformer model file, relative to this file")});
+       Param::text("model",
+                   "a transformer model file, relative to this file (every generator but "
+                   "\"collective\" needs one)")
+           .optional()});
   return table;
 }
 

@@ -52,7 +52,9 @@ TraceInput read_trace_input(const core::FileSource& files, const std::string& pa
     const auto generators = scenario::builtin_workload_generators();
     const auto& generator = scenario::find_workload_generator(generation->generator, plan_json, generators);
     core::ParamReader plan(*generator.params, plan_json);
-    auto built = generator.make(plan, model, files, workload::kMaxGeneratedOps);
+    // No machine here: a generator that sizes itself to the machine needs its size in the plan.
+    auto built =
+        generator.make(plan, scenario::GeneratorInputs{&model, files, workload::kMaxGeneratedOps, 0});
     return {std::move(built.trace), std::nullopt};
   }
   throw core::InputError(path, "/kind",

@@ -71,7 +71,20 @@ def main():
         for part in ["compute", "exposed_communication", "pipeline_bubble", "memory_stall", "idle"]:
             column = f"critical_rank_breakdown_s.{part}"
             assert (bars[column].values == ok[column].values).all(), part
+    check_labels()
     print("analysis plots: ok")
+
+
+def check_labels():
+    """Axis labels carry the column's unit; a file-valued axis shows the file's name."""
+    sys.path.insert(0, str(SOURCE / "analysis"))
+    import sweep_file
+    assert sweep_file.label("iteration_time_s") == "iteration time (s)"
+    assert sweep_file.label("collective_benchmark.bus_bandwidth_B_per_s") == "bus bandwidth (B/s)"
+    assert sweep_file.label("critical_rank_breakdown_s.compute") == "compute (s)"
+    assert sweep_file.value_text("../../topologies/hgx-h100-8.machine.json") == "hgx-h100-8"
+    assert sweep_file.value_text("../models/b200.json") == "b200"
+    assert sweep_file.value_text(80e9) == "8e+10"
 
 
 if __name__ == "__main__":

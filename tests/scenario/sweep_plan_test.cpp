@@ -160,6 +160,17 @@ TEST_CASE("sweep ranges are evenly spaced in the parameter's unit, linear or log
   REQUIRE(plan.points.size() == 12);
   CHECK(plan.spec.axes[0].values == std::vector<nlohmann::json>{"10GB/s", "100GB/s", "1TB/s"});
   CHECK(plan.spec.axes[1].values == std::vector<nlohmann::json>{1, 2, 3, 4});
+  // Log steps of a power of two land on powers of two (not 4194303.9999999995 B).
+  SweepFiles g;
+  g.sweep["axes"].push_back(
+      {{"name", "hbm"},
+       {"pointer", "/machine/models/gpu/hbm_capacity"},
+       {"range", {{"from", "1MiB"}, {"to", "16GiB"}, {"steps", 15}, {"scale", "log"}}}});
+  const auto sizes = g.plan().spec.axes[0].values;
+  REQUIRE(sizes.size() == 15);
+  CHECK(sizes[2] == "4MiB");
+  CHECK(sizes[10] == "1GiB");
+  CHECK(sizes[13] == "8GiB");
 }
 
 TEST_CASE("latin-hypercube samples put one point in each stratum of every axis, the same for the same seed") {
