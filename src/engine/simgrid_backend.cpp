@@ -16,19 +16,20 @@
 #include <simgrid/s4u.hpp>
 #include <xbt/config.hpp>
 
+// SimGrid 3.32 keeps its clock in a process-wide static that no public call resets, so a second
+// engine in one process would start at the first one's end time and round differently. We reset
+// it between engines through its exported symbol; if a SimGrid version drops the symbol the build
+// fails to link rather than silently losing determinism. (Declared outside any unnamed namespace: it
+// is defined in SimGrid.)
+extern "C++" double zs_simgrid_engine_now __asm__("_ZN7simgrid6kernel10EngineImpl4now_E");
+
 namespace zs::engine {
 namespace sg4 = simgrid::s4u;
 
 namespace {
 
-// SimGrid 3.32 keeps its clock in a process-wide static that no public call resets, so a second
-// engine in one process would start at the first one's end time and round differently. We reset
-// it between engines through its exported symbol; if a SimGrid version drops the symbol the build
-// fails to link rather than silently losing determinism.
-extern "C++" double simgrid_engine_now __asm__("_ZN7simgrid6kernel10EngineImpl4now_E");
-
 void reset_simgrid_clock() {
-  simgrid_engine_now = 0.0;
+  zs_simgrid_engine_now = 0.0;
   if (sg4::Engine::get_clock() != 0.0) throw std::logic_error("could not reset SimGrid's clock");
 }
 

@@ -73,7 +73,9 @@ TEST_CASE("command-line errors are one line with error:, exit 2") {
       {{"goodput", "x.json", "--seeds", "0"},
        "zettasim: error: command line: --seeds: Value 0 not in range 1 to 100000 (see zettasim --help)\n"},
   };
-  for (const auto& [args, expected] : cases) {
+  for (const auto& c : cases) {
+    const auto& args = c.first;
+    const auto& expected = c.second;
     CAPTURE(expected);
     const auto r = test::run_cli(args);
     CHECK(r.code == 2);

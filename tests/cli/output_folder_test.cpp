@@ -47,7 +47,9 @@ TEST_CASE("a scenario name that is not one safe folder name is refused before an
       {"-rf", "a name starting with '-'"},
       {std::string(129, 'x'), "a name of 129 characters"},
   };
-  for (const auto& [name, why] : cases) {
+  for (const auto& c : cases) {
+    const std::string& name = c.first;
+    const std::string& why = c.second;
     CAPTURE(name);
     auto r = run_named(dir, name);
     CHECK(r.code == 2);

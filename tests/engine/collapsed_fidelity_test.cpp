@@ -97,8 +97,11 @@ TEST_CASE("a straggler in collapsed fidelity: its class runs at its speed, withi
   // synchronous job every rank of the class waits for the straggler at the next collective anyway, so
   // the iteration should agree; what differs is only who is idle. hgx-3d-parallel: rank 5 (stage 1) at
   // half speed; default (data parallel 8): rank 3 at 1.5x.
-  for (auto [name, rank, factor] :
+  for (auto job :
        {std::tuple<const char*, uint64_t, double>{"hgx-3d-parallel", 5, 2.0}, {"default", 3, 1.5}}) {
+    const char* name = std::get<0>(job);
+    const uint64_t rank = std::get<1>(job);
+    const double factor = std::get<2>(job);
     CAPTURE(name);
     const auto healthy = run_both(name);
     const auto slow = run_both(name, rank, factor);

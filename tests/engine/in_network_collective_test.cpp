@@ -107,7 +107,8 @@ TEST_CASE("in-network needs a reducing switch: elsewhere it schedules the ring a
 TEST_CASE(
     "hierarchical all-reduce of one chunk: 2(m-1)(alpha + S/(m B_in)) + 2(d-1)(alpha + S/(m d B_out))") {
   const double alpha = 2e-6, B_in = 400e9, B_out = 50e9;
-  for (auto [d, m] : {std::pair{2u, 4u}, {4u, 8u}}) {
+  for (auto shape : {std::pair{2u, 4u}, {4u, 8u}}) {
+    const uint32_t d = shape.first, m = shape.second;
     const auto machine = servers(d, m);
     const uint32_t n = d * m;
     for (double S : {1024.0 * 1024, 4.0 * 1024 * 1024}) {  // up to one 4 MiB chunk: not pipelined
@@ -128,7 +129,8 @@ TEST_CASE("hierarchical all-reduce in k chunks: paced by the busier link, betwee
   // pace without latency. Upper bound: one chunk through every phase, then k - 1 more at the pace with a
   // latency per step.
   const double alpha = 2e-6, B_in = 400e9, B_out = 50e9;
-  for (auto [d, m] : {std::pair{2u, 4u}, {4u, 8u}}) {
+  for (auto shape : {std::pair{2u, 4u}, {4u, 8u}}) {
+    const uint32_t d = shape.first, m = shape.second;
     const auto machine = servers(d, m);
     const uint32_t n = d * m;
     const double S = 1024.0 * 1024 * 1024;
@@ -153,7 +155,8 @@ TEST_CASE("hierarchical all-reduce in k chunks: paced by the busier link, betwee
 TEST_CASE("channel rings: 2(n-1)(alpha + max(S/(m n B_out), (m-1) S/(m n B_in))) within 1%") {
   // m rings, each leaving every server from a different unit: the m rail links share the crossing.
   const double alpha = 2e-6, B_in = 400e9, B_out = 50e9;
-  for (auto [d, m] : {std::pair{2u, 2u}, {4u, 4u}, {8u, 4u}}) {  // m divides d: every crossing on a rail
+  for (auto shape : {std::pair{2u, 2u}, {4u, 4u}, {8u, 4u}}) {  // m divides d: every crossing on a rail
+    const uint32_t d = shape.first, m = shape.second;
     const auto machine = servers(d, m);
     const uint32_t n = d * m;
     for (double S : {1024.0 * 1024, 1024.0 * 1024 * 1024}) {

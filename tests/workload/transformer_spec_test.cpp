@@ -80,12 +80,14 @@ TEST_CASE("every key a model file's resolved form writes is declared in the mode
     zs::core::JsonObject o(doc, file, "");
     const nlohmann::json written = TransformerSpec::from_json(o).to_json();
     const auto& table = TransformerSpec::params();
-    for (const auto& [key, value] : written.items()) {
+    for (const auto& item : written.items()) {
+      const std::string key = item.key();
       CAPTURE(key);
       const auto* p = table.find(key);
       REQUIRE(p != nullptr);
       if (p->part == nullptr) continue;
-      for (const auto& [inner, v] : value.items()) {
+      for (const auto& inner_item : item.value().items()) {
+        const std::string inner = inner_item.key();
         CAPTURE(inner);
         CHECK(p->part->find(inner) != nullptr);
       }
