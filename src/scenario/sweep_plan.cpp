@@ -39,7 +39,7 @@ double between(double lo, double hi, double u, bool log) {
 }
 
 /// `x` to 12 significant digits: a range's steps as a user writes them (4194304, not 4194303.9999999995).
-double tidy(double x) {
+double round_to_12_digits(double x) {
   char text[32];
   std::snprintf(text, sizeof text, "%.12g", x);
   return std::strtod(text, nullptr);
@@ -56,8 +56,8 @@ void expand_range(const SweepSpec& spec, SweepAxis& axis) {
   if (axis.range_log) check_log_bounds(spec, axis, lo, hi, "range");
   for (int64_t i = 0; i < axis.range_steps; ++i) {
     const double u = static_cast<double>(i) / static_cast<double>(axis.range_steps - 1);
-    axis.values.push_back(
-        value_of(axis.kind, i + 1 == axis.range_steps ? hi : tidy(between(lo, hi, u, axis.range_log))));
+    axis.values.push_back(value_of(
+        axis.kind, i + 1 == axis.range_steps ? hi : round_to_12_digits(between(lo, hi, u, axis.range_log))));
   }
   for (size_t i = 1; i < axis.values.size(); ++i)
     if (same_value(axis.kind, axis.values[i], axis.values[i - 1]))

@@ -67,10 +67,9 @@ double CollectiveBenchmark::bus_factor() const {
 core::Bytes CollectiveBenchmark::buffers_per_rank() const {
   const double n = double(ranks);
   switch (collective) {
-    case CollectiveKind::kAllGather:
-      return size + size / n;  // a 1/n input, the whole output
-    case CollectiveKind::kReduceScatter:
-      return size + size / n;  // the whole input, a 1/n output
+    case CollectiveKind::kAllGather:      // a 1/n input, the whole output
+    case CollectiveKind::kReduceScatter:  // the whole input, a 1/n output
+      return size + size / n;
     default:
       return size * 2.0;
   }

@@ -26,14 +26,15 @@ struct CollectiveBenchmark {
   static CollectiveBenchmark from_params(core::ParamReader& plan, uint64_t machine_units);
   /// The plan's keys (type "workload.collective").
   static const core::ParamTable& params();
-  /// What follows from the plan: {"ranks": n, "bus_factor": nccl-tests' factor}.
+  /// What follows from the plan: {"bus_factor": nccl-tests' factor} (the ranks are recorded as read).
   nlohmann::json derived() const;
   /// nccl-tests' bus bandwidth factor (doc/PERFORMANCE.md): all-reduce 2(n-1)/n; reduce-scatter,
   /// all-gather and all-to-all (n-1)/n; broadcast and reduce 1.
   double bus_factor() const;
   /// Bytes each rank holds: the input and the output buffer (out of place), B.
   core::Bytes buffers_per_rank() const;
-  /// algbw = size / t and busbw = algbw x bus_factor(), B/s, for a collective that took `seconds`.
+  /// nccl-tests' algbw = size / t and busbw = algbw x bus_factor(), both B/s, for a collective that
+  /// took `seconds`.
   double algorithm_bandwidth(core::Seconds seconds) const { return size.value() / seconds.value(); }
   double bus_bandwidth(core::Seconds seconds) const { return algorithm_bandwidth(seconds) * bus_factor(); }
 };
