@@ -18,19 +18,31 @@
 namespace zs::batch {
 namespace {
 
-/// Starts one point's process, its stdout and stderr into `log`; it gets SIGKILL when this process dies.
+/// Starts one point's process: `executable ARGS... JOURNAL_DIR INDEX`.
 pid_t start(const PointCommand& command, const std::string& journal, uint64_t index, const std::string& log) {
   std::vector<std::string> words{command.executable};
   words.insert(words.end(), command.args.begin(), command.args.end());
   words.push_back(journal);
   words.push_back(std::to_string(index));
+  return start_process(words, log);
+}
+
+bool killed_from_outside(int status) {
+  if (!WIFSIGNALED(status)) return false;
+  const int sig = WTERMSIG(status);
+  return sig == SIGKILL || sig == SIGTERM || sig == SIGINT || sig == SIGHUP;
+}
+
+}  // namespace
+
+pid_t start_process(const std::vector<std::string>& words, const std::string& log) {
+  std::vector<std::string> copy = words;
   std::vector<char*> argv;
-  for (auto& w : words) argv.push_back(w.data());
+  for (auto& w : copy) argv.push_back(w.data());
   argv.push_back(nullptr);
   const pid_t parent = ::getpid();
   const pid_t pid = ::fork();
-  if (pid < 0)
-    throw std::runtime_error(std::string("cannot start a point's process: ") + std::strerror(errno));
+  if (pid < 0) throw std::runtime_error(std::string("cannot start a process: ") + std::strerror(errno));
   if (pid == 0) {
     ::prctl(PR_SET_PDEATHSIG, SIGKILL);
     if (::getppid() != parent) ::_exit(127);  // the coordinator died before prctl
@@ -45,14 +57,6 @@ pid_t start(const PointCommand& command, const std::string& journal, uint64_t in
   }
   return pid;
 }
-
-bool killed_from_outside(int status) {
-  if (!WIFSIGNALED(status)) return false;
-  const int sig = WTERMSIG(status);
-  return sig == SIGKILL || sig == SIGTERM || sig == SIGINT || sig == SIGHUP;
-}
-
-}  // namespace
 
 std::string last_line_of(const std::string& path) {
   std::ifstream in(path);

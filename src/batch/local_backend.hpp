@@ -1,6 +1,7 @@
 // Runs a sweep's points as processes of this machine, a few at a time.
 #pragma once
 
+#include <sys/types.h>
 #include <string>
 #include <vector>
 
@@ -14,6 +15,10 @@ struct PointCommand {
   std::string executable;
   std::vector<std::string> args;
 };
+
+/// Starts `words` (the executable, then its arguments) as a process, its stdout and stderr into `log`; it
+/// gets SIGKILL when this process dies. Returns its pid.
+pid_t start_process(const std::vector<std::string>& words, const std::string& log);
 
 /// Runs each of `pending` as its own process, at most `jobs` at once, its output in the journal's log.
 /// A process that ends without writing its point's record gets a "failed" record with its exit status

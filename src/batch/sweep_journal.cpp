@@ -5,8 +5,8 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "core/version.hpp"
 #include "output/atomic_file.hpp"
-#include "output/version.hpp"
 
 namespace zs::batch {
 namespace fs = std::filesystem;
@@ -25,7 +25,7 @@ std::optional<nlohmann::json> read_json_file(const fs::path& path) {
 }
 
 nlohmann::json plan_document(const scenario::SweepPlan& plan) {
-  return {{"zettasim_version", output::kVersion}, {"plan", plan.to_json()}};
+  return {{"zettasim_version", core::kVersion}, {"plan", plan.to_json()}};
 }
 
 /// Removes the temporary files that writers killed mid-write left (names with ".tmp-").
@@ -69,7 +69,7 @@ bool SweepJournal::holds_another(const fs::path& dir, const scenario::SweepPlan&
 SweepJournal::SweepJournal(fs::path dir) : dir_(std::move(dir)) {
   const auto doc = read_json_file(dir_ / "plan.json");
   if (!doc) throw std::runtime_error("no sweep plan in " + dir_.string());
-  if (doc->at("zettasim_version") != output::kVersion)
+  if (doc->at("zettasim_version") != core::kVersion)
     throw std::runtime_error("the sweep in " + dir_.string() + " was planned by another zettasim version");
   plan_ = scenario::SweepPlan::from_json(doc->at("plan"));
 }

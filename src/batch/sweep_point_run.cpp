@@ -8,12 +8,12 @@
 namespace zs::batch {
 
 nlohmann::json run_sweep_point(const core::FileSource& files, const scenario::SweepPlan& plan, uint64_t index,
-                               const scenario::LoadLimits& limits) {
+                               const scenario::LoadLimits& limits, const scenario::Catalog& catalog) {
   nlohmann::json record = {{"point", index}};
   try {
-    scenario::Scenario s = scenario::load_sweep_point(files, plan, index, limits);
+    scenario::Scenario s = scenario::load_sweep_point(files, plan, index, limits, catalog);
     s.resolved["scenario"]["fidelity"] = core::to_string(s.fidelity);
-    const engine::SimulationResult result = study::simulate_scenario(s);
+    const engine::SimulationResult result = study::simulate_scenario(s, catalog.policies);
     record["status"] = "ok";
     record["summary"] = output::summary_json(s, result);
     record["config"] = output::config_json(s);

@@ -10,6 +10,7 @@
 #include "core/input_error.hpp"
 #include "output/atomic_file.hpp"
 #include "output/sweep_table.hpp"
+#include "plugin/scenario_with_plugins.hpp"
 #include "scenario/sweep_plan.hpp"
 
 namespace zs::batch {
@@ -78,8 +79,12 @@ SlurmOptions slurm_options(const scenario::SweepSlurm& file, const SlurmOptions&
 
 SweepOutcome run_sweep(const core::FileSource& files, const SweepOptions& options,
                        std::ostream& progress_out) {
-  scenario::SweepPlan plan =
-      scenario::SweepPlan::make(files, scenario::SweepSpec::load(files, options.spec), options.limits);
+  scenario::SweepSpec spec = scenario::SweepSpec::load(files, options.spec);
+  scenario::Catalog catalog;
+  plugin::load_plugins(options.plugins, catalog);
+  plugin::load_plugins(
+      scenario::scenario_plugin_files(*scenario::sweep_base_files(files, spec), spec.base_path), catalog);
+  scenario::SweepPlan plan = scenario::SweepPlan::make(files, std::move(spec), options.limits, catalog);
   const fs::path out = results_file(options, plan);
   const fs::path dir = journal_dir(out);
   if (options.resume && SweepJournal::holds_another(dir, plan))
@@ -134,7 +139,15 @@ void run_journalled_point(const std::string& journal_dir, uint64_t index) {
   if (index >= journal.plan().points.size())
     throw std::runtime_error("the sweep has no point " + std::to_string(index));
   core::DiskFileSource files;
-  journal.write(index, run_sweep_point(files, journal.plan(), index, journal.plan().limits));
+  scenario::Catalog catalog;
+  nlohmann::json record;
+  try {
+    plugin::load_plugins(journal.plan().plugins, catalog);
+    record = run_sweep_point(files, journal.plan(), index, journal.plan().limits, catalog);
+  } catch (const core::InputError& e) {  // a plugin that no longer loads: the point is invalid, said why
+    record = {{"point", index}, {"status", "invalid"}, {"error", e.what()}};
+  }
+  journal.write(index, record);
 }
 
 }  // namespace zs::batch

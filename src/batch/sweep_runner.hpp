@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <ostream>
 #include <string>
+#include <vector>
 
 #include "batch/local_backend.hpp"
 #include "batch/slurm_backend.hpp"
@@ -24,6 +25,7 @@ struct SweepOptions {
   bool force = false;          ///< replace an --out or --csv file that a sweep did not write
   bool terminal = false;       ///< the progress line is redrawn in place
   PointCommand command;        ///< how a point's process is started
+  std::vector<std::string> plugins;  ///< policy plugins (--plugin), loaded before the base's own
   scenario::LoadLimits limits;
 };
 

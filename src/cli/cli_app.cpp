@@ -11,8 +11,9 @@
 
 #include "cli/commands.hpp"
 #include "core/input_error.hpp"
+#include "core/version.hpp"
 #include "output/parameter_reference.hpp"
-#include "output/version.hpp"
+#include "plugin/scenario_with_plugins.hpp"
 #include "scenario/catalog.hpp"
 #include "scenario/parameter_tables.hpp"
 
@@ -29,6 +30,15 @@ void add_limit_options(CLI::App* command, scenario::LoadLimits& limits) {
       ->add_option("--max-trace-ops", limits.max_trace_ops,
                    "Refuse a generated trace of more ops, all pipeline stages (default 2^24)")
       ->check(CLI::Range(uint64_t(1), uint64_t(1) << 32));
+}
+
+/// --plugin, repeatable.
+void add_plugin_option(CLI::App* command, std::vector<std::string>& plugins) {
+  command
+      ->add_option("--plugin", plugins,
+                   "Load a policy plugin (a shared library built against the installed zettasim package; "
+                   "repeatable): its policies are named like built-in ones")
+      ->allow_extra_args(false);
 }
 
 constexpr const char* kForceHelp =
@@ -52,8 +62,12 @@ void list_family(const Registry& registry, const std::string& prefix, std::ostre
   }
 }
 
+}  // namespace
+
 /// Every family a scenario can name, from the catalog the commands use.
-void list_builtins(const scenario::Catalog& catalog, std::ostream& out) {
+int list_families(const std::vector<std::string>& plugins, std::ostream& out) {
+  scenario::Catalog catalog;
+  plugin::load_plugins(plugins, catalog);
   out << "policies:\n";
   list_family(catalog.policies.placement, "placement ", out);
   list_family(catalog.policies.collective, "collective ", out);
@@ -63,7 +77,12 @@ void list_builtins(const scenario::Catalog& catalog, std::ostream& out) {
   list_family(catalog.topology_generators, "", out);
   out << "workload generators (scenarios' workload/generator):\n";
   list_family(catalog.workload_generators, "", out);
+  if (!catalog.policies.plugins.empty()) out << "plugins:\n";
+  for (const auto& p : catalog.policies.plugins) out << "  " << p.name << ": " << p.file << "\n";
+  return 0;
 }
+
+namespace {
 
 /// A subcommand and what it does once parsed; its options live in the action's closure.
 struct Command {
@@ -83,6 +102,7 @@ Command add_run(CLI::App& app) {
       app.add_subcommand("run", "Simulate one training iteration of a scenario and write its results");
   run->add_option("scenario", opt->scenario, "Scenario file (default: the embedded scenarios/default.json)");
   add_folder_options(run, opt->folder, "results/<scenario name>");
+  add_plugin_option(run, opt->plugins);
   run->add_option("--fidelity", opt->fidelity,
                   "auto (default: exact within 2^24 rank-ops and about 2^31 SimGrid activity scans, "
                   "collapsed beyond; the report says why), exact or collapsed");
@@ -97,6 +117,7 @@ Command add_goodput(CLI::App& app) {
       "Simulate days of training under failures (the scenario's reliability section): ETTR, goodput");
   goodput->add_option("scenario", opt->scenario, "Scenario file with a reliability section")->required();
   add_folder_options(goodput, opt->folder, "results/<scenario name>-goodput");
+  add_plugin_option(goodput, opt->plugins);
   goodput->add_option("--seeds", opt->study.seeds, "Monte Carlo seeds (default: the scenario's)")
       ->check(CLI::Range(uint32_t(1), uint32_t(100000)));
   goodput
@@ -152,12 +173,40 @@ Command add_sweep(CLI::App& app) {
   sweep->add_flag(
       "--force", opt->force,
       "Replace an --out or --csv file that a sweep did not write (a folder or link is never replaced)");
+  add_plugin_option(sweep, opt->plugins);
   add_limit_options(sweep, opt->limits);
   sweep
       ->add_option("--max-sweep-points", opt->limits.max_sweep_points,
                    "Refuse a sweep of more points (default 10^6)")
       ->check(CLI::Range(uint64_t(1), uint64_t(1) << 32));
   return command(sweep, opt, &run_sweep);
+}
+
+Command add_regress(CLI::App& app) {
+  auto opt = std::make_shared<RegressOptions>();
+  auto* regress = app.add_subcommand(
+      "regress",
+      "Run a regression suite's cases and compare their metrics with the committed baselines (exit 1 on a "
+      "regression)");
+  regress->add_option("suite", opt->suite, "Suite file ({\"kind\": \"regression-suite\"})")->required();
+  regress->add_flag("--update-baselines", opt->update_baselines,
+                    "Rewrite the baselines with this run's values (atomically) and print what changed");
+  regress->add_option("--junit", opt->junit, "Also write the checks as JUnit XML");
+  regress->add_option("--jobs", opt->jobs, "Cases at once (default: one per core)")
+      ->check(CLI::Range(1u, 4096u));
+  add_plugin_option(regress, opt->plugins);
+  return command(regress, opt, &run_regress);
+}
+
+Command add_regress_case(CLI::App& app) {
+  auto opt = std::make_shared<RegressCaseOptions>();
+  auto* c = app.add_subcommand("regress-case", "Run one case of a regression suite (started by regress)");
+  c->group("");  // internal: not listed in --help
+  c->add_option("suite", opt->suite, "The suite file")->required();
+  c->add_option("index", opt->index, "The case's index")->required();
+  c->add_option("record", opt->record, "Where to write the case's record")->required();
+  add_plugin_option(c, opt->plugins);
+  return command(c, opt, &run_regress_case);
 }
 
 Command add_sweep_point(CLI::App& app) {
@@ -183,12 +232,11 @@ Command add_sweep_chunk(CLI::App& app) {
 }
 
 Command add_list(CLI::App& app) {
+  auto plugins = std::make_shared<std::vector<std::string>>();
   auto* list = app.add_subcommand(
       "list", "List every built-in family: policies, checkpoint rules, topology and workload generators");
-  return {list, [](std::ostream& out) {
-            list_builtins(scenario::Catalog(), out);
-            return 0;
-          }};
+  add_plugin_option(list, *plugins);
+  return {list, [plugins](std::ostream& out) { return list_families(*plugins, out); }};
 }
 
 /// `zettasim params`: the parameter types, one type's table, or the whole reference in Markdown.
@@ -230,6 +278,7 @@ Command add_place(CLI::App& app) {
   place->add_option("scenario", opt->scenario, "Scenario file")->required();
   place->add_option("--policy", opt->policies,
                     "Placement policy to evaluate (repeatable; default: the scenario's)");
+  add_plugin_option(place, opt->plugins);
   place->add_option("--sample", opt->sample, "Evaluate at most this many ranks (every k-th), scaled up")
       ->check(CLI::Range(uint64_t(1), uint64_t(1) << 32));
   add_limit_options(place, opt->limits);
@@ -316,11 +365,12 @@ std::string parse_error_line(const CLI::ParseError& e) {
 
 int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
   CLI::App app{"zettasim: discrete-event simulator of disaggregated AI supercomputers"};
-  app.set_version_flag("--version", std::string("zettasim ") + output::kVersion);
+  app.set_version_flag("--version", std::string("zettasim ") + core::kVersion);
   app.require_subcommand(1);
-  std::vector<Command> commands = {
-      add_run(app),   add_goodput(app),  add_topo(app),  add_list(app),        add_params(app),
-      add_place(app), add_validate(app), add_sweep(app), add_sweep_point(app), add_sweep_chunk(app)};
+  std::vector<Command> commands = {add_run(app),         add_goodput(app), add_topo(app),
+                                   add_list(app),        add_params(app),  add_place(app),
+                                   add_validate(app),    add_sweep(app),   add_sweep_point(app),
+                                   add_sweep_chunk(app), add_regress(app), add_regress_case(app)};
   auto* trace = app.add_subcommand("trace", "Generate, inspect, import or export a trace");
   trace->require_subcommand(1);
   for (auto add : {&add_trace_gen, &add_trace_inspect, &add_trace_export}) commands.push_back(add(*trace));

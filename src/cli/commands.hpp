@@ -20,15 +20,20 @@ struct FolderOptions {
 };
 
 struct RunOptions {
-  std::string scenario;  ///< empty: the embedded scenarios/default.json
+  std::vector<std::string> plugins;  ///< --plugin: policy plugins loaded before the scenario
+  std::string scenario;              ///< empty: the embedded scenarios/default.json
   FolderOptions folder;
   std::string fidelity;  ///< overrides the scenario's when set
   scenario::LoadLimits limits;
 };
+/// `zettasim list`: every family, with the policies of `plugins`.
+int list_families(const std::vector<std::string>& plugins, std::ostream& out);
+
 /// One iteration: summary.json, config.json and report.txt in results/<scenario name>.
 int run_scenario(const RunOptions& opt, std::ostream& out);
 
 struct GoodputOptions {
+  std::vector<std::string> plugins;  ///< --plugin: policy plugins loaded before the scenario
   std::string scenario;
   FolderOptions folder;  ///< default results/<scenario name>-goodput
   study::GoodputStudyOptions study;
@@ -46,6 +51,7 @@ struct TopoOptions {
 int summarize_topology(const TopoOptions& opt, std::ostream& out);
 
 struct PlaceOptions {
+  std::vector<std::string> plugins;  ///< --plugin: policy plugins loaded before the scenario
   std::string scenario;
   std::vector<std::string> policies;  ///< empty: the scenario's own
   uint64_t sample = 1024;             ///< ranks evaluated at most
@@ -79,6 +85,7 @@ int export_chakra_files(const std::string& input, const std::string& comm_groups
                         bool force, std::ostream& out);
 
 struct SweepOptions {
+  std::vector<std::string> plugins;  ///< --plugin: policy plugins loaded before the scenario
   std::string spec;
   std::string out;  ///< empty: results/<sweep name>.h5
   std::string csv;
@@ -94,6 +101,25 @@ struct SweepOptions {
 };
 /// Every point of a sweep file, as processes, into one HDF5 file.
 int run_sweep(const SweepOptions& opt, std::ostream& out);
+
+struct RegressOptions {
+  std::string suite;
+  bool update_baselines = false;
+  std::string junit;  ///< also write JUnit XML here
+  unsigned jobs = 0;  ///< 0: one per core
+  std::vector<std::string> plugins;
+};
+/// Runs a regression suite: 0 when every metric held, 1 when one regressed, lacks a baseline or its case
+/// failed; with update_baselines, 0 unless a case failed.
+int run_regress(const RegressOptions& opt, std::ostream& out);
+
+struct RegressCaseOptions {
+  std::string suite, record;
+  uint64_t index = 0;
+  std::vector<std::string> plugins;
+};
+/// One case of a regression suite (started by regress, not by users).
+int run_regress_case(const RegressCaseOptions& opt, std::ostream& out);
 
 struct SweepPointOptions {
   std::string journal;

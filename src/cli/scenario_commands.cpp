@@ -12,6 +12,7 @@
 #include "output/run_record.hpp"
 #include "output/topology_report.hpp"
 #include "output/validation_report.hpp"
+#include "plugin/scenario_with_plugins.hpp"
 #include "study/placement_study.hpp"
 #include "study/scenario_simulation.hpp"
 #include "study/validation_study.hpp"
@@ -35,7 +36,9 @@ void write_and_print(const std::filesystem::path& dir, const FolderOptions& fold
 
 int run_scenario(const RunOptions& opt, std::ostream& out) {
   auto [files, path] = input_files(opt.scenario, kDefaultScenario);
-  scenario::Scenario s = scenario::ScenarioLoader(*files, opt.limits).load(path);
+  scenario::Catalog catalog;
+  plugin::load_plugins(opt.plugins, catalog);
+  scenario::Scenario s = plugin::load_scenario(*files, path, catalog, opt.limits);
   if (!opt.fidelity.empty()) {
     const auto fidelity = core::parse_fidelity(opt.fidelity);
     if (!fidelity)
@@ -45,7 +48,7 @@ int run_scenario(const RunOptions& opt, std::ostream& out) {
   }
   s.resolved["scenario"]["fidelity"] = core::to_string(s.fidelity);
   const auto dir = output::results_folder(opt.folder.out_dir, s.name, opt.folder.force);
-  const engine::SimulationResult result = study::simulate_scenario(s);
+  const engine::SimulationResult result = study::simulate_scenario(s, catalog.policies);
   const std::string report = output::report_text(s, result);
   write_and_print(dir, opt.folder,
                   {{"summary.json", output::summary_json(s, result).dump(2) + "\n"},
@@ -57,10 +60,12 @@ int run_scenario(const RunOptions& opt, std::ostream& out) {
 
 int run_goodput(const GoodputOptions& opt, std::ostream& out) {
   core::DiskFileSource files;
-  const scenario::Scenario s = scenario::ScenarioLoader(files, opt.limits).load(opt.scenario);
+  scenario::Catalog catalog;
+  plugin::load_plugins(opt.plugins, catalog);
+  const scenario::Scenario s = plugin::load_scenario(files, opt.scenario, catalog, opt.limits);
   study::require_reliability_section(s, opt.scenario);
   const auto dir = output::results_folder(opt.folder.out_dir, s.name + "-goodput", opt.folder.force);
-  const study::GoodputStudy g = study::run_goodput_study(s, opt.scenario, opt.study);
+  const study::GoodputStudy g = study::run_goodput_study(s, opt.scenario, opt.study, catalog.policies);
   const std::string report = output::goodput_report(s, opt.scenario, g);
   write_and_print(dir, opt.folder,
                   {{"goodput.json", output::goodput_json(s, g).dump(2) + "\n"},
@@ -83,8 +88,11 @@ int summarize_topology(const TopoOptions& opt, std::ostream& out) {
 
 int print_placement_cost(const PlaceOptions& opt, std::ostream& out) {
   core::DiskFileSource files;
-  const scenario::Scenario s = scenario::ScenarioLoader(files, opt.limits).load(opt.scenario);
-  out << output::placement_report(s, study::study_placements(s, opt.policies, opt.sample, "--policy"));
+  scenario::Catalog catalog;
+  plugin::load_plugins(opt.plugins, catalog);
+  const scenario::Scenario s = plugin::load_scenario(files, opt.scenario, catalog, opt.limits);
+  out << output::placement_report(
+      s, study::study_placements(s, opt.policies, opt.sample, "--policy", catalog.policies));
   return 0;
 }
 

@@ -33,6 +33,7 @@ int run_sweep(const SweepOptions& opt, std::ostream& out) {
   o.terminal = ::isatty(2) != 0;
   o.command = self_command();
   o.limits = opt.limits;
+  o.plugins = opt.plugins;
   o.slurm = opt.backend == "slurm";
   o.slurm_options = {opt.partition, opt.time_limit, opt.account, opt.sbatch_options, opt.tasks};
   core::DiskFileSource files;

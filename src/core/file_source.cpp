@@ -64,4 +64,9 @@ std::string resolve_relative(const std::string& including_file, const std::strin
   return (std::filesystem::path(including_file).parent_path() / ref).lexically_normal().generic_string();
 }
 
+std::string absolute_path(const std::string& path) {
+  std::error_code ignored;  // a part that does not exist stays as written, normalized
+  return std::filesystem::weakly_canonical(std::filesystem::absolute(path), ignored).generic_string();
+}
+
 }  // namespace zs::core

@@ -67,4 +67,8 @@ class OverlayFileSource final : public FileSource {
 /// they are), normalized lexically ("scenarios/../models/x.json" becomes "models/x.json").
 std::string resolve_relative(const std::string& including_file, const std::string& reference);
 
+/// `path` as one absolute, normalized name for the file (symbolic links resolved where they exist): two
+/// names of the same file give the same string.
+std::string absolute_path(const std::string& path);
+
 }  // namespace zs::core

@@ -4,7 +4,7 @@
 #include <cstdio>
 
 #include "output/text_columns.hpp"
-#include "output/version.hpp"
+#include "core/version.hpp"
 
 namespace zs::output {
 namespace {
@@ -78,7 +78,7 @@ std::string goodput_report(const scenario::Scenario& s, const std::string& file,
   const auto& sum = g.summary;
   const double iteration = g.iteration.replay.iteration_time.value();
   std::string report =
-      "zettasim " + std::string(kVersion) + ": goodput of scenario \"" + s.name + "\" (" + file + ")\n";
+      "zettasim " + std::string(core::kVersion) + ": goodput of scenario \"" + s.name + "\" (" + file + ")\n";
   auto row = [&](const std::string& label, const std::string& value) {
     report += "  " + column(label, 28) + value + "\n";
   };
@@ -127,7 +127,7 @@ nlohmann::json goodput_json(const scenario::Scenario& s, const study::GoodputStu
                            {"failures", estimate_json(sum.failures)},
                            {"interruptions", estimate_json(sum.interruptions)},
                            {"checkpoint", g.checkpoint.json},
-                           {"zettasim_version", kVersion}};
+                           {"zettasim_version", core::kVersion}};
   if (rel.re_place) {
     nlohmann::json displaced = nlohmann::json::array();
     for (const auto& [key, iteration] : g.displaced_iterations) {

@@ -7,32 +7,10 @@
 
 #include "core/input_error.hpp"
 #include "output/atomic_file.hpp"
+#include "output/xml_text.hpp"
 
 namespace zs::output {
 namespace {
-
-std::string xml_escape(const std::string& s) {
-  std::string out;
-  for (char c : s) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      default:
-        out += c;
-    }
-  }
-  return out;
-}
 
 std::string model_of(const topology::Machine& m, topology::NodeId n) {
   switch (m.topology.node(n).kind) {
@@ -91,13 +69,13 @@ std::string to_graphml(const topology::Machine& m) {
       << "  <key id=\"bandwidth\" for=\"edge\" attr.name=\"bandwidth_B_per_s\" attr.type=\"double\"/>\n"
       << "  <key id=\"latency\" for=\"edge\" attr.name=\"latency_s\" attr.type=\"double\"/>\n"
       << "  <key id=\"width\" for=\"edge\" attr.name=\"width\" attr.type=\"double\"/>\n"
-      << "  <graph id=\"" << xml_escape(m.name) << "\" edgedefault=\"undirected\">\n";
+      << "  <graph id=\"" << xml_escaped(m.name) << "\" edgedefault=\"undirected\">\n";
   const auto& topo = m.topology;
   for (topology::NodeId n = 0; n < topo.nodes().size(); ++n) {
     std::string kind = kind_of(m, n);
-    out << "    <node id=\"n" << n << "\"><data key=\"name\">" << xml_escape(topo.node(n).name)
+    out << "    <node id=\"n" << n << "\"><data key=\"name\">" << xml_escaped(topo.node(n).name)
         << "</data><data key=\"kind\">" << kind << "</data>";
-    if (kind != "switch") out << "<data key=\"model\">" << xml_escape(model_of(m, n)) << "</data>";
+    if (kind != "switch") out << "<data key=\"model\">" << xml_escaped(model_of(m, n)) << "</data>";
     out << "</node>\n";
   }
   for (topology::LinkId l = 0; l < topo.links().size(); ++l) {

@@ -7,7 +7,7 @@
 
 #include "engine/collapsed/collapsed_costs.hpp"
 #include "engine/collapsed/rank_collapse.hpp"
-#include "output/version.hpp"
+#include "core/version.hpp"
 
 namespace zs::output {
 namespace {
@@ -125,7 +125,7 @@ nlohmann::json benchmark_json(const workload::CollectiveBenchmark& b, core::Seco
 
 nlohmann::json summary_json(const scenario::Scenario& s, const engine::SimulationResult& r) {
   const auto& crit = r.replay.critical();
-  nlohmann::json j = {{"zettasim_version", kVersion},
+  nlohmann::json j = {{"zettasim_version", core::kVersion},
                       {"scenario", s.name},
                       {"fidelity", core::to_string(r.replay.fidelity)},
                       {"iteration_time_s", r.replay.iteration_time.value()},
@@ -198,7 +198,7 @@ std::string report_text(const scenario::Scenario& s, const engine::SimulationRes
   const double t = r.replay.iteration_time.value();
   const auto& unit = s.machine.unit_model(s.machine.topology.units().front());
   std::ostringstream out;
-  out << "zettasim " << kVersion << ": scenario \"" << s.name << "\" (" << s.file << ")\n";
+  out << "zettasim " << core::kVersion << ": scenario \"" << s.name << "\" (" << s.file << ")\n";
   out << line("machine", s.machine.name + ": " + std::to_string(s.machine.unit_count()) + " x " +
                              unit.name() + ", generator " + s.machine.generator);
   out << line("workload", s.workload_summary);
@@ -286,7 +286,7 @@ std::string report_text(const scenario::Scenario& s, const engine::SimulationRes
 
 nlohmann::json config_json(const scenario::Scenario& s) {
   nlohmann::json config = s.resolved;
-  config["zettasim_version"] = kVersion;
+  config["zettasim_version"] = core::kVersion;
   return config;
 }
 

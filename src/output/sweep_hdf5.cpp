@@ -7,7 +7,7 @@
 #include <unistd.h>
 
 #include "output/sweep_table.hpp"
-#include "output/version.hpp"
+#include "core/version.hpp"
 
 namespace zs::output {
 namespace {
@@ -132,7 +132,7 @@ void write_file(const std::string& path, const scenario::SweepPlan& plan, const 
   write_text_attribute(file, "base_scenario", plan.spec.base_path);
   write_text_attribute(file, "spec", plan.spec.resolved.dump());
   write_text_attribute(file, "schema", schema(table).dump());
-  write_text_attribute(file, "zettasim_version", kVersion);
+  write_text_attribute(file, "zettasim_version", core::kVersion);
 }
 
 }  // namespace

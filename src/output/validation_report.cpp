@@ -5,7 +5,7 @@
 #include <sstream>
 
 #include "output/text_columns.hpp"
-#include "output/version.hpp"
+#include "core/version.hpp"
 
 namespace zs::output {
 namespace {
@@ -101,7 +101,7 @@ nlohmann::json validation_json(const scenario::ValidationSpec& spec,
   return {{"validation", spec.name},
           {"file", spec.file},
           {"rows_file", spec.rows_file},
-          {"zettasim_version", kVersion},
+          {"zettasim_version", core::kVersion},
           {"rows", rows},
           {"summary",
            {{"rows", sum.rows},

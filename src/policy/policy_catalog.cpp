@@ -41,7 +41,7 @@ std::unique_ptr<PlacementPolicy> from_file(const PlacementMap* map) {
 
 PlacementRegistry builtin_placement_policies() {
   using P = const PlacementMap*;
-  PlacementRegistry r("placement policy");
+  PlacementRegistry r(kPlacementFamily);
   r.add("linear", "rank r on the r-th unit in topology order", plain<LinearPlacement, PlacementPolicy, P>());
   r.add("random", "ranks on a random subset of the units, seeded by the scenario (a baseline)",
         plain<RandomPlacement, PlacementPolicy, P>());
@@ -56,7 +56,7 @@ PlacementRegistry builtin_placement_policies() {
 
 CollectiveRegistry builtin_collective_policies() {
   using O = const CollectiveOptions&;
-  CollectiveRegistry r("collective policy");
+  CollectiveRegistry r(kCollectiveFamily);
   r.add("ring", "ring all-reduce, reduce-scatter and all-gather (bandwidth-optimal); direct all-to-all",
         plain<RingCollective, CollectivePolicy, O>());
   r.add("rings",
@@ -93,12 +93,23 @@ CollectiveRegistry builtin_collective_policies() {
 }
 
 CheckpointRuleRegistry builtin_checkpoint_rules() {
-  CheckpointRuleRegistry r("checkpoint interval rule");
+  CheckpointRuleRegistry r(kCheckpointRuleFamily);
   r.add("daly", "Daly 2006 (FGCS 22(3)): Young's optimum corrected to higher order (the default)",
         daly_interval);
   r.add("young", "Young 1974: sqrt(2 M C) of work between checkpoints (M: job MTBF, C: checkpoint cost)",
         young_interval);
   return r;
+}
+
+PolicyCatalog PolicyCatalog::empty() {
+  return {PlacementRegistry(kPlacementFamily), CollectiveRegistry(kCollectiveFamily),
+          CheckpointRuleRegistry(kCheckpointRuleFamily)};
+}
+
+const LoadedPlugin* PolicyCatalog::plugin_from(const std::string& file) const {
+  for (const auto& p : plugins)
+    if (p.file == file) return &p;
+  return nullptr;
 }
 
 std::vector<PolicyInfo> builtin_policies() {

@@ -36,6 +36,11 @@ using PlacementRegistry = core::Registry<PlacementFactory>;
 using CollectiveRegistry = core::Registry<CollectiveFactory>;
 using CheckpointRuleRegistry = core::Registry<CheckpointRule>;
 
+/// The families' names, as messages and `zettasim list` write them.
+inline constexpr const char* kPlacementFamily = "placement policy";
+inline constexpr const char* kCollectiveFamily = "collective policy";
+inline constexpr const char* kCheckpointRuleFamily = "checkpoint interval rule";
+
 /// The built-in placement policies (family "placement policy"), one line each.
 PlacementRegistry builtin_placement_policies();
 /// The built-in collective policies (family "collective policy"), one line each.
@@ -43,11 +48,24 @@ CollectiveRegistry builtin_collective_policies();
 /// The checkpoint interval rules (family "checkpoint interval rule"): daly, young.
 CheckpointRuleRegistry builtin_checkpoint_rules();
 
+/// A plugin whose policies a catalog holds.
+struct LoadedPlugin {
+  std::string name;  ///< the plugin's own name
+  std::string file;  ///< the shared library, as an absolute path
+};
+
 /// Every policy family, as one object a front end builds once and may add plugins to.
 struct PolicyCatalog {
   PlacementRegistry placement = builtin_placement_policies();
   CollectiveRegistry collective = builtin_collective_policies();
   CheckpointRuleRegistry checkpoint_rule = builtin_checkpoint_rules();
+  /// The plugins loaded into it, in load order.
+  std::vector<LoadedPlugin> plugins = {};
+
+  /// A catalog with no entries in any family: what a plugin's entry point is handed to fill.
+  static PolicyCatalog empty();
+  /// The loaded plugin whose file is `file` (an absolute path), or nullptr.
+  const LoadedPlugin* plugin_from(const std::string& file) const;
 };
 
 /// Makes the placement policy `name` of `placements`. Throws std::out_of_range, whose message lists the

@@ -11,6 +11,7 @@
 #include "hw/switch_model.hpp"
 #include "reliability/failure_rates.hpp"
 #include "scenario/scenario_params.hpp"
+#include "scenario/regression_suite.hpp"
 #include "scenario/sweep_spec.hpp"
 #include "workload/expert_routing.hpp"
 #include "workload/transformer_spec.hpp"
@@ -48,7 +49,8 @@ std::vector<const core::ParamTable*> parameter_tables(const Catalog& catalog) {
   for (const auto& policy : catalog.policies.collective.entries())
     if (policy.params != nullptr) add_with_parts(*policy.params, out);
   for (const core::ParamTable* file : {&scenario_params(), &machine_file_params(),
-                                       &recorded_workload_params(), &placement_map_params(), &sweep_params()})
+                                       &recorded_workload_params(), &placement_map_params(), &sweep_params(),
+                                       &regression_suite_params()})
     add_with_parts(*file, out);
   return out;
 }

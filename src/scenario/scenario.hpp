@@ -33,6 +33,8 @@ struct Scenario {
   std::string workload_summary;  ///< one line for reports, e.g. "gpt3-1.3b, data parallel 8, ..."
   /// The collective benchmark the trace times (generator "collective"); absent for training jobs.
   std::optional<workload::CollectiveBenchmark> collective_benchmark;
+  /// The plugins the scenario lists (its "plugins"), as loaded.
+  std::vector<policy::LoadedPlugin> plugins;
   std::string placement_policy;
   std::optional<policy::PlacementMap> placement_map;  ///< for "from-file"
   std::string collective_policy;

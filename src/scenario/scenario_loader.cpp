@@ -231,6 +231,41 @@ void ScenarioLoader::read_policies(core::ParamReader& root, Scenario& s) const {
   policies.finish();
 }
 
+namespace {
+
+/// The "plugins" list's files, resolved against the scenario's folder.
+std::vector<std::string> listed_plugin_files(core::JsonObject& root, const std::string& path) {
+  std::vector<std::string> out;
+  if (!root.has("plugins")) return out;
+  for (const auto& name : root.strings("plugins", "an array of plugin files (PATH.so)", "a plugin file"))
+    out.push_back(core::resolve_relative(path, name));
+  return out;
+}
+
+}  // namespace
+
+std::vector<std::string> scenario_plugin_files(const core::FileSource& files, const std::string& path) {
+  nlohmann::json doc = files.read_json(path);
+  if (!doc.is_object()) return {};  // the loader says what is wrong with it
+  core::JsonObject root(doc, path, "");
+  return listed_plugin_files(root, path);
+}
+
+void ScenarioLoader::require_listed_plugins(core::ParamReader& root, Scenario& s) const {
+  if (!root.has("plugins")) return;
+  root.list("plugins");
+  const auto listed = listed_plugin_files(root.json(), s.file);
+  for (size_t i = 0; i < listed.size(); ++i) {
+    const policy::LoadedPlugin* plugin = catalog_->policies.plugin_from(core::absolute_path(listed[i]));
+    if (plugin == nullptr)
+      throw core::InputError(s.file, root.element_pointer("plugins", i),
+                             "plugin \"" + listed[i] +
+                                 "\" is not loaded: the front end loads a scenario's plugins before "
+                                 "reading it (scenario_plugin_files)");
+    s.plugins.push_back(*plugin);
+  }
+}
+
 Scenario ScenarioLoader::load(const std::string& path) const {
   nlohmann::json doc = files_.read_json(path);
   core::ParamReader root(scenario_params(), core::JsonObject(doc, path, ""));
@@ -247,6 +282,7 @@ Scenario ScenarioLoader::load(const std::string& path) const {
   if (!parsed)
     throw root.error("fidelity", "expected \"auto\", \"exact\" or \"collapsed\", got \"" + fidelity + "\"");
   s.fidelity = *parsed;
+  require_listed_plugins(root, s);
 
   LoadedMachine machine =
       load_machine_section(files_, root, catalog_->topology_generators, limits_.max_machine_nodes);
@@ -301,6 +337,7 @@ Scenario ScenarioLoader::load(const std::string& path) const {
                   {"collective_chunk", core::to_string(s.collective_options.chunk)},
                   {"collective_max_chunks", s.collective_options.max_chunks}}}};
   if (s.placement_map) s.resolved["policies"]["placement_map"] = s.placement_map->file;
+  for (const auto& p : s.plugins) s.resolved["plugins"].push_back({{"name", p.name}, {"file", p.file}});
   if (s.reliability) s.resolved["reliability"] = s.reliability->resolved;
   if (!s.circuit_reconfigurations.empty()) {
     nlohmann::json events = nlohmann::json::array();

@@ -5,6 +5,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "core/file_source.hpp"
 #include "core/param_reader.hpp"
@@ -22,6 +23,11 @@ struct LoadLimits {
   uint64_t max_trace_ops = workload::kMaxGeneratedOps;      ///< ops of a generated trace, all roles
   uint64_t max_sweep_points = 1000000;                      ///< points of one sweep, and samples drawn
 };
+
+/// The plugin files a scenario file lists under "plugins", resolved against the file's folder (empty when
+/// it lists none). A front end loads them into its catalog before loading the scenario against it. Throws
+/// core::InputError for a "plugins" that is not an array of strings.
+std::vector<std::string> scenario_plugin_files(const core::FileSource& files, const std::string& path);
 
 /// Relative paths inside a file resolve against that file's directory. Every problem is a
 /// core::InputError naming the file and JSON path; nothing is defaulted silently. Generators and policies
@@ -42,6 +48,8 @@ class ScenarioLoader {
   /// The "policies" section: placement (a name, or from-file with its map) and collective (a name, or
   /// an object with its options), each checked against the catalog.
   void read_policies(core::ParamReader& root, Scenario& s) const;
+  /// The "plugins" list: each file must be loaded into the catalog already (scenario_plugin_files).
+  void require_listed_plugins(core::ParamReader& root, Scenario& s) const;
 
   struct GeneratedWorkload {
     workload::Trace trace;

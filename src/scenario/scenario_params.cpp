@@ -23,6 +23,9 @@ const core::ParamTable& scenario_params() {
        Param::object("workload", "a generated workload (workload, workload.GENERATOR) or a recorded-workload",
                      "what the machine runs"),
        Param::object("policies", policies_params(), "placement and collective policies"),
+       Param::list("plugins", "plugin files (PATH.so), relative to this file",
+                   "policy plugins whose policies the scenario names; loaded before it is read")
+           .optional(),
        Param::object("reliability", reliability_params(), "failures, checkpoints and recovery (goodput)")
            .optional(),
        Param::list("circuit_reconfigurations", topology::circuit_reconfiguration_params(),

@@ -178,11 +178,13 @@ std::unique_ptr<core::FileSource> sweep_base_files(const core::FileSource& files
   return std::make_unique<core::OverlayFileSource>(files, std::move(inline_base));
 }
 
-SweepPlan SweepPlan::make(const core::FileSource& files, SweepSpec spec, const LoadLimits& limits) {
+SweepPlan SweepPlan::make(const core::FileSource& files, SweepSpec spec, const LoadLimits& limits,
+                          const Catalog& catalog) {
   SweepPlan plan;
   plan.limits = limits;
+  for (const auto& p : catalog.policies.plugins) plan.plugins.push_back(p.file);
   const auto base_files = sweep_base_files(files, spec);
-  plan.base_resolved = ScenarioLoader(*base_files, limits).load(spec.base_path).resolved;
+  plan.base_resolved = ScenarioLoader(*base_files, catalog, limits).load(spec.base_path).resolved;
   for (auto& axis : spec.axes) {
     ScenarioPatch patch(*base_files, spec.base_path, plan.base_resolved);
     PatchTarget target;
@@ -197,7 +199,7 @@ SweepPlan SweepPlan::make(const core::FileSource& files, SweepSpec spec, const L
       patch.set(axis.pointer, base_value, spec.file);
       try {
         core::OverlayFileSource probe(*base_files, patch.files());
-        ScenarioLoader(probe, limits).load(spec.base_path);
+        ScenarioLoader(probe, catalog, limits).load(spec.base_path);
       } catch (const core::InputError& e) {
         throw core::InputError(
             spec.file, axis.where + "/pointer",
@@ -236,6 +238,7 @@ nlohmann::json SweepPlan::to_json() const {
           {"base_resolved", base_resolved},
           {"axes", axes},
           {"points", points},
+          {"plugins", plugins},
           {"limits",
            {{"max_machine_nodes", limits.max_machine_nodes},
             {"max_trace_ops", limits.max_trace_ops},
@@ -260,13 +263,14 @@ SweepPlan SweepPlan::from_json(const nlohmann::json& j) {
   }
   plan.limits = {j.at("limits").at("max_machine_nodes"), j.at("limits").at("max_trace_ops"),
                  j.at("limits").at("max_sweep_points")};
+  plan.plugins = j.at("plugins").get<std::vector<std::string>>();
   for (const auto& values : j.at("points"))
     plan.points.push_back({plan.points.size(), values.get<std::vector<nlohmann::json>>()});
   return plan;
 }
 
 Scenario load_sweep_point(const core::FileSource& files, const SweepPlan& plan, uint64_t index,
-                          const LoadLimits& limits) {
+                          const LoadLimits& limits, const Catalog& catalog) {
   const SweepPoint& point = plan.points.at(index);
   const auto base_files = sweep_base_files(files, plan.spec);
   ScenarioPatch patch(*base_files, plan.spec.base_path, plan.base_resolved);
@@ -278,7 +282,7 @@ Scenario load_sweep_point(const core::FileSource& files, const SweepPlan& plan, 
     }
   }
   core::OverlayFileSource point_files(*base_files, patch.files());
-  Scenario s = ScenarioLoader(point_files, limits).load(plan.spec.base_path);
+  Scenario s = ScenarioLoader(point_files, catalog, limits).load(plan.spec.base_path);
   for (size_t a = 0; a < plan.spec.axes.size(); ++a) {
     const SweepAxis& axis = plan.spec.axes[a];
     const nlohmann::json& got = s.resolved.at(nlohmann::json::json_pointer(axis.pointer));

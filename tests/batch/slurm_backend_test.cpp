@@ -22,7 +22,8 @@ class LocalSlurm {
  public:
   LocalSlurm() {
     script_ = std::string(ZS_SOURCE_DIR) + "/tests/slurm/local_slurm.sh";
-    const std::string start = script_ + " start " + dir_.file("slurm") + " > " + dir_.file("start.log") + " 2>&1";
+    const std::string start =
+        script_ + " start " + dir_.file("slurm") + " > " + dir_.file("start.log") + " 2>&1";
     started_ = std::system(start.c_str()) == 0;
     if (started_) ::setenv("SLURM_CONF", dir_.file("slurm/slurm.conf").c_str(), 1);
   }
@@ -49,7 +50,8 @@ int zettasim(const std::vector<std::string>& args) {
 
 }  // namespace
 
-TEST_CASE("a sweep on a real Slurm gives the same results file as on this machine, and resumes after scancel") {
+TEST_CASE(
+    "a sweep on a real Slurm gives the same results file as on this machine, and resumes after scancel") {
   REQUIRE_MESSAGE(::geteuid() == 0, "the local Slurm runs as root (./dev test runs as root in CI)");
   LocalSlurm slurm;
   REQUIRE_MESSAGE(slurm.started(), slurm.log());
@@ -68,8 +70,8 @@ TEST_CASE("a sweep on a real Slurm gives the same results file as on this machin
     const pid_t pid = ::fork();
     if (pid == 0) {
       std::freopen("/dev/null", "w", stdout);
-      ::execl(ZS_ZETTASIM, ZS_ZETTASIM, "sweep", s.spec.c_str(), "--backend", "slurm", "--tasks", "1", "--out",
-              out.c_str(), "--quiet", static_cast<char*>(nullptr));
+      ::execl(ZS_ZETTASIM, ZS_ZETTASIM, "sweep", s.spec.c_str(), "--backend", "slurm", "--tasks", "1",
+              "--out", out.c_str(), "--quiet", static_cast<char*>(nullptr));
       ::_exit(127);
     }
     const auto job_file = batch::journal_dir(out) / "slurm" / "job_id";

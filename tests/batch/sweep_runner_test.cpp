@@ -17,6 +17,7 @@
 #include "batch/sweep_support.hpp"
 #include "core/splitmix.hpp"
 #include "support/run_cli.hpp"
+#include "support/run_zettasim.hpp"
 
 using namespace zs;
 
@@ -38,16 +39,6 @@ pid_t start_sweep(const std::string& spec, const std::string& out) {
     ::_exit(127);
   }
   return pid;
-}
-
-/// Runs the zettasim executable (a sweep starts its points as processes of it); captures both streams.
-test::CliResult run_zettasim(const test::TempDir& dir, const std::vector<std::string>& args) {
-  std::string command = ZS_ZETTASIM;
-  for (const auto& a : args) command += " '" + a + "'";
-  command += " >" + dir.file("stdout.txt") + " 2>" + dir.file("stderr.txt");
-  const int status = std::system(command.c_str());
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, test::read_text(dir.file("stdout.txt")),
-          test::read_text(dir.file("stderr.txt"))};
 }
 
 }  // namespace
@@ -124,8 +115,8 @@ TEST_CASE("a sweep killed at random moments and run again ends with the file of 
 
 TEST_CASE("zettasim sweep writes an HDF5 file that h5py, pandas and h5dump read, and the same table as CSV") {
   test::SmallSweep s;
-  const auto r = run_zettasim(s.dir, {"sweep", s.spec, "--out", s.dir.file("small.h5"), "--csv",
-                                      s.dir.file("small.csv"), "--jobs", "2", "--quiet"});
+  const auto r = test::run_zettasim(s.dir, {"sweep", s.spec, "--out", s.dir.file("small.h5"), "--csv",
+                                            s.dir.file("small.csv"), "--jobs", "2", "--quiet"});
   REQUIRE(r.code == 0);
   CHECK(r.out.find("sweep: 12 points (8 ok, 4 invalid, 0 failed; 0 from an earlier run)") == 0);
   const std::string check = std::string(ZS_PYTHON) + " " + ZS_SOURCE_DIR + "/tests/batch/read_sweep.py " +
@@ -140,17 +131,17 @@ TEST_CASE("zettasim sweep writes an HDF5 file that h5py, pandas and h5dump read,
 
 TEST_CASE("a sweep run again resumes, and --resume refuses a journal of another sweep") {
   test::SmallSweep s;
-  REQUIRE(run_zettasim(s.dir, {"sweep", s.spec, "--out", s.dir.file("a.h5"), "--quiet"}).code == 0);
-  const auto again = run_zettasim(s.dir, {"sweep", s.spec, "--out", s.dir.file("a.h5"), "--quiet"});
+  REQUIRE(test::run_zettasim(s.dir, {"sweep", s.spec, "--out", s.dir.file("a.h5"), "--quiet"}).code == 0);
+  const auto again = test::run_zettasim(s.dir, {"sweep", s.spec, "--out", s.dir.file("a.h5"), "--quiet"});
   CHECK(again.out.find("12 from an earlier run") != std::string::npos);
   nlohmann::json changed = nlohmann::json::parse(test::read_text(s.spec));
   changed["axes"][0]["values"] = {2, 4};
   s.dir.write("sweep.json", changed.dump());
   const auto refused =
-      run_zettasim(s.dir, {"sweep", s.spec, "--out", s.dir.file("a.h5"), "--resume", "--quiet"});
+      test::run_zettasim(s.dir, {"sweep", s.spec, "--out", s.dir.file("a.h5"), "--resume", "--quiet"});
   CHECK(refused.code == 2);
   CHECK(refused.err.find("zettasim: error: --resume: ") == 0);
-  const auto fresh = run_zettasim(s.dir, {"sweep", s.spec, "--out", s.dir.file("a.h5"), "--quiet"});
+  const auto fresh = test::run_zettasim(s.dir, {"sweep", s.spec, "--out", s.dir.file("a.h5"), "--quiet"});
   CHECK(fresh.code == 0);
   CHECK(fresh.out.find("0 from an earlier run") != std::string::npos);
 }
@@ -160,7 +151,7 @@ TEST_CASE("a bad sweep file exits 2 with one line before any point runs") {
   nlohmann::json bad = nlohmann::json::parse(test::read_text(s.spec));
   bad["axes"][2]["values"] = {"ring", 3};
   s.dir.write("sweep.json", bad.dump());
-  const auto r = run_zettasim(s.dir, {"sweep", s.spec, "--out", s.dir.file("bad.h5")});
+  const auto r = test::run_zettasim(s.dir, {"sweep", s.spec, "--out", s.dir.file("bad.h5")});
   CHECK(r.code == 2);
   CHECK(r.err == "zettasim: error: " + s.spec +
                      ": /axes/2/values/1: expected a string (the parameter is "
@@ -171,23 +162,56 @@ TEST_CASE("a bad sweep file exits 2 with one line before any point runs") {
 TEST_CASE("a sweep never replaces a file or folder it did not write, unless --force for a file") {
   test::SmallSweep s;
   const std::string precious = s.dir.write("precious.h5", "not a sweep's file\n");
-  const auto refused = run_zettasim(s.dir, {"sweep", s.spec, "--out", precious, "--quiet"});
+  const auto refused = test::run_zettasim(s.dir, {"sweep", s.spec, "--out", precious, "--quiet"});
   CHECK(refused.code == 2);
   CHECK(refused.err ==
         "zettasim: error: --out: \"" + precious +
             "\" exists and a sweep did not write it: choose another path, or --force to replace it\n");
   CHECK(test::read_text(precious) == "not a sweep's file\n");
   const std::string csv = s.dir.write("notes.csv", "my notes\n");
-  CHECK(run_zettasim(s.dir, {"sweep", s.spec, "--out", s.dir.file("a.h5"), "--csv", csv, "--quiet"}).code ==
-        2);
+  CHECK(test::run_zettasim(s.dir, {"sweep", s.spec, "--out", s.dir.file("a.h5"), "--csv", csv, "--quiet"})
+            .code == 2);
   CHECK(test::read_text(csv) == "my notes\n");
   std::filesystem::create_directories(s.dir.path() / "folder.h5");
-  CHECK(run_zettasim(s.dir, {"sweep", s.spec, "--out", s.dir.file("folder.h5"), "--force", "--quiet"}).code ==
-        2);
-  CHECK(run_zettasim(s.dir, {"sweep", s.spec, "--out", precious, "--force", "--quiet"}).code == 0);
+  CHECK(test::run_zettasim(s.dir, {"sweep", s.spec, "--out", s.dir.file("folder.h5"), "--force", "--quiet"})
+            .code == 2);
+  CHECK(test::run_zettasim(s.dir, {"sweep", s.spec, "--out", precious, "--force", "--quiet"}).code == 0);
   // a file the sweep wrote is replaced by the next run without --force
-  CHECK(run_zettasim(s.dir, {"sweep", s.spec, "--out", precious, "--csv", s.dir.file("a.csv"), "--quiet"})
-            .code == 0);
-  CHECK(run_zettasim(s.dir, {"sweep", s.spec, "--out", precious, "--csv", s.dir.file("a.csv"), "--quiet"})
-            .code == 0);
+  CHECK(
+      test::run_zettasim(s.dir, {"sweep", s.spec, "--out", precious, "--csv", s.dir.file("a.csv"), "--quiet"})
+          .code == 0);
+  CHECK(
+      test::run_zettasim(s.dir, {"sweep", s.spec, "--out", precious, "--csv", s.dir.file("a.csv"), "--quiet"})
+          .code == 0);
+}
+
+TEST_CASE("a sweep over a plugin's policy runs every point with the plugin, as zettasim run does") {
+  test::SmallSweep s;
+  const std::string plugin = std::string(ZS_EXAMPLE_PLUGIN_DIR) + "/zs_example_collective.so";
+  const nlohmann::json sweep = {{"kind", "sweep"},
+                                {"name", "plugin"},
+                                {"base", "scenario.json"},
+                                {"axes",
+                                 {{{"name", "collective"},
+                                   {"pointer", "/policies/collective"},
+                                   {"values", {"ring", "direct-all-reduce"}}}}}};
+  batch::SweepOptions options = s.options("plugin.h5");
+  options.spec = s.dir.write("plugin-sweep.json", sweep.dump());
+  options.plugins = {plugin};
+  const batch::SweepOutcome r = batch::run_sweep(core::DiskFileSource(), options, std::cerr);
+  CHECK(r.ok == 2);
+  test::ScenarioFiles point = s.scenario;
+  point.scenario["policies"]["collective"] = "direct-all-reduce";
+  const std::string path = s.dir.write("point.json", point.scenario.dump());
+  REQUIRE(test::run_cli({"run", path, "--plugin", plugin, "--out", s.dir.file("run"), "--quiet"}).code == 0);
+  CHECK(record_of(s.dir.file("plugin.h5"), 1).at("summary") ==
+        nlohmann::json::parse(test::read_text(s.dir.path() / "run" / "summary.json")));
+  // Without the plugin, that point is invalid: its policy is unknown.
+  options.plugins.clear();
+  options.out = s.dir.file("without.h5");
+  CHECK(batch::run_sweep(core::DiskFileSource(), options, std::cerr).invalid == 1);
+  CHECK(record_of(s.dir.file("without.h5"), 1)
+            .at("error")
+            .get<std::string>()
+            .find("unknown collective policy \"direct-all-reduce\"") != std::string::npos);
 }

@@ -1,0 +1,110 @@
+// Policies from a plugin, wrapped so that what they throw is reported as that plugin's error.
+#include "plugin/guarded_policies.hpp"
+
+#include <cmath>
+
+#include "core/input_error.hpp"
+
+namespace zs::plugin {
+
+namespace {
+
+/// Runs `call`; what it throws becomes the plugin's error (see guarded_placement_factory).
+template <class Call>
+auto guarded(const PolicyOrigin& origin, Call&& call) -> decltype(call()) {
+  auto fail = [&](const std::string& what) {
+    return core::InputError(origin.plugin_file, "",
+                            origin.family + " \"" + origin.name + "\" of this plugin failed: " + what);
+  };
+  try {
+    return call();
+  } catch (const core::InputError&) {
+    throw;
+  } catch (const std::exception& e) {
+    throw fail(e.what());
+  } catch (...) {
+    throw fail("it threw something that is not a std::exception");
+  }
+}
+
+class GuardedPlacementPolicy : public policy::PlacementPolicy {
+ public:
+  GuardedPlacementPolicy(std::unique_ptr<policy::PlacementPolicy> inner, PolicyOrigin origin)
+      : inner_(std::move(inner)), origin_(std::move(origin)) {}
+  std::string_view name() const override { return origin_.name; }
+  policy::Placement place(const policy::PlacementRequest& request) const override {
+    return guarded(origin_, [&] { return inner_->place(request); });
+  }
+  std::vector<topology::NodeId> re_place(const topology::Machine& machine,
+                                         const std::vector<topology::NodeId>& unit_of_rank,
+                                         const std::vector<uint64_t>& ranks,
+                                         const std::vector<topology::NodeId>& idle) const override {
+    return guarded(origin_, [&] { return inner_->re_place(machine, unit_of_rank, ranks, idle); });
+  }
+
+ private:
+  std::unique_ptr<policy::PlacementPolicy> inner_;
+  PolicyOrigin origin_;
+};
+
+class GuardedCollectivePolicy : public policy::CollectivePolicy {
+ public:
+  GuardedCollectivePolicy(std::unique_ptr<policy::CollectivePolicy> inner, PolicyOrigin origin)
+      : inner_(std::move(inner)), origin_(std::move(origin)) {}
+  std::string_view name() const override { return origin_.name; }
+  policy::CollectiveSchedule schedule(const policy::CollectiveRequest& request) const override {
+    return guarded(origin_, [&] { return inner_->schedule(request); });
+  }
+  std::pair<std::string, std::vector<policy::RepeatedStep>> steps(
+      const policy::CollectiveRequest& request) const override {
+    return guarded(origin_, [&] { return inner_->steps(request); });
+  }
+  bool members_advance_independently(const policy::CollectiveRequest& request) const override {
+    return guarded(origin_, [&] { return inner_->members_advance_independently(request); });
+  }
+
+ private:
+  std::unique_ptr<policy::CollectivePolicy> inner_;
+  PolicyOrigin origin_;
+};
+
+/// `made`, or a core::InputError when the plugin's factory returned none.
+template <class Policy>
+std::unique_ptr<Policy> require_made(std::unique_ptr<Policy> made, const PolicyOrigin& origin) {
+  if (made == nullptr)
+    throw core::InputError(origin.plugin_file, "",
+                           origin.family + " \"" + origin.name + "\" of this plugin made no policy");
+  return made;
+}
+
+}  // namespace
+
+policy::PlacementFactory guarded_placement_factory(policy::PlacementFactory make, PolicyOrigin origin) {
+  return [make = std::move(make), origin = std::move(origin)](const policy::PlacementMap* map) {
+    auto made = require_made(guarded(origin, [&] { return make(map); }), origin);
+    return std::unique_ptr<policy::PlacementPolicy>(new GuardedPlacementPolicy(std::move(made), origin));
+  };
+}
+
+policy::CollectiveFactory guarded_collective_factory(policy::CollectiveFactory make, PolicyOrigin origin) {
+  return [make = std::move(make), origin = std::move(origin)](const policy::CollectiveOptions& options) {
+    auto made = require_made(guarded(origin, [&] { return make(options); }), origin);
+    return std::unique_ptr<policy::CollectivePolicy>(new GuardedCollectivePolicy(std::move(made), origin));
+  };
+}
+
+policy::CheckpointRule guarded_checkpoint_rule(policy::CheckpointRule rule, PolicyOrigin origin) {
+  return [rule = std::move(rule), origin = std::move(origin)](double mtbf, double cost) {
+    const double interval = guarded(origin, [&] { return rule(mtbf, cost); });
+    if (!std::isfinite(interval) || interval <= 0)
+      throw core::InputError(origin.plugin_file, "",
+                             origin.family +
+                                 " "
+                                 " + origin.name + "
+                                 " of this plugin gave an interval of " +
+                                 std::to_string(interval) + " s (expected a finite positive time)");
+    return interval;
+  };
+}
+
+}  // namespace zs::plugin

@@ -1,0 +1,26 @@
+// Policies from a plugin, wrapped so that what they throw is reported as that plugin's error.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "policy/policy_catalog.hpp"
+
+namespace zs::plugin {
+
+/// Who a wrapped policy comes from, for messages: "plugin FILE: collective policy \"x\" failed: ...".
+struct PolicyOrigin {
+  std::string plugin_file;
+  std::string family;  ///< policy::kPlacementFamily, ...
+  std::string name;
+};
+
+/// The factories of a plugin's entries, wrapped: each policy they make guards its calls. A core::InputError
+/// a policy throws passes through (the plugin refused the input, with its own message); any other exception
+/// becomes a core::InputError naming the plugin's file, the policy and what it threw. A checkpoint rule's
+/// interval must be finite and positive.
+policy::PlacementFactory guarded_placement_factory(policy::PlacementFactory make, PolicyOrigin origin);
+policy::CollectiveFactory guarded_collective_factory(policy::CollectiveFactory make, PolicyOrigin origin);
+policy::CheckpointRule guarded_checkpoint_rule(policy::CheckpointRule rule, PolicyOrigin origin);
+
+}  // namespace zs::plugin
