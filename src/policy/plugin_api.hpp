@@ -30,17 +30,19 @@ namespace zs::policy {
 /// Calls `add(catalog)` for a plugin's entry point: an exception becomes the error line and 1.
 template <void (*add)(PolicyCatalog&)>
 int call_plugin_adder(void* catalog, char* error, size_t error_size) noexcept {
-  const char* what = "unknown exception";
+  // The message is copied inside the handler: the exception, and what() with it, ends with the handler.
+  auto report = [&](const char* what) {
+    if (error_size == 0) return;
+    std::strncpy(error, what, error_size - 1);
+    error[error_size - 1] = '\0';
+  };
   try {
     add(*static_cast<PolicyCatalog*>(catalog));
     return 0;
   } catch (const std::exception& e) {
-    what = e.what();
+    report(e.what());
   } catch (...) {
-  }
-  if (error_size > 0) {
-    std::strncpy(error, what, error_size - 1);
-    error[error_size - 1] = '\0';
+    report("unknown exception");
   }
   return 1;
 }

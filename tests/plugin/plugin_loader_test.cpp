@@ -65,7 +65,9 @@ TEST_CASE("each broken plugin is refused with one line naming it, and the catalo
       {text_file, "cannot load the plugin"},
       {dir.file("missing.so"), "no such plugin file"},
   };
-  for (const auto& [file, expected] : cases) {
+  for (const auto& c : cases) {
+    const std::string& file = c.first;
+    const std::string& expected = c.second;
     CAPTURE(file);
     policy::PolicyCatalog catalog;
     const size_t collectives = catalog.collective.entries().size();
