@@ -9,13 +9,16 @@ namespace zs::plugin {
 
 namespace {
 
+/// The plugin's input error about one of its policies: "FILE: FAMILY "NAME" of this plugin WHAT".
+core::InputError plugin_error(const PolicyOrigin& origin, const std::string& what) {
+  return core::InputError(origin.plugin_file, "",
+                          origin.family + " \"" + origin.name + "\" of this plugin " + what);
+}
+
 /// Runs `call`; what it throws becomes the plugin's error (see guarded_placement_factory).
 template <class Call>
 auto guarded(const PolicyOrigin& origin, Call&& call) -> decltype(call()) {
-  auto fail = [&](const std::string& what) {
-    return core::InputError(origin.plugin_file, "",
-                            origin.family + " \"" + origin.name + "\" of this plugin failed: " + what);
-  };
+  auto fail = [&](const std::string& what) { return plugin_error(origin, "failed: " + what); };
   try {
     return call();
   } catch (const core::InputError&) {
@@ -71,9 +74,7 @@ class GuardedCollectivePolicy : public policy::CollectivePolicy {
 /// `made`, or a core::InputError when the plugin's factory returned none.
 template <class Policy>
 std::unique_ptr<Policy> require_made(std::unique_ptr<Policy> made, const PolicyOrigin& origin) {
-  if (made == nullptr)
-    throw core::InputError(origin.plugin_file, "",
-                           origin.family + " \"" + origin.name + "\" of this plugin made no policy");
+  if (made == nullptr) throw plugin_error(origin, "made no policy");
   return made;
 }
 
@@ -97,12 +98,8 @@ policy::CheckpointRule guarded_checkpoint_rule(policy::CheckpointRule rule, Poli
   return [rule = std::move(rule), origin = std::move(origin)](double mtbf, double cost) {
     const double interval = guarded(origin, [&] { return rule(mtbf, cost); });
     if (!std::isfinite(interval) || interval <= 0)
-      throw core::InputError(origin.plugin_file, "",
-                             origin.family +
-                                 " "
-                                 " + origin.name + "
-                                 " of this plugin gave an interval of " +
-                                 std::to_string(interval) + " s (expected a finite positive time)");
+      throw plugin_error(
+          origin, "gave an interval of " + std::to_string(interval) + " s (expected a finite positive time)");
     return interval;
   };
 }

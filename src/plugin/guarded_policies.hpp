@@ -8,7 +8,7 @@
 
 namespace zs::plugin {
 
-/// Who a wrapped policy comes from, for messages: "plugin FILE: collective policy \"x\" failed: ...".
+/// Who a wrapped policy comes from, for messages: "FILE: collective policy \"x\" of this plugin failed: ...".
 struct PolicyOrigin {
   std::string plugin_file;
   std::string family;  ///< policy::kPlacementFamily, ...
@@ -18,7 +18,7 @@ struct PolicyOrigin {
 /// The factories of a plugin's entries, wrapped: each policy they make guards its calls. A core::InputError
 /// a policy throws passes through (the plugin refused the input, with its own message); any other exception
 /// becomes a core::InputError naming the plugin's file, the policy and what it threw. A checkpoint rule's
-/// interval must be finite and positive.
+/// interval (s, from the MTBF and checkpoint cost in s) must be finite and positive.
 policy::PlacementFactory guarded_placement_factory(policy::PlacementFactory make, PolicyOrigin origin);
 policy::CollectiveFactory guarded_collective_factory(policy::CollectiveFactory make, PolicyOrigin origin);
 policy::CheckpointRule guarded_checkpoint_rule(policy::CheckpointRule rule, PolicyOrigin origin);

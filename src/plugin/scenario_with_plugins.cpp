@@ -23,10 +23,4 @@ scenario::Scenario load_scenario(const core::FileSource& files, const std::strin
   return scenario::ScenarioLoader(files, catalog, limits).load(path);
 }
 
-std::vector<std::string> loaded_plugin_files(const scenario::Catalog& catalog) {
-  std::vector<std::string> out;
-  for (const auto& p : catalog.policies.plugins) out.push_back(p.file);
-  return out;
-}
-
 }  // namespace zs::plugin

@@ -19,7 +19,4 @@ void load_plugins(const std::vector<std::string>& files, scenario::Catalog& cata
 scenario::Scenario load_scenario(const core::FileSource& files, const std::string& path,
                                  scenario::Catalog& catalog, const scenario::LoadLimits& limits = {});
 
-/// The absolute files of the plugins loaded into `catalog`, in load order.
-std::vector<std::string> loaded_plugin_files(const scenario::Catalog& catalog);
-
 }  // namespace zs::plugin
