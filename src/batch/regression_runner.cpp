@@ -18,7 +18,7 @@
 
 #include "batch/local_backend.hpp"
 #include "batch/regression_case_run.hpp"
-#include "output/atomic_file.hpp"
+#include "core/atomic_file.hpp"
 
 namespace zs::batch {
 namespace fs = std::filesystem;
@@ -151,7 +151,7 @@ RegressionRun run_regression(const core::FileSource& files, const RegressionOpti
   run.outcome.stale = stale_baselines(run.suite, baselines);
   if (options.update_baselines) {
     const auto updated = updated_baselines(baselines, run.outcome.checks, run.outcome.baseline_changes);
-    output::write_file_atomically(run.suite.baselines,
+    core::write_file_atomically(run.suite.baselines,
                                   scenario::regression_baselines_json(run.suite, updated).dump(2) + "\n");
   }
   return run;
@@ -162,7 +162,7 @@ void run_regression_case_process(const std::string& suite_file, size_t index, co
   core::DiskFileSource files;
   const scenario::RegressionSuite suite = scenario::RegressionSuite::load(files, suite_file);
   if (index >= suite.cases.size()) throw std::runtime_error("the suite has no case " + std::to_string(index));
-  output::write_file_atomically(record_file, run_regression_case(files, suite, index, plugins).dump() + "\n");
+  core::write_file_atomically(record_file, run_regression_case(files, suite, index, plugins).dump() + "\n");
 }
 
 }  // namespace zs::batch

@@ -13,7 +13,7 @@
 #include <sys/wait.h>
 
 #include "core/input_error.hpp"
-#include "output/atomic_file.hpp"
+#include "core/atomic_file.hpp"
 
 namespace zs::batch {
 namespace fs = std::filesystem;
@@ -102,8 +102,8 @@ void run_points_on_slurm(const SweepJournal& journal, const std::vector<uint64_t
     if (!journal.finished(p)) left.push_back(p);
   if (left.empty()) return;
   const uint64_t tasks = std::min<uint64_t>(slurm.tasks > 0 ? slurm.tasks : 1000, left.size());
-  output::write_file_atomically(dir / "points.json", nlohmann::json(left).dump() + "\n");
-  output::write_file_atomically(dir / "task.sh", array_script(journal, command, tasks));
+  core::write_file_atomically(dir / "points.json", nlohmann::json(left).dump() + "\n");
+  core::write_file_atomically(dir / "task.sh", array_script(journal, command, tasks));
   std::vector<std::string> sbatch{"sbatch", "--parsable", "--array=0-" + std::to_string(tasks - 1),
                                   "--job-name=zettasim-" + journal.plan().spec.name,
                                   "--output=" + fs::absolute(dir / "task-%a.log").string()};
@@ -118,7 +118,7 @@ void run_points_on_slurm(const SweepJournal& journal, const std::vector<uint64_t
     throw core::InputError(
         "--backend", "",
         "sbatch refused the sweep's job array: " + core::one_line(trimmed(submitted.output)));
-  output::write_file_atomically(job_file, id + "\n");
+  core::write_file_atomically(job_file, id + "\n");
   wait_for(id, journal, left, progress);
   for (uint64_t p : left)
     if (!journal.record(p)) {

@@ -6,7 +6,7 @@
 #include <stdexcept>
 
 #include "core/version.hpp"
-#include "output/atomic_file.hpp"
+#include "core/atomic_file.hpp"
 
 namespace zs::batch {
 namespace fs = std::filesystem;
@@ -58,7 +58,7 @@ SweepJournal::SweepJournal(fs::path dir, const scenario::SweepPlan& plan)
   fs::create_directories(dir_ / "logs");
   remove_stale_temporaries(dir_);
   remove_stale_temporaries(dir_ / "points");
-  if (!existing || restarted_) output::write_file_atomically(dir_ / "plan.json", wanted.dump() + "\n");
+  if (!existing || restarted_) core::write_file_atomically(dir_ / "plan.json", wanted.dump() + "\n");
 }
 
 bool SweepJournal::holds_another(const fs::path& dir, const scenario::SweepPlan& plan) {
@@ -104,7 +104,7 @@ void SweepJournal::clear(uint64_t index) const {
 }
 
 void SweepJournal::write(uint64_t index, const nlohmann::json& record) const {
-  output::write_file_atomically(point_file(index), record.dump() + "\n");
+  core::write_file_atomically(point_file(index), record.dump() + "\n");
 }
 
 }  // namespace zs::batch

@@ -8,7 +8,7 @@
 #include "batch/sweep_journal.hpp"
 #include "batch/sweep_point_run.hpp"
 #include "core/input_error.hpp"
-#include "output/atomic_file.hpp"
+#include "core/atomic_file.hpp"
 #include "output/sweep_table.hpp"
 #include "plugin/scenario_with_plugins.hpp"
 #include "scenario/sweep_plan.hpp"
@@ -125,7 +125,7 @@ SweepOutcome run_sweep(const core::FileSource& files, const SweepOptions& option
   }
   const output::SweepTable table = output::sweep_table(plan, records);
   output::write_sweep_hdf5(out.string(), plan, table);
-  if (!options.csv.empty()) output::write_file_atomically(options.csv, output::sweep_csv(table));
+  if (!options.csv.empty()) core::write_file_atomically(options.csv, output::sweep_csv(table));
   return outcome;
 }
 

@@ -271,6 +271,31 @@ Command add_params(CLI::App& app) {
   return {params, [type, markdown](std::ostream& out) { return print_parameters(*type, *markdown, out); }};
 }
 
+Command add_plan(CLI::App& app) {
+  auto opt = std::make_shared<PlanOptions>();
+  auto* plan = app.add_subcommand(
+      "plan",
+      "Lay out a Megatron-LM job on a cluster inventory: hostfile, ranks.json, launch.sbatch, plan.json");
+  plan->add_option("scenario", opt->scenario, "Scenario file (its machine: a cluster-inventory file)")
+      ->required();
+  add_folder_options(plan, opt->folder, "results/<scenario name>-plan");
+  plan->add_flag(
+      "--predict", opt->predict,
+      "Also simulate the plan: iteration time, MFU, memory, exposed communication, ETTR, --save-interval");
+  plan->add_option("--partition", opt->plan.partition, "Slurm partition (default: the cluster's default)");
+  plan->add_option("--time", opt->plan.time_limit, "Slurm time limit, as sbatch --time takes it");
+  plan->add_option("--job-name", opt->plan.job_name, "Slurm job name")->capture_default_str();
+  plan->add_option("--script", opt->plan.script, "The training script torchrun runs")->capture_default_str();
+  plan->add_flag("!--no-torchrun", opt->plan.torchrun,
+                 "Start one task per rank with srun instead of torchrun");
+  plan->add_option("--spare-nodes", opt->plan.spare_nodes,
+                   "Idle usable nodes held in the allocation for restarts")
+      ->check(CLI::Range(0u, 1u << 20));
+  add_plugin_option(plan, opt->plugins);
+  add_limit_options(plan, opt->limits);
+  return command(plan, opt, &run_plan);
+}
+
 Command add_place(CLI::App& app) {
   auto opt = std::make_shared<PlaceOptions>();
   auto* place = app.add_subcommand(
@@ -367,10 +392,10 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
   CLI::App app{"zettasim: discrete-event simulator of disaggregated AI supercomputers"};
   app.set_version_flag("--version", std::string("zettasim ") + core::kVersion);
   app.require_subcommand(1);
-  std::vector<Command> commands = {add_run(app),         add_goodput(app), add_topo(app),
-                                   add_list(app),        add_params(app),  add_place(app),
-                                   add_validate(app),    add_sweep(app),   add_sweep_point(app),
-                                   add_sweep_chunk(app), add_regress(app), add_regress_case(app)};
+  std::vector<Command> commands = {
+      add_run(app),         add_goodput(app), add_topo(app),        add_list(app),  add_params(app),
+      add_place(app),       add_plan(app),    add_validate(app),    add_sweep(app), add_sweep_point(app),
+      add_sweep_chunk(app), add_regress(app), add_regress_case(app)};
   auto* trace = app.add_subcommand("trace", "Generate, inspect, import or export a trace");
   trace->require_subcommand(1);
   for (auto add : {&add_trace_gen, &add_trace_inspect, &add_trace_export}) commands.push_back(add(*trace));

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "planner/job_plan.hpp"
 #include "scenario/scenario_loader.hpp"
 #include "study/goodput_study.hpp"
 
@@ -58,6 +59,17 @@ struct PlaceOptions {
   scenario::LoadLimits limits;
 };
 int print_placement_cost(const PlaceOptions& opt, std::ostream& out);
+
+struct PlanOptions {
+  std::vector<std::string> plugins;  ///< --plugin: policy plugins loaded before the scenario
+  std::string scenario;
+  FolderOptions folder;  ///< default results/<scenario name>-plan
+  planner::PlanOptions plan;
+  bool predict = false;  ///< also simulate the plan (the engine)
+  scenario::LoadLimits limits;
+};
+/// A real job's folder: hostfile, ranks.json, launch.sbatch and plan.json.
+int run_plan(const PlanOptions& opt, std::ostream& out);
 
 struct ValidateOptions {
   std::string file;      ///< empty: the embedded scenarios/validation/megatron-sc21.json

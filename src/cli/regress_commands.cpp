@@ -5,7 +5,7 @@
 #include "cli/commands.hpp"
 #include "core/file_source.hpp"
 #include "core/input_error.hpp"
-#include "output/atomic_file.hpp"
+#include "core/atomic_file.hpp"
 #include "output/regression_report.hpp"
 
 namespace zs::cli {
@@ -23,7 +23,7 @@ int run_regress(const RegressOptions& opt, std::ostream& out) {
   const batch::RegressionRun run = batch::run_regression(files, o);
   out << output::regression_table(run.suite, run.outcome);
   if (!opt.junit.empty()) {
-    output::write_file_atomically(opt.junit, output::regression_junit_xml(run.suite, run.outcome));
+    core::write_file_atomically(opt.junit, output::regression_junit_xml(run.suite, run.outcome));
     out << "junit: " << opt.junit << "\n";
   }
   if (opt.update_baselines) {

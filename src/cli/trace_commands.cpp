@@ -6,7 +6,7 @@
 #include "core/file_name.hpp"
 #include "core/file_source.hpp"
 #include "core/input_error.hpp"
-#include "output/atomic_file.hpp"
+#include "core/atomic_file.hpp"
 #include "output/chakra_folder.hpp"
 #include "output/trace_report.hpp"
 #include "study/trace_input.hpp"
@@ -72,7 +72,7 @@ int generate_trace_file(const TraceGenOptions& opt, std::ostream& out) {
   const std::string path = opt.out.empty() ? trace.name + ".trace.json" : opt.out;
   try {
     const bool cbor = path.size() >= 5 && path.compare(path.size() - 5, 5, ".cbor") == 0;
-    output::write_file_atomically(
+    core::write_file_atomically(
         path, cbor ? workload::trace_to_cbor(trace) : workload::trace_to_json(trace).dump(1) + "\n");
   } catch (const std::runtime_error& e) {
     throw core::InputError(path, "", e.what());
@@ -86,8 +86,8 @@ int generate_trace_file(const TraceGenOptions& opt, std::ostream& out) {
 
 int export_chakra_files(const std::string& input, const std::string& comm_groups, const std::string& out_dir,
                         bool force, std::ostream& out) {
-  const auto replace = force ? output::Replace::kForce : output::Replace::kOwnOutput;
-  output::check_replaceable(out_dir, replace);
+  const auto replace = force ? core::Replace::kForce : core::Replace::kOwnOutput;
+  core::check_replaceable(out_dir, replace);
   const workload::Trace trace = trace_of(input, nullptr, nullptr, comm_groups);
   check_trace_name_for_files(input, trace, "the Chakra file names");
   const uint64_t files = output::write_chakra_folder(trace, out_dir, replace);

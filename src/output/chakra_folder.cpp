@@ -9,9 +9,9 @@
 namespace zs::output {
 
 uint64_t write_chakra_folder(const workload::Trace& trace, const std::filesystem::path& dir,
-                             Replace replace) {
+                             core::Replace replace) {
   try {
-    StagedDirectory stage(dir, replace);
+    core::StagedDirectory stage(dir, replace);
     const uint64_t files = chakra::export_chakra(
         trace, trace.name,
         [&](const std::string& name, const std::string& bytes) { stage.write(name, bytes); });

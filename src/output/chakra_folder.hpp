@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <filesystem>
 
-#include "output/staged_directory.hpp"
+#include "core/staged_directory.hpp"
 #include "workload/trace.hpp"
 
 namespace zs::output {
@@ -12,6 +12,7 @@ namespace zs::output {
 /// Writes "<dir>/<trace name>.<rank>.et" for every rank: the folder appears complete or not at all (an
 /// earlier export there is replaced, another folder only with Replace::kForce). Returns the files written.
 /// The trace's name must be a safe file name; a failure to write is a core::InputError naming `dir`.
-uint64_t write_chakra_folder(const workload::Trace& trace, const std::filesystem::path& dir, Replace replace);
+uint64_t write_chakra_folder(const workload::Trace& trace, const std::filesystem::path& dir,
+                             core::Replace replace);
 
 }  // namespace zs::output

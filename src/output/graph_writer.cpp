@@ -5,8 +5,8 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "core/atomic_file.hpp"
 #include "core/input_error.hpp"
-#include "output/atomic_file.hpp"
 #include "output/xml_text.hpp"
 
 namespace zs::output {
@@ -93,7 +93,7 @@ void write_graph_file(const topology::Machine& machine, const std::string& path)
   if (extension != ".graphml" && extension != ".dot")
     throw core::InputError(path, "", "the graph file must end in .dot or .graphml");
   try {
-    write_file_atomically(path, extension == ".graphml" ? to_graphml(machine) : to_dot(machine));
+    core::write_file_atomically(path, extension == ".graphml" ? to_graphml(machine) : to_dot(machine));
   } catch (const std::runtime_error& e) {
     if (dynamic_cast<const core::InputError*>(&e) != nullptr) throw;
     throw core::InputError(path, "", e.what());

@@ -3,7 +3,7 @@
 
 #include "core/file_name.hpp"
 #include "core/input_error.hpp"
-#include "output/staged_directory.hpp"
+#include "core/staged_directory.hpp"
 
 namespace zs::output {
 
@@ -17,14 +17,14 @@ std::filesystem::path results_folder(const std::string& out_dir, const std::stri
   }
   std::filesystem::path dir =
       out_dir.empty() ? std::filesystem::path("results") / default_name : std::filesystem::path(out_dir);
-  check_replaceable(dir, force ? Replace::kForce : Replace::kOwnOutput);
+  core::check_replaceable(dir, force ? core::Replace::kForce : core::Replace::kOwnOutput);
   return dir;
 }
 
 void write_results_folder(const std::filesystem::path& dir,
                           const std::vector<std::pair<std::string, std::string>>& files, bool force) {
   try {
-    StagedDirectory stage(dir, force ? Replace::kForce : Replace::kOwnOutput);
+    core::StagedDirectory stage(dir, force ? core::Replace::kForce : core::Replace::kOwnOutput);
     for (const auto& [name, content] : files) stage.write(name, content);
     stage.commit();
   } catch (const core::InputError&) {

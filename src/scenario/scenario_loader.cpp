@@ -6,6 +6,7 @@
 #include "chakra/chakra_import.hpp"
 #include "core/json_object.hpp"
 #include "core/param_reader.hpp"
+#include "inventory/cluster_machine.hpp"
 #include "policy/policy_catalog.hpp"
 #include "scenario/scenario_params.hpp"
 #include "scenario/workload_builder.hpp"
@@ -65,7 +66,11 @@ LoadedMachine load_machine_object(const core::FileSource& files, core::ParamRead
   nlohmann::json topo_doc = files.read_json_named(json.json(), "topology", topo_path);
   core::JsonObject topo(topo_doc, topo_path, "");
   nlohmann::json resolved_topology;
-  LoadedMachine out{topology::build_machine(topo, models, generators, max_nodes, &resolved_topology), {}};
+  const bool cluster = topo_doc.is_object() && topo_doc.value("kind", "") == "cluster-inventory";
+  LoadedMachine out{cluster
+                        ? inventory::build_cluster_machine(topo, files, models, max_nodes, &resolved_topology)
+                        : topology::build_machine(topo, models, generators, max_nodes, &resolved_topology),
+                    {}};
   json.finish();
   out.resolved = {{"topology", std::move(resolved_topology)},
                   {"topology_file", topo_path},

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # A one-node Slurm cluster on localhost for tests: munged, slurmctld and slurmd with their state, sockets,
-# logs and ports under one folder. Run as root (Debian's slurm-wlm and munge packages).
+# logs and ports under one folder. The node counts 8 GPUs of type h100 (no devices behind them). Run as root (Debian's slurm-wlm and munge packages).
 #   local_slurm.sh start DIR   start it; prints the line to export: SLURM_CONF=DIR/slurm.conf
 #   local_slurm.sh stop DIR    stop every daemon it started (whatever state they are in)
 set -euo pipefail
@@ -69,9 +69,14 @@ ReturnToService=2
 MpiDefault=none
 SlurmdParameters=config_overrides
 MaxArraySize=100001
-NodeName=$host CPUs=$cpus RealMemory=$memory State=UNKNOWN
+GresTypes=gpu
+NodeName=$host CPUs=$cpus RealMemory=$memory Gres=gpu:h100:8 State=UNKNOWN
 PartitionName=zettasim Nodes=$host Default=YES MaxTime=INFINITE State=UP
 CONF
+  # Eight GPUs that are only names (character devices that behave as /dev/null): enough for scheduling and sbatch --test-only.
+  mkdir -p "$dir/dev"
+  for i in 0 1 2 3 4 5 6 7; do [ -e "$dir/dev/nvidia$i" ] || mknod "$dir/dev/nvidia$i" c 1 3; done
+  echo "NodeName=$host Name=gpu Type=h100 File=$dir/dev/nvidia[0-7]" >"$dir/gres.conf"
   export SLURM_CONF=$dir/slurm.conf
   slurmctld -f "$SLURM_CONF"
   slurmd -f "$SLURM_CONF"

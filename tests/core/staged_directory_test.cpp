@@ -11,10 +11,10 @@
 
 #include "core/input_error.hpp"
 
-#include "output/staged_directory.hpp"
+#include "core/staged_directory.hpp"
 #include "support/temp_dir.hpp"
 
-using zs::output::StagedDirectory;
+using zs::core::StagedDirectory;
 namespace fs = std::filesystem;
 
 TEST_CASE("files appear only at commit") {
@@ -53,7 +53,7 @@ TEST_CASE("an uncommitted stage leaves nothing, and a commit replaces the old fo
   size_t entries = 0;
   for ([[maybe_unused]] const auto& e : fs::directory_iterator(dir.path())) ++entries;
   CHECK(entries == 1);  // no staging or old folders left
-  CHECK(fs::exists(final_path / zs::output::kOutputMarker));
+  CHECK(fs::exists(final_path / zs::core::kOutputMarker));
 }
 
 namespace {
@@ -70,7 +70,7 @@ std::vector<std::string> entries_of(const fs::path& dir) {
 
 /// Writes a complete result folder at `path` holding a.txt and b.txt with `text`.
 void write_complete(const fs::path& path, const std::string& text, StagedDirectory::StepHook hook = {}) {
-  StagedDirectory stage(path, zs::output::Replace::kOwnOutput, std::move(hook));
+  StagedDirectory stage(path, zs::core::Replace::kOwnOutput, std::move(hook));
   stage.write("a.txt", text);
   stage.write("b.txt", text);
   stage.commit();
@@ -79,7 +79,7 @@ void write_complete(const fs::path& path, const std::string& text, StagedDirecto
 /// Whether `path` holds a complete folder whose files both say `text`.
 bool complete_with(const fs::path& path, const std::string& text) {
   return zs::test::read_text(path / "a.txt") == text && zs::test::read_text(path / "b.txt") == text &&
-         fs::exists(path / zs::output::kOutputMarker);
+         fs::exists(path / zs::core::kOutputMarker);
 }
 
 /// Runs write_complete(path, "new") in a child process that SIGKILLs itself at the `stop_at`-th step
@@ -144,7 +144,7 @@ TEST_CASE("a file, a link or a folder zettasim did not write is never replaced w
   zs::test::TempDir dir;
   const auto file = dir.write("notes.txt", "precious");
   CHECK_THROWS_AS(StagedDirectory{file}, zs::core::InputError);
-  CHECK_THROWS_AS((StagedDirectory{file, zs::output::Replace::kForce}), zs::core::InputError);
+  CHECK_THROWS_AS((StagedDirectory{file, zs::core::Replace::kForce}), zs::core::InputError);
   CHECK(zs::test::read_text(file) == "precious");
 
   dir.write("mine/thesis.tex", "precious");
@@ -160,14 +160,14 @@ TEST_CASE("a file, a link or a folder zettasim did not write is never replaced w
   CHECK(zs::test::read_text(dir.path() / "mine/thesis.tex") == "precious");
 
   fs::create_directory_symlink(dir.path() / "mine", dir.path() / "link");
-  CHECK_THROWS_AS((StagedDirectory{dir.path() / "link", zs::output::Replace::kForce}), zs::core::InputError);
+  CHECK_THROWS_AS((StagedDirectory{dir.path() / "link", zs::core::Replace::kForce}), zs::core::InputError);
 
   fs::create_directory(dir.path() / "empty");
   write_complete(dir.path() / "empty", "one");  // an empty folder holds nothing to lose
   CHECK(complete_with(dir.path() / "empty", "one"));
 
   {
-    StagedDirectory stage(dir.path() / "mine", zs::output::Replace::kForce);
+    StagedDirectory stage(dir.path() / "mine", zs::core::Replace::kForce);
     stage.write("a.txt", "forced");
     stage.commit();
   }

@@ -1,12 +1,12 @@
 // Atomic single-file writes.
-#include "output/atomic_file.hpp"
+#include "core/atomic_file.hpp"
 
 #include <fstream>
 #include <stdexcept>
 
 #include <unistd.h>
 
-namespace zs::output {
+namespace zs::core {
 
 void write_file_atomically(const std::filesystem::path& path, const std::string& content) {
   auto temp = path;
@@ -29,4 +29,4 @@ void write_file_atomically(const std::filesystem::path& path, const std::string&
   }
 }
 
-}  // namespace zs::output
+}  // namespace zs::core

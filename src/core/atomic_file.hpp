@@ -4,9 +4,9 @@
 #include <filesystem>
 #include <string>
 
-namespace zs::output {
+namespace zs::core {
 
 /// Throws std::runtime_error (and leaves nothing behind) when the file cannot be written.
 void write_file_atomically(const std::filesystem::path& path, const std::string& content);
 
-}  // namespace zs::output
+}  // namespace zs::core

@@ -5,7 +5,7 @@
 #include <functional>
 #include <string>
 
-namespace zs::output {
+namespace zs::core {
 
 /// The file every folder zettasim writes holds; a folder without it is never replaced unless forced.
 inline constexpr const char* kOutputMarker = ".zettasim-output";
@@ -59,4 +59,4 @@ class StagedDirectory {
   bool committed_ = false;
 };
 
-}  // namespace zs::output
+}  // namespace zs::core

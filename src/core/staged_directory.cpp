@@ -1,5 +1,5 @@
 // Atomic output folders: staged, fsynced, swapped into place with one rename, stale stages cleaned.
-#include "output/staged_directory.hpp"
+#include "core/staged_directory.hpp"
 
 #include <cerrno>
 #include <cstdio>
@@ -12,7 +12,7 @@
 
 #include "core/input_error.hpp"
 
-namespace zs::output {
+namespace zs::core {
 namespace fs = std::filesystem;
 namespace {
 
@@ -167,4 +167,4 @@ void StagedDirectory::commit() {
   step(Step::kOldRemoved);
 }
 
-}  // namespace zs::output
+}  // namespace zs::core

@@ -1,0 +1,79 @@
+// `zettasim plan`: a real job's layout from the policy library, and with --predict the engine's figures.
+#include <cstdio>
+
+#include "cli/commands.hpp"
+#include "core/file_source.hpp"
+#include "core/input_error.hpp"
+#include "core/units.hpp"
+#include "output/results_folder.hpp"
+#include "output/run_record.hpp"
+#include "planner/job_plan.hpp"
+#include "planner/plan_folder.hpp"
+#include "plugin/scenario_with_plugins.hpp"
+#include "study/goodput_study.hpp"
+#include "study/scenario_simulation.hpp"
+
+namespace zs::cli {
+namespace {
+
+/// What --predict adds to plan.json: the engine's iteration on the plan's placement, and the goodput
+/// study's ETTR when the scenario has a reliability section.
+nlohmann::json predict(const scenario::Scenario& s, const planner::JobPlan& plan,
+                       const scenario::Catalog& catalog, std::string& lines) {
+  const engine::SimulationResult r = study::simulate_scenario(s, plan.placement, catalog.policies);
+  const nlohmann::json summary = output::summary_json(s, r);
+  nlohmann::json p = {
+      {"iteration_time_s", summary.at("iteration_time_s")},
+      {"mfu", summary.at("mfu")},
+      {"tokens_per_second", summary.at("tokens_per_second")},
+      {"exposed_communication_by_communicator_s",
+       summary.at("critical_rank_exposed_communication_by_communicator_s")},
+      {"fidelity", summary.at("fidelity")},
+      {"collective_algorithms", r.replay.collective_algorithms},
+      {"memory_per_rank", s.resolved.at("workload").value("memory_per_rank", nlohmann::json::array())},
+      {"approximations", summary.at("approximations")}};
+  char figure[64];
+  std::snprintf(figure, sizeof figure, "%.1f %%", 100 * summary.at("mfu").get<double>());
+  lines += "  predicted iteration       " + core::display(core::Seconds(r.replay.iteration_time)) + ", MFU " +
+           figure + "\n";
+  for (const auto& [comm, seconds] :
+       summary.at("critical_rank_exposed_communication_by_communicator_s").items())
+    lines += "    exposed on " + comm + std::string(comm.size() < 14 ? 14 - comm.size() : 0, ' ') +
+             core::display(core::Seconds(seconds.get<double>())) + "\n";
+  if (s.reliability) {
+    const study::GoodputStudy g = study::run_goodput_study(s, s.file, {}, catalog.policies);
+    p["ettr"] = g.summary.ettr.mean;
+    p["ettr_half_width"] = g.summary.ettr.half_width;
+    p["goodput_seeds"] = g.seeds;
+    std::snprintf(figure, sizeof figure, "%.4f", g.summary.ettr.mean);
+    lines +=
+        "  predicted ETTR            " + std::string(figure) + " (" + std::to_string(g.seeds) + " seeds)\n";
+  }
+  return p;
+}
+
+}  // namespace
+
+int run_plan(const PlanOptions& opt, std::ostream& out) {
+  core::DiskFileSource files;
+  scenario::Catalog catalog;
+  plugin::load_plugins(opt.plugins, catalog);
+  const scenario::Scenario s = plugin::load_scenario(files, opt.scenario, catalog, opt.limits);
+  const auto dir = output::results_folder(opt.folder.out_dir, s.name + "-plan", opt.folder.force);
+  planner::JobPlan plan = planner::make_job_plan(s, opt.plan, catalog.policies);
+  std::string prediction_lines;
+  nlohmann::json prediction;
+  if (opt.predict) {
+    prediction = predict(s, plan, catalog, prediction_lines);
+    planner::apply_iteration_time(plan, prediction.at("iteration_time_s").get<double>(),
+                                  s.resolved.at("workload"));
+  }
+  nlohmann::json doc = planner::plan_json(plan);
+  if (opt.predict) doc["prediction"] = prediction;
+  planner::write_plan_folder(dir, planner::plan_files(plan, doc), opt.folder.force);
+  if (!opt.folder.quiet) out << planner::plan_summary(plan) << prediction_lines;
+  out << "\nplan: " << dir.string() << "/ (hostfile, ranks.json, launch.sbatch, plan.json)\n";
+  return 0;
+}
+
+}  // namespace zs::cli

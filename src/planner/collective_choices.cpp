@@ -1,0 +1,119 @@
+// Collective algorithms per communicator and size, and their NCCL settings.
+#include "planner/collective_choices.hpp"
+
+#include <map>
+#include <set>
+#include <stdexcept>
+#include <tuple>
+
+#include "core/input_error.hpp"
+
+namespace zs::planner {
+namespace {
+
+std::string without_auto(const std::string& algorithm) {
+  return algorithm.rfind("auto:", 0) == 0 ? algorithm.substr(5) : algorithm;
+}
+
+bool has_host_nvswitch(const topology::Machine& machine) {
+  for (const auto& n : machine.topology.nodes())
+    if (n.kind == topology::NodeKind::kSwitch && n.name.size() > 9 &&
+        n.name.compare(n.name.size() - 9, 9, "/nvswitch") == 0)
+      return true;
+  return false;
+}
+
+/// Whether every unit links straight to a fabric switch (one not inside a host: no '/' in its name).
+bool nic_per_gpu(const topology::Machine& machine) {
+  for (auto unit : machine.topology.units()) {
+    bool direct = false;
+    for (const auto& [peer, link] : machine.topology.neighbours(unit))
+      direct |= machine.topology.node(peer).kind == topology::NodeKind::kSwitch &&
+                machine.topology.node(peer).name.find('/') == std::string::npos;
+    if (!direct) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+std::vector<CollectiveChoice> collective_choices(const workload::Trace& trace,
+                                                 const topology::Machine& machine,
+                                                 const policy::Placement& placement,
+                                                 const policy::CollectivePolicy& policy,
+                                                 const std::string& file) {
+  std::vector<uint64_t> first_rank_of_role(trace.roles.size(), trace.mesh.size());
+  for (uint64_t r = 0; r < trace.mesh.size(); ++r) {
+    auto& first = first_rank_of_role[trace.role_of(r)];
+    if (first == trace.mesh.size()) first = r;
+  }
+  std::set<std::tuple<std::string, int, double>> seen;
+  std::vector<CollectiveChoice> choices;
+  for (size_t role = 0; role < trace.roles.size(); ++role)
+    for (const auto& op : trace.roles[role].ops) {
+      const auto* c = std::get_if<workload::CollectiveOp>(&op.body);
+      if (c == nullptr || !seen.emplace(c->communicator, static_cast<int>(c->kind), c->bytes.value()).second)
+        continue;
+      const auto groups = trace.groups_of(c->communicator);
+      if (!groups) continue;
+      const uint64_t rank = first_rank_of_role[role];
+      if (!groups->index(rank)) continue;
+      policy::CollectiveRequest request{c->kind, c->bytes, {}, &machine};
+      for (uint64_t m : groups->members(rank)) request.member_units.push_back(placement.unit_of_rank.at(m));
+      CollectiveChoice choice{c->communicator, std::string(workload::to_string(c->kind)), c->bytes.value(),
+                              static_cast<uint32_t>(request.member_units.size()), ""};
+      try {
+        choice.algorithm = policy.steps(request).first;
+      } catch (const std::invalid_argument& e) {
+        throw core::InputError(file, "/policies/collective",
+                               "collective policy \"" + std::string(policy.name()) + "\" cannot run " +
+                                   choice.kind + " on " + choice.communicator + ": " + e.what());
+      }
+      choices.push_back(std::move(choice));
+    }
+  return choices;
+}
+
+std::pair<std::vector<std::pair<std::string, std::string>>, std::string> nccl_environment(
+    const std::vector<CollectiveChoice>& choices, const topology::Machine& machine) {
+  static const std::map<std::string, std::string> kNccl = {
+      {"ring", "Ring"}, {"channel-rings", "Ring"}, {"tree", "Tree"}, {"double-binary-tree", "Tree"}};
+  std::set<std::string> algos;
+  std::string without;  // chosen algorithms NCCL lacks
+  const bool nvswitch_hosts = has_host_nvswitch(machine);
+  for (const auto& c : choices) {
+    if (c.kind != "all-reduce" && c.kind != "reduce-scatter" && c.kind != "all-gather") continue;
+    const std::string a = without_auto(c.algorithm);
+    if (auto it = kNccl.find(a); it != kNccl.end())
+      algos.insert(it->second);
+    else if (a == "in-network")
+      algos.insert(nvswitch_hosts ? "NVLS" : "CollNet");
+    else if (without.find(a) == std::string::npos)
+      without += (without.empty() ? "" : ", ") + a;
+  }
+  std::vector<std::pair<std::string, std::string>> env;
+  std::string why;
+  if (!algos.empty() && without.empty()) {
+    std::string list;
+    for (const auto& a : algos) list += (list.empty() ? "" : ",") + a;
+    env.emplace_back("NCCL_ALGO", list);
+    why =
+        "NCCL_ALGO allows the algorithms the collective policy chose for all-reduce, reduce-scatter and "
+        "all-gather";
+  } else if (!without.empty()) {
+    why = "NCCL_ALGO left to NCCL: the policy chose " + without + ", which NCCL does not implement";
+  }
+  if (nvswitch_hosts) {
+    env.emplace_back("NCCL_NVLS_ENABLE", algos.count("NVLS") ? "1" : "0");
+    why += std::string(why.empty() ? "" : "; ") + "NVLS " +
+           (algos.count("NVLS") ? "on: in-network reduction chosen" : "off: no in-network reduction chosen");
+  }
+  if (nic_per_gpu(machine)) {
+    env.emplace_back("NCCL_CROSS_NIC", "0");
+    why += std::string(why.empty() ? "" : "; ") +
+           "NCCL_CROSS_NIC=0: every GPU has its own NIC, so rings keep to one NIC index across nodes";
+  }
+  return {env, why};
+}
+
+}  // namespace zs::planner

@@ -1,0 +1,31 @@
+// The collective policy's algorithm for each distinct collective of a placed job, and the NCCL environment
+// that those choices imply.
+#pragma once
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "planner/job_plan.hpp"
+#include "policy/collective/collective_policy.hpp"
+
+namespace zs::planner {
+
+/// One choice per distinct (communicator, kind, bytes) of the trace, in order of first appearance, asked of
+/// `policy` for the group of the first rank that issues it (groups of one communicator are laid out alike
+/// by the built-in placements; a placement that treats them differently may choose differently elsewhere).
+/// A collective the policy does not implement is core::InputError naming `file`.
+std::vector<CollectiveChoice> collective_choices(const workload::Trace& trace,
+                                                 const topology::Machine& machine,
+                                                 const policy::Placement& placement,
+                                                 const policy::CollectivePolicy& policy,
+                                                 const std::string& file);
+
+/// NCCL_ALGO (the NCCL algorithms among the all-reduce, reduce-scatter and all-gather choices: Ring for
+/// ring and channel rings, Tree for the trees, NVLS for in-network reduction on a host's NVSwitch,
+/// CollNet on a fabric switch; left unset when a choice has no NCCL algorithm), NCCL_NVLS_ENABLE on
+/// machines with NVSwitch hosts, NCCL_CROSS_NIC=0 where every GPU has its own NIC; and why.
+std::pair<std::vector<std::pair<std::string, std::string>>, std::string> nccl_environment(
+    const std::vector<CollectiveChoice>& choices, const topology::Machine& machine);
+
+}  // namespace zs::planner

@@ -1,0 +1,202 @@
+// The planner's decisions: placement, collectives, NCCL environment, checkpoints, spares, Megatron arguments.
+#include "planner/job_plan.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <set>
+
+#include "core/input_error.hpp"
+#include "core/units.hpp"
+#include "inventory/cluster_machine.hpp"
+#include "planner/collective_choices.hpp"
+#include "reliability/job_components.hpp"
+
+namespace zs::planner {
+namespace {
+
+/// Every rank's weights and optimizer state, B: what a checkpoint holds (0 when the trace states none).
+double checkpoint_state(const scenario::Scenario& s) {
+  double state = 0;
+  for (const auto& role : s.trace.roles)
+    if (role.memory)
+      state += (role.memory->weights + role.memory->optimizer).value() *
+               static_cast<double>(s.trace.ranks_per_role());
+  return state;
+}
+
+/// Seconds to write `state` to the scenario's checkpoint store, all ranks at once, and how that was found.
+std::pair<double, std::string> checkpoint_cost(const scenario::Scenario& s, double state) {
+  using Kind = scenario::CheckpointStore::Kind;
+  const auto& rel = *s.reliability;
+  const auto& store = rel.store;
+  std::string why = "written to " + store.describe();
+  double seconds = 0;
+  switch (store.kind) {
+    case Kind::kBandwidth:
+      seconds = state / store.bandwidth.value();
+      break;
+    case Kind::kFileSystem:
+      seconds = store.file_system->write_time(core::Bytes(state), s.trace.mesh.size()).value();
+      break;
+    case Kind::kMemoryPools: {
+      double bandwidth = 0;
+      for (auto pool : s.machine.topology.memories())
+        bandwidth += s.machine.memory_model(pool).bandwidth().value();
+      if (bandwidth <= 0)
+        throw core::InputError(s.file, "/reliability/checkpoint/target",
+                               "machine \"" + s.machine.name + "\" has no memory pools to checkpoint to");
+      seconds = state / bandwidth;
+      break;
+    }
+  }
+  if (rel.peer_memory)
+    why += " (the persistent tier: snapshots to peer memory are costed by the engine, in zettasim goodput)";
+  return {seconds, why};
+}
+
+std::optional<CheckpointChoice> choose_checkpoint(const scenario::Scenario& s,
+                                                  const policy::Placement& placement) {
+  if (!s.reliability) return std::nullopt;
+  const auto& rel = *s.reliability;
+  CheckpointChoice c;
+  c.state = checkpoint_state(s);
+  if (c.state <= 0) return std::nullopt;
+  const reliability::JobComponents job(rel.rates, s.machine, placement.unit_of_rank);
+  const double rate = job.rate_per_hour();
+  c.mtbf = rate > 0 ? 3600.0 / rate : 0;
+  std::string cost_why;
+  std::tie(c.cost, cost_why) = checkpoint_cost(s, c.state);
+  c.rule = rel.checkpoint.describe();
+  c.interval = c.mtbf > 0 ? rel.checkpoint.interval(c.mtbf, c.cost) : rel.checkpoint.fixed_interval;
+  c.why = "MTBF from " + rel.rates.file + " over the job's " + std::to_string(placement.unit_of_rank.size()) +
+          " units, their hosts and every active link of the machine (fabric components counted on all of "
+          "them: pessimistic for a job on part of the cluster); checkpoint of " +
+          core::display(core::Bytes(c.state)) + " " + cost_why;
+  return c;
+}
+
+}  // namespace
+
+JobPlan make_job_plan(const scenario::Scenario& s, const PlanOptions& options,
+                      const policy::PolicyCatalog& policies) {
+  const auto& workload = s.resolved.at("workload");
+  if (workload.value("generator", "") != "megatron")
+    throw core::InputError(s.file, "/workload/generator",
+                           "zettasim plan lays out Megatron-LM jobs: expected the \"megatron\" generator");
+  JobPlan plan;
+  plan.options = options;
+  plan.scenario = s.name;
+  plan.machine = s.machine.name;
+  plan.placement_policy = s.placement_policy;
+  auto placer = policy::make_placement_policy(policies.placement, s.placement_policy,
+                                              s.placement_map ? &*s.placement_map : nullptr);
+  plan.placement = placer->place({s.trace, s.machine, s.seed});
+  plan.placement_layout = plan.placement.layout;
+  for (const auto& axis : s.trace.mesh.axes()) plan.axes.push_back(axis.name);
+
+  std::map<std::string, uint32_t> ranks_on_host;
+  for (uint64_t r = 0; r < plan.placement.unit_of_rank.size(); ++r) {
+    const auto& name = s.machine.topology.node(plan.placement.unit_of_rank[r]).name;
+    const auto gpu = inventory::cluster_gpu_of(name);
+    if (gpu.host.empty())
+      throw core::InputError(s.file, "/machine",
+                             "unit \"" + name +
+                                 "\" is not a GPU of a cluster inventory (HOST/gpuN): plan a job on "
+                                 "a machine whose topology is a cluster-inventory file");
+    RankSlot slot{gpu.host, gpu.gpu, {}};
+    for (size_t a = 0; a < plan.axes.size(); ++a) slot.coordinates.push_back(s.trace.mesh.coordinate(r, a));
+    if (ranks_on_host[gpu.host]++ == 0) plan.hosts.push_back(gpu.host);
+    plan.gpus_per_host = std::max(plan.gpus_per_host, ranks_on_host[gpu.host]);
+    plan.ranks.push_back(std::move(slot));
+  }
+  // Spares: usable hosts the job leaves idle, from the end of the machine's order.
+  std::vector<std::string> idle;
+  std::set<std::string> seen;
+  for (auto unit : s.machine.topology.units()) {
+    const auto gpu = inventory::cluster_gpu_of(s.machine.topology.node(unit).name);
+    if (!ranks_on_host.count(gpu.host) && seen.insert(gpu.host).second) idle.push_back(gpu.host);
+  }
+  if (options.spare_nodes > idle.size())
+    throw core::InputError(s.file, "",
+                           "the job leaves " + std::to_string(idle.size()) + " usable nodes idle, " +
+                               std::to_string(options.spare_nodes) + " spare nodes were asked for");
+  plan.spare_hosts.assign(idle.end() - options.spare_nodes, idle.end());
+
+  plan.collective_policy = s.collective_policy;
+  auto collective =
+      policy::make_collective_policy(policies.collective, s.collective_policy, s.collective_options);
+  plan.collectives = collective_choices(s.trace, s.machine, plan.placement, *collective, s.file);
+  std::tie(plan.nccl_environment, plan.nccl_why) = nccl_environment(plan.collectives, s.machine);
+  plan.checkpoint = choose_checkpoint(s, plan.placement);
+  plan.megatron = megatron_arguments(workload, 0, plan.unmapped);
+  if (options.iteration_time) apply_iteration_time(plan, *options.iteration_time, workload);
+  const auto& topo = s.resolved.at("machine").at("topology");
+  plan.left_out = topo.contains("left_out") ? topo.at("left_out") : nlohmann::json::array();
+  return plan;
+}
+
+void apply_iteration_time(JobPlan& plan, double iteration_time, const nlohmann::json& workload) {
+  plan.options.iteration_time = iteration_time;
+  if (!plan.checkpoint || !(iteration_time > 0)) return;
+  plan.save_interval = std::max<long long>(1, std::llround(plan.checkpoint->interval / iteration_time));
+  plan.unmapped.clear();
+  plan.megatron = megatron_arguments(workload, plan.save_interval, plan.unmapped);
+}
+
+nlohmann::json plan_json(const JobPlan& plan) {
+  nlohmann::json ranks = nlohmann::json::array();
+  for (size_t r = 0; r < plan.ranks.size(); ++r) {
+    nlohmann::json mesh = nlohmann::json::object();
+    for (size_t a = 0; a < plan.axes.size(); ++a) mesh[plan.axes[a]] = plan.ranks[r].coordinates[a];
+    ranks.push_back({{"rank", r}, {"host", plan.ranks[r].host}, {"gpu", plan.ranks[r].gpu}, {"mesh", mesh}});
+  }
+  nlohmann::json collectives = nlohmann::json::array();
+  for (const auto& c : plan.collectives)
+    collectives.push_back({{"communicator", c.communicator},
+                           {"kind", c.kind},
+                           {"bytes", c.bytes},
+                           {"members", c.members},
+                           {"algorithm", c.algorithm}});
+  nlohmann::json nccl = nlohmann::json::object();
+  for (const auto& [k, v] : plan.nccl_environment) nccl[k] = v;
+  nlohmann::json megatron = nlohmann::json::array();
+  for (const auto& [flag, value] : plan.megatron)
+    megatron.push_back(value.empty() ? flag : flag + " " + value);
+  nlohmann::json out = {
+      {"scenario", plan.scenario},
+      {"machine", plan.machine},
+      {"placement",
+       {{"policy", plan.placement_policy},
+        {"why", plan.placement_layout},
+        {"ranks", plan.ranks.size()},
+        {"hosts", plan.hosts.size()},
+        {"gpus_per_host", plan.gpus_per_host}}},
+      {"spares",
+       {{"hosts", plan.spare_hosts},
+        {"why", "usable nodes the job leaves idle, held in the allocation for restarts (--spare-nodes)"}}},
+      {"left_out", plan.left_out},
+      {"collectives",
+       {{"policy", plan.collective_policy},
+        {"choices", collectives},
+        {"nccl_environment", nccl},
+        {"why", plan.nccl_why}}},
+      {"megatron_arguments", megatron},
+      {"not_expressed", plan.unmapped},
+      {"ranks", ranks}};
+  if (plan.checkpoint) {
+    const auto& c = *plan.checkpoint;
+    out["checkpoint"] = {{"rule", c.rule},         {"mtbf_s", c.mtbf},         {"cost_s", c.cost},
+                         {"state_bytes", c.state}, {"interval_s", c.interval}, {"why", c.why}};
+    if (plan.save_interval > 0)
+      out["checkpoint"]["save_interval_iterations"] = plan.save_interval;
+    else
+      out["checkpoint"]["save_interval_iterations"] = "needs an iteration time: run plan with --predict";
+  } else {
+    out["checkpoint"] =
+        "not decided: the scenario has no reliability section (failure rates and a checkpoint store)";
+  }
+  return out;
+}
+
+}  // namespace zs::planner

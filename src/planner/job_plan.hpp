@@ -1,0 +1,98 @@
+// What `zettasim plan` decides for a scenario's job on its machine, with the policy library only.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "planner/megatron_arguments.hpp"
+#include "policy/placement/placement_policy.hpp"
+#include "policy/policy_catalog.hpp"
+#include "scenario/scenario.hpp"
+
+namespace zs::planner {
+
+/// What the operator chooses that no policy decides.
+struct PlanOptions {
+  std::string job_name = "zettasim-plan";
+  std::string partition;                   ///< empty: the cluster's default partition
+  std::string time_limit;                  ///< Slurm's --time ("2-00:00:00"); empty: the partition's limit
+  std::string script = "pretrain_gpt.py";  ///< the training script torchrun runs
+  bool torchrun = true;                    ///< torchrun per node (false: srun starts one task per rank)
+  uint32_t spare_nodes = 0;                ///< usable nodes held back in the allocation for restarts
+  /// Seconds one iteration takes, when a prediction gives it: --save-interval is then written.
+  std::optional<double> iteration_time;
+};
+
+/// Where one rank runs.
+struct RankSlot {
+  std::string host;
+  uint32_t gpu = 0;                   ///< the GPU's index on its host (nvidia-smi, CUDA_VISIBLE_DEVICES)
+  std::vector<uint32_t> coordinates;  ///< along the mesh's axes
+};
+
+/// The algorithm the collective policy chooses for one collective size on one communicator.
+struct CollectiveChoice {
+  std::string communicator;
+  std::string kind;  ///< all-reduce, all-gather, ...
+  double bytes = 0;  ///< buffer per rank, B
+  uint32_t members = 0;
+  std::string algorithm;  ///< as the policy names it ("auto:ring")
+};
+
+/// The checkpoint interval from the recovery policy's rule.
+struct CheckpointChoice {
+  std::string rule;     ///< "daly", "young" or the fixed interval
+  double mtbf = 0;      ///< the job's mean time between failures, s
+  double cost = 0;      ///< writing one checkpoint, s
+  double state = 0;     ///< what a checkpoint holds, B
+  double interval = 0;  ///< work between checkpoints, s
+  std::string why;      ///< how mtbf and cost were found
+};
+
+/// Every decision and the policy that made it.
+struct JobPlan {
+  std::string scenario;
+  std::string machine;
+  std::string placement_policy;
+  std::string placement_layout;  ///< what the policy chose and why
+  policy::Placement placement;
+  std::vector<std::string> axes;  ///< mesh axis names
+  std::vector<RankSlot> ranks;
+  std::vector<std::string> hosts;        ///< hosts the ranks use, in order of their first rank
+  uint32_t gpus_per_host = 0;            ///< the most ranks on one host
+  std::vector<std::string> spare_hosts;  ///< held back, in the allocation but not in the hostfile
+  std::string collective_policy;
+  std::vector<CollectiveChoice> collectives;
+  std::vector<std::pair<std::string, std::string>> nccl_environment;
+  std::string nccl_why;
+  std::optional<CheckpointChoice> checkpoint;
+  std::vector<MegatronArgument> megatron;
+  std::vector<std::string> unmapped;  ///< workload keys no Megatron argument expresses
+  long long save_interval = 0;        ///< iterations, 0 without a prediction or checkpoint
+  nlohmann::json left_out;            ///< nodes of the inventory a job may not use
+  PlanOptions options;
+};
+
+/// Plans the scenario's job (a megatron workload) on its machine: the placement policy's rank order, the
+/// collective policy's algorithm for every distinct collective (communicator, kind, size) of the trace on
+/// rank 0's group, the NCCL environment those imply, the recovery policy's checkpoint interval when the
+/// scenario has a reliability section (MTBF from its failure table over the job's units and hosts, and
+/// over every active link for fabric components; cost from its checkpoint store), spare hosts, and the
+/// Megatron-LM arguments. Throws core::InputError naming the scenario file when the workload is not a
+/// megatron job, the machine's units are not cluster GPUs ("HOST/gpuN"), the mesh cannot be laid on the
+/// machine, or fewer usable hosts remain for the spares than asked.
+JobPlan make_job_plan(const scenario::Scenario& s, const PlanOptions& options,
+                      const policy::PolicyCatalog& policies = {});
+
+/// Sets --save-interval from a predicted iteration time (s): the checkpoint interval over it, at least 1;
+/// nothing without a checkpoint decision.
+void apply_iteration_time(JobPlan& plan, double iteration_time, const nlohmann::json& workload);
+
+/// plan.json: every decision, the policy that made it and why.
+nlohmann::json plan_json(const JobPlan& plan);
+
+}  // namespace zs::planner

@@ -1,0 +1,117 @@
+// The workload's model and plan as Megatron-LM arguments.
+#include "planner/megatron_arguments.hpp"
+
+#include <set>
+
+namespace zs::planner {
+namespace {
+
+std::string number(const nlohmann::json& v) {
+  if (v.is_number_integer() || v.is_number_unsigned()) return std::to_string(v.get<long long>());
+  return v.dump();
+}
+
+}  // namespace
+
+const std::vector<std::string>& megatron_argument_names() {
+  static const std::vector<std::string> names = {
+      // _add_network_size_args
+      "--num-layers", "--hidden-size", "--ffn-hidden-size", "--num-attention-heads", "--kv-channels",
+      "--group-query-attention", "--num-query-groups", "--max-position-embeddings",
+      "--position-embedding-type", "--normalization", "--swiglu", "--untie-embeddings-and-output-weights",
+      "--disable-bias-linear", "--seq-length", "--vocab-size",
+      // _add_training_args
+      "--micro-batch-size", "--global-batch-size", "--recompute-granularity", "--recompute-method",
+      "--recompute-num-layers", "--use-flash-attn",
+      // _add_distributed_args
+      "--tensor-model-parallel-size", "--pipeline-model-parallel-size",
+      "--num-layers-per-virtual-pipeline-stage", "--context-parallel-size", "--sequence-parallel",
+      "--use-distributed-optimizer",
+      // _add_moe_args
+      "--expert-model-parallel-size", "--num-experts", "--moe-router-topk", "--moe-ffn-hidden-size",
+      // _add_checkpointing_args
+      "--save-interval",
+      // _add_mixed_precision_args
+      "--bf16", "--fp16"};
+  return names;
+}
+
+std::vector<MegatronArgument> megatron_arguments(const nlohmann::json& workload, long long save_interval,
+                                                 std::vector<std::string>& unmapped) {
+  const auto& m = workload.at("model");
+  const auto& p = workload.at("plan");
+  std::vector<MegatronArgument> a;
+  a.emplace_back("--tensor-model-parallel-size", number(p.at("tensor_parallel")));
+  a.emplace_back("--pipeline-model-parallel-size", number(p.at("pipeline_parallel")));
+  const long long virtual_stages = p.at("virtual_stages").get<long long>();
+  if (virtual_stages > 1) {
+    const long long layers = m.at("layers").get<long long>();
+    const long long per_stage = layers / (p.at("pipeline_parallel").get<long long>() * virtual_stages);
+    a.emplace_back("--num-layers-per-virtual-pipeline-stage", std::to_string(per_stage));
+  }
+  a.emplace_back("--context-parallel-size", number(p.at("context_parallel")));
+  a.emplace_back("--expert-model-parallel-size", number(p.at("expert_parallel")));
+  if (p.at("sequence_parallel").get<bool>()) a.emplace_back("--sequence-parallel", "");
+  a.emplace_back("--micro-batch-size", number(p.at("micro_batch")));
+  a.emplace_back("--global-batch-size", number(p.at("global_batch")));
+  const std::string recompute = p.at("recompute").get<std::string>();
+  if (recompute == "selective") a.emplace_back("--recompute-granularity", "selective");
+  if (recompute == "full") {
+    a.emplace_back("--recompute-granularity", "full");
+    a.emplace_back("--recompute-method", "uniform");
+    a.emplace_back("--recompute-num-layers", "1");
+  }
+  if (p.at("zero_stage").get<long long>() >= 1) a.emplace_back("--use-distributed-optimizer", "");
+  if (p.at("zero_stage").get<long long>() > 1)
+    unmapped.push_back("plan.zero_stage > 1 (Megatron shards optimizer state only)");
+  if (p.at("offload_optimizer").get<bool>()) unmapped.push_back("plan.offload_optimizer");
+  if (p.at("flash_attention").get<bool>()) a.emplace_back("--use-flash-attn", "");
+  if (save_interval > 0) a.emplace_back("--save-interval", std::to_string(save_interval));
+
+  a.emplace_back("--num-layers", number(m.at("layers")));
+  a.emplace_back("--hidden-size", number(m.at("hidden")));
+  a.emplace_back("--ffn-hidden-size", number(m.at("ffn_hidden")));
+  a.emplace_back("--num-attention-heads", number(m.at("heads")));
+  if (m.contains("head_dim") &&
+      m.at("head_dim").get<long long>() * m.at("heads").get<long long>() != m.at("hidden").get<long long>())
+    a.emplace_back("--kv-channels", number(m.at("head_dim")));
+  if (m.contains("kv_heads") && m.at("kv_heads") != m.at("heads")) {
+    a.emplace_back("--group-query-attention", "");
+    a.emplace_back("--num-query-groups", number(m.at("kv_heads")));
+  }
+  a.emplace_back("--seq-length", number(m.at("seq_len")));
+  a.emplace_back("--max-position-embeddings", number(m.at("seq_len")));
+  a.emplace_back("--vocab-size", number(m.at("vocab")));
+  const std::string position = m.value("position_embedding", "learned");
+  a.emplace_back("--position-embedding-type", position == "learned" ? "learned_absolute" : "rope");
+  a.emplace_back("--normalization", m.value("norm", "layernorm") == "rmsnorm" ? "RMSNorm" : "LayerNorm");
+  if (m.value("ffn_activation", "gelu") == "swiglu") a.emplace_back("--swiglu", "");
+  if (!m.value("tied_embeddings", true)) a.emplace_back("--untie-embeddings-and-output-weights", "");
+  if (!m.value("biases", true)) a.emplace_back("--disable-bias-linear", "");
+  const std::string dtype = m.value("dtype", "bf16");
+  if (dtype == "bf16")
+    a.emplace_back("--bf16", "");
+  else if (dtype == "fp16")
+    a.emplace_back("--fp16", "");
+  else
+    unmapped.push_back("model.dtype " + dtype);
+  if (m.contains("moe")) {
+    const auto& moe = m.at("moe");
+    a.emplace_back("--num-experts", number(moe.at("experts")));
+    a.emplace_back("--moe-router-topk", number(moe.at("top_k")));
+    if (moe.contains("expert_ffn_hidden"))
+      a.emplace_back("--moe-ffn-hidden-size", number(moe.at("expert_ffn_hidden")));
+    static const std::set<std::string> mapped = {"experts", "top_k", "expert_ffn_hidden", "capacity_factor"};
+    for (const auto& [k, v] : moe.items())
+      if (!mapped.count(k)) unmapped.push_back("model.moe." + k);
+  }
+  static const std::set<std::string> model_mapped = {
+      "kind",     "name",     "description",        "source",          "layers",  "hidden", "heads",
+      "kv_heads", "head_dim", "ffn_hidden",         "vocab",           "seq_len", "dtype",  "ffn_activation",
+      "biases",   "norm",     "position_embedding", "tied_embeddings", "moe"};
+  for (const auto& [k, v] : m.items())
+    if (!model_mapped.count(k) && !v.is_null()) unmapped.push_back("model." + k);
+  return a;
+}
+
+}  // namespace zs::planner

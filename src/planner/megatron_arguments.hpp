@@ -1,0 +1,28 @@
+// Megatron-LM command-line arguments for a planned job, from the resolved workload.
+#pragma once
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace zs::planner {
+
+/// One argument: the flag and its value (empty for a switch such as --sequence-parallel).
+using MegatronArgument = std::pair<std::string, std::string>;
+
+/// The Megatron-LM argument names the planner writes, transcribed from megatron/training/arguments.py
+/// of github.com/NVIDIA/Megatron-LM (core_r0.9.0 to core_r0.12.0; _add_network_size_args,
+/// _add_training_args, _add_distributed_args, _add_checkpointing_args, _add_mixed_precision_args,
+/// _add_moe_args). Tests check every written flag against it.
+const std::vector<std::string>& megatron_argument_names();
+
+/// The arguments for the resolved "workload" of a megatron job (config.json's workload: its "model" and
+/// "plan"), parallel sizes, batch, recomputation, optimizer sharding and the model shape; `save_interval`
+/// (iterations) adds --save-interval when > 0. `unmapped` receives the model and plan keys with values
+/// that no argument expresses (the launch script says so).
+std::vector<MegatronArgument> megatron_arguments(const nlohmann::json& workload, long long save_interval,
+                                                 std::vector<std::string>& unmapped);
+
+}  // namespace zs::planner

@@ -1,0 +1,171 @@
+// Writing a job plan as files Slurm, torchrun and Megatron-LM take as they are.
+#include "planner/plan_folder.hpp"
+
+#include <sstream>
+
+#include "core/input_error.hpp"
+#include "core/staged_directory.hpp"
+#include "core/units.hpp"
+#include "core/version.hpp"
+#include "inventory/hostlist.hpp"
+
+namespace zs::planner {
+namespace {
+
+/// Single quotes for the shell, unless the word needs none.
+std::string quoted(const std::string& word) {
+  if (!word.empty() &&
+      word.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./=:,+@%") ==
+          std::string::npos)
+    return word;
+  std::string out = "'";
+  for (char c : word) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+}  // namespace
+
+bool torchrun_reproduces(const JobPlan& plan) {
+  const uint32_t per_host = plan.gpus_per_host;
+  for (size_t r = 0; r < plan.ranks.size(); ++r)
+    if (per_host == 0 || plan.ranks[r].host != plan.hosts[r / per_host] || plan.ranks[r].gpu != r % per_host)
+      return false;
+  return plan.ranks.size() == plan.hosts.size() * per_host;
+}
+
+std::string hostfile_text(const JobPlan& plan) {
+  std::string out;
+  for (const auto& r : plan.ranks) out += r.host + "\n";
+  return out;
+}
+
+std::string ranks_json_text(const JobPlan& plan) {
+  nlohmann::json ranks = nlohmann::json::array();
+  for (size_t r = 0; r < plan.ranks.size(); ++r) {
+    nlohmann::json mesh = nlohmann::json::object();
+    for (size_t a = 0; a < plan.axes.size(); ++a) mesh[plan.axes[a]] = plan.ranks[r].coordinates[a];
+    ranks.push_back({{"rank", r}, {"host", plan.ranks[r].host}, {"gpu", plan.ranks[r].gpu}, {"mesh", mesh}});
+  }
+  return ranks.dump(1) + "\n";
+}
+
+std::string launch_script(const JobPlan& plan) {
+  const auto& o = plan.options;
+  std::vector<std::string> allocation = plan.hosts;
+  allocation.insert(allocation.end(), plan.spare_hosts.begin(), plan.spare_hosts.end());
+  std::ostringstream s;
+  s << "#!/bin/bash\n";
+  s << "# Written by zettasim " << core::kVersion << " plan for scenario " << plan.scenario << " on "
+    << plan.machine << ": " << plan.ranks.size() << " ranks on " << plan.hosts.size() << " nodes";
+  if (!plan.spare_hosts.empty()) s << " and " << plan.spare_hosts.size() << " spare nodes";
+  s << ".\n";
+  s << "#SBATCH --job-name=" << quoted(o.job_name) << "\n";
+  s << "#SBATCH --nodes=" << allocation.size() << "\n";
+  s << "#SBATCH --nodelist=" << inventory::compress_hostlist(allocation) << "\n";
+  const bool torchrun = o.torchrun && torchrun_reproduces(plan);
+  if (torchrun)
+    s << "#SBATCH --ntasks-per-node=1\n";
+  else
+    s << "#SBATCH --ntasks=" << plan.ranks.size() << "\n";
+  s << "#SBATCH --gpus-per-node=" << plan.gpus_per_host << "\n";
+  s << "#SBATCH --exclusive\n";
+  if (!o.partition.empty()) s << "#SBATCH --partition=" << quoted(o.partition) << "\n";
+  if (!o.time_limit.empty()) s << "#SBATCH --time=" << quoted(o.time_limit) << "\n";
+  s << "set -euo pipefail\n";
+  s << "cd \"$(dirname \"$0\")\" 2>/dev/null || true\n";
+  s << "PLAN_DIR=\"${SLURM_SUBMIT_DIR:-$PWD}\"\n\n";
+  s << "# The collective policy's choices (plan.json: collectives).\n";
+  for (const auto& [k, v] : plan.nccl_environment) s << "export " << k << "=" << quoted(v) << "\n";
+  s << "\nMEGATRON_ARGS=(\n";
+  for (const auto& [flag, value] : plan.megatron)
+    s << "  " << flag << (value.empty() ? "" : " " + quoted(value)) << "\n";
+  s << ")\n";
+  for (const auto& u : plan.unmapped) s << "# not expressed as a Megatron-LM argument: " << u << "\n";
+  if (plan.checkpoint && plan.save_interval == 0)
+    s << "# checkpoint every " << static_cast<long long>(plan.checkpoint->interval)
+      << " s of work (plan.json); --save-interval needs the predicted iteration time (zettasim plan "
+         "--predict)\n";
+  s << "\n# Rank r runs on line r+1 of the hostfile (srun --distribution=arbitrary).\n";
+  s << "export SLURM_HOSTFILE=\"$PLAN_DIR/hostfile\"\n";
+  if (torchrun) {
+    s << "# One torchrun per node: node n holds ranks n*" << plan.gpus_per_host << " on, rank r on GPU r mod "
+      << plan.gpus_per_host << ", as the hostfile and ranks.json say.\n";
+    s << "MASTER_ADDR=$(head -n 1 \"$SLURM_HOSTFILE\")\n";
+    s << "srun --nodes=" << plan.hosts.size() << " --ntasks=" << plan.hosts.size()
+      << " --ntasks-per-node=1 --nodelist=" << inventory::compress_hostlist(plan.hosts) << " \\\n";
+    s << "  torchrun --nnodes=" << plan.hosts.size() << " --nproc-per-node=" << plan.gpus_per_host
+      << " --node-rank=\"$SLURM_NODEID\" \\\n";
+    s << "    --rdzv-backend=static --master-addr=\"$MASTER_ADDR\" --master-port=29500 \\\n";
+    s << "    " << quoted(o.script) << " \"${MEGATRON_ARGS[@]}\" \"$@\"\n";
+  } else {
+    s << "# One task per rank; the placement is not torchrun's order, so each rank takes its GPU from "
+         "ranks.json.\n";
+    s << "GPU_OF_RANK=(";
+    for (size_t r = 0; r < plan.ranks.size(); ++r) s << (r ? " " : "") << plan.ranks[r].gpu;
+    s << ")\n";
+    s << "export GPU_OF_RANK_LIST=\"${GPU_OF_RANK[*]}\"\n";
+    s << "srun --ntasks=" << plan.ranks.size() << " --distribution=arbitrary bash -c '\n";
+    s << "  GPUS=($GPU_OF_RANK_LIST)\n";
+    s << "  export RANK=$SLURM_PROCID WORLD_SIZE=$SLURM_NTASKS LOCAL_RANK=${GPUS[$SLURM_PROCID]}\n";
+    s << "  export MASTER_ADDR=$(head -n 1 \"$SLURM_HOSTFILE\") MASTER_PORT=29500\n";
+    s << "  exec python3 " << quoted(o.script) << " \"$@\"' _ \"${MEGATRON_ARGS[@]}\" \"$@\"\n";
+  }
+  return s.str();
+}
+
+std::vector<std::pair<std::string, std::string>> plan_files(const JobPlan& plan,
+                                                            const nlohmann::json& plan_doc) {
+  return {{"hostfile", hostfile_text(plan)},
+          {"ranks.json", ranks_json_text(plan)},
+          {"launch.sbatch", launch_script(plan)},
+          {"plan.json", plan_doc.dump(1) + "\n"}};
+}
+
+std::string plan_summary(const JobPlan& plan) {
+  std::ostringstream s;
+  s << "zettasim " << core::kVersion << " plan: scenario \"" << plan.scenario << "\" on " << plan.machine
+    << "\n";
+  s << "  ranks                     " << plan.ranks.size() << " on " << plan.hosts.size() << " nodes ("
+    << inventory::compress_hostlist(plan.hosts) << "), " << plan.gpus_per_host << " per node\n";
+  s << "  placement                 " << plan.placement_policy
+    << (plan.placement_layout.empty() ? "" : ": " + plan.placement_layout) << "\n";
+  s << "  spare nodes               "
+    << (plan.spare_hosts.empty() ? "none" : inventory::compress_hostlist(plan.spare_hosts)) << "\n";
+  s << "  left out                  " << plan.left_out.size() << " nodes (drained, down or without GPUs)\n";
+  std::string algorithms;
+  for (const auto& c : plan.collectives)
+    if (algorithms.find(c.algorithm) == std::string::npos)
+      algorithms += (algorithms.empty() ? "" : ", ") + c.algorithm;
+  s << "  collectives               " << plan.collective_policy << ": " << plan.collectives.size()
+    << " distinct (communicator, kind, size), chose " << (algorithms.empty() ? "none" : algorithms) << "\n";
+  std::string env;
+  for (const auto& [k, v] : plan.nccl_environment) env += (env.empty() ? "" : " ") + k + "=" + v;
+  s << "  NCCL environment          " << (env.empty() ? "none set" : env) << "\n";
+  if (plan.checkpoint) {
+    s << "  checkpoint interval       " << core::display(core::Seconds(plan.checkpoint->interval)) << " ("
+      << plan.checkpoint->rule << ", MTBF " << core::display(core::Seconds(plan.checkpoint->mtbf))
+      << ", cost " << core::display(core::Seconds(plan.checkpoint->cost)) << ")";
+    if (plan.save_interval > 0) s << ": --save-interval " << plan.save_interval;
+    s << "\n";
+  }
+  s << "  launcher                  "
+    << (plan.options.torchrun && torchrun_reproduces(plan) ? "torchrun, one per node"
+                                                           : "srun, one task per rank")
+    << "\n";
+  return s.str();
+}
+
+void write_plan_folder(const std::filesystem::path& dir,
+                       const std::vector<std::pair<std::string, std::string>>& files, bool force) {
+  try {
+    core::StagedDirectory stage(dir, force ? core::Replace::kForce : core::Replace::kOwnOutput);
+    for (const auto& [name, content] : files) stage.write(name, content);
+    stage.commit();
+  } catch (const core::InputError&) {
+    throw;
+  } catch (const std::exception& e) {
+    throw core::InputError(dir.string(), "", std::string("cannot write the plan folder: ") + e.what());
+  }
+}
+
+}  // namespace zs::planner

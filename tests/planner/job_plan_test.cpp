@@ -1,0 +1,187 @@
+// The planner decides with the simulator's own policy code: the same rank order, the same collective
+// choices and (on that placement) the same iteration time; its checkpoint and Megatron decisions from their
+// closed forms; and one error line for a job it cannot lay out.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <set>
+
+#include "core/file_source.hpp"
+#include "planner/job_plan.hpp"
+#include "planner/plan_folder.hpp"
+#include "policy/recovery/checkpoint_policy.hpp"
+#include "scenario/scenario_loader.hpp"
+#include "study/scenario_simulation.hpp"
+#include "support/input_error_of.hpp"
+
+using namespace zs;
+
+namespace {
+
+const std::string kScenario = ZS_SOURCE_DIR "/scenarios/planner/gpt3-1.3b-hgx-h100-4node.json";
+
+/// The shipped planner scenario with `change` applied to its JSON.
+template <class Change>
+scenario::Scenario load(Change change) {
+  core::DiskFileSource disk;
+  nlohmann::json doc = nlohmann::json::parse(*disk.read(kScenario));
+  change(doc);
+  core::OverlayFileSource files(disk, {{kScenario, doc.dump()}});
+  return scenario::ScenarioLoader(files).load(kScenario);
+}
+
+scenario::Scenario shipped() {
+  return load([](nlohmann::json&) {});
+}
+
+std::string flag_value(const planner::JobPlan& plan, const std::string& flag) {
+  for (const auto& [f, v] : plan.megatron)
+    if (f == flag) return v.empty() ? "(set)" : v;
+  return "(absent)";
+}
+
+}  // namespace
+
+TEST_CASE("zettasim plan and zettasim run: the same rank order, collective choices and iteration time") {
+  const auto s = shipped();
+  const auto plan = planner::make_job_plan(s, {});
+  const auto engine_placement = study::placement_policy_of(s)->place({s.trace, s.machine, s.seed});
+  CHECK(plan.placement.unit_of_rank == engine_placement.unit_of_rank);
+  const auto run = study::simulate_scenario(s);
+  std::set<std::string> planned;
+  for (const auto& c : plan.collectives) planned.insert(c.algorithm);
+  CHECK(planned == std::set<std::string>(run.replay.collective_algorithms.begin(),
+                                         run.replay.collective_algorithms.end()));
+  CHECK(study::simulate_scenario(s, plan.placement).replay.iteration_time == run.replay.iteration_time);
+}
+
+TEST_CASE("ranks on the usable hosts in tree order, the drained node left out") {
+  const auto plan = planner::make_job_plan(shipped(), {});
+  REQUIRE(plan.ranks.size() == 24);
+  CHECK(plan.hosts == std::vector<std::string>{"gpu001", "gpu002", "gpu004"});
+  CHECK(plan.gpus_per_host == 8);
+  CHECK(plan.ranks[0].host == "gpu001");
+  CHECK(plan.ranks[23].host == "gpu004");
+  CHECK(plan.ranks[23].gpu == 7);
+  REQUIRE(plan.axes.size() == 3);
+  for (size_t a = 0; a < plan.axes.size(); ++a) {
+    CAPTURE(plan.axes[a]);
+    CHECK(plan.ranks[9].coordinates[a] == (plan.axes[a] == "pp" ? 0u : 1u));  // rank 9 = dp 1 x tp 8 + tp 1
+  }
+  REQUIRE(plan.left_out.size() == 1);
+  CHECK(plan.left_out[0].at("name") == "gpu003");
+  CHECK(planner::torchrun_reproduces(plan));
+  CHECK(planner::hostfile_text(plan).substr(0, 14) == "gpu001\ngpu001\n");
+}
+
+TEST_CASE("Megatron-LM arguments: the plan's sizes, every flag one that arguments.py defines") {
+  const auto plan = planner::make_job_plan(shipped(), {});
+  const auto& names = planner::megatron_argument_names();
+  for (const auto& [flag, value] : plan.megatron) {
+    CAPTURE(flag);
+    CHECK(std::find(names.begin(), names.end(), flag) != names.end());
+  }
+  CHECK(flag_value(plan, "--tensor-model-parallel-size") == "8");
+  CHECK(flag_value(plan, "--pipeline-model-parallel-size") == "1");
+  CHECK(flag_value(plan, "--sequence-parallel") == "(set)");
+  CHECK(flag_value(plan, "--use-distributed-optimizer") == "(set)");
+  CHECK(flag_value(plan, "--micro-batch-size") == "4");
+  CHECK(flag_value(plan, "--global-batch-size") == "96");
+  CHECK(flag_value(plan, "--num-layers") == "24");
+  CHECK(flag_value(plan, "--hidden-size") == "2048");
+  CHECK(flag_value(plan, "--save-interval") == "(absent)");  // no iteration time yet
+  const auto moe = planner::make_job_plan(load([](nlohmann::json& d) {
+                                            d["workload"]["model"] = "../../workloads/mixtral-8x7b.json";
+                                            d["workload"]["tensor_parallel"] = 2;
+                                            d["workload"]["pipeline_parallel"] = 4;
+                                            d["workload"]["data_parallel"] = 3;
+                                            d["workload"]["global_batch"] = 12;
+                                            d["workload"]["micro_batch"] = 1;
+                                            d["workload"]["virtual_stages"] = 2;
+                                            d["workload"]["schedule"] = "interleaved-1f1b";
+                                            d.erase("reliability");
+                                          }),
+                                          {});
+  CHECK(flag_value(moe, "--num-experts") == "8");
+  CHECK(flag_value(moe, "--moe-router-topk") == "2");
+  CHECK(flag_value(moe, "--num-query-groups") == "8");
+  CHECK(flag_value(moe, "--num-layers-per-virtual-pipeline-stage") == "4");  // 32 layers / (4 x 2)
+  CHECK(flag_value(moe, "--swiglu") == "(set)");
+  CHECK(flag_value(moe, "--normalization") == "RMSNorm");
+}
+
+TEST_CASE("the checkpoint interval is Daly's from the job's MTBF and the store's write time") {
+  const auto s = shipped();
+  auto plan = planner::make_job_plan(s, {});
+  REQUIRE(plan.checkpoint);
+  const auto& c = *plan.checkpoint;
+  double state = 0;
+  for (const auto& role : s.trace.roles)
+    state += (role.memory->weights + role.memory->optimizer).value() *
+             static_cast<double>(s.trace.ranks_per_role());
+  CHECK(c.state == doctest::Approx(state));
+  CHECK(c.cost == doctest::Approx(state / 20e9));  // "bandwidth": "20GB/s"
+  CHECK(c.interval == doctest::Approx(policy::daly_interval(c.mtbf, c.cost)));
+  planner::apply_iteration_time(plan, 0.25, s.resolved.at("workload"));
+  CHECK(plan.save_interval == std::llround(c.interval / 0.25));
+  CHECK(flag_value(plan, "--save-interval") == std::to_string(plan.save_interval));
+}
+
+TEST_CASE("the NCCL environment follows the collective policy") {
+  const auto ring =
+      planner::make_job_plan(load([](nlohmann::json& d) { d["policies"]["collective"] = "ring"; }), {});
+  REQUIRE(!ring.nccl_environment.empty());
+  CHECK(ring.nccl_environment[0] == std::pair<std::string, std::string>{"NCCL_ALGO", "Ring"});
+  const auto nvls =
+      planner::make_job_plan(load([](nlohmann::json& d) { d["policies"]["collective"] = "in-network"; }), {});
+  CHECK(nvls.nccl_environment[0] == std::pair<std::string, std::string>{"NCCL_ALGO", "NVLS,Ring"});
+  CHECK(nvls.nccl_environment[1] == std::pair<std::string, std::string>{"NCCL_NVLS_ENABLE", "1"});
+}
+
+TEST_CASE("a scattered placement is not torchrun's numbering: one srun task per rank with its GPU") {
+  const auto plan =
+      planner::make_job_plan(load([](nlohmann::json& d) { d["policies"]["placement"] = "random"; }), {});
+  CHECK_FALSE(planner::torchrun_reproduces(plan));
+  const std::string script = planner::launch_script(plan);
+  CHECK(script.find("--distribution=arbitrary") != std::string::npos);
+  CHECK(script.find("GPU_OF_RANK=(") != std::string::npos);
+  CHECK(script.find("torchrun --nnodes") == std::string::npos);
+}
+
+TEST_CASE("a job the healthy GPUs cannot hold, spares that are not there, a job that is not Megatron's") {
+  const std::string too_big =
+      test::input_error_of([] { load([](nlohmann::json& d) { d["workload"]["data_parallel"] = 4; }); });
+  CHECK(too_big == kScenario + ": /workload: the job needs 32 units but machine \"hgx-h100-4node\" has 24");
+  planner::PlanOptions spares;
+  spares.spare_nodes = 1;
+  const auto s = shipped();
+  CHECK(test::input_error_of([&] { planner::make_job_plan(s, spares); }) ==
+        kScenario + ": the job leaves 0 usable nodes idle, 1 spare nodes were asked for");
+  const auto dp = load([](nlohmann::json& d) {
+    d["workload"] = {{"generator", "data-parallel"},
+                     {"model", "../../workloads/gpt3-1.3b.json"},
+                     {"data_parallel", 8},
+                     {"micro_batch", 1},
+                     {"global_batch", 8}};
+  });
+  CHECK(test::input_error_of([&] { planner::make_job_plan(dp, {}); }) ==
+        kScenario +
+            ": /workload/generator: zettasim plan lays out Megatron-LM jobs: expected the \"megatron\" "
+            "generator");
+}
+
+TEST_CASE("spare nodes come from the idle usable hosts and join the allocation, not the hostfile") {
+  const auto s = load([](nlohmann::json& d) {
+    d["workload"]["data_parallel"] = 2;
+    d["workload"]["global_batch"] = 64;
+  });
+  planner::PlanOptions options;
+  options.spare_nodes = 1;
+  const auto plan = planner::make_job_plan(s, options);
+  CHECK(plan.hosts == std::vector<std::string>{"gpu001", "gpu002"});
+  CHECK(plan.spare_hosts == std::vector<std::string>{"gpu004"});
+  const std::string script = planner::launch_script(plan);
+  CHECK(script.find("#SBATCH --nodelist=gpu[001-002,004]\n") != std::string::npos);
+  CHECK(script.find("#SBATCH --nodes=3\n") != std::string::npos);
+  CHECK(planner::hostfile_text(plan).find("gpu004") == std::string::npos);
+}
