@@ -288,8 +288,10 @@ Command add_plan(CLI::App& app) {
   plan->add_option("--script", opt->plan.script, "The training script torchrun runs")->capture_default_str();
   plan->add_flag("!--no-torchrun", opt->plan.torchrun,
                  "Start one task per rank with srun instead of torchrun");
-  plan->add_option("--spare-nodes", opt->plan.spare_nodes,
-                   "Idle usable nodes held in the allocation for restarts")
+  plan->add_option(
+          "--spare-nodes", opt->plan.spare_nodes,
+          "Idle usable nodes held in the allocation for restarts (default: the reliability section's "
+          "spare units, in whole nodes)")
       ->check(CLI::Range(0u, 1u << 20));
   add_plugin_option(plan, opt->plugins);
   add_limit_options(plan, opt->limits);

@@ -6,7 +6,7 @@
 #include <stdexcept>
 
 #include "engine/op_duration.hpp"
-#include "engine/trace_fit.hpp"
+#include "policy/placement/trace_fit.hpp"
 
 namespace zs::engine {
 namespace {
@@ -60,7 +60,7 @@ ReplayCore::ReplayCore(const topology::Machine& m, const workload::Trace& t, con
 }
 
 std::string ReplayCore::op_where(uint64_t rank, uint32_t op) const {
-  return op_path(role_of_rank[slot(rank)], op);
+  return policy::op_path(role_of_rank[slot(rank)], op);
 }
 
 SimgridBackend::Token ReplayCore::new_token(const Activity& a) {

@@ -6,7 +6,7 @@
 #include "engine/exact/exact_fidelity.hpp"
 #include "engine/rank_slowdown.hpp"
 #include "engine/replay_core.hpp"
-#include "engine/trace_fit.hpp"
+#include "policy/placement/trace_fit.hpp"
 
 namespace zs::engine {
 
@@ -24,7 +24,7 @@ Replayer::Replayer(const topology::Machine& machine, const workload::Trace& trac
 Replayer::~Replayer() = default;
 
 ReplayResult Replayer::run() {
-  check_trace_fits(machine_, trace_, placement_);
+  policy::check_trace_fits(machine_, trace_, placement_);
   if (collapse_ != nullptr && !reconfigurations_.empty())
     throw core::InputError(
         trace_.name, "",

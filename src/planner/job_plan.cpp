@@ -10,6 +10,7 @@
 #include "core/units.hpp"
 #include "inventory/cluster_machine.hpp"
 #include "planner/collective_choices.hpp"
+#include "policy/placement/trace_fit.hpp"
 #include "reliability/job_components.hpp"
 
 namespace zs::planner {
@@ -93,6 +94,7 @@ JobPlan make_job_plan(const scenario::Scenario& s, const PlanOptions& options,
                                               s.placement_map ? &*s.placement_map : nullptr);
   plan.placement = placer->place({s.trace, s.machine, s.seed});
   plan.placement_layout = plan.placement.layout;
+  policy::check_trace_fits(s.machine, s.trace, plan.placement);  // memory and dtypes, as the engine checks
   for (const auto& axis : s.trace.mesh.axes()) plan.axes.push_back(axis.name);
 
   std::map<std::string, uint32_t> ranks_on_host;
@@ -117,11 +119,24 @@ JobPlan make_job_plan(const scenario::Scenario& s, const PlanOptions& options,
     const auto gpu = inventory::cluster_gpu_of(s.machine.topology.node(unit).name);
     if (!ranks_on_host.count(gpu.host) && seen.insert(gpu.host).second) idle.push_back(gpu.host);
   }
-  if (options.spare_nodes > idle.size())
+  uint32_t spares = 0;
+  if (options.spare_nodes) {
+    spares = *options.spare_nodes;
+    plan.spares_why = "--spare-nodes";
+  } else if (s.reliability && s.reliability->spares > 0 && !s.reliability->re_place &&
+             plan.gpus_per_host > 0) {
+    spares = (s.reliability->spares + plan.gpus_per_host - 1) / plan.gpus_per_host;
+    plan.spares_why =
+        "the reliability section's " + std::to_string(s.reliability->spares) + " spare units in whole nodes";
+  } else {
+    plan.spares_why = "none asked for (--spare-nodes, or spare units in the reliability section)";
+  }
+  if (spares > idle.size())
     throw core::InputError(s.file, "",
                            "the job leaves " + std::to_string(idle.size()) + " usable nodes idle, " +
-                               std::to_string(options.spare_nodes) + " spare nodes were asked for");
-  plan.spare_hosts.assign(idle.end() - options.spare_nodes, idle.end());
+                               std::to_string(spares) + " spare nodes were asked for (" + plan.spares_why +
+                               ")");
+  plan.spare_hosts.assign(idle.end() - spares, idle.end());
 
   plan.collective_policy = s.collective_policy;
   auto collective =
@@ -163,27 +178,29 @@ nlohmann::json plan_json(const JobPlan& plan) {
   nlohmann::json megatron = nlohmann::json::array();
   for (const auto& [flag, value] : plan.megatron)
     megatron.push_back(value.empty() ? flag : flag + " " + value);
-  nlohmann::json out = {
-      {"scenario", plan.scenario},
-      {"machine", plan.machine},
-      {"placement",
-       {{"policy", plan.placement_policy},
-        {"why", plan.placement_layout},
-        {"ranks", plan.ranks.size()},
-        {"hosts", plan.hosts.size()},
-        {"gpus_per_host", plan.gpus_per_host}}},
-      {"spares",
-       {{"hosts", plan.spare_hosts},
-        {"why", "usable nodes the job leaves idle, held in the allocation for restarts (--spare-nodes)"}}},
-      {"left_out", plan.left_out},
-      {"collectives",
-       {{"policy", plan.collective_policy},
-        {"choices", collectives},
-        {"nccl_environment", nccl},
-        {"why", plan.nccl_why}}},
-      {"megatron_arguments", megatron},
-      {"not_expressed", plan.unmapped},
-      {"ranks", ranks}};
+  nlohmann::json out = {{"scenario", plan.scenario},
+                        {"machine", plan.machine},
+                        {"placement",
+                         {{"policy", plan.placement_policy},
+                          {"why", plan.placement_layout},
+                          {"ranks", plan.ranks.size()},
+                          {"hosts", plan.hosts.size()},
+                          {"gpus_per_host", plan.gpus_per_host}}},
+                        {"spares",
+                         {{"hosts", plan.spare_hosts},
+                          {"why",
+                           "usable nodes the job leaves idle, held in the allocation for restarts, from the "
+                           "end of the machine's order: " +
+                               plan.spares_why}}},
+                        {"left_out", plan.left_out},
+                        {"collectives",
+                         {{"policy", plan.collective_policy},
+                          {"choices", collectives},
+                          {"nccl_environment", nccl},
+                          {"why", plan.nccl_why}}},
+                        {"megatron_arguments", megatron},
+                        {"not_expressed", plan.unmapped},
+                        {"ranks", ranks}};
   if (plan.checkpoint) {
     const auto& c = *plan.checkpoint;
     out["checkpoint"] = {{"rule", c.rule},         {"mtbf_s", c.mtbf},         {"cost_s", c.cost},

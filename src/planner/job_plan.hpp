@@ -22,7 +22,9 @@ struct PlanOptions {
   std::string time_limit;                  ///< Slurm's --time ("2-00:00:00"); empty: the partition's limit
   std::string script = "pretrain_gpt.py";  ///< the training script torchrun runs
   bool torchrun = true;                    ///< torchrun per node (false: srun starts one task per rank)
-  uint32_t spare_nodes = 0;                ///< usable nodes held back in the allocation for restarts
+  /// Usable nodes held back in the allocation for restarts; unset: the reliability section's spare units
+  /// ("spares": {"units": N}) in whole nodes, else none.
+  std::optional<uint32_t> spare_nodes;
   /// Seconds one iteration takes, when a prediction gives it: --save-interval is then written.
   std::optional<double> iteration_time;
 };
@@ -65,6 +67,7 @@ struct JobPlan {
   std::vector<std::string> hosts;        ///< hosts the ranks use, in order of their first rank
   uint32_t gpus_per_host = 0;            ///< the most ranks on one host
   std::vector<std::string> spare_hosts;  ///< held back, in the allocation but not in the hostfile
+  std::string spares_why;                ///< where their count comes from
   std::string collective_policy;
   std::vector<CollectiveChoice> collectives;
   std::vector<std::pair<std::string, std::string>> nccl_environment;

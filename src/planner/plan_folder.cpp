@@ -23,6 +23,16 @@ std::string quoted(const std::string& word) {
   return out + "'";
 }
 
+/// A hostlist cut to about `width` characters for the terminal (the files hold it whole).
+std::string shortened(const std::string& hostlist, size_t width = 60) {
+  if (hostlist.size() <= width) return hostlist;
+  const size_t comma = hostlist.rfind(',', width);
+  const std::string head = hostlist.substr(0, comma == std::string::npos ? width : comma);
+  const bool in_bracket = head.rfind('[') != std::string::npos &&
+                          (head.rfind(']') == std::string::npos || head.rfind(']') < head.rfind('['));
+  return head + (in_bracket ? ",...]" : ",...");
+}
+
 }  // namespace
 
 bool torchrun_reproduces(const JobPlan& plan) {
@@ -72,7 +82,7 @@ std::string launch_script(const JobPlan& plan) {
   if (!o.partition.empty()) s << "#SBATCH --partition=" << quoted(o.partition) << "\n";
   if (!o.time_limit.empty()) s << "#SBATCH --time=" << quoted(o.time_limit) << "\n";
   s << "set -euo pipefail\n";
-  s << "cd \"$(dirname \"$0\")\" 2>/dev/null || true\n";
+  s << "# Submit from this folder (cd PLAN && sbatch launch.sbatch): the hostfile is read from there.\n";
   s << "PLAN_DIR=\"${SLURM_SUBMIT_DIR:-$PWD}\"\n\n";
   s << "# The collective policy's choices (plan.json: collectives).\n";
   for (const auto& [k, v] : plan.nccl_environment) s << "export " << k << "=" << quoted(v) << "\n";
@@ -126,11 +136,12 @@ std::string plan_summary(const JobPlan& plan) {
   s << "zettasim " << core::kVersion << " plan: scenario \"" << plan.scenario << "\" on " << plan.machine
     << "\n";
   s << "  ranks                     " << plan.ranks.size() << " on " << plan.hosts.size() << " nodes ("
-    << inventory::compress_hostlist(plan.hosts) << "), " << plan.gpus_per_host << " per node\n";
+    << shortened(inventory::compress_hostlist(plan.hosts)) << "), " << plan.gpus_per_host << " per node\n";
   s << "  placement                 " << plan.placement_policy
     << (plan.placement_layout.empty() ? "" : ": " + plan.placement_layout) << "\n";
   s << "  spare nodes               "
-    << (plan.spare_hosts.empty() ? "none" : inventory::compress_hostlist(plan.spare_hosts)) << "\n";
+    << (plan.spare_hosts.empty() ? "none" : shortened(inventory::compress_hostlist(plan.spare_hosts)))
+    << "\n";
   s << "  left out                  " << plan.left_out.size() << " nodes (drained, down or without GPUs)\n";
   std::string algorithms;
   for (const auto& c : plan.collectives)

@@ -1,6 +1,8 @@
 // The list of parameter tables, from the model classes and the catalog's generators.
 #include "scenario/parameter_tables.hpp"
 
+#include "inventory/cluster_machine.hpp"
+
 #include <algorithm>
 
 #include "hw/compute_unit_model.hpp"
@@ -10,8 +12,8 @@
 #include "hw/optical_switch_model.hpp"
 #include "hw/switch_model.hpp"
 #include "reliability/failure_rates.hpp"
-#include "scenario/scenario_params.hpp"
 #include "scenario/regression_suite.hpp"
+#include "scenario/scenario_params.hpp"
 #include "scenario/sweep_spec.hpp"
 #include "workload/expert_routing.hpp"
 #include "workload/transformer_spec.hpp"
@@ -37,6 +39,7 @@ std::vector<const core::ParamTable*> parameter_tables(const Catalog& catalog) {
     add_with_parts(*model, out);
   add_with_parts(reliability::FailureRates::params(), out);
   add_with_parts(topology::topology_file_params(), out);
+  add_with_parts(inventory::cluster_inventory_params(), out);
   for (const auto& generator : catalog.topology_generators.entries())
     if (generator.params != nullptr) add_with_parts(*generator.params, out);
   add_with_parts(workload_section_params(), out);
@@ -48,9 +51,9 @@ std::vector<const core::ParamTable*> parameter_tables(const Catalog& catalog) {
     if (policy.params != nullptr) add_with_parts(*policy.params, out);
   for (const auto& policy : catalog.policies.collective.entries())
     if (policy.params != nullptr) add_with_parts(*policy.params, out);
-  for (const core::ParamTable* file : {&scenario_params(), &machine_file_params(),
-                                       &recorded_workload_params(), &placement_map_params(), &sweep_params(),
-                                       &regression_suite_params()})
+  for (const core::ParamTable* file :
+       {&scenario_params(), &machine_file_params(), &recorded_workload_params(), &placement_map_params(),
+        &sweep_params(), &regression_suite_params()})
     add_with_parts(*file, out);
   return out;
 }

@@ -37,9 +37,12 @@ const core::ParamTable& scenario_params() {
 namespace {
 
 std::vector<Param> machine_keys() {
-  return {Param::object("models", "model name → model file path",
-                        "the hardware models the topology binds by name"),
-          Param::text("topology", "a topology file's path, relative to this file")};
+  return {
+      Param::object("models", "model name → model file path",
+                    "the hardware models the topology binds by name"),
+      Param::text("topology",
+                  "a topology file's path, or a cluster-inventory file's (a Slurm cluster as its operators "
+                  "describe it), relative to this file")};
 }
 
 }  // namespace

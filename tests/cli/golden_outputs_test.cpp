@@ -11,6 +11,7 @@
 namespace fs = std::filesystem;
 using zs::test::check_golden;
 using zs::test::kGoodputFiles;
+using zs::test::kPlanFiles;
 using zs::test::kRunFiles;
 
 TEST_CASE("golden run: default") {
@@ -36,6 +37,10 @@ TEST_CASE("golden run: qwen3-ep128-skewed") {
 }
 TEST_CASE("golden goodput: moe-10t-16k") {
   check_golden("goodput", "moe-10t-16k", "moe-10t-16k-goodput", kGoodputFiles);
+}
+
+TEST_CASE("golden plan: planner/gpt3-1.3b-hgx-h100-4node") {
+  check_golden("plan", "planner/gpt3-1.3b-hgx-h100-4node", "plan-gpt3-1.3b-hgx-h100-4node", kPlanFiles);
 }
 
 TEST_CASE("every shipped scenario has golden results, and goodput ones when it has a reliability section") {

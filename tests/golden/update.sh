@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Writes tests/golden anew from a build's zettasim: every shipped scenario's run outputs, and goodput outputs
-# for those with a reliability section. Run from anywhere; review the diff before committing it.
+# Writes tests/golden anew from a build's zettasim: every shipped scenario's run outputs, goodput outputs for
+# those with a reliability section, and the planner's folder for scenarios/planner's small cluster.
+# Run from anywhere; review the diff before committing it.
 #   tests/golden/update.sh [BUILD_DIR]   (default: build)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -15,4 +16,8 @@ for scenario in scenarios/*.json; do
     rm -f "tests/golden/$name-goodput/.zettasim-output"
   fi
 done
+# The planner's folder for the small cluster (the large one's would be megabytes).
+"$bin" plan scenarios/planner/gpt3-1.3b-hgx-h100-4node.json --out tests/golden/plan-gpt3-1.3b-hgx-h100-4node \
+  --force --quiet >/dev/null
+rm -f tests/golden/plan-gpt3-1.3b-hgx-h100-4node/.zettasim-output
 echo "tests/golden written by $bin"

@@ -94,8 +94,9 @@ TEST_CASE("Megatron-LM arguments: the plan's sizes, every flag one that argument
                                             d["workload"]["model"] = "../../workloads/mixtral-8x7b.json";
                                             d["workload"]["tensor_parallel"] = 2;
                                             d["workload"]["pipeline_parallel"] = 4;
+                                            d["workload"]["recompute"] = "full";
                                             d["workload"]["data_parallel"] = 3;
-                                            d["workload"]["global_batch"] = 12;
+                                            d["workload"]["global_batch"] = 24;
                                             d["workload"]["micro_batch"] = 1;
                                             d["workload"]["virtual_stages"] = 2;
                                             d["workload"]["schedule"] = "interleaved-1f1b";
@@ -106,6 +107,7 @@ TEST_CASE("Megatron-LM arguments: the plan's sizes, every flag one that argument
   CHECK(flag_value(moe, "--moe-router-topk") == "2");
   CHECK(flag_value(moe, "--num-query-groups") == "8");
   CHECK(flag_value(moe, "--num-layers-per-virtual-pipeline-stage") == "4");  // 32 layers / (4 x 2)
+  CHECK(flag_value(moe, "--recompute-granularity") == "full");
   CHECK(flag_value(moe, "--swiglu") == "(set)");
   CHECK(flag_value(moe, "--normalization") == "RMSNorm");
 }
@@ -156,7 +158,7 @@ TEST_CASE("a job the healthy GPUs cannot hold, spares that are not there, a job 
   spares.spare_nodes = 1;
   const auto s = shipped();
   CHECK(test::input_error_of([&] { planner::make_job_plan(s, spares); }) ==
-        kScenario + ": the job leaves 0 usable nodes idle, 1 spare nodes were asked for");
+        kScenario + ": the job leaves 0 usable nodes idle, 1 spare nodes were asked for (--spare-nodes)");
   const auto dp = load([](nlohmann::json& d) {
     d["workload"] = {{"generator", "data-parallel"},
                      {"model", "../../workloads/gpt3-1.3b.json"},
@@ -184,4 +186,27 @@ TEST_CASE("spare nodes come from the idle usable hosts and join the allocation, 
   CHECK(script.find("#SBATCH --nodelist=gpu[001-002,004]\n") != std::string::npos);
   CHECK(script.find("#SBATCH --nodes=3\n") != std::string::npos);
   CHECK(planner::hostfile_text(plan).find("gpu004") == std::string::npos);
+}
+
+TEST_CASE(
+    "the README's example: Llama 3 405B on the llama3-24k inventory, drained nodes skipped, spares held") {
+  core::DiskFileSource files;
+  const auto s =
+      scenario::ScenarioLoader(files).load(ZS_SOURCE_DIR "/scenarios/planner/llama3-405b-llama3-24k.json");
+  CHECK(s.machine.unit_count() == (3072 - 64) * 8);
+  const auto plan = planner::make_job_plan(s, {});
+  REQUIRE(plan.ranks.size() == 14336);
+  CHECK(plan.hosts.size() == 1792);
+  CHECK(plan.left_out.size() == 64);
+  const std::string hostfile = planner::hostfile_text(plan);
+  std::string first_nine;
+  for (int i = 0; i < 8; ++i) first_nine += "gpu0001\n";
+  first_nine += "gpu0002\n";
+  CHECK(hostfile.substr(0, first_nine.size()) == first_nine);
+  CHECK(hostfile.find("gpu0025\n") == std::string::npos);  // drained
+  CHECK(plan.spare_hosts.size() == 16);                    // 128 spare units of the reliability section
+  CHECK(plan.spare_hosts.front() == "gpu3057");
+  REQUIRE(plan.checkpoint);
+  // The Llama 3 failure table over 14,336 GPUs: 419 interruptions in 54 days on 16,384 GPUs scale to 3.5 h.
+  CHECK(plan.checkpoint->mtbf / 3600 == doctest::Approx(54.0 * 24 / 419 * 16384 / 14336).epsilon(0.05));
 }

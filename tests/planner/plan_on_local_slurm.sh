@@ -37,7 +37,7 @@ scenario.pop("reliability")
 json.dump(scenario, open(f"{work}/scenario.json", "w"))
 PY
 "$zettasim" plan "$work/scenario.json" --out "$work/plan" --partition zettasim --time 10 --quiet >/dev/null
-sbatch --test-only "$work/plan/launch.sbatch" >"$work/sbatch.out" 2>&1 || fail "sbatch --test-only refused: $(cat "$work/sbatch.out")"
+(cd "$work/plan" && sbatch --test-only launch.sbatch) >"$work/sbatch.out" 2>&1 || fail "sbatch --test-only refused: $(cat "$work/sbatch.out")"
 grep -q "to start at" "$work/sbatch.out" || fail "unexpected sbatch output: $(cat "$work/sbatch.out")"
 nodelist=$(sed -n 's/^#SBATCH --nodelist=//p' "$work/plan/launch.sbatch")
 [ "$(scontrol show hostnames "$nodelist" | sort)" = "$(sort -u "$work/plan/hostfile")" ] ||

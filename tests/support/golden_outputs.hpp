@@ -16,6 +16,7 @@ namespace zs::test {
 /// The files each command writes, compared whole.
 inline const std::vector<std::string> kRunFiles = {"summary.json", "config.json", "report.txt"};
 inline const std::vector<std::string> kGoodputFiles = {"goodput.json", "config.json", "report.txt"};
+inline const std::vector<std::string> kPlanFiles = {"hostfile", "ranks.json", "launch.sbatch", "plan.json"};
 
 /// Runs `zettasim <command> scenarios/<scenario>.json` from the source tree (so the report names the
 /// file as a user in the repository would) and checks each of `files` against

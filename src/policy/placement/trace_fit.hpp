@@ -9,7 +9,7 @@
 #include "topology/machine.hpp"
 #include "workload/trace.hpp"
 
-namespace zs::engine {
+namespace zs::policy {
 
 /// The JSON path of op `op` of role `role` in the trace, for errors.
 inline std::string op_path(uint32_t role, size_t op) {
@@ -24,4 +24,4 @@ inline std::string op_path(uint32_t role, size_t op) {
 void check_trace_fits(const topology::Machine& machine, const workload::Trace& trace,
                       const policy::Placement& placement);
 
-}  // namespace zs::engine
+}  // namespace zs::policy

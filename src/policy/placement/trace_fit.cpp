@@ -1,5 +1,5 @@
 // Checks before replay that every role fits the unit running it and every pool what its ranks keep.
-#include "engine/trace_fit.hpp"
+#include "policy/placement/trace_fit.hpp"
 
 #include <map>
 #include <set>
@@ -10,7 +10,7 @@
 #include "core/input_error.hpp"
 #include "workload/pool_residency.hpp"
 
-namespace zs::engine {
+namespace zs::policy {
 namespace {
 
 /// Every memory pool must hold what the ranks using it keep there (workload::pool_resident_bytes).
@@ -86,4 +86,4 @@ void check_trace_fits(const topology::Machine& machine, const workload::Trace& t
   check_pools_hold(machine, trace, placement);
 }
 
-}  // namespace zs::engine
+}  // namespace zs::policy
