@@ -313,9 +313,16 @@ Scenario ScenarioLoader::load(const std::string& path) const {
     resolved_workload = std::move(generated.resolved);
   }
   const uint64_t ranks = s.trace.mesh.size();
-  if (ranks > s.machine.unit_count())
+  if (ranks > s.machine.unit_count()) {
+    std::string left_out;  // a cluster inventory's nodes a job may not use
+    if (const auto& topo = machine.resolved.at("topology");
+        topo.contains("left_out") && !topo["left_out"].empty())
+      left_out = " usable (" + std::to_string(topo["left_out"].size()) +
+                 " nodes of the inventory are left out: drained, down or without GPUs)";
     throw root.error("workload", "the job needs " + std::to_string(ranks) + " units but machine \"" +
-                                     s.machine.name + "\" has " + std::to_string(s.machine.unit_count()));
+                                     s.machine.name + "\" has " + std::to_string(s.machine.unit_count()) +
+                                     left_out);
+  }
   resolved_workload["memory_per_rank"] = memory_per_role(s.trace);
   resolved_workload["model_flops_per_iteration"] = core::to_string(s.trace.model_flops);
   resolved_workload["tokens_per_iteration"] = s.trace.tokens_per_iteration;

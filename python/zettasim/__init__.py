@@ -1,0 +1,161 @@
+"""zettasim from Python: load and vary scenarios, simulate them, read the results as pandas objects.
+
+A thin layer over the C++ libraries the ``zettasim`` command uses: the same loading and validation, the same
+simulation, the same result files. Quantities in results are SI base units (seconds, bytes, FLOP/s), as
+``summary.json`` holds them.
+
+    import zettasim
+    s = zettasim.Scenario.load("scenarios/hgx-3d-parallel.json")
+    r = zettasim.run(s.with_(tensor_parallel=4, data_parallel=1))
+    print(r.iteration_time_s, r.mfu)
+    r.breakdown            # pandas Series, seconds
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from typing import Any, Dict, Mapping, Optional, Union
+
+from . import _zettasim
+from ._errors import InputError
+
+__all__ = ["InputError", "Scenario", "Result", "Plan", "run", "plan", "__version__"]
+__version__: str = _zettasim.__version__
+
+PathLike = Union[str, "os.PathLike[str]"]
+
+
+class Scenario:
+    """A loaded, validated scenario: the machine, the job and the policies, as a scenario file states them.
+
+    Build one with ``Scenario.load(path)`` or ``Scenario.from_dict(d)``; ``with_`` returns a changed copy.
+    """
+
+    def __init__(self, loaded: Any):
+        self._loaded = loaded
+
+    @classmethod
+    def load(cls, path: PathLike) -> "Scenario":
+        """Reads a scenario file (kind "scenario") and the files it names; raises InputError as the CLI exits 2."""
+        return cls(_zettasim.load(os.fspath(path)))
+
+    @classmethod
+    def from_dict(cls, scenario: Mapping[str, Any], base_dir: PathLike = ".") -> "Scenario":
+        """A scenario given as a dict (the JSON of a scenario file); the files it names resolve from base_dir."""
+        name = str(scenario.get("name", "scenario")) if isinstance(scenario, Mapping) else "scenario"
+        path = os.path.join(os.path.abspath(os.fspath(base_dir)), f"{name}.json")
+        return cls(_zettasim.load_text(json.dumps(scenario), path))
+
+    @property
+    def name(self) -> str:
+        """The scenario's name (its results folder's default name)."""
+        return self._loaded.name
+
+    @property
+    def path(self) -> str:
+        """The scenario file, as given (or as base_dir/NAME.json for from_dict)."""
+        return self._loaded.path
+
+    def to_dict(self) -> Dict[str, Any]:
+        """The resolved configuration: every parameter with its unit and default, as config.json holds it."""
+        return json.loads(self._loaded.config_json())
+
+    def with_(self, changes: Optional[Mapping[str, Any]] = None, **plan: Any) -> "Scenario":
+        """A copy with values changed, as one point of a sweep: ``changes`` maps JSON pointers of the resolved
+        configuration ("/machine/models/gpu", "/scenario/seed") to values; keyword arguments set keys of the
+        workload's plan (``tensor_parallel=4`` is "/workload/plan/tensor_parallel"). Quantities are strings
+        with units ("80GiB") or numbers in SI base units; a model entry may be another model file's path,
+        relative to the current directory. The change is validated as the file would be (InputError)."""
+        pointers = {p: json.dumps(v) for p, v in (changes or {}).items()}
+        pointers.update({f"/workload/plan/{k}": json.dumps(v) for k, v in plan.items()})
+        return Scenario(_zettasim.with_values(self._loaded, pointers, os.getcwd()))
+
+    def __repr__(self) -> str:
+        return f"zettasim.Scenario({self.name!r}, path={self.path!r})"
+
+
+class Result:
+    """One simulated iteration: everything summary.json holds, by attribute (``r.mfu``) or key (``r["mfu"]``).
+
+    ``summary`` and ``config`` are the dicts of summary.json and config.json; ``breakdown`` (s) and
+    ``utilization`` are pandas Series; ``report()`` is the text report.txt holds.
+    """
+
+    def __init__(self, files: Mapping[str, str]):
+        self._files = dict(files)
+        self.summary: Dict[str, Any] = json.loads(files["summary.json"])
+        self.config: Dict[str, Any] = json.loads(files["config.json"])
+
+    def __getattr__(self, key: str) -> Any:
+        summary = self.__dict__.get("summary", {})
+        if key in summary:
+            return summary[key]
+        raise AttributeError(f"Result has no {key!r} (summary.json keys: {', '.join(sorted(summary))})")
+
+    def __getitem__(self, key: str) -> Any:
+        return self.summary[key]
+
+    def keys(self):
+        return self.summary.keys()
+
+    @property
+    def breakdown(self):
+        """The critical rank's iteration split into compute, exposed communication, bubble, stalls, idle (s)."""
+        import pandas as pd
+
+        return pd.Series(self.summary["critical_rank_breakdown_s"], name="seconds")
+
+    @property
+    def utilization(self):
+        """Compute, link and memory-pool utilization over the iteration (fractions, and where the busiest is)."""
+        import pandas as pd
+
+        return pd.Series(self.summary["utilization"], name="utilization")
+
+    def report(self) -> str:
+        """The text report, as report.txt holds it."""
+        return self._files["report.txt"]
+
+    def write(self, folder: PathLike) -> None:
+        """Writes summary.json, config.json and report.txt into folder (created if needed)."""
+        os.makedirs(folder, exist_ok=True)
+        for name, text in self._files.items():
+            with open(os.path.join(folder, name), "w", encoding="utf-8") as f:
+                f.write(text)
+
+    def __repr__(self) -> str:
+        return f"zettasim.Result({self.summary.get('scenario')!r}, iteration_time_s={self.summary.get('iteration_time_s')!r})"
+
+
+class Plan:
+    """What ``zettasim plan`` writes: ``hostfile`` (one host per rank), ``ranks`` (a pandas DataFrame: rank,
+    host, GPU and mesh coordinates), ``launch`` (the sbatch script) and ``decisions`` (plan.json as a dict)."""
+
+    def __init__(self, files: Mapping[str, str]):
+        self.files = dict(files)
+        self.hostfile = files["hostfile"].splitlines()
+        self.launch: str = files["launch.sbatch"]
+        self.decisions: Dict[str, Any] = json.loads(files["plan.json"])
+
+    @property
+    def ranks(self):
+        import pandas as pd
+
+        rows = json.loads(self.files["ranks.json"])
+        return pd.DataFrame([{"rank": r["rank"], "host": r["host"], "gpu": r["gpu"], **r["mesh"]} for r in rows])
+
+
+def _loaded(scenario: Union[Scenario, PathLike]) -> Any:
+    return scenario._loaded if isinstance(scenario, Scenario) else _zettasim.load(os.fspath(scenario))
+
+
+def run(scenario: Union[Scenario, PathLike], fidelity: Optional[str] = None) -> Result:
+    """Simulates one iteration, as ``zettasim run`` does; fidelity "auto", "exact" or "collapsed" overrides
+    the scenario's. The interpreter's other threads run meanwhile (the GIL is released)."""
+    return Result(_zettasim.run(_loaded(scenario), fidelity or ""))
+
+
+def plan(scenario: Union[Scenario, PathLike]) -> Plan:
+    """Lays out the scenario's Megatron-LM job on its cluster inventory, as ``zettasim plan`` does."""
+    return Plan(_zettasim.plan(_loaded(scenario)))

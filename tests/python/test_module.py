@@ -1,0 +1,166 @@
+"""import zettasim: the same results, configuration and errors as the zettasim command, from the same libraries.
+
+Run by ctest with PYTHONPATH=<build>/python; ZETTASIM names the zettasim executable, ZS_SOURCE_DIR the
+source tree.
+"""
+
+import json
+import os
+import subprocess
+import tempfile
+import threading
+import unittest
+
+import zettasim
+
+SOURCE = os.environ["ZS_SOURCE_DIR"]
+ZETTASIM = os.environ["ZETTASIM"]
+
+
+def read(path):
+    with open(path, encoding="utf-8") as f:
+        return f.read()
+
+
+def cli(*args, cwd=SOURCE):
+    return subprocess.run([ZETTASIM, *args], cwd=cwd, capture_output=True, text=True)
+
+
+def cli_files(scenario, folder):
+    """The files `zettasim run` writes for scenario (relative to the source tree)."""
+    r = cli("run", scenario, "--out", folder, "--quiet")
+    assert r.returncode == 0, r.stderr
+    return {n: read(os.path.join(folder, n)) for n in ("summary.json", "config.json", "report.txt")}
+
+
+def absolute(scenario_file):
+    """A scenario's JSON with the files it names made absolute, to be written anywhere."""
+    d = json.loads(read(os.path.join(SOURCE, scenario_file)))
+    base = os.path.dirname(os.path.join(SOURCE, scenario_file))
+    d["machine"] = os.path.normpath(os.path.join(base, d["machine"]))
+    d["workload"]["model"] = os.path.normpath(os.path.join(base, d["workload"]["model"]))
+    return d
+
+
+class RunsAsTheCommandDoes(unittest.TestCase):
+    def setUp(self):
+        self.cwd = os.getcwd()
+        os.chdir(SOURCE)
+        self.tmp = tempfile.TemporaryDirectory()
+
+    def tearDown(self):
+        os.chdir(self.cwd)
+        self.tmp.cleanup()
+
+    def test_run_writes_the_files_zettasim_run_writes(self):
+        for name in ("default", "hgx-3d-parallel"):
+            with self.subTest(name):
+                scenario = f"scenarios/{name}.json"
+                expected = cli_files(scenario, os.path.join(self.tmp.name, name))
+                result = zettasim.run(zettasim.Scenario.load(scenario))
+                result.write(os.path.join(self.tmp.name, name + "-python"))
+                for file, text in expected.items():
+                    got = read(os.path.join(self.tmp.name, name + "-python", file))
+                    self.assertEqual(got, text, file)
+                self.assertEqual(result.iteration_time_s, json.loads(expected["summary.json"])["iteration_time_s"])
+                self.assertEqual(result["mfu"], json.loads(expected["summary.json"])["mfu"])
+
+    def test_to_dict_is_the_resolved_configuration(self):
+        expected = cli_files("scenarios/hgx-3d-parallel.json", os.path.join(self.tmp.name, "cli"))
+        self.assertEqual(zettasim.Scenario.load("scenarios/hgx-3d-parallel.json").to_dict(),
+                         json.loads(expected["config.json"]))
+
+    def test_from_dict_is_the_file(self):
+        d = json.loads(read("scenarios/hgx-3d-parallel.json"))
+        from_dict = zettasim.run(zettasim.Scenario.from_dict(d, base_dir="scenarios"))
+        from_file = zettasim.run("scenarios/hgx-3d-parallel.json")
+        self.assertEqual(from_dict.summary, from_file.summary)
+
+    def test_with_is_the_changed_file(self):
+        d = absolute("scenarios/hgx-3d-parallel.json")
+        d["workload"].update(tensor_parallel=4, data_parallel=1)
+        changed = os.path.join(self.tmp.name, "changed.json")
+        with open(changed, "w", encoding="utf-8") as f:
+            json.dump(d, f)
+        expected = cli_files(changed, os.path.join(self.tmp.name, "changed"))
+        got = zettasim.run(zettasim.Scenario.load("scenarios/hgx-3d-parallel.json").with_(tensor_parallel=4, data_parallel=1))
+        self.assertEqual(got.summary["iteration_time_s"], json.loads(expected["summary.json"])["iteration_time_s"])
+        self.assertEqual(got.config["workload"]["plan"]["tensor_parallel"], 4)
+        # A model swapped by pointer, as a sweep swaps it, with a cited source saying so.
+        b200 = zettasim.Scenario.load("scenarios/hgx-3d-parallel.json").with_({"/machine/models/gpu": "models/b200.json"})
+        self.assertEqual(b200.to_dict()["machine"]["models"]["gpu"]["name"], "b200")
+
+    def test_result_as_pandas(self):
+        r = zettasim.run("scenarios/hgx-3d-parallel.json")
+        self.assertAlmostEqual(r.breakdown.sum(), r.iteration_time_s, delta=1e-9 * r.iteration_time_s)
+        self.assertIn("compute_mean", r.utilization.index)
+        self.assertIn("iteration time", r.report())
+        with self.assertRaises(AttributeError):
+            r.no_such_figure
+
+    def test_the_run_releases_the_interpreter(self):
+        ticks = []
+        stop = threading.Event()
+
+        def tick():
+            while not stop.is_set():
+                ticks.append(1)
+                stop.wait(0.001)
+
+        t = threading.Thread(target=tick)
+        t.start()
+        zettasim.run("scenarios/moe-ep-64.json")
+        stop.set()
+        t.join()
+        self.assertGreater(len(ticks), 10)
+
+    def test_plan_writes_the_files_zettasim_plan_writes(self):
+        folder = os.path.join(self.tmp.name, "plan")
+        scenario = "scenarios/planner/gpt3-1.3b-hgx-h100-4node.json"
+        self.assertEqual(cli("plan", scenario, "--out", folder, "--quiet").returncode, 0)
+        p = zettasim.plan(scenario)
+        for name, text in p.files.items():
+            self.assertEqual(text, read(os.path.join(folder, name)), name)
+        self.assertEqual(len(p.ranks), 24)
+        self.assertEqual(list(p.ranks.host.unique()), ["gpu001", "gpu002", "gpu004"])
+
+
+class ErrorsAreTheCommandsErrors(unittest.TestCase):
+    """Every bad input raises zettasim.InputError with the line the command prints, its file and its path."""
+
+    def bad(self, change):
+        d = absolute("scenarios/hgx-3d-parallel.json")
+        change(d)
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "bad.json")
+            with open(path, "w") as f:
+                f.write(d if isinstance(d, str) else json.dumps(d))
+            r = cli("run", path, "--out", os.path.join(tmp, "out"))
+            self.assertEqual(r.returncode, 2)
+            with self.assertRaises(zettasim.InputError) as caught:
+                zettasim.run(zettasim.Scenario.load(path))
+            self.assertEqual(r.stderr, f"zettasim: error: {caught.exception}\n")
+            self.assertEqual(caught.exception.file, path)
+            return caught.exception
+
+    def test_unknown_key(self):
+        e = self.bad(lambda d: d["workload"].update(tensor_paralel=2))
+        self.assertEqual(e.path, "/workload/tensor_paralel")
+
+    def test_wrong_type_and_impossible_plan(self):
+        self.assertEqual(self.bad(lambda d: d["workload"].update(tensor_parallel="two")).path, "/workload/tensor_parallel")
+        self.assertEqual(self.bad(lambda d: d["workload"].update(tensor_parallel=3)).path, "/workload/tensor_parallel")
+
+    def test_missing_file_and_unknown_policy(self):
+        self.assertEqual(self.bad(lambda d: d.update(machine="/nonexistent/machine.json")).path, "/machine")
+        self.assertEqual(self.bad(lambda d: d["policies"].update(placement="nearest")).path, "/policies/placement")
+
+    def test_a_bad_change(self):
+        s = zettasim.Scenario.load(os.path.join(SOURCE, "scenarios/hgx-3d-parallel.json"))
+        with self.assertRaises(zettasim.InputError) as caught:
+            s.with_({"/machine/models/gpu/matrix_peak/bf16": "fast"})
+        self.assertIn("matrix_peak", str(caught.exception))
+
+
+if __name__ == "__main__":
+    unittest.main()
