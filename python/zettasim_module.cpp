@@ -1,10 +1,18 @@
 // The C++ half of `import zettasim`: scenarios, runs, placement costs and plans through the same library
 // calls as the CLI. JSON crosses the boundary as text (the Python half parses it); InputError becomes
 // zettasim.InputError.
+#include <fcntl.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <poll.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -60,8 +68,82 @@ LoadedScenario with_values(const LoadedScenario& base, const std::map<std::strin
   return load(base.path, std::move(overlay));
 }
 
-/// One iteration: summary.json, config.json and report.txt as `zettasim run` writes them.
-std::map<std::string, std::string> run(const LoadedScenario& loaded, const std::string& fidelity) {
+using Files = std::map<std::string, std::string>;
+
+/// What a child sends back: the files, or the error it raised.
+std::string child_payload(const std::function<Files()>& work) {
+  try {
+    return nlohmann::json{{"files", work()}}.dump();
+  } catch (const core::InputError& e) {
+    return nlohmann::json{{"input_error", {e.what(), e.file(), e.json_path(), e.message()}}}.dump();
+  } catch (const std::exception& e) {
+    return nlohmann::json{{"error", e.what()}}.dump();
+  }
+}
+
+/// Runs `work` in a child process and returns its files. The interpreter waits without its lock, looking
+/// for Ctrl-C every 50 ms: KeyboardInterrupt kills the child at once, and a run leaves nothing behind in the
+/// interpreter (no half-made result, and no simulator state: SimGrid's is process-wide).
+Files in_child(const std::function<Files()>& work) {
+  int fds[2];
+  if (pipe2(fds, O_CLOEXEC) != 0) throw std::runtime_error("cannot create a pipe for the simulation process");
+  const pid_t pid = fork();
+  if (pid < 0) throw std::runtime_error("cannot start the simulation process");
+  if (pid == 0) {  // the child: no Python here, and _exit so that no interpreter handler runs
+    close(fds[0]);
+    const std::string payload = child_payload(work);
+    for (size_t at = 0; at < payload.size();) {
+      const ssize_t n = write(fds[1], payload.data() + at, payload.size() - at);
+      if (n <= 0 && errno != EINTR) _exit(3);
+      if (n > 0) at += static_cast<size_t>(n);
+    }
+    _exit(0);
+  }
+  close(fds[1]);
+  std::string data;
+  char buffer[1 << 16];
+  while (true) {
+    ssize_t n = 0;
+    {
+      py::gil_scoped_release unlocked;
+      pollfd p{fds[0], POLLIN, 0};
+      if (poll(&p, 1, 50) > 0)
+        n = read(fds[0], buffer, sizeof buffer);
+      else
+        n = -2;  // nothing yet
+    }
+    if (n > 0) data.append(buffer, static_cast<size_t>(n));
+    if (n == 0 || (n == -1 && errno != EINTR)) break;
+    if (PyErr_CheckSignals() != 0) {
+      kill(pid, SIGKILL);
+      waitpid(pid, nullptr, 0);
+      close(fds[0]);
+      throw py::error_already_set();
+    }
+  }
+  close(fds[0]);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || data.empty())
+    throw std::runtime_error(
+        "the simulation process died" +
+        (WIFSIGNALED(status) ? " of signal " + std::to_string(WTERMSIG(status)) : std::string()));
+  const auto reply = nlohmann::json::parse(data);
+  if (reply.contains("input_error")) {
+    const auto& e = reply["input_error"];
+    py::object error = py::module_::import("zettasim._errors").attr("InputError");
+    py::object instance = error(e[0].get<std::string>(), e[1].get<std::string>(), e[2].get<std::string>(),
+                                e[3].get<std::string>());
+    PyErr_SetObject(error.ptr(), instance.ptr());
+    throw py::error_already_set();
+  }
+  if (reply.contains("error")) throw std::runtime_error(reply["error"].get<std::string>());
+  return reply["files"].get<Files>();
+}
+
+/// One iteration: summary.json, config.json and report.txt as `zettasim run` writes them, simulated in a
+/// child process (in_child).
+Files run(const LoadedScenario& loaded, const std::string& fidelity) {
   scenario::Scenario s = *loaded.scenario;
   if (!fidelity.empty()) {
     const auto f = core::parse_fidelity(fidelity);
@@ -70,15 +152,12 @@ std::map<std::string, std::string> run(const LoadedScenario& loaded, const std::
     s.fidelity = *f;
   }
   s.resolved["scenario"]["fidelity"] = core::to_string(s.fidelity);
-  std::map<std::string, std::string> out;
-  {
-    py::gil_scoped_release unlocked;
+  return in_child([&s] {
     const engine::SimulationResult result = study::simulate_scenario(s);
-    out["summary.json"] = output::summary_json(s, result).dump(2) + "\n";
-    out["config.json"] = output::config_json(s).dump(2) + "\n";
-    out["report.txt"] = output::report_text(s, result);
-  }
-  return out;
+    return Files{{"summary.json", output::summary_json(s, result).dump(2) + "\n"},
+                 {"config.json", output::config_json(s).dump(2) + "\n"},
+                 {"report.txt", output::report_text(s, result)}};
+  });
 }
 
 /// The planner's four files, without prediction.

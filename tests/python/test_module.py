@@ -6,9 +6,11 @@ source tree.
 
 import json
 import os
+import signal
 import subprocess
 import tempfile
 import threading
+import time
 import unittest
 
 import zettasim
@@ -113,6 +115,22 @@ class RunsAsTheCommandDoes(unittest.TestCase):
         stop.set()
         t.join()
         self.assertGreater(len(ticks), 10)
+
+    def test_ctrl_c_interrupts_a_run_within_a_second_and_leaves_no_process(self):
+        # fat-tree-oversubscribed takes about 5 s (exact fidelity, 512 ranks).
+        signalled = []
+
+        def interrupt():
+            signalled.append(time.monotonic())
+            os.kill(os.getpid(), signal.SIGINT)
+
+        threading.Timer(0.5, interrupt).start()
+        with self.assertRaises(KeyboardInterrupt):
+            zettasim.run("scenarios/fat-tree-oversubscribed.json")
+        self.assertLess(time.monotonic() - signalled[0], 1.0)
+        with self.assertRaises(ChildProcessError):  # the simulation's process is gone, and reaped
+            os.waitpid(-1, os.WNOHANG)
+        self.assertEqual(zettasim.run("scenarios/default.json").scenario, "default")  # and the next run works
 
     def test_plan_writes_the_files_zettasim_plan_writes(self):
         folder = os.path.join(self.tmp.name, "plan")
