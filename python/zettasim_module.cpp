@@ -15,17 +15,23 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <sstream>
 #include <string>
 
+#include "batch/sweep_runner.hpp"
 #include "core/fidelity.hpp"
 #include "core/file_source.hpp"
 #include "core/input_error.hpp"
 #include "core/version.hpp"
+#include "output/goodput_report.hpp"
+#include "output/placement_report.hpp"
 #include "output/run_record.hpp"
 #include "planner/job_plan.hpp"
 #include "planner/plan_folder.hpp"
 #include "plugin/scenario_with_plugins.hpp"
 #include "scenario/scenario_patch.hpp"
+#include "study/goodput_study.hpp"
+#include "study/placement_study.hpp"
 #include "study/scenario_simulation.hpp"
 
 namespace py = pybind11;
@@ -160,6 +166,63 @@ Files run(const LoadedScenario& loaded, const std::string& fidelity) {
   });
 }
 
+/// Days of training under failures: goodput.json, config.json and report.txt as `zettasim goodput` writes
+/// them (`seeds` > 0 overrides the scenario's), in a child process.
+Files goodput(const LoadedScenario& loaded, uint32_t seeds) {
+  const scenario::Scenario& s = *loaded.scenario;
+  return in_child([&s, &loaded, seeds] {
+    study::require_reliability_section(s, loaded.path);
+    study::GoodputStudyOptions options;
+    options.seeds = seeds;
+    const study::GoodputStudy g = study::run_goodput_study(s, loaded.path, options);
+    return Files{{"goodput.json", output::goodput_json(s, g).dump(2) + "\n"},
+                 {"config.json", output::config_json(s).dump(2) + "\n"},
+                 {"report.txt", output::goodput_report(s, loaded.path, g)}};
+  });
+}
+
+/// Placements by the named policies (none: the scenario's) and their costs, as `zettasim place` prints them,
+/// and one JSON row per (policy, communicator): bytes and hop-bytes per iteration.
+Files place(const LoadedScenario& loaded, const std::vector<std::string>& policies, uint64_t sample) {
+  const scenario::Scenario& s = *loaded.scenario;
+  const auto studies = study::study_placements(s, policies, sample, "policies");
+  nlohmann::json rows = nlohmann::json::array();
+  for (const auto& p : studies)
+    for (const auto& c : p.cost.communicators)
+      rows.push_back({{"policy", p.policy},
+                      {"communicator", c.name},
+                      {"bytes", c.bytes},
+                      {"hop_bytes", c.hop_bytes},
+                      {"mean_hops", c.mean_hops()}});
+  return {{"report.txt", output::placement_report(s, studies)}, {"rows.json", rows.dump()}};
+}
+
+/// A sweep file run as `zettasim sweep` runs it, each point a process of `executable` (zettasim, whose
+/// sweep-point runs one), coordinated from a child process (Ctrl-C kills it and its points; the journal
+/// keeps what finished, for resume). Returns the HDF5 file's path and the table as CSV text.
+Files sweep(const std::string& spec, const std::string& out, unsigned jobs, const std::string& executable,
+            bool resume, bool force) {
+  return in_child([&] {
+    char dir[] = "/tmp/zettasim-sweep-XXXXXX";
+    if (mkdtemp(dir) == nullptr) throw std::runtime_error("cannot create a temporary folder");
+    batch::SweepOptions o;
+    o.spec = spec;
+    o.out = out;
+    o.csv = std::string(dir) + "/points.csv";
+    o.jobs = jobs;
+    o.resume = resume;
+    o.force = force;
+    o.quiet = true;
+    o.command = {executable, {"sweep-point"}};
+    core::DiskFileSource files;
+    std::ostringstream progress;
+    const batch::SweepOutcome r = batch::run_sweep(files, o, progress);
+    const auto csv = files.read(o.csv);
+    std::filesystem::remove_all(dir);
+    return Files{{"out", r.out}, {"csv", csv.value_or("")}};
+  });
+}
+
 /// The planner's four files, without prediction.
 std::map<std::string, std::string> plan(const LoadedScenario& loaded) {
   const auto p = planner::make_job_plan(*loaded.scenario, {});
@@ -193,4 +256,8 @@ PYBIND11_MODULE(_zettasim, m) {
   m.def("with_values", &with_values, py::arg("base"), py::arg("changes"), py::arg("relative_to"));
   m.def("run", &run, py::arg("scenario"), py::arg("fidelity") = "");
   m.def("plan", &plan, py::arg("scenario"));
+  m.def("goodput", &goodput, py::arg("scenario"), py::arg("seeds") = 0);
+  m.def("place", &place, py::arg("scenario"), py::arg("policies"), py::arg("sample") = 1024);
+  m.def("sweep", &sweep, py::arg("spec"), py::arg("out"), py::arg("jobs"), py::arg("executable"),
+        py::arg("resume"), py::arg("force"));
 }

@@ -13,14 +13,17 @@ simulation, the same result files. Quantities in results are SI base units (seco
 
 from __future__ import annotations
 
+import io
 import json
 import os
+import shutil
 from typing import Any, Dict, Mapping, Optional, Union
 
 from . import _zettasim
 from ._errors import InputError
 
-__all__ = ["InputError", "Scenario", "Result", "Plan", "run", "plan", "__version__"]
+__all__ = ["InputError", "Scenario", "Result", "GoodputResult", "Plan", "run", "goodput", "place", "plan", "sweep",
+           "__version__"]
 __version__: str = _zettasim.__version__
 
 PathLike = Union[str, "os.PathLike[str]"]
@@ -75,29 +78,46 @@ class Scenario:
         return f"zettasim.Scenario({self.name!r}, path={self.path!r})"
 
 
-class Result:
-    """One simulated iteration: everything summary.json holds, by attribute (``r.mfu``) or key (``r["mfu"]``).
+class _Figures:
+    """Figures of a result file, by attribute (``r.mfu``) or key (``r["mfu"]``), with the files themselves."""
 
-    ``summary`` and ``config`` are the dicts of summary.json and config.json; ``breakdown`` (s) and
-    ``utilization`` are pandas Series; ``report()`` is the text report.txt holds.
-    """
+    _main = "summary.json"
 
     def __init__(self, files: Mapping[str, str]):
         self._files = dict(files)
-        self.summary: Dict[str, Any] = json.loads(files["summary.json"])
+        self.summary: Dict[str, Any] = json.loads(files[self._main])
         self.config: Dict[str, Any] = json.loads(files["config.json"])
 
     def __getattr__(self, key: str) -> Any:
         summary = self.__dict__.get("summary", {})
         if key in summary:
             return summary[key]
-        raise AttributeError(f"Result has no {key!r} (summary.json keys: {', '.join(sorted(summary))})")
+        raise AttributeError(f"{type(self).__name__} has no {key!r} ({self._main} keys: {', '.join(sorted(summary))})")
 
     def __getitem__(self, key: str) -> Any:
         return self.summary[key]
 
     def keys(self):
         return self.summary.keys()
+
+    def report(self) -> str:
+        """The text report, as report.txt holds it."""
+        return self._files["report.txt"]
+
+    def write(self, folder: PathLike) -> None:
+        """Writes the result's files (as the command names them) into folder (created if needed)."""
+        os.makedirs(folder, exist_ok=True)
+        for name, text in self._files.items():
+            with open(os.path.join(folder, name), "w", encoding="utf-8") as f:
+                f.write(text)
+
+
+class Result(_Figures):
+    """One simulated iteration: everything summary.json holds, by attribute (``r.mfu``) or key (``r["mfu"]``).
+
+    ``summary`` and ``config`` are the dicts of summary.json and config.json; ``breakdown`` (s) and
+    ``utilization`` are pandas Series; ``report()`` is the text report.txt holds.
+    """
 
     @property
     def breakdown(self):
@@ -112,17 +132,6 @@ class Result:
         import pandas as pd
 
         return pd.Series(self.summary["utilization"], name="utilization")
-
-    def report(self) -> str:
-        """The text report, as report.txt holds it."""
-        return self._files["report.txt"]
-
-    def write(self, folder: PathLike) -> None:
-        """Writes summary.json, config.json and report.txt into folder (created if needed)."""
-        os.makedirs(folder, exist_ok=True)
-        for name, text in self._files.items():
-            with open(os.path.join(folder, name), "w", encoding="utf-8") as f:
-                f.write(text)
 
     def __repr__(self) -> str:
         return f"zettasim.Result({self.summary.get('scenario')!r}, iteration_time_s={self.summary.get('iteration_time_s')!r})"
@@ -154,6 +163,61 @@ def run(scenario: Union[Scenario, PathLike], fidelity: Optional[str] = None) -> 
     """Simulates one iteration, as ``zettasim run`` does; fidelity "auto", "exact" or "collapsed" overrides
     the scenario's. The interpreter's other threads run meanwhile (the GIL is released)."""
     return Result(_zettasim.run(_loaded(scenario), fidelity or ""))
+
+
+class GoodputResult(_Figures):
+    """Days of training under failures: everything goodput.json holds, by attribute or key (``g.ettr``), with
+    ``config`` (config.json) and ``report()`` (report.txt)."""
+
+    _main = "goodput.json"
+
+
+def goodput(scenario: Union[Scenario, PathLike], seeds: int = 0) -> GoodputResult:
+    """Days of training under the scenario's failures, checkpoints and recovery, as ``zettasim goodput`` runs
+    them; ``seeds`` > 0 overrides the scenario's number of Monte Carlo seeds."""
+    return GoodputResult(_zettasim.goodput(_loaded(scenario), seeds))
+
+
+def place(scenario: Union[Scenario, PathLike], policies: Optional[list] = None, sample: int = 1024):
+    """Places the job with each named placement policy (none: the scenario's) without simulating, as
+    ``zettasim place`` does: a pandas DataFrame of bytes and hop-bytes (B per iteration) per policy and
+    communicator, with the text report in ``.attrs["report"]``."""
+    import pandas as pd
+
+    files = _zettasim.place(_loaded(scenario), list(policies or []), sample)
+    table = pd.DataFrame(json.loads(files["rows.json"]))
+    table.attrs["report"] = files["report.txt"]
+    return table
+
+
+def _zettasim_command() -> str:
+    """The zettasim command that runs a sweep's points: $ZETTASIM, else the one beside this package (the build
+    tree's bin/ or the install prefix's), else the one on PATH."""
+    if os.environ.get("ZETTASIM"):
+        return os.environ["ZETTASIM"]
+    here = os.path.dirname(os.path.abspath(__file__))
+    for relative in ("../../bin/zettasim", "../../../../bin/zettasim"):
+        candidate = os.path.normpath(os.path.join(here, relative))
+        if os.access(candidate, os.X_OK):
+            return candidate
+    found = shutil.which("zettasim")
+    if found is None:
+        raise FileNotFoundError("no zettasim command for the sweep's points: set ZETTASIM")
+    return found
+
+
+def sweep(spec: PathLike, out: Optional[PathLike] = None, jobs: int = 0, resume: bool = False,
+          force: bool = False):
+    """Runs a sweep file as ``zettasim sweep`` does (each point its own process; ``jobs`` at once, 0: one per
+    core; an interrupted sweep resumes) and returns its points table as a pandas DataFrame, the columns of the
+    HDF5 file's table (written to ``out``, default results/NAME.h5, whose path is in ``.attrs["file"]``)."""
+    import pandas as pd
+
+    files = _zettasim.sweep(os.fspath(spec), os.fspath(out) if out else "", jobs, _zettasim_command(), resume,
+                            force)
+    table = pd.read_csv(io.StringIO(files["csv"]), float_precision="round_trip")
+    table.attrs["file"] = files["out"]
+    return table
 
 
 def plan(scenario: Union[Scenario, PathLike]) -> Plan:

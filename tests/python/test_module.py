@@ -44,7 +44,9 @@ def absolute(scenario_file):
     return d
 
 
-class RunsAsTheCommandDoes(unittest.TestCase):
+class InSourceTree(unittest.TestCase):
+    """Runs from the source tree (so that paths read as a user's in the repository), with a scratch folder."""
+
     def setUp(self):
         self.cwd = os.getcwd()
         os.chdir(SOURCE)
@@ -54,6 +56,8 @@ class RunsAsTheCommandDoes(unittest.TestCase):
         os.chdir(self.cwd)
         self.tmp.cleanup()
 
+
+class RunsAsTheCommandDoes(InSourceTree):
     def test_run_writes_the_files_zettasim_run_writes(self):
         for name in ("default", "hgx-3d-parallel"):
             with self.subTest(name):
@@ -141,6 +145,45 @@ class RunsAsTheCommandDoes(unittest.TestCase):
             self.assertEqual(text, read(os.path.join(folder, name)), name)
         self.assertEqual(len(p.ranks), 24)
         self.assertEqual(list(p.ranks.host.unique()), ["gpu001", "gpu002", "gpu004"])
+
+
+class TheOtherCommands(InSourceTree):
+    """goodput, place and sweep from Python give what the commands give."""
+
+    def test_goodput(self):
+        scenario = "scenarios/planner/gpt3-1.3b-hgx-h100-4node.json"
+        folder = os.path.join(self.tmp.name, "goodput")
+        self.assertEqual(cli("goodput", scenario, "--seeds", "2", "--out", folder, "--quiet").returncode, 0)
+        g = zettasim.goodput(zettasim.Scenario.load(scenario), seeds=2)
+        self.assertEqual(g._files["goodput.json"], read(os.path.join(folder, "goodput.json")))
+        self.assertEqual(g.report(), read(os.path.join(folder, "report.txt")))
+        self.assertEqual(g.ettr, g["ettr"])
+
+    def test_place(self):
+        r = cli("place", "scenarios/hgx-3d-parallel.json", "--policy", "linear", "--policy", "random")
+        table = zettasim.place("scenarios/hgx-3d-parallel.json", ["linear", "random"])
+        self.assertEqual(table.attrs["report"], r.stdout)
+        self.assertEqual(sorted(table.policy.unique()), ["linear", "random"])
+        linear = table[table.policy == "linear"].set_index("communicator")
+        self.assertAlmostEqual(linear.loc["tp", "mean_hops"], linear.loc["tp", "hop_bytes"] / linear.loc["tp", "bytes"])
+
+    def test_sweep(self):
+        spec = {"kind": "sweep", "name": "py", "base": os.path.join(SOURCE, "scenarios/default.json"),
+                "axes": [{"name": "collective", "pointer": "/policies/collective", "values": ["ring", "in-network"]},
+                         {"name": "micro_batch", "pointer": "/workload/plan/micro_batch", "values": [1, 2, 3]}]}
+        path = os.path.join(self.tmp.name, "sweep.json")
+        with open(path, "w") as f:
+            json.dump(spec, f)
+        csv = os.path.join(self.tmp.name, "cli.csv")
+        r = cli("sweep", path, "--out", os.path.join(self.tmp.name, "cli.h5"), "--csv", csv, "--jobs", "2", "--quiet")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        table = zettasim.sweep(path, out=os.path.join(self.tmp.name, "py.h5"), jobs=2)
+        import pandas
+        expected = pandas.read_csv(csv, float_precision="round_trip")
+        pandas.testing.assert_frame_equal(table, expected)
+        self.assertEqual(list(table.status), ["ok", "ok", "invalid", "ok", "ok", "invalid"])
+        self.assertEqual(table.attrs["file"], os.path.join(self.tmp.name, "py.h5"))
+        self.assertTrue(os.path.exists(table.attrs["file"]))
 
 
 class ErrorsAreTheCommandsErrors(unittest.TestCase):
