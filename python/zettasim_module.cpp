@@ -15,17 +15,21 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <sstream>
 #include <string>
 
 #include "batch/sweep_runner.hpp"
 #include "core/fidelity.hpp"
+#include "core/file_name.hpp"
 #include "core/file_source.hpp"
 #include "core/input_error.hpp"
 #include "core/version.hpp"
+#include "output/chakra_folder.hpp"
 #include "output/goodput_report.hpp"
 #include "output/placement_report.hpp"
 #include "output/run_record.hpp"
+#include "output/trace_report.hpp"
 #include "planner/job_plan.hpp"
 #include "planner/plan_folder.hpp"
 #include "plugin/scenario_with_plugins.hpp"
@@ -33,6 +37,8 @@
 #include "study/goodput_study.hpp"
 #include "study/placement_study.hpp"
 #include "study/scenario_simulation.hpp"
+#include "study/trace_input.hpp"
+#include "workload/trace_json.hpp"
 
 namespace py = pybind11;
 using namespace zs;
@@ -223,6 +229,39 @@ Files sweep(const std::string& spec, const std::string& out, unsigned jobs, cons
   });
 }
 
+/// The trace an input stands for (a trace file, a scenario, a Chakra prefix, or a model file with
+/// `plan_json` a plan as a scenario's workload gives it): "trace.json" (zettasim's trace format),
+/// "report.txt" (what `zettasim trace inspect` prints) and "imported" (what a Chakra import assumed, or
+/// empty).
+Files trace(const std::string& input, const std::string& generator, const std::string& plan_json,
+            const std::string& comm_groups) {
+  core::DiskFileSource files;
+  std::optional<study::TraceGeneration> generation;
+  if (!plan_json.empty())
+    generation = study::TraceGeneration{generator, nlohmann::json::parse(plan_json), "parallel"};
+  const study::TraceInput read =
+      study::read_trace_input(files, input, generation ? &*generation : nullptr, comm_groups);
+  const auto* imported = read.imported ? &*read.imported : nullptr;
+  return {{"trace.json", workload::trace_to_json(read.trace).dump(1) + "\n"},
+          {"report.txt", output::trace_inspection(read.trace, imported)},
+          {"imported", imported ? output::import_summary(*imported) : ""}};
+}
+
+/// Chakra execution traces of an input (one .et file per rank) in `out_dir`, as `zettasim trace
+/// export-chakra` writes them; returns how many files.
+uint64_t export_chakra(const std::string& input, const std::string& out_dir, const std::string& comm_groups,
+                       bool force) {
+  core::DiskFileSource files;
+  const study::TraceInput read = study::read_trace_input(files, input, nullptr, comm_groups);
+  if (auto problem = core::file_name_problem(read.trace.name))  // it names the files, as in the command
+    throw core::InputError(input, "",
+                           "the trace name " + core::quoted_for_message(read.trace.name) +
+                               " is used for the Chakra file names and must be " + core::kFileNameRule +
+                               ", got " + *problem);
+  return output::write_chakra_folder(read.trace, out_dir,
+                                     force ? core::Replace::kForce : core::Replace::kOwnOutput);
+}
+
 /// The planner's four files, without prediction.
 std::map<std::string, std::string> plan(const LoadedScenario& loaded) {
   const auto p = planner::make_job_plan(*loaded.scenario, {});
@@ -236,6 +275,7 @@ std::map<std::string, std::string> plan(const LoadedScenario& loaded) {
 PYBIND11_MODULE(_zettasim, m) {
   m.doc() = "zettasim's C++ libraries; use the zettasim package, which wraps them";
   m.attr("__version__") = core::kVersion;
+  m.attr("source_dir") = ZS_SOURCE_DIR;  // the shipped models, topologies and workloads of a build tree
   py::register_exception_translator([](std::exception_ptr p) {
     try {
       if (p) std::rethrow_exception(p);
@@ -256,6 +296,10 @@ PYBIND11_MODULE(_zettasim, m) {
   m.def("with_values", &with_values, py::arg("base"), py::arg("changes"), py::arg("relative_to"));
   m.def("run", &run, py::arg("scenario"), py::arg("fidelity") = "");
   m.def("plan", &plan, py::arg("scenario"));
+  m.def("trace", &trace, py::arg("input"), py::arg("generator"), py::arg("plan_json"),
+        py::arg("comm_groups"));
+  m.def("export_chakra", &export_chakra, py::arg("input"), py::arg("out_dir"), py::arg("comm_groups"),
+        py::arg("force"));
   m.def("goodput", &goodput, py::arg("scenario"), py::arg("seeds") = 0);
   m.def("place", &place, py::arg("scenario"), py::arg("policies"), py::arg("sample") = 1024);
   m.def("sweep", &sweep, py::arg("spec"), py::arg("out"), py::arg("jobs"), py::arg("executable"),

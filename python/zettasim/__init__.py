@@ -19,10 +19,10 @@ import os
 import shutil
 from typing import Any, Dict, Mapping, Optional, Union
 
-from . import _zettasim
+from . import _zettasim, trace
 from ._errors import InputError
 
-__all__ = ["InputError", "Scenario", "Result", "GoodputResult", "Plan", "run", "goodput", "place", "plan", "sweep",
+__all__ = ["InputError", "Scenario", "Result", "GoodputResult", "Plan", "run", "goodput", "place", "plan", "sweep", "trace",
            "__version__"]
 __version__: str = _zettasim.__version__
 
@@ -35,20 +35,39 @@ class Scenario:
     Build one with ``Scenario.load(path)`` or ``Scenario.from_dict(d)``; ``with_`` returns a changed copy.
     """
 
-    def __init__(self, loaded: Any):
-        self._loaded = loaded
+    def __init__(self, machine: Optional[str] = None, model: Optional[str] = None, *, generator: str = "megatron",
+                 placement: str = "linear", collective: str = "auto", seed: int = 1, name: Optional[str] = None,
+                 _loaded: Any = None, **plan: Any):
+        """A scenario from keyword arguments: ``machine`` a machine file or a shipped one's name
+        ("hgx-h100-8" is topologies/hgx-h100-8.machine.json), ``model`` a model file or a shipped one's name
+        ("gpt3-1.3b" is workloads/gpt3-1.3b.json), the workload ``generator`` and its plan as keywords
+        (``data_parallel=8, tensor_parallel=1, micro_batch=2, global_batch=128``), the placement and
+        collective policies by name. Shipped files are looked for in $ZETTASIM_DATA, the build's source tree
+        and the install prefix's share/zettasim."""
+        if _loaded is not None:
+            self._loaded = _loaded
+            return
+        if machine is None or model is None:
+            raise TypeError("Scenario() needs machine= and model= (or use Scenario.load / Scenario.from_dict)")
+        machine_file = _shipped(machine, "topologies", ".machine.json")
+        model_file = _shipped(model, "workloads", ".json")
+        scenario = {"kind": "scenario", "name": name or f"{os.path.basename(model_file)[:-5]}-on-{os.path.basename(machine_file)[:-13]}",
+                    "seed": seed, "machine": machine_file,
+                    "workload": {"generator": generator, "model": model_file, **plan},
+                    "policies": {"placement": placement, "collective": collective}}
+        self._loaded = Scenario.from_dict(scenario)._loaded
 
     @classmethod
     def load(cls, path: PathLike) -> "Scenario":
         """Reads a scenario file (kind "scenario") and the files it names; raises InputError as the CLI exits 2."""
-        return cls(_zettasim.load(os.fspath(path)))
+        return cls(_loaded=_zettasim.load(os.fspath(path)))
 
     @classmethod
     def from_dict(cls, scenario: Mapping[str, Any], base_dir: PathLike = ".") -> "Scenario":
         """A scenario given as a dict (the JSON of a scenario file); the files it names resolve from base_dir."""
         name = str(scenario.get("name", "scenario")) if isinstance(scenario, Mapping) else "scenario"
         path = os.path.join(os.path.abspath(os.fspath(base_dir)), f"{name}.json")
-        return cls(_zettasim.load_text(json.dumps(scenario), path))
+        return cls(_loaded=_zettasim.load_text(json.dumps(scenario), path))
 
     @property
     def name(self) -> str:
@@ -72,10 +91,32 @@ class Scenario:
         relative to the current directory. The change is validated as the file would be (InputError)."""
         pointers = {p: json.dumps(v) for p, v in (changes or {}).items()}
         pointers.update({f"/workload/plan/{k}": json.dumps(v) for k, v in plan.items()})
-        return Scenario(_zettasim.with_values(self._loaded, pointers, os.getcwd()))
+        return Scenario(_loaded=_zettasim.with_values(self._loaded, pointers, os.getcwd()))
 
     def __repr__(self) -> str:
         return f"zettasim.Scenario({self.name!r}, path={self.path!r})"
+
+
+def _data_dirs():
+    """Where shipped files are looked for by name."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    dirs = [os.environ.get("ZETTASIM_DATA", ""), _zettasim.source_dir,
+            os.path.normpath(os.path.join(here, "../../../../share/zettasim"))]
+    return [d for d in dirs if d and os.path.isdir(d)]
+
+
+def _shipped(name_or_path: str, folder: str, suffix: str) -> str:
+    """A file given by path, or a shipped one by name (folder/NAME+suffix in a data directory)."""
+    if os.path.isfile(name_or_path):
+        return os.path.abspath(name_or_path)
+    for d in _data_dirs():
+        candidate = os.path.join(d, folder, name_or_path + suffix)
+        if os.path.isfile(candidate):
+            return candidate
+    known = sorted({f[: -len(suffix)] for d in _data_dirs() if os.path.isdir(os.path.join(d, folder))
+                    for f in os.listdir(os.path.join(d, folder)) if f.endswith(suffix)})
+    raise InputError(f"{name_or_path}: no such file, and no shipped {folder}/{name_or_path}{suffix} (known: {', '.join(known)})",
+                     name_or_path, "", f"a file or a shipped name (known: {', '.join(known)})")
 
 
 class _Figures:

@@ -82,6 +82,17 @@ class RunsAsTheCommandDoes(InSourceTree):
         from_file = zettasim.run("scenarios/hgx-3d-parallel.json")
         self.assertEqual(from_dict.summary, from_file.summary)
 
+    def test_a_scenario_from_keywords_and_shipped_names(self):
+        s = zettasim.Scenario(machine="hgx-h100-8", model="gpt3-1.3b", generator="data-parallel", collective="ring",
+                              data_parallel=8, micro_batch=2, global_batch=128)
+        default = zettasim.run("scenarios/default.json").summary
+        got = zettasim.run(s).summary
+        for key in ("iteration_time_s", "mfu", "critical_rank_breakdown_s", "energy_per_iteration_j"):
+            self.assertEqual(got[key], default[key], key)
+        with self.assertRaises(zettasim.InputError) as caught:
+            zettasim.Scenario(machine="hgx-h100-9", model="gpt3-1.3b")
+        self.assertIn("hgx-h100-8", caught.exception.expected)
+
     def test_with_is_the_changed_file(self):
         d = absolute("scenarios/hgx-3d-parallel.json")
         d["workload"].update(tensor_parallel=4, data_parallel=1)
@@ -184,6 +195,34 @@ class TheOtherCommands(InSourceTree):
         self.assertEqual(list(table.status), ["ok", "ok", "invalid", "ok", "ok", "invalid"])
         self.assertEqual(table.attrs["file"], os.path.join(self.tmp.name, "py.h5"))
         self.assertTrue(os.path.exists(table.attrs["file"]))
+
+
+class Traces(InSourceTree):
+    """zettasim.trace gives what zettasim trace gen, inspect and export-chakra give."""
+
+    def test_gen_and_inspect(self):
+        out = os.path.join(self.tmp.name, "t.json")
+        r = cli("trace", "gen", "workloads/gpt3-1.3b.json", "--parallel",
+                "data_parallel=2,tensor_parallel=2,micro_batch=1,global_batch=8", "--out", out)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        plan = {"data_parallel": 2, "tensor_parallel": 2, "micro_batch": 1, "global_batch": 8}
+        self.assertEqual(zettasim.trace.gen("workloads/gpt3-1.3b.json", parallel=plan), json.loads(read(out)))
+        self.assertEqual(zettasim.trace.inspect("scenarios/hgx-3d-parallel.json"),
+                         cli("trace", "inspect", "scenarios/hgx-3d-parallel.json").stdout)
+
+    def test_chakra_export_and_import(self):
+        cli_dir, py_dir = os.path.join(self.tmp.name, "cli"), os.path.join(self.tmp.name, "py")
+        self.assertEqual(cli("trace", "export-chakra", "scenarios/hgx-3d-parallel.json", "--out", cli_dir).returncode, 0)
+        self.assertEqual(zettasim.trace.export_chakra("scenarios/hgx-3d-parallel.json", py_dir), 8)
+        names = sorted(n for n in os.listdir(cli_dir) if n.endswith(".et"))
+        self.assertEqual(names, sorted(n for n in os.listdir(py_dir) if n.endswith(".et")))
+        for name in names:
+            with open(os.path.join(cli_dir, name), "rb") as a, open(os.path.join(py_dir, name), "rb") as b:
+                self.assertEqual(a.read(), b.read(), name)
+        prefix = os.path.join(py_dir, names[0][: -len(".0.et")])
+        out = os.path.join(self.tmp.name, "imported.json")
+        self.assertEqual(cli("trace", "gen", prefix, "--out", out).returncode, 0)
+        self.assertEqual(zettasim.trace.import_chakra(prefix), json.loads(read(out)))
 
 
 class ErrorsAreTheCommandsErrors(unittest.TestCase):
