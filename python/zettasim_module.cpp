@@ -34,6 +34,7 @@
 #include "planner/plan_folder.hpp"
 #include "plugin/scenario_with_plugins.hpp"
 #include "scenario/scenario_patch.hpp"
+#include "scenario/sweep_value.hpp"
 #include "study/goodput_study.hpp"
 #include "study/placement_study.hpp"
 #include "study/scenario_simulation.hpp"
@@ -74,7 +75,16 @@ LoadedScenario with_values(const LoadedScenario& base, const std::map<std::strin
   scenario::ScenarioPatch patch(files, base.path, base.scenario->resolved);
   const std::string referrer =
       (std::filesystem::path(relative_to) / "with_").string();  // a file in that folder
-  for (const auto& [pointer, value] : changes) patch.set(pointer, nlohmann::json::parse(value), referrer);
+  for (const auto& [pointer, text] : changes) {
+    nlohmann::json value = nlohmann::json::parse(text);
+    // A number where the configuration holds a quantity is in SI base units: written with its unit.
+    const nlohmann::json::json_pointer at(pointer.empty() || pointer[0] != '/' ? "/" + pointer : pointer);
+    if (value.is_number() && base.scenario->resolved.contains(at)) {
+      const auto kind = scenario::sweep_value_kind(base.scenario->resolved.at(at));
+      if (scenario::is_quantity(kind)) value = scenario::value_of(kind, value.get<double>());
+    }
+    patch.set(pointer, value, referrer);
+  }
   auto overlay = base.overlay;
   for (auto& [file, text] : patch.files()) overlay[file] = std::move(text);
   return load(base.path, std::move(overlay));

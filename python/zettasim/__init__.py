@@ -247,15 +247,43 @@ def _zettasim_command() -> str:
     return found
 
 
-def sweep(spec: PathLike, out: Optional[PathLike] = None, jobs: int = 0, resume: bool = False,
-          force: bool = False):
-    """Runs a sweep file as ``zettasim sweep`` does (each point its own process; ``jobs`` at once, 0: one per
-    core; an interrupted sweep resumes) and returns its points table as a pandas DataFrame, the columns of the
-    HDF5 file's table (written to ``out``, default results/NAME.h5, whose path is in ``.attrs["file"]``)."""
+def sweep(spec: Union[PathLike, Mapping[str, Any], None] = None, out: Optional[PathLike] = None, jobs: int = 0,
+          resume: bool = False, force: bool = False, *, base: Union[Scenario, PathLike, None] = None,
+          axes: Optional[list] = None, name: Optional[str] = None, base_dir: PathLike = "."):
+    """Runs a sweep as ``zettasim sweep`` does (each point its own process; ``jobs`` at once, 0: one per core;
+    an interrupted sweep resumes with ``resume=True``) and returns its points table as a pandas DataFrame with
+    the columns of the HDF5 file's table (written to ``out``, default results/NAME.h5; its path is in
+    ``.attrs["file"]``).
+
+    ``spec`` is a sweep file, or a sweep file's JSON as a dict (paths in it resolve from ``base_dir``); or give
+    ``base`` (a scenario file, or a Scenario loaded from one) and ``axes`` (the sweep file's "axes" list).
+    """
     import pandas as pd
 
-    files = _zettasim.sweep(os.fspath(spec), os.fspath(out) if out else "", jobs, _zettasim_command(), resume,
-                            force)
+    if spec is None:
+        if base is None or axes is None:
+            raise TypeError("sweep() needs a sweep file or dict, or base= and axes=")
+        if isinstance(base, Scenario):
+            if base._loaded.overlay:
+                raise ValueError("sweep(base=...) needs a scenario read from its file: one built from a dict or "
+                                 "changed by with_ has no file the points can read")
+            base = base.path
+        base_path = os.path.abspath(os.fspath(base))
+        spec = {"kind": "sweep", "name": name or os.path.splitext(os.path.basename(base_path))[0] + "-sweep",
+                "base": base_path, "axes": list(axes)}
+        base_dir = os.path.dirname(base_path)
+    written = None
+    if isinstance(spec, Mapping):  # the points' processes read the sweep from a file: one beside base_dir's
+        written = os.path.join(os.path.abspath(os.fspath(base_dir)), f".zettasim-{spec.get('name', 'sweep')}.sweep.json")
+        with open(written, "w", encoding="utf-8") as f:
+            json.dump(spec, f)
+        spec = written
+    try:
+        files = _zettasim.sweep(os.fspath(spec), os.fspath(out) if out else "", jobs, _zettasim_command(), resume,
+                                force)
+    finally:
+        if written:
+            os.remove(written)
     table = pd.read_csv(io.StringIO(files["csv"]), float_precision="round_trip")
     table.attrs["file"] = files["out"]
     return table

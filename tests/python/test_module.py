@@ -104,8 +104,14 @@ class RunsAsTheCommandDoes(InSourceTree):
         self.assertEqual(got.summary["iteration_time_s"], json.loads(expected["summary.json"])["iteration_time_s"])
         self.assertEqual(got.config["workload"]["plan"]["tensor_parallel"], 4)
         # A model swapped by pointer, as a sweep swaps it, with a cited source saying so.
-        b200 = zettasim.Scenario.load("scenarios/hgx-3d-parallel.json").with_({"/machine/models/gpu": "models/b200.json"})
+        base = zettasim.Scenario.load("scenarios/hgx-3d-parallel.json")
+        b200 = base.with_({"/machine/models/gpu": "models/b200.json"})
         self.assertEqual(b200.to_dict()["machine"]["models"]["gpu"]["name"], "b200")
+        # Quantities as strings with units, or as numbers in SI base units.
+        by_text = base.with_({"/machine/models/gpu/hbm_capacity": "40GB"}).to_dict()
+        by_number = base.with_({"/machine/models/gpu/hbm_capacity": 40e9}).to_dict()
+        self.assertEqual(by_text["machine"]["models"]["gpu"]["hbm_capacity"], "40GB")
+        self.assertEqual(by_number, by_text)
 
     def test_result_as_pandas(self):
         r = zettasim.run("scenarios/hgx-3d-parallel.json")
@@ -195,6 +201,13 @@ class TheOtherCommands(InSourceTree):
         self.assertEqual(list(table.status), ["ok", "ok", "invalid", "ok", "ok", "invalid"])
         self.assertEqual(table.attrs["file"], os.path.join(self.tmp.name, "py.h5"))
         self.assertTrue(os.path.exists(table.attrs["file"]))
+        # The same sweep from a base scenario and its axes, and from the sweep's dict.
+        by_axes = zettasim.sweep(base=zettasim.Scenario.load(spec["base"]), axes=spec["axes"], name="py",
+                                 out=os.path.join(self.tmp.name, "axes.h5"), jobs=2)
+        pandas.testing.assert_frame_equal(by_axes, expected)
+        by_dict = zettasim.sweep(spec, out=os.path.join(self.tmp.name, "dict.h5"), jobs=2, base_dir=self.tmp.name)
+        pandas.testing.assert_frame_equal(by_dict, expected)
+        self.assertEqual([f for f in os.listdir(self.tmp.name) if f.startswith(".zettasim-")], [])  # removed
 
 
 class Traces(InSourceTree):
