@@ -33,6 +33,7 @@
 #include "planner/job_plan.hpp"
 #include "planner/plan_folder.hpp"
 #include "plugin/scenario_with_plugins.hpp"
+#include "scenario/scenario_loader.hpp"
 #include "scenario/scenario_patch.hpp"
 #include "scenario/sweep_value.hpp"
 #include "study/goodput_study.hpp"
@@ -40,6 +41,7 @@
 #include "study/scenario_simulation.hpp"
 #include "study/trace_input.hpp"
 #include "workload/trace_json.hpp"
+#include "workload/transformer_spec.hpp"
 
 namespace py = pybind11;
 using namespace zs;
@@ -272,6 +274,24 @@ uint64_t export_chakra(const std::string& input, const std::string& out_dir, con
                                      force ? core::Replace::kForce : core::Replace::kOwnOutput);
 }
 
+/// A machine file (kind "machine", or a scenario's machine) as its resolved configuration: models inlined,
+/// units canonical, the topology as read, counts of units, switches and links.
+std::string machine_json(const std::string& path) {
+  core::DiskFileSource files;
+  nlohmann::json resolved;
+  scenario::ScenarioLoader(files).load_machine(path, &resolved);
+  return resolved.dump();
+}
+
+/// A transformer model file (kind "transformer") as read: every key, defaults filled in, with its derived
+/// sizes.
+std::string model_json(const std::string& path) {
+  core::DiskFileSource files;
+  nlohmann::json doc = files.read_json(path);
+  core::JsonObject json(doc, path, "");
+  return workload::TransformerSpec::from_json(json).to_json().dump();
+}
+
 /// The planner's four files, without prediction.
 std::map<std::string, std::string> plan(const LoadedScenario& loaded) {
   const auto p = planner::make_job_plan(*loaded.scenario, {});
@@ -306,6 +326,8 @@ PYBIND11_MODULE(_zettasim, m) {
   m.def("with_values", &with_values, py::arg("base"), py::arg("changes"), py::arg("relative_to"));
   m.def("run", &run, py::arg("scenario"), py::arg("fidelity") = "");
   m.def("plan", &plan, py::arg("scenario"));
+  m.def("machine_json", &machine_json, py::arg("path"));
+  m.def("model_json", &model_json, py::arg("path"));
   m.def("trace", &trace, py::arg("input"), py::arg("generator"), py::arg("plan_json"),
         py::arg("comm_groups"));
   m.def("export_chakra", &export_chakra, py::arg("input"), py::arg("out_dir"), py::arg("comm_groups"),

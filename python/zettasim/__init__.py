@@ -22,11 +22,58 @@ from typing import Any, Dict, Mapping, Optional, Union
 from . import _zettasim, trace
 from ._errors import InputError
 
-__all__ = ["InputError", "Scenario", "Result", "GoodputResult", "Plan", "run", "goodput", "place", "plan", "sweep", "trace",
+__all__ = ["InputError", "Scenario", "Machine", "Model", "Result", "GoodputResult", "Plan", "run", "goodput", "place", "plan", "sweep", "trace",
            "__version__"]
 __version__: str = _zettasim.__version__
 
 PathLike = Union[str, "os.PathLike[str]"]
+
+
+class _InputFile:
+    """An input file read and checked alone, as a scenario reads it; ``load`` takes a path or a shipped name."""
+
+    _folder = ""
+    _suffix = ""
+
+    def __init__(self, path: str):
+        self.path = path
+        self._resolved = json.loads(self._read(path))
+
+    @staticmethod
+    def _read(path: str) -> str:
+        raise NotImplementedError
+
+    @classmethod
+    def load(cls, name_or_path: PathLike):
+        """Reads the file at a path, or the shipped one of that name; raises InputError as the CLI exits 2."""
+        return cls(_shipped(os.fspath(name_or_path), cls._folder, cls._suffix))
+
+    def to_dict(self) -> Dict[str, Any]:
+        """The file as config.json holds it in a scenario (resolved: units canonical, defaults filled in)."""
+        return json.loads(json.dumps(self._resolved))
+
+    def __repr__(self) -> str:
+        return f"zettasim.{type(self).__name__}({self.path!r})"
+
+
+class Machine(_InputFile):
+    """A machine file (kind "machine": a topology and the models it binds); ``Machine.load("hgx-h100-8")``
+    finds a shipped one. ``to_dict()`` inlines the models and counts the parts."""
+
+    _folder, _suffix = "topologies", ".machine.json"
+    _read = staticmethod(_zettasim.machine_json)
+
+    @property
+    def units(self) -> int:
+        """Compute units."""
+        return self._resolved["units"]
+
+
+class Model(_InputFile):
+    """A transformer model file (kind "transformer"); ``Model.load("gpt3-1.3b")`` finds a shipped one."""
+
+    _folder, _suffix = "workloads", ".json"
+    _read = staticmethod(_zettasim.model_json)
 
 
 class Scenario:
@@ -35,12 +82,12 @@ class Scenario:
     Build one with ``Scenario.load(path)`` or ``Scenario.from_dict(d)``; ``with_`` returns a changed copy.
     """
 
-    def __init__(self, machine: Optional[str] = None, model: Optional[str] = None, *, generator: str = "megatron",
+    def __init__(self, machine: Union[str, "Machine", None] = None, model: Union[str, "Model", None] = None, *, generator: str = "megatron",
                  placement: str = "linear", collective: str = "auto", seed: int = 1, name: Optional[str] = None,
                  _loaded: Any = None, **plan: Any):
         """A scenario from keyword arguments: ``machine`` a machine file or a shipped one's name
         ("hgx-h100-8" is topologies/hgx-h100-8.machine.json), ``model`` a model file or a shipped one's name
-        ("gpt3-1.3b" is workloads/gpt3-1.3b.json), the workload ``generator`` and its plan as keywords
+        ("gpt3-1.3b" is workloads/gpt3-1.3b.json), or Machine and Model objects; the workload ``generator`` and its plan as keywords
         (``data_parallel=8, tensor_parallel=1, micro_batch=2, global_batch=128``), the placement and
         collective policies by name. Shipped files are looked for in $ZETTASIM_DATA, the build's source tree
         and the install prefix's share/zettasim."""
@@ -49,8 +96,8 @@ class Scenario:
             return
         if machine is None or model is None:
             raise TypeError("Scenario() needs machine= and model= (or use Scenario.load / Scenario.from_dict)")
-        machine_file = _shipped(machine, "topologies", ".machine.json")
-        model_file = _shipped(model, "workloads", ".json")
+        machine_file = machine.path if isinstance(machine, Machine) else _shipped(machine, "topologies", ".machine.json")
+        model_file = model.path if isinstance(model, Model) else _shipped(model, "workloads", ".json")
         scenario = {"kind": "scenario", "name": name or f"{os.path.basename(model_file)[:-5]}-on-{os.path.basename(machine_file)[:-13]}",
                     "seed": seed, "machine": machine_file,
                     "workload": {"generator": generator, "model": model_file, **plan},

@@ -93,6 +93,17 @@ class RunsAsTheCommandDoes(InSourceTree):
             zettasim.Scenario(machine="hgx-h100-9", model="gpt3-1.3b")
         self.assertIn("hgx-h100-8", caught.exception.expected)
 
+    def test_machine_and_model_objects_are_their_files_as_a_scenario_reads_them(self):
+        machine, model = zettasim.Machine.load("hgx-h100-8"), zettasim.Model.load("gpt3-1.3b")
+        self.assertEqual(machine.units, 8)
+        s = zettasim.Scenario(machine, model, generator="data-parallel", collective="ring", data_parallel=8,
+                              micro_batch=2, global_batch=128)
+        config = s.to_dict()
+        self.assertEqual(config["machine"], machine.to_dict())
+        self.assertEqual(config["workload"]["model"], model.to_dict())
+        with self.assertRaises(zettasim.InputError):
+            zettasim.Model.load("topologies/hgx-h100-8.json")  # a topology is not a model
+
     def test_with_is_the_changed_file(self):
         d = absolute("scenarios/hgx-3d-parallel.json")
         d["workload"].update(tensor_parallel=4, data_parallel=1)
