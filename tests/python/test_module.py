@@ -252,9 +252,11 @@ class Traces(InSourceTree):
 class ErrorsAreTheCommandsErrors(unittest.TestCase):
     """Every bad input raises zettasim.InputError with the line the command prints, its file and its path."""
 
-    def bad(self, change):
+    def bad(self, change, text=None):
         d = absolute("scenarios/hgx-3d-parallel.json")
         change(d)
+        if text is not None:
+            d = text
         with tempfile.TemporaryDirectory() as tmp:
             path = os.path.join(tmp, "bad.json")
             with open(path, "w") as f:
@@ -278,6 +280,12 @@ class ErrorsAreTheCommandsErrors(unittest.TestCase):
     def test_missing_file_and_unknown_policy(self):
         self.assertEqual(self.bad(lambda d: d.update(machine="/nonexistent/machine.json")).path, "/machine")
         self.assertEqual(self.bad(lambda d: d["policies"].update(placement="nearest")).path, "/policies/placement")
+
+    def test_malformed_json_a_duplicate_key_and_a_value_out_of_range(self):
+        self.assertEqual(self.bad(lambda d: None, text='{"kind": "scenario",').path, "")
+        duplicate = '{"kind": "scenario", "name": "a", "name": "b"}'
+        self.assertIn("name", str(self.bad(lambda d: None, text=duplicate)))
+        self.assertEqual(self.bad(lambda d: d["workload"].update(micro_batch=0)).path, "/workload/micro_batch")
 
     def test_a_bad_change(self):
         s = zettasim.Scenario.load(os.path.join(SOURCE, "scenarios/hgx-3d-parallel.json"))
