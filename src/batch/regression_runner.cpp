@@ -152,7 +152,7 @@ RegressionRun run_regression(const core::FileSource& files, const RegressionOpti
   if (options.update_baselines) {
     const auto updated = updated_baselines(baselines, run.outcome.checks, run.outcome.baseline_changes);
     core::write_file_atomically(run.suite.baselines,
-                                  scenario::regression_baselines_json(run.suite, updated).dump(2) + "\n");
+                                scenario::regression_baselines_json(run.suite, updated).dump(2) + "\n");
   }
   return run;
 }

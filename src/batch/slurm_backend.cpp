@@ -12,8 +12,8 @@
 
 #include <sys/wait.h>
 
-#include "core/input_error.hpp"
 #include "core/atomic_file.hpp"
+#include "core/input_error.hpp"
 
 namespace zs::batch {
 namespace fs = std::filesystem;

@@ -5,8 +5,8 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "core/version.hpp"
 #include "core/atomic_file.hpp"
+#include "core/version.hpp"
 
 namespace zs::batch {
 namespace fs = std::filesystem;

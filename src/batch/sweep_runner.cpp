@@ -7,8 +7,8 @@
 
 #include "batch/sweep_journal.hpp"
 #include "batch/sweep_point_run.hpp"
-#include "core/input_error.hpp"
 #include "core/atomic_file.hpp"
+#include "core/input_error.hpp"
 #include "output/sweep_table.hpp"
 #include "plugin/scenario_with_plugins.hpp"
 #include "scenario/sweep_plan.hpp"

@@ -3,9 +3,9 @@
 
 #include "batch/regression_runner.hpp"
 #include "cli/commands.hpp"
+#include "core/atomic_file.hpp"
 #include "core/file_source.hpp"
 #include "core/input_error.hpp"
-#include "core/atomic_file.hpp"
 #include "output/regression_report.hpp"
 
 namespace zs::cli {

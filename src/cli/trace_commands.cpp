@@ -3,10 +3,10 @@
 #include <filesystem>
 
 #include "cli/commands.hpp"
+#include "core/atomic_file.hpp"
 #include "core/file_name.hpp"
 #include "core/file_source.hpp"
 #include "core/input_error.hpp"
-#include "core/atomic_file.hpp"
 #include "output/chakra_folder.hpp"
 #include "output/trace_report.hpp"
 #include "study/trace_input.hpp"
