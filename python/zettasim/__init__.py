@@ -22,7 +22,7 @@ from typing import Any, Dict, Mapping, Optional, Union
 from . import _zettasim, trace
 from ._errors import InputError
 
-__all__ = ["InputError", "Scenario", "Machine", "Model", "Result", "GoodputResult", "Plan", "run", "goodput", "place", "plan", "sweep", "trace",
+__all__ = ["InputError", "Scenario", "Machine", "Model", "Workload", "Result", "GoodputResult", "Plan", "run", "goodput", "place", "plan", "sweep", "trace",
            "__version__"]
 __version__: str = _zettasim.__version__
 
@@ -76,18 +76,42 @@ class Model(_InputFile):
     _read = staticmethod(_zettasim.model_json)
 
 
+class Workload:
+    """A scenario's workload section: a generator, its model (a file, a shipped name or a Model) and its plan
+    as keywords (``Workload("gpt3-1.3b", data_parallel=8, micro_batch=2, global_batch=128)``). It is checked
+    with its machine, when a Scenario is built from it (a plan that does not fit raises InputError there)."""
+
+    def __init__(self, model: Union[str, "Model"], generator: str = "megatron", **plan: Any):
+        model_file = model.path if isinstance(model, Model) else _shipped(model, "workloads", ".json")
+        self._section = {"generator": generator, "model": model_file, **plan}
+
+    @classmethod
+    def from_dict(cls, section: Mapping[str, Any]) -> "Workload":
+        """A workload section as a scenario file writes it ("generator", "model", the plan's keys)."""
+        section = dict(section)
+        return cls(section.pop("model"), section.pop("generator", "megatron"), **section)
+
+    def to_dict(self) -> Dict[str, Any]:
+        """The section as a scenario file holds it (the model's path made absolute)."""
+        return dict(self._section)
+
+    def __repr__(self) -> str:
+        return f"zettasim.Workload({self._section!r})"
+
+
 class Scenario:
     """A loaded, validated scenario: the machine, the job and the policies, as a scenario file states them.
 
     Build one with ``Scenario.load(path)`` or ``Scenario.from_dict(d)``; ``with_`` returns a changed copy.
     """
 
-    def __init__(self, machine: Union[str, "Machine", None] = None, model: Union[str, "Model", None] = None, *, generator: str = "megatron",
+    def __init__(self, machine: Union[str, "Machine", None] = None, model: Union[str, "Model", "Workload", None] = None, *, generator: str = "megatron",
                  placement: str = "linear", collective: str = "auto", seed: int = 1, name: Optional[str] = None,
                  _loaded: Any = None, **plan: Any):
         """A scenario from keyword arguments: ``machine`` a machine file or a shipped one's name
         ("hgx-h100-8" is topologies/hgx-h100-8.machine.json), ``model`` a model file or a shipped one's name
-        ("gpt3-1.3b" is workloads/gpt3-1.3b.json), or Machine and Model objects; the workload ``generator`` and its plan as keywords
+        ("gpt3-1.3b" is workloads/gpt3-1.3b.json), or Machine and Model objects (or a Workload in place of model
+        and plan); the workload ``generator`` and its plan as keywords
         (``data_parallel=8, tensor_parallel=1, micro_batch=2, global_batch=128``), the placement and
         collective policies by name. Shipped files are looked for in $ZETTASIM_DATA, the build's source tree
         and the install prefix's share/zettasim."""
@@ -97,10 +121,11 @@ class Scenario:
         if machine is None or model is None:
             raise TypeError("Scenario() needs machine= and model= (or use Scenario.load / Scenario.from_dict)")
         machine_file = machine.path if isinstance(machine, Machine) else _shipped(machine, "topologies", ".machine.json")
-        model_file = model.path if isinstance(model, Model) else _shipped(model, "workloads", ".json")
-        scenario = {"kind": "scenario", "name": name or f"{os.path.basename(model_file)[:-5]}-on-{os.path.basename(machine_file)[:-13]}",
-                    "seed": seed, "machine": machine_file,
-                    "workload": {"generator": generator, "model": model_file, **plan},
+        workload = model if isinstance(model, Workload) else Workload(model, generator, **plan)
+        section = workload.to_dict()
+        model_name = os.path.basename(section["model"])[: -len(".json")]
+        scenario = {"kind": "scenario", "name": name or f"{model_name}-on-{os.path.basename(machine_file)[:-13]}",
+                    "seed": seed, "machine": machine_file, "workload": section,
                     "policies": {"placement": placement, "collective": collective}}
         self._loaded = Scenario.from_dict(scenario)._loaded
 

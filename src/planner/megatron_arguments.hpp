@@ -13,9 +13,9 @@ namespace zs::planner {
 using MegatronArgument = std::pair<std::string, std::string>;
 
 /// The Megatron-LM argument names the planner writes, transcribed from megatron/training/arguments.py
-/// of github.com/NVIDIA/Megatron-LM (core_r0.9.0 to core_r0.12.0; _add_network_size_args,
-/// _add_training_args, _add_distributed_args, _add_checkpointing_args, _add_mixed_precision_args,
-/// _add_moe_args). Tests check every written flag against it.
+/// of github.com/NVIDIA/Megatron-LM (its argument groups _add_network_size_args, _add_training_args,
+/// _add_distributed_args, _add_checkpointing_args, _add_mixed_precision_args and _add_moe_args). Tests
+/// check every written flag against it.
 const std::vector<std::string>& megatron_argument_names();
 
 /// The arguments for the resolved "workload" of a megatron job (config.json's workload: its "model" and

@@ -103,6 +103,14 @@ class RunsAsTheCommandDoes(InSourceTree):
         self.assertEqual(config["workload"]["model"], model.to_dict())
         with self.assertRaises(zettasim.InputError):
             zettasim.Model.load("topologies/hgx-h100-8.json")  # a topology is not a model
+        workload = zettasim.Workload(model, "data-parallel", data_parallel=8, micro_batch=2, global_batch=128)
+        self.assertEqual(zettasim.Workload.from_dict(workload.to_dict()).to_dict(), workload.to_dict())
+        by_workload = zettasim.Scenario(machine, workload, collective="ring")
+        self.assertEqual(by_workload.to_dict()["workload"], config["workload"])
+        too_big = zettasim.Workload(model, "data-parallel", data_parallel=16, micro_batch=2, global_batch=128)
+        with self.assertRaises(zettasim.InputError) as caught:
+            zettasim.Scenario(machine, too_big)
+        self.assertEqual(caught.exception.path, "/workload")
 
     def test_with_is_the_changed_file(self):
         d = absolute("scenarios/hgx-3d-parallel.json")
