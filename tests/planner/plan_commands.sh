@@ -9,10 +9,15 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
-# The check can fail: zettasim itself links SimGrid.
-ldd "$zettasim" | grep -q libsimgrid || fail "zettasim does not link SimGrid, so the check below proves nothing"
-if ldd "$no_engine" | grep -q libsimgrid; then fail "the planner build links SimGrid"; fi
-nm -C "$no_engine" | grep -q 'zs::engine::' && fail "the planner build holds engine code"
+# The check can fail: zettasim itself links SimGrid. (Outputs go to files first: with pipefail, grep -q
+# leaving a pipe early would fail the writer and turn a match into a failure of the test line.)
+ldd "$zettasim" >"$work/zettasim.ldd"
+ldd "$no_engine" >"$work/planner.ldd"
+nm -C "$no_engine" >"$work/planner.nm"
+grep -q libsimgrid "$work/zettasim.ldd" || fail "zettasim does not link SimGrid, so the check below proves nothing"
+if grep -q libsimgrid "$work/planner.ldd"; then fail "the planner build links SimGrid"; fi
+if grep -q 'zs::engine::' "$work/planner.nm"; then fail "the planner build holds engine code"; fi
+grep -q 'zs::planner::make_job_plan' "$work/planner.nm" || fail "the planner build holds no planner code"
 
 scenario=$source/scenarios/planner/gpt3-1.3b-hgx-h100-4node.json
 "$zettasim" plan "$scenario" --out "$work/cli" --quiet >/dev/null
