@@ -167,4 +167,18 @@ void StagedDirectory::commit() {
   step(Step::kOldRemoved);
 }
 
+void write_staged_folder(const std::filesystem::path& dir,
+                         const std::vector<std::pair<std::string, std::string>>& files, Replace replace,
+                         const std::string& what) {
+  try {
+    StagedDirectory stage(dir, replace);
+    for (const auto& [name, content] : files) stage.write(name, content);
+    stage.commit();
+  } catch (const InputError&) {
+    throw;
+  } catch (const std::exception& e) {
+    throw InputError(dir.string(), "", "cannot write the " + what + ": " + e.what());
+  }
+}
+
 }  // namespace zs::core

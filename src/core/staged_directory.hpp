@@ -4,6 +4,8 @@
 #include <filesystem>
 #include <functional>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace zs::core {
 
@@ -58,5 +60,11 @@ class StagedDirectory {
   StepHook hook_;
   bool committed_ = false;
 };
+
+/// Writes `files` (name, content) into `dir` as one StagedDirectory swap. An I/O failure becomes an
+/// InputError naming `dir`: "cannot write the WHAT: ...".
+void write_staged_folder(const std::filesystem::path& dir,
+                         const std::vector<std::pair<std::string, std::string>>& files, Replace replace,
+                         const std::string& what);
 
 }  // namespace zs::core

@@ -23,15 +23,8 @@ std::filesystem::path results_folder(const std::string& out_dir, const std::stri
 
 void write_results_folder(const std::filesystem::path& dir,
                           const std::vector<std::pair<std::string, std::string>>& files, bool force) {
-  try {
-    core::StagedDirectory stage(dir, force ? core::Replace::kForce : core::Replace::kOwnOutput);
-    for (const auto& [name, content] : files) stage.write(name, content);
-    stage.commit();
-  } catch (const core::InputError&) {
-    throw;
-  } catch (const std::exception& e) {
-    throw core::InputError(dir.string(), "", std::string("cannot write the output folder: ") + e.what());
-  }
+  core::write_staged_folder(dir, files, force ? core::Replace::kForce : core::Replace::kOwnOutput,
+                            "output folder");
 }
 
 }  // namespace zs::output

@@ -159,13 +159,18 @@ void apply_iteration_time(JobPlan& plan, double iteration_time, const nlohmann::
   plan.megatron = megatron_arguments(workload, plan.save_interval, plan.unmapped);
 }
 
-nlohmann::json plan_json(const JobPlan& plan) {
+nlohmann::json ranks_json(const JobPlan& plan) {
   nlohmann::json ranks = nlohmann::json::array();
   for (size_t r = 0; r < plan.ranks.size(); ++r) {
     nlohmann::json mesh = nlohmann::json::object();
     for (size_t a = 0; a < plan.axes.size(); ++a) mesh[plan.axes[a]] = plan.ranks[r].coordinates[a];
     ranks.push_back({{"rank", r}, {"host", plan.ranks[r].host}, {"gpu", plan.ranks[r].gpu}, {"mesh", mesh}});
   }
+  return ranks;
+}
+
+nlohmann::json plan_json(const JobPlan& plan) {
+  const nlohmann::json ranks = ranks_json(plan);
   nlohmann::json collectives = nlohmann::json::array();
   for (const auto& c : plan.collectives)
     collectives.push_back({{"communicator", c.communicator},

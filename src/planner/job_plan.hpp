@@ -95,6 +95,9 @@ JobPlan make_job_plan(const scenario::Scenario& s, const PlanOptions& options,
 /// nothing without a checkpoint decision.
 void apply_iteration_time(JobPlan& plan, double iteration_time, const nlohmann::json& workload);
 
+/// Every rank: its number, host, GPU index and mesh coordinates (ranks.json, and plan.json's "ranks").
+nlohmann::json ranks_json(const JobPlan& plan);
+
 /// plan.json: every decision, the policy that made it and why.
 nlohmann::json plan_json(const JobPlan& plan);
 

@@ -50,13 +50,7 @@ std::string hostfile_text(const JobPlan& plan) {
 }
 
 std::string ranks_json_text(const JobPlan& plan) {
-  nlohmann::json ranks = nlohmann::json::array();
-  for (size_t r = 0; r < plan.ranks.size(); ++r) {
-    nlohmann::json mesh = nlohmann::json::object();
-    for (size_t a = 0; a < plan.axes.size(); ++a) mesh[plan.axes[a]] = plan.ranks[r].coordinates[a];
-    ranks.push_back({{"rank", r}, {"host", plan.ranks[r].host}, {"gpu", plan.ranks[r].gpu}, {"mesh", mesh}});
-  }
-  return ranks.dump(1) + "\n";
+  return ranks_json(plan).dump(1) + "\n";
 }
 
 std::string launch_script(const JobPlan& plan) {
@@ -168,15 +162,8 @@ std::string plan_summary(const JobPlan& plan) {
 
 void write_plan_folder(const std::filesystem::path& dir,
                        const std::vector<std::pair<std::string, std::string>>& files, bool force) {
-  try {
-    core::StagedDirectory stage(dir, force ? core::Replace::kForce : core::Replace::kOwnOutput);
-    for (const auto& [name, content] : files) stage.write(name, content);
-    stage.commit();
-  } catch (const core::InputError&) {
-    throw;
-  } catch (const std::exception& e) {
-    throw core::InputError(dir.string(), "", std::string("cannot write the plan folder: ") + e.what());
-  }
+  core::write_staged_folder(dir, files, force ? core::Replace::kForce : core::Replace::kOwnOutput,
+                            "plan folder");
 }
 
 }  // namespace zs::planner
