@@ -89,11 +89,10 @@ GpuTopologyMatrix GpuTopologyMatrix::parse(const std::string& text, const std::s
   auto fail = [&](uint32_t line, const std::string& what) {
     return core::InputError(file, "", (line ? "line " + std::to_string(line) + ": " : "") + what);
   };
-  std::vector<std::string> columns;  // GPU and NIC columns of the header, in order
-  std::map<std::string, uint32_t> gpu_row, nic_row;
+  std::vector<std::string> columns;                  // GPU and NIC columns of the header, in order
+  std::map<std::string, uint32_t> gpu_row, nic_row;  // row index by name (a name seen twice is an error)
   std::map<std::string, std::string> nic_device;
   std::vector<std::vector<GpuPath>> rows;
-  std::vector<std::string> row_names;
   std::vector<uint32_t> row_lines;
   uint32_t number = 0;
   bool in_legend = false;
@@ -139,7 +138,6 @@ GpuTopologyMatrix GpuTopologyMatrix::parse(const std::string& text, const std::s
     if (!index.emplace(name, static_cast<uint32_t>(rows.size())).second)
       throw fail(number, "row " + name + " appears twice");
     rows.push_back(std::move(row));
-    row_names.push_back(name);
     row_lines.push_back(number);
   }
   if (columns.empty()) throw fail(0, "expected the output of nvidia-smi topo -m: no header line");
