@@ -107,6 +107,21 @@ Command add_run(CLI::App& app) {
                   "auto (default: exact within 2^24 rank-ops and about 2^31 SimGrid activity scans, "
                   "collapsed beyond; the report says why), exact or collapsed");
   add_limit_options(run, opt->limits);
+  auto& t = opt->timeline;
+  run->add_option("--timeline", t.file,
+                  "Also write a timeline of the iteration (Trace Event Format JSON: opens in ui.perfetto.dev "
+                  "and chrome://tracing)");
+  run->add_option("--timeline-ranks", t.ranks,
+                  "Ranks the timeline shows: \"0-7,12\" or mesh coordinates \"pp=0..3,tp=0\" (default: every "
+                  "simulated rank)");
+  run->add_option("--timeline-window", t.window,
+                  "Simulated time the timeline shows, START..END with units (\"10ms..25ms\", \"..1s\")");
+  run->add_option("--timeline-max-size", t.max_size,
+                  "Size cap of the timeline file; events past it are left out and the run says from when "
+                  "(default 200MB)");
+  run->add_option("--timeline-links", t.busiest_links,
+                  "Counter tracks for this many of the busiest link directions (default 8)")
+      ->check(CLI::Range(uint32_t(0), uint32_t(100000)));
   return command(run, opt, &run_scenario);
 }
 

@@ -20,11 +20,21 @@ struct FolderOptions {
   bool force = false;   ///< replace an existing folder that zettasim did not write
 };
 
+/// `run --timeline FILE` and the options that choose what the timeline shows.
+struct TimelineRequest {
+  std::string file;                ///< empty: no timeline
+  std::string ranks;               ///< --timeline-ranks: "0-7,12" or "pp=0..3,tp=0"; empty: every rank
+  std::string window;              ///< --timeline-window: "START..END" in time units, either side optional
+  std::string max_size = "200MB";  ///< --timeline-max-size
+  uint32_t busiest_links = 8;      ///< --timeline-links
+};
+
 struct RunOptions {
   std::vector<std::string> plugins;  ///< --plugin: policy plugins loaded before the scenario
   std::string scenario;              ///< empty: the embedded scenarios/default.json
   FolderOptions folder;
   std::string fidelity;  ///< overrides the scenario's when set
+  TimelineRequest timeline;
   scenario::LoadLimits limits;
 };
 /// `zettasim list`: every family, with the policies of `plugins`.

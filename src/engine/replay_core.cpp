@@ -52,6 +52,10 @@ ReplayCore::ReplayCore(const topology::Machine& m, const workload::Trace& t, con
   slowdown_of_slot.assign(slots, 1.0);
   for (auto [rank, factor] : simulated.slowdown) slowdown_of_slot[slot(rank)] = factor;
   ops_done.assign(slots, 0);
+  if (simulated.record_timeline) {
+    timeline = std::make_shared<ReplayTimeline>();
+    for (uint64_t r : rank_of_slot) timeline->unit_of_slot.push_back(placement.unit_of_rank[r]);
+  }
   for (size_t i = 0; i < slots; ++i) {
     role_of_rank[i] = trace.role_of(rank_of_slot[i]);
     pending[i] = graphs[role_of_rank[i]].initial_pending;
@@ -72,6 +76,21 @@ SimgridBackend::Token ReplayCore::new_token(const Activity& a) {
   }
   activities.push_back(a);
   return activities.size() - 1;
+}
+
+void ReplayCore::record_link_transfer(SimgridBackend::Token token, topology::NodeId src,
+                                      const std::vector<topology::LinkId>& route, double bytes) {
+  ReplayTimeline::LinkTransfer t{now(), now(), bytes, uint32_t(timeline->directions.size()),
+                                 uint32_t(route.size())};
+  topology::NodeId at = src;
+  for (auto l : route) {
+    const auto& link = machine.topology.links()[l];
+    const bool forward = link.a == at;
+    timeline->directions.push_back(uint32_t(2 * size_t(l) + (forward ? 0 : 1)));
+    at = forward ? link.b : link.a;
+  }
+  open_link_transfer[token] = uint32_t(timeline->link_transfers.size());
+  timeline->link_transfers.push_back(t);
 }
 
 void ReplayCore::start_op(uint64_t rank, uint32_t op) {
@@ -132,6 +151,15 @@ void ReplayCore::op_done_at(uint64_t rank, uint32_t op, double end, uint32_t run
                : std::holds_alternative<workload::P2POp>(o.body)    ? b.p2p
                                                                     : b.collective;
   kind.push_back(span);
+  if (timeline) {
+    auto found = collective_of_op.find(load_key(rank, op));
+    uint32_t coll = ReplayTimeline::kNone;
+    if (found != collective_of_op.end()) {
+      coll = found->second;
+      collective_of_op.erase(found);
+    }
+    timeline->spans.push_back({uint32_t(slot(rank)), op, span.first, span.second, coll});
+  }
   if (const auto* c = std::get_if<workload::CollectiveOp>(&o.body)) {
     const size_t comm = communicator_of(c->communicator);
     if (b.collective_by_communicator.size() <= comm) b.collective_by_communicator.resize(comm + 1);
@@ -163,6 +191,9 @@ void ReplayCore::post_p2p(uint64_t rank, uint32_t op, const workload::P2POp& p) 
                                     " but rank " + std::to_string(dst) + " expects " +
                                     core::to_string(expected.bytes));
   ++result.p2p_activities;
+  if (timeline)
+    timeline->pairs.push_back(
+        {uint32_t(slot(pair->send.rank)), pair->send.op, uint32_t(slot(pair->recv.rank)), pair->recv.op});
   Activity a{Kind::kP2P, pair->send.rank, pair->send.op, 0, 0, pair->recv.rank, pair->recv.op, 0};
   fidelity->start_p2p(src, dst, sent.bytes, a);
 }
@@ -190,6 +221,7 @@ void ReplayCore::join(uint64_t rank, uint32_t op, const workload::CollectiveOp& 
   uint32_t id =
       found != instance_by_key.end() ? found->second : fidelity->create_instance(key, rank, op, groups, c);
   Instance& inst = instances.at(id);
+  if (timeline) collective_of_op[load_key(rank, op)] = id;
   if (inst.kind != c.kind || inst.bytes != c.bytes)
     throw workload::trace_error(
         trace, op_where(rank, op),
@@ -213,6 +245,7 @@ void ReplayCore::join(uint64_t rank, uint32_t op, const workload::CollectiveOp& 
 
 uint32_t ReplayCore::add_instance(Instance inst, const InstanceKey& key) {
   uint32_t id = next_instance++;
+  if (timeline) timeline->collectives.push_back({inst.schedule.algorithm});
   instances.emplace(id, std::move(inst));
   instance_by_key.emplace(key, id);
   ++result.collectives;
@@ -292,6 +325,13 @@ void ReplayCore::member_done(uint32_t id, uint32_t m) {
 void ReplayCore::on_complete(SimgridBackend::Token token) {
   Activity a = activities[token];
   free_tokens.push_back(token);
+  if (timeline && !open_link_transfer.empty()) {
+    auto open = open_link_transfer.find(token);
+    if (open != open_link_transfer.end()) {
+      timeline->link_transfers[open->second].end = now();
+      open_link_transfer.erase(open);
+    }
+  }
   complete(a);
 }
 
@@ -362,6 +402,7 @@ ReplayResult ReplayCore::take_result() {
     out.ranks[i].stands_for = simulated.stands_for;
   }
   out.collective_algorithms.assign(algorithms.begin(), algorithms.end());
+  out.timeline = timeline;
   fidelity->finish(out);
   return out;
 }

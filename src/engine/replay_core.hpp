@@ -30,6 +30,7 @@ struct SimulatedRanks {
   std::vector<uint64_t> representatives;  ///< ascending; empty: every rank
   uint64_t stands_for = 1;                ///< ranks each simulated rank stands for, itself included
   std::map<uint64_t, double> slowdown;    ///< per simulated rank on a slow unit: compute time factor
+  bool record_timeline = false;           ///< fill ReplayResult::timeline
 };
 
 /// Issues every simulated rank's ops as their dependencies finish: compute on SimGrid, communication
@@ -80,6 +81,14 @@ struct ReplayCore {
   /// Expert load of (rank, dispatch op): tokens the rank received / nominal, for ops scaled by it.
   std::unordered_map<uint64_t, double> expert_load;
   ReplayResult result;
+  /// Recording for a timeline (simulated.record_timeline), else null.
+  std::shared_ptr<ReplayTimeline> timeline;
+  std::unordered_map<uint64_t, uint32_t> collective_of_op;    ///< timeline: load_key(rank, op) -> instance
+  std::unordered_map<uint64_t, uint32_t> open_link_transfer;  ///< timeline: token -> link_transfers index
+
+  /// Timeline: a network transfer of `bytes` over `route` from `src` starts now as activity `token`.
+  void record_link_transfer(SimgridBackend::Token token, topology::NodeId src,
+                            const std::vector<topology::LinkId>& route, double bytes);
 
   static uint64_t load_key(uint64_t rank, uint32_t op) { return rank * 0x100000000ull + op; }
 

@@ -2,12 +2,14 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "core/fidelity.hpp"
 #include "core/units.hpp"
+#include "engine/replay_timeline.hpp"
 
 namespace zs::engine {
 
@@ -50,6 +52,8 @@ struct ReplayResult {
   std::vector<std::string> collective_algorithms;  ///< distinct algorithms the policy chose
   /// Bytes each link carried, per direction: [2 l] from its node a to b, [2 l + 1] from b to a, B.
   std::vector<double> link_bytes;
+  /// Every op's span, point-to-point pairs and link transfers; only when SimulationEvents asked for it.
+  std::shared_ptr<const ReplayTimeline> timeline;
 
   const RankBreakdown& critical() const { return ranks.at(critical_slot); }
 };

@@ -13,13 +13,14 @@ namespace zs::engine {
 Replayer::Replayer(const topology::Machine& machine, const workload::Trace& trace,
                    const policy::Placement& placement, const policy::CollectivePolicy& collective,
                    std::vector<topology::CircuitReconfiguration> reconfigurations,
-                   const RankCollapse* collapse)
+                   const RankCollapse* collapse, bool record_timeline)
     : machine_(machine),
       trace_(trace),
       placement_(placement),
       collective_(collective),
       reconfigurations_(std::move(reconfigurations)),
-      collapse_(collapse) {}
+      collapse_(collapse),
+      record_timeline_(record_timeline) {}
 
 Replayer::~Replayer() = default;
 
@@ -32,6 +33,7 @@ ReplayResult Replayer::run() {
         "use exact fidelity or drop the reconfigurations");
   SimulatedRanks simulated;
   simulated.slowdown = slowdown_of_ranks(machine_, placement_, collapse_);
+  simulated.record_timeline = record_timeline_;
   if (collapse_ == nullptr) {
     ReplayCore core(machine_, trace_, placement_, collective_, std::move(simulated));
     ExactFidelity exact(core, reconfigurations_);

@@ -19,11 +19,12 @@ namespace zs::engine {
 /// the transfer and its concurrent copies.
 class Replayer {
  public:
-  /// `reconfigurations`: scripted optical circuit changes, sorted by time.
+  /// `reconfigurations`: scripted optical circuit changes, sorted by time. `record_timeline`: fill
+  /// ReplayResult::timeline.
   Replayer(const topology::Machine& machine, const workload::Trace& trace, const policy::Placement& placement,
            const policy::CollectivePolicy& collective,
            std::vector<topology::CircuitReconfiguration> reconfigurations = {},
-           const RankCollapse* collapse = nullptr);
+           const RankCollapse* collapse = nullptr, bool record_timeline = false);
   ~Replayer();
   Replayer(const Replayer&) = delete;
   Replayer& operator=(const Replayer&) = delete;
@@ -38,6 +39,7 @@ class Replayer {
   const policy::CollectivePolicy& collective_;
   std::vector<topology::CircuitReconfiguration> reconfigurations_;
   const RankCollapse* collapse_;
+  bool record_timeline_;  ///< fill ReplayResult::timeline
 };
 
 }  // namespace zs::engine

@@ -43,6 +43,8 @@ struct SimulationResult {
 struct SimulationEvents {
   std::vector<topology::CircuitReconfiguration> circuit_reconfigurations;  ///< sorted by time
   uint64_t seed = 1;                                                       ///< the scenario's seed
+  /// Record every op's span, point-to-point pairs and link transfers (ReplayResult::timeline).
+  bool record_timeline = false;
 };
 
 /// Which ranks and flows are simulated (kAuto: exact within kExactRankOpLimit rank-ops and

@@ -12,12 +12,12 @@ std::unique_ptr<policy::PlacementPolicy> placement_policy_of(const scenario::Sce
 }
 
 engine::SimulationResult simulate_scenario(const scenario::Scenario& s,
-                                           const policy::PolicyCatalog& policies) {
+                                           const policy::PolicyCatalog& policies, bool record_timeline) {
   const auto placement = placement_policy_of(s, policies);
   const auto collective =
       policy::make_collective_policy(policies.collective, s.collective_policy, s.collective_options);
-  return engine::simulate(s.machine, s.trace, *placement, *collective, {s.circuit_reconfigurations, s.seed},
-                          s.fidelity);
+  return engine::simulate(s.machine, s.trace, *placement, *collective,
+                          {s.circuit_reconfigurations, s.seed, record_timeline}, s.fidelity);
 }
 
 engine::SimulationResult simulate_scenario(const scenario::Scenario& s, const policy::Placement& placement,

@@ -19,9 +19,10 @@ std::unique_ptr<policy::PlacementPolicy> placement_policy_of(const scenario::Sce
                                                              const policy::PolicyCatalog& policies = {});
 
 /// One iteration with the scenario's placement and collective policies, seed, optical reconfigurations
-/// and fidelity.
+/// and fidelity; `record_timeline` also records what a timeline shows (ReplayResult::timeline).
 engine::SimulationResult simulate_scenario(const scenario::Scenario& s,
-                                           const policy::PolicyCatalog& policies = {});
+                                           const policy::PolicyCatalog& policies = {},
+                                           bool record_timeline = false);
 
 /// The same with the ranks where `placement` puts them (a re-placed or degraded job): the result's
 /// placement policy reads "given".

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Writes tests/golden anew from a build's zettasim: every shipped scenario's run outputs, goodput outputs for
-# those with a reliability section, and the planner's folder for scenarios/planner's small cluster.
+# those with a reliability section, the planner's folder for scenarios/planner's small cluster, and a timeline.
 # Run from anywhere; review the diff before committing it.
 #   tests/golden/update.sh [BUILD_DIR]   (default: build)
 set -euo pipefail
@@ -20,4 +20,11 @@ done
 "$bin" plan scenarios/planner/gpt3-1.3b-hgx-h100-4node.json --out tests/golden/plan-gpt3-1.3b-hgx-h100-4node \
   --force --quiet >/dev/null
 rm -f tests/golden/plan-gpt3-1.3b-hgx-h100-4node/.zettasim-output
+# A timeline of two ranks of the timeline test case (tests/output/timeline_json_test.cpp runs the same).
+tmp=$(mktemp -d)
+mkdir -p tests/golden/timeline-offload-pp4-ocs
+"$bin" run tests/output/data/offload-pp4-ocs.json --out "$tmp/out" --quiet \
+  --timeline tests/golden/timeline-offload-pp4-ocs/timeline.json --timeline-ranks dp=0,tp=0,pp=0..1 \
+  --timeline-links 4 >/dev/null
+rm -rf "$tmp"
 echo "tests/golden written by $bin"

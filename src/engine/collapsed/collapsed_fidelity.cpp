@@ -137,6 +137,7 @@ uint32_t CollapsedFidelity::create_instance(const InstanceKey& key, uint64_t ran
   auto charge =
       costs_.collective(rank, std::get<0>(key), axes, c, core_.op_where(rank, op), core_.result.link_bytes);
   core_.algorithms.insert(charge.algorithm);
+  inst.schedule.algorithm = charge.algorithm;
   inst.duration = charge.seconds;
   inst.shared_bytes = std::move(charge.shared_bytes);
   if (c.dispatch && !c.dispatch->combine && RankCollapse::routed_per_call(c, group_size))

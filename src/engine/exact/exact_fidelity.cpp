@@ -77,7 +77,9 @@ void ExactFidelity::start_transfer(topology::NodeId src, topology::NodeId dst, c
   const double ready = circuits_.ready_at(route).value();
   if (ready <= core_.now()) {
     count_link_bytes(src, route, bytes.value());
-    core_.backend.start_transfer(src, dst, bytes, core_.new_token(a), route);
+    const auto token = core_.new_token(a);
+    if (core_.timeline && !route.empty()) core_.record_link_transfer(token, src, route, bytes.value());
+    core_.backend.start_transfer(src, dst, bytes, token, route);
     return;
   }
   ++core_.result.circuit_waits;
