@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Prints the benchmark tables of docs/benchmarks.md; each case in its own process so that
-# peak memory is per case. Usage: bench/run.sh [BUILD_DIR] [MAX_UNITS] [platform|collectives|headline|sweep|all]
+# peak memory is per case. Usage: bench/run.sh [BUILD_DIR] [MAX_UNITS] [platform|collectives|headline|timeline|sweep|all]
 set -euo pipefail
 build=${1:-build}
 max=${2:-524288}
@@ -54,6 +54,27 @@ c = s.get("collapsed", {})
 print(f"| {name} | {wall:.1f} | {rss / 1024 / 1024:.2f} | {s['iteration_time_s']:.2f} | "
       f"{c.get('simulated_ranks')} of {s['ranks']} ranks, {c.get('distance_maps')} distance maps |")
 PY
+    rm -rf "$out"
+  done
+fi
+if [ "$what" = timeline ] || [ "$what" = all ]; then
+  # What --timeline adds to a run: the same scenario without and with it, back to back.
+  echo
+  echo "| scenario | fidelity | wall without (s) | wall with (s) | added | timeline (MB) | events | peak RSS with (GiB) |"
+  echo "|---|---|---|---|---|---|---|---|"
+  for scenario in moe-ep-64 moe-10t-512k; do
+    out=$(mktemp -d)
+    /usr/bin/time -f "%e %M" -o "$out/plain" "$build/bin/zettasim" run "scenarios/$scenario.json" --out "$out/a" \
+      --quiet > /dev/null
+    /usr/bin/time -f "%e %M" -o "$out/with" "$build/bin/zettasim" run "scenarios/$scenario.json" --out "$out/b" \
+      --quiet --timeline "$out/t.json" > "$out/said"
+    read -r plain _ < "$out/plain"
+    read -r with rss < "$out/with"
+    events=$(sed -n 's/^timeline: .* (\([0-9]*\) events.*/\1/p' "$out/said")
+    fidelity=$(/usr/bin/python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['fidelity'])" "$out/b/summary.json")
+    /usr/bin/python3 -c "import os,sys; p,w,r,f=float(sys.argv[1]),float(sys.argv[2]),float(sys.argv[3]),sys.argv[4]
+print(f'| {sys.argv[5]} | {sys.argv[7]} | {p:.1f} | {w:.1f} | {100 * (w - p) / p:+.0f}% | {os.path.getsize(f) / 1e6:.1f} | {sys.argv[6]} | {r / 1024 / 1024:.2f} |')" \
+      "$plain" "$with" "$rss" "$out/t.json" "$scenario" "$events" "$fidelity"
     rm -rf "$out"
   done
 fi

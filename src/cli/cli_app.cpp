@@ -122,6 +122,12 @@ Command add_run(CLI::App& app) {
   run->add_option("--timeline-links", t.busiest_links,
                   "Counter tracks for this many of the busiest link directions (default 8)")
       ->check(CLI::Range(uint32_t(0), uint32_t(100000)));
+  run->add_option(
+      "--timeseries", t.timeseries,
+      "Also write utilization over time (HDF5): per link direction, memory pool, optical switch, and "
+      "per rank its states, on a fixed grid");
+  run->add_option("--timeseries-step", t.timeseries_step,
+                  "The grid's step in simulated time (default: 1, 2 or 5 x 10^k s, for about 1,000 samples)");
   return command(run, opt, &run_scenario);
 }
 

@@ -27,6 +27,8 @@ struct TimelineRequest {
   std::string window;              ///< --timeline-window: "START..END" in time units, either side optional
   std::string max_size = "200MB";  ///< --timeline-max-size
   uint32_t busiest_links = 8;      ///< --timeline-links
+  std::string timeseries;          ///< --timeseries FILE.h5; empty: none
+  std::string timeseries_step;     ///< --timeseries-step; empty: about 1,000 samples (1, 2 or 5 x 10^k s)
 };
 
 struct RunOptions {

@@ -1,11 +1,10 @@
 // `zettasim run`, `goodput`, `topo`, `place` and `validate`: load, call the study, write what output formats.
-#include <cstdio>
 #include <filesystem>
 
 #include "cli/bundled_files.hpp"
 #include "cli/commands.hpp"
-#include "cli/timeline_options.hpp"
-#include "core/atomic_file.hpp"
+#include "cli/progress_line.hpp"
+#include "cli/run_views.hpp"
 #include "core/file_source.hpp"
 #include "core/input_error.hpp"
 #include "output/goodput_report.hpp"
@@ -13,7 +12,6 @@
 #include "output/placement_report.hpp"
 #include "output/results_folder.hpp"
 #include "output/run_record.hpp"
-#include "output/timeline_json.hpp"
 #include "output/topology_report.hpp"
 #include "output/validation_report.hpp"
 #include "plugin/scenario_with_plugins.hpp"
@@ -36,32 +34,6 @@ void write_and_print(const std::filesystem::path& dir, const FolderOptions& fold
   out << "\nresults: " << dir.string() << "/ (" << names << ")\n";
 }
 
-/// `seconds` to 6 significant digits, for messages.
-std::string short_time(double seconds) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.6g s", seconds);
-  return text;
-}
-
-/// Writes the run's timeline to `file` and says where it went (and where the size cap cut it).
-void write_timeline(const scenario::Scenario& s, const engine::SimulationResult& result,
-                    const std::string& file, const output::TimelineOptions& options, std::ostream& out) {
-  const output::Timeline t = output::timeline_json(s, result, options);
-  try {
-    core::write_file_atomically(file, t.json);
-  } catch (const std::runtime_error& e) {
-    throw core::InputError("--timeline", "", e.what());
-  }
-  out << "timeline: " << file << " (" << t.events
-      << " events; open in ui.perfetto.dev or chrome://tracing)\n";
-  if (t.cut_at)
-    out << "warning: the timeline reached --timeline-max-size "
-        << core::to_string(core::Bytes(double(options.max_bytes))) << " at simulated "
-        << short_time(*t.cut_at)
-        << ": later events are left out (narrow it with --timeline-ranks or --timeline-window, or raise the "
-           "cap)\n";
-}
-
 }  // namespace
 
 int run_scenario(const RunOptions& opt, std::ostream& out) {
@@ -78,22 +50,18 @@ int run_scenario(const RunOptions& opt, std::ostream& out) {
   }
   s.resolved["scenario"]["fidelity"] = core::to_string(s.fidelity);
   const auto dir = output::results_folder(opt.folder.out_dir, s.name, opt.folder.force);
-  const bool timeline = !opt.timeline.file.empty();
-  std::optional<output::TimelineOptions> shown;
-  if (timeline) {
-    if (std::filesystem::is_directory(opt.timeline.file))
-      throw core::InputError("--timeline", "",
-                             "\"" + opt.timeline.file + "\" is a folder; expected a file name");
-    shown = timeline_options(opt.timeline, s.trace.mesh);
-  }
-  const engine::SimulationResult result = study::simulate_scenario(s, catalog.policies, timeline);
+  const RunViews views = check_views(opt.timeline, s);
+  ProgressLine progress = ProgressLine::for_stderr(opt.folder.quiet);
+  const engine::SimulationResult result =
+      study::simulate_scenario(s, catalog.policies, views.any(), &progress);
+  progress.finish();
   const std::string report = output::report_text(s, result);
   write_and_print(dir, opt.folder,
                   {{"summary.json", output::summary_json(s, result).dump(2) + "\n"},
                    {"config.json", output::config_json(s).dump(2) + "\n"},
                    {"report.txt", report}},
                   report, out);
-  if (timeline) write_timeline(s, result, opt.timeline.file, *shown, out);
+  write_views(views, opt.timeline, s, result, out);
   return 0;
 }
 
@@ -104,7 +72,11 @@ int run_goodput(const GoodputOptions& opt, std::ostream& out) {
   const scenario::Scenario s = plugin::load_scenario(files, opt.scenario, catalog, opt.limits);
   study::require_reliability_section(s, opt.scenario);
   const auto dir = output::results_folder(opt.folder.out_dir, s.name + "-goodput", opt.folder.force);
-  const study::GoodputStudy g = study::run_goodput_study(s, opt.scenario, opt.study, catalog.policies);
+  ProgressLine progress = ProgressLine::for_stderr(opt.folder.quiet);
+  study::GoodputStudyOptions options = opt.study;
+  options.progress = &progress;
+  const study::GoodputStudy g = study::run_goodput_study(s, opt.scenario, options, catalog.policies);
+  progress.finish();
   const std::string report = output::goodput_report(s, opt.scenario, g);
   write_and_print(dir, opt.folder,
                   {{"goodput.json", output::goodput_json(s, g).dump(2) + "\n"},
@@ -143,7 +115,9 @@ int run_validate(const ValidateOptions& opt, std::ostream& out) {
     if (spec.rows.empty()) throw core::InputError("--rows", "", "no row name contains \"" + opt.rows + "\"");
   }
   const auto dir = output::results_folder(opt.folder.out_dir, "validate-" + spec.name, opt.folder.force);
-  const study::ValidationStudy validation = study::run_validation(*files, spec);
+  ProgressLine progress = ProgressLine::for_stderr(opt.folder.quiet);
+  const study::ValidationStudy validation = study::run_validation(*files, spec, &progress);
+  progress.finish();
   const std::string report = output::validation_report(spec, validation);
   write_and_print(dir, opt.folder,
                   {{"validation.json", output::validation_json(spec, validation).dump(2) + "\n"},

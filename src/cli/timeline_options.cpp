@@ -1,6 +1,9 @@
 // Parsing the timeline options: rank selection, time window, size cap.
 #include "cli/timeline_options.hpp"
 
+#include <cmath>
+#include <limits>
+
 #include "core/input_error.hpp"
 #include "core/units.hpp"
 
@@ -50,6 +53,28 @@ output::TimelineOptions timeline_options(const TimelineRequest& request, const w
   }
   out.busiest_links = request.busiest_links;
   return out;
+}
+
+void check_timeseries_step(const TimelineRequest& request) {
+  timeseries_step(request, 1.0);
+}
+
+double timeseries_step(const TimelineRequest& request, double iteration) {
+  if (request.timeseries_step.empty()) {
+    const double wanted = std::max(iteration, 1e-9) / 1000;
+    const double decade = std::pow(10.0, std::floor(std::log10(wanted)));
+    for (double f : {1.0, 2.0, 5.0, 10.0})
+      if (f * decade >= wanted * (1 - 1e-12)) return f * decade;
+    return 10 * decade;
+  }
+  try {
+    const double s = core::parse_seconds(request.timeseries_step).value();
+    if (!(s > 0) || s == std::numeric_limits<double>::infinity()) throw core::UnitError("not positive");
+    return s;
+  } catch (const core::UnitError&) {
+    throw core::InputError("--timeseries-step", "",
+                           "expected a positive time such as 1ms, got \"" + request.timeseries_step + "\"");
+  }
 }
 
 }  // namespace zs::cli

@@ -60,6 +60,7 @@ ReplayCore::ReplayCore(const topology::Machine& m, const workload::Trace& t, con
     role_of_rank[i] = trace.role_of(rank_of_slot[i]);
     pending[i] = graphs[role_of_rank[i]].initial_pending;
     op_start[i].assign(pending[i].size(), 0.0);
+    ops_total += pending[i].size();
   }
 }
 
@@ -167,6 +168,7 @@ void ReplayCore::op_done_at(uint64_t rank, uint32_t op, double end, uint32_t run
   }
   finish[slot(rank)] = std::max(finish[slot(rank)], span.second);
   ++ops_done[slot(rank)];
+  ++ops_done_total;
   for (uint32_t s : graphs[role_of_rank[slot(rank)]].successors[op])
     if (--pending[slot(rank)][s] == 0 && s != running) start_op(rank, s);
 }
@@ -325,6 +327,8 @@ void ReplayCore::member_done(uint32_t id, uint32_t m) {
 void ReplayCore::on_complete(SimgridBackend::Token token) {
   Activity a = activities[token];
   free_tokens.push_back(token);
+  if (simulated.progress != nullptr && (++completions & 4095) == 0)
+    simulated.progress->report({double(ops_done_total), double(ops_total), "ops", now()});
   if (timeline && !open_link_transfer.empty()) {
     auto open = open_link_transfer.find(token);
     if (open != open_link_transfer.end()) {

@@ -9,6 +9,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "core/progress.hpp"
 #include "engine/busy_time.hpp"
 #include "engine/collective_instance.hpp"
 #include "engine/p2p_matcher.hpp"
@@ -27,10 +28,11 @@ namespace zs::engine {
 /// The ranks a replay simulates: every rank of the mesh (exact fidelity), or representatives that each
 /// stand for several (collapsed).
 struct SimulatedRanks {
-  std::vector<uint64_t> representatives;  ///< ascending; empty: every rank
-  uint64_t stands_for = 1;                ///< ranks each simulated rank stands for, itself included
-  std::map<uint64_t, double> slowdown;    ///< per simulated rank on a slow unit: compute time factor
-  bool record_timeline = false;           ///< fill ReplayResult::timeline
+  std::vector<uint64_t> representatives;   ///< ascending; empty: every rank
+  uint64_t stands_for = 1;                 ///< ranks each simulated rank stands for, itself included
+  std::map<uint64_t, double> slowdown;     ///< per simulated rank on a slow unit: compute time factor
+  bool record_timeline = false;            ///< fill ReplayResult::timeline
+  core::ProgressSink* progress = nullptr;  ///< told how far the replay got
 };
 
 /// Issues every simulated rank's ops as their dependencies finish: compute on SimGrid, communication
@@ -71,6 +73,9 @@ struct ReplayCore {
   P2PMatcher p2p;
   std::vector<double> finish;      ///< per slot, s
   std::vector<uint64_t> ops_done;  ///< per slot
+  uint64_t ops_done_total = 0;     ///< over every slot
+  uint64_t ops_total = 0;          ///< the simulated ranks' ops
+  uint64_t completions = 0;        ///< activities completed (progress is reported every 4096)
 
   std::vector<Activity> activities;
   std::vector<SimgridBackend::Token> free_tokens;

@@ -13,14 +13,15 @@ namespace zs::engine {
 Replayer::Replayer(const topology::Machine& machine, const workload::Trace& trace,
                    const policy::Placement& placement, const policy::CollectivePolicy& collective,
                    std::vector<topology::CircuitReconfiguration> reconfigurations,
-                   const RankCollapse* collapse, bool record_timeline)
+                   const RankCollapse* collapse, bool record_timeline, core::ProgressSink* progress)
     : machine_(machine),
       trace_(trace),
       placement_(placement),
       collective_(collective),
       reconfigurations_(std::move(reconfigurations)),
       collapse_(collapse),
-      record_timeline_(record_timeline) {}
+      record_timeline_(record_timeline),
+      progress_(progress) {}
 
 Replayer::~Replayer() = default;
 
@@ -34,6 +35,7 @@ ReplayResult Replayer::run() {
   SimulatedRanks simulated;
   simulated.slowdown = slowdown_of_ranks(machine_, placement_, collapse_);
   simulated.record_timeline = record_timeline_;
+  simulated.progress = progress_;
   if (collapse_ == nullptr) {
     ReplayCore core(machine_, trace_, placement_, collective_, std::move(simulated));
     ExactFidelity exact(core, reconfigurations_);

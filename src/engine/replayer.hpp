@@ -1,6 +1,7 @@
 // Replays a trace on a machine through placement and collective policies, in exact or collapsed fidelity.
 #pragma once
 
+#include "core/progress.hpp"
 #include "engine/collapsed/rank_collapse.hpp"
 #include "engine/replay_result.hpp"
 #include "policy/collective/collective_policy.hpp"
@@ -20,11 +21,12 @@ namespace zs::engine {
 class Replayer {
  public:
   /// `reconfigurations`: scripted optical circuit changes, sorted by time. `record_timeline`: fill
-  /// ReplayResult::timeline.
+  /// ReplayResult::timeline. `progress`: told how far the replay got.
   Replayer(const topology::Machine& machine, const workload::Trace& trace, const policy::Placement& placement,
            const policy::CollectivePolicy& collective,
            std::vector<topology::CircuitReconfiguration> reconfigurations = {},
-           const RankCollapse* collapse = nullptr, bool record_timeline = false);
+           const RankCollapse* collapse = nullptr, bool record_timeline = false,
+           core::ProgressSink* progress = nullptr);
   ~Replayer();
   Replayer(const Replayer&) = delete;
   Replayer& operator=(const Replayer&) = delete;
@@ -40,6 +42,7 @@ class Replayer {
   std::vector<topology::CircuitReconfiguration> reconfigurations_;
   const RankCollapse* collapse_;
   bool record_timeline_;  ///< fill ReplayResult::timeline
+  core::ProgressSink* progress_;
 };
 
 }  // namespace zs::engine

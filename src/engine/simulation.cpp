@@ -84,7 +84,7 @@ SimulationResult simulate(const topology::Machine& machine, const workload::Trac
     }
   }
   out.replay = Replayer(machine, trace, where, collective, events.circuit_reconfigurations,
-                        collapse ? &*collapse : nullptr, events.record_timeline)
+                        collapse ? &*collapse : nullptr, events.record_timeline, events.progress)
                    .run();
   for (auto unit : where.unit_of_rank) {
     const auto& model = machine.unit_model(unit);

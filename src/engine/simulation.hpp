@@ -6,6 +6,7 @@
 #include <string_view>
 
 #include "core/fidelity.hpp"
+#include "core/progress.hpp"
 #include "core/units.hpp"
 #include "engine/exact_work.hpp"
 #include "engine/replay_result.hpp"
@@ -45,6 +46,8 @@ struct SimulationEvents {
   uint64_t seed = 1;                                                       ///< the scenario's seed
   /// Record every op's span, point-to-point pairs and link transfers (ReplayResult::timeline).
   bool record_timeline = false;
+  /// Told, every few thousand completed activities, the simulated time and the ops done of the total.
+  core::ProgressSink* progress = nullptr;
 };
 
 /// Which ranks and flows are simulated (kAuto: exact within kExactRankOpLimit rank-ops and

@@ -84,6 +84,7 @@ GoodputSummary simulate_goodput(const FailureRates& rates, const GoodputConfig& 
       values.push_back(it == run.by_component.end() ? 0.0 : static_cast<double>(it->second));
     }
     if (k == 0) s.first = std::move(run);
+    if (cfg.progress != nullptr) cfg.progress->report({double(k + 1), double(seeds), "seeds"});
   }
   s.ettr = estimate(ettr);
   s.goodput = estimate(goodput);

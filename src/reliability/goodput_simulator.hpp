@@ -9,6 +9,7 @@
 #include <tuple>
 #include <vector>
 
+#include "core/progress.hpp"
 #include "core/units.hpp"
 #include "policy/recovery/checkpoint_policy.hpp"
 #include "reliability/degradation.hpp"
@@ -43,11 +44,12 @@ struct PeerCheckpoints {
 
 /// A job and its recovery setup. Times in seconds.
 struct GoodputConfig {
-  core::Seconds iteration{0};        ///< one training iteration on the healthy machine (the engine's)
-  double tokens_per_iteration = 0;   ///< for goodput
-  uint64_t units = 0;                ///< units the job runs on
-  core::Seconds horizon{0};          ///< wall-clock time simulated
-  core::Seconds checkpoint_cost{0};  ///< a synchronous checkpoint blocks training this long
+  core::Seconds iteration{0};              ///< one training iteration on the healthy machine (the engine's)
+  core::ProgressSink* progress = nullptr;  ///< told the seeds done
+  double tokens_per_iteration = 0;         ///< for goodput
+  uint64_t units = 0;                      ///< units the job runs on
+  core::Seconds horizon{0};                ///< wall-clock time simulated
+  core::Seconds checkpoint_cost{0};        ///< a synchronous checkpoint blocks training this long
   policy::CheckpointPolicy checkpoint;
   core::Seconds detection{0};  ///< from the failure to the job knowing
   core::Seconds restart{0};    ///< re-initialization and loading the checkpoint

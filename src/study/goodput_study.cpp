@@ -84,7 +84,7 @@ GoodputStudy run_goodput_study(const scenario::Scenario& s, const std::string& f
   const auto placement_policy = placement_policy_of(s, policies);
   const policy::Placement placement = placement_policy->place({s.trace, s.machine, s.seed});
   // The healthy iteration first: the links its traffic crosses are the job's links and optical ports.
-  result.iteration = simulate_scenario(s, policies);
+  result.iteration = simulate_scenario(s, policies, false, options.progress);
   const reliability::JobComponents job(rel.rates, s.machine, placement.unit_of_rank,
                                        fabric_use(s, file, placement, result.iteration.replay));
 
@@ -103,6 +103,7 @@ GoodputStudy run_goodput_study(const scenario::Scenario& s, const std::string& f
   cfg.horizon = rel.horizon;
   cfg.checkpoint = rel.checkpoint;
   cfg.max_events_per_seed = options.max_events;
+  cfg.progress = options.progress;
   result.seeds = options.seeds > 0 ? options.seeds : rel.seeds;
   try {
     result.summary = reliability::simulate_goodput(rel.rates, cfg, s.seed, result.seeds);

@@ -19,6 +19,7 @@ struct GoodputStudyOptions {
   uint32_t seeds = 0;  ///< overrides the scenario's when > 0
   /// Per seed, expected events (failures, stragglers, peer checkpoints) beyond which the run is refused.
   double max_events = reliability::GoodputConfig::kDefaultMaxEventsPerSeed;
+  core::ProgressSink* progress = nullptr;  ///< told the healthy iteration's ops, then the seeds done
 };
 
 /// What a goodput study found, and the setup it found it with (what the reports state).

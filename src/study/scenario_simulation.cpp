@@ -11,13 +11,13 @@ std::unique_ptr<policy::PlacementPolicy> placement_policy_of(const scenario::Sce
                                        s.placement_map ? &*s.placement_map : nullptr);
 }
 
-engine::SimulationResult simulate_scenario(const scenario::Scenario& s,
-                                           const policy::PolicyCatalog& policies, bool record_timeline) {
+engine::SimulationResult simulate_scenario(const scenario::Scenario& s, const policy::PolicyCatalog& policies,
+                                           bool record_timeline, core::ProgressSink* progress) {
   const auto placement = placement_policy_of(s, policies);
   const auto collective =
       policy::make_collective_policy(policies.collective, s.collective_policy, s.collective_options);
   return engine::simulate(s.machine, s.trace, *placement, *collective,
-                          {s.circuit_reconfigurations, s.seed, record_timeline}, s.fidelity);
+                          {s.circuit_reconfigurations, s.seed, record_timeline, progress}, s.fidelity);
 }
 
 engine::SimulationResult simulate_scenario(const scenario::Scenario& s, const policy::Placement& placement,

@@ -19,10 +19,12 @@ std::unique_ptr<policy::PlacementPolicy> placement_policy_of(const scenario::Sce
                                                              const policy::PolicyCatalog& policies = {});
 
 /// One iteration with the scenario's placement and collective policies, seed, optical reconfigurations
-/// and fidelity; `record_timeline` also records what a timeline shows (ReplayResult::timeline).
+/// and fidelity; `record_timeline` also records what a timeline shows (ReplayResult::timeline);
+/// `progress` is told how far the replay got.
 engine::SimulationResult simulate_scenario(const scenario::Scenario& s,
                                            const policy::PolicyCatalog& policies = {},
-                                           bool record_timeline = false);
+                                           bool record_timeline = false,
+                                           core::ProgressSink* progress = nullptr);
 
 /// The same with the ranks where `placement` puts them (a re-placed or degraded job): the result's
 /// placement policy reads "given".

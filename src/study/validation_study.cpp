@@ -27,9 +27,13 @@ scenario::RowResult run_row(const core::FileSource& files, const scenario::Valid
 
 }  // namespace
 
-ValidationStudy run_validation(const core::FileSource& files, const scenario::ValidationSpec& spec) {
+ValidationStudy run_validation(const core::FileSource& files, const scenario::ValidationSpec& spec,
+                               core::ProgressSink* progress) {
   ValidationStudy result;
-  for (const auto& row : spec.rows) result.rows.push_back(run_row(files, spec, row));
+  for (const auto& row : spec.rows) {
+    result.rows.push_back(run_row(files, spec, row));
+    if (progress != nullptr) progress->report({double(result.rows.size()), double(spec.rows.size()), "rows"});
+  }
   result.summary = scenario::summarize(spec, result.rows);
   return result;
 }

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "core/file_source.hpp"
+#include "core/progress.hpp"
 #include "scenario/megatron_validation.hpp"
 
 namespace zs::study {
@@ -15,6 +16,8 @@ struct ValidationStudy {
 
 /// Runs every row of `spec` (its files read from `files`). A row whose configuration does not run (it
 /// does not fit in memory, for example) is a result with its reason, not an error.
-ValidationStudy run_validation(const core::FileSource& files, const scenario::ValidationSpec& spec);
+/// `progress` is told the rows done.
+ValidationStudy run_validation(const core::FileSource& files, const scenario::ValidationSpec& spec,
+                               core::ProgressSink* progress = nullptr);
 
 }  // namespace zs::study
