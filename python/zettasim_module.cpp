@@ -20,6 +20,7 @@
 #include <string>
 
 #include "batch/sweep_runner.hpp"
+#include "core/atomic_file.hpp"
 #include "core/fidelity.hpp"
 #include "core/file_name.hpp"
 #include "core/file_source.hpp"
@@ -29,6 +30,8 @@
 #include "output/goodput_report.hpp"
 #include "output/placement_report.hpp"
 #include "output/run_record.hpp"
+#include "output/time_series.hpp"
+#include "output/timeline_json.hpp"
 #include "output/trace_report.hpp"
 #include "planner/job_plan.hpp"
 #include "planner/plan_folder.hpp"
@@ -167,7 +170,34 @@ Files in_child(const std::function<Files()>& work) {
 
 /// One iteration: summary.json, config.json and report.txt as `zettasim run` writes them, simulated in a
 /// child process (in_child).
-Files run(const LoadedScenario& loaded, const std::string& fidelity) {
+/// Writes what `run` was asked for besides its files: a timeline (of the ranks `ranks` selects) and a time
+/// series (`step` s; 0: the default step).
+void write_views(const scenario::Scenario& s, const engine::SimulationResult& result,
+                 const std::string& timeline, const std::string& ranks, const std::string& timeseries,
+                 double step) {
+  if (!timeline.empty()) {
+    output::TimelineOptions options;
+    if (!ranks.empty()) options.ranks = workload::RankSelection::parse(ranks, s.trace.mesh, "timeline_ranks");
+    const std::string text = output::timeline_json(s, result, options).json;
+    try {
+      core::write_file_atomically(timeline, text);
+    } catch (const std::runtime_error& e) {
+      throw core::InputError("timeline", "", e.what());
+    }
+  }
+  if (!timeseries.empty()) {
+    const double t = result.replay.iteration_time.value();
+    const auto series = output::time_series(s, result, step > 0 ? step : output::default_time_series_step(t));
+    try {
+      output::write_time_series_hdf5(timeseries, s, result, series);
+    } catch (const std::runtime_error& e) {
+      throw core::InputError("timeseries", "", e.what());
+    }
+  }
+}
+
+Files run(const LoadedScenario& loaded, const std::string& fidelity, const std::string& timeline,
+          const std::string& timeline_ranks, const std::string& timeseries, double timeseries_step) {
   scenario::Scenario s = *loaded.scenario;
   if (!fidelity.empty()) {
     const auto f = core::parse_fidelity(fidelity);
@@ -176,8 +206,11 @@ Files run(const LoadedScenario& loaded, const std::string& fidelity) {
     s.fidelity = *f;
   }
   s.resolved["scenario"]["fidelity"] = core::to_string(s.fidelity);
-  return in_child([&s] {
-    const engine::SimulationResult result = study::simulate_scenario(s);
+  if (!timeline_ranks.empty()) workload::RankSelection::parse(timeline_ranks, s.trace.mesh, "timeline_ranks");
+  return in_child([&] {
+    const engine::SimulationResult result =
+        study::simulate_scenario(s, {}, !timeline.empty() || !timeseries.empty());
+    write_views(s, result, timeline, timeline_ranks, timeseries, timeseries_step);
     return Files{{"summary.json", output::summary_json(s, result).dump(2) + "\n"},
                  {"config.json", output::config_json(s).dump(2) + "\n"},
                  {"report.txt", output::report_text(s, result)}};
@@ -324,7 +357,8 @@ PYBIND11_MODULE(_zettasim, m) {
       "load", [](const std::string& path) { return load(path, {}); }, py::arg("path"));
   m.def("load_text", &load_text, py::arg("json_text"), py::arg("path"));
   m.def("with_values", &with_values, py::arg("base"), py::arg("changes"), py::arg("relative_to"));
-  m.def("run", &run, py::arg("scenario"), py::arg("fidelity") = "");
+  m.def("run", &run, py::arg("scenario"), py::arg("fidelity") = "", py::arg("timeline") = "",
+        py::arg("timeline_ranks") = "", py::arg("timeseries") = "", py::arg("timeseries_step") = 0.0);
   m.def("plan", &plan, py::arg("scenario"));
   m.def("machine_json", &machine_json, py::arg("path"));
   m.def("model_json", &model_json, py::arg("path"));

@@ -272,10 +272,15 @@ def _loaded(scenario: Union[Scenario, PathLike]) -> Any:
     return scenario._loaded if isinstance(scenario, Scenario) else _zettasim.load(os.fspath(scenario))
 
 
-def run(scenario: Union[Scenario, PathLike], fidelity: Optional[str] = None) -> Result:
+def run(scenario: Union[Scenario, PathLike], fidelity: Optional[str] = None, timeline: Optional[PathLike] = None,
+        timeline_ranks: str = "", timeseries: Optional[PathLike] = None, timeseries_step: float = 0.0) -> Result:
     """Simulates one iteration, as ``zettasim run`` does; fidelity "auto", "exact" or "collapsed" overrides
-    the scenario's. The interpreter's other threads run meanwhile (the GIL is released)."""
-    return Result(_zettasim.run(_loaded(scenario), fidelity or ""))
+    the scenario's. ``timeline`` and ``timeseries`` also write a Trace Event Format timeline (of the ranks
+    ``timeline_ranks`` selects, e.g. "pp=0..1,tp=0") and an HDF5 time series (``timeseries_step`` s; 0: about
+    1,000 samples), as ``--timeline`` and ``--timeseries`` do. The interpreter's other threads run meanwhile
+    (the GIL is released)."""
+    return Result(_zettasim.run(_loaded(scenario), fidelity or "", os.fspath(timeline) if timeline else "",
+                                timeline_ranks, os.fspath(timeseries) if timeseries else "", float(timeseries_step)))
 
 
 class GoodputResult(_Figures):

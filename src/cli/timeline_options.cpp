@@ -1,11 +1,11 @@
 // Parsing the timeline options: rank selection, time window, size cap.
 #include "cli/timeline_options.hpp"
 
-#include <cmath>
 #include <limits>
 
 #include "core/input_error.hpp"
 #include "core/units.hpp"
+#include "output/time_series.hpp"
 
 namespace zs::cli {
 namespace {
@@ -60,13 +60,7 @@ void check_timeseries_step(const TimelineRequest& request) {
 }
 
 double timeseries_step(const TimelineRequest& request, double iteration) {
-  if (request.timeseries_step.empty()) {
-    const double wanted = std::max(iteration, 1e-9) / 1000;
-    const double decade = std::pow(10.0, std::floor(std::log10(wanted)));
-    for (double f : {1.0, 2.0, 5.0, 10.0})
-      if (f * decade >= wanted * (1 - 1e-12)) return f * decade;
-    return 10 * decade;
-  }
+  if (request.timeseries_step.empty()) return output::default_time_series_step(iteration);
   try {
     const double s = core::parse_seconds(request.timeseries_step).value();
     if (!(s > 0) || s == std::numeric_limits<double>::infinity()) throw core::UnitError("not positive");

@@ -201,6 +201,14 @@ void add_ranks(TimeSeries& t, const scenario::Scenario& s, const engine::Simulat
 
 }  // namespace
 
+double default_time_series_step(double iteration) {
+  const double wanted = std::max(iteration, 1e-9) / 1000;
+  const double decade = std::pow(10.0, std::floor(std::log10(wanted)));
+  for (double f : {1.0, 2.0, 5.0})
+    if (f * decade >= wanted * (1 - 1e-12)) return f * decade;
+  return 10 * decade;
+}
+
 TimeSeries time_series(const scenario::Scenario& s, const engine::SimulationResult& r, double step) {
   if (!r.replay.timeline) throw std::logic_error("time_series: the run recorded no timeline");
   TimeSeries t;

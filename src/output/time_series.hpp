@@ -47,6 +47,9 @@ TimeSeries time_series(const scenario::Scenario& s, const engine::SimulationResu
 
 inline constexpr size_t kMaxTimeSeriesSamples = 1'000'000;
 
+/// The default step for an iteration of `iteration` s: the 1, 2 or 5 x 10^k s that makes about 1,000 samples.
+double default_time_series_step(double iteration);
+
 /// Writes `t` as HDF5 (layout in docs/timelines.md), atomically.
 void write_time_series_hdf5(const std::string& path, const scenario::Scenario& s,
                             const engine::SimulationResult& r, const TimeSeries& t);

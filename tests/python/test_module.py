@@ -71,6 +71,25 @@ class RunsAsTheCommandDoes(InSourceTree):
                 self.assertEqual(result.iteration_time_s, json.loads(expected["summary.json"])["iteration_time_s"])
                 self.assertEqual(result["mfu"], json.loads(expected["summary.json"])["mfu"])
 
+    def test_timeline_and_time_series_are_the_commands(self):
+        scenario = "tests/output/data/offload-pp4-ocs.json"
+        tmp = self.tmp.name
+        r = cli("run", scenario, "--out", os.path.join(tmp, "cli"), "--quiet", "--timeline",
+                os.path.join(tmp, "cli.json"), "--timeline-ranks", "pp=0..1,tp=0", "--timeseries",
+                os.path.join(tmp, "cli.h5"), "--timeseries-step", "1ms")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        zettasim.run(zettasim.Scenario.load(scenario), timeline=os.path.join(tmp, "py.json"),
+                     timeline_ranks="pp=0..1,tp=0", timeseries=os.path.join(tmp, "py.h5"), timeseries_step=0.001)
+        self.assertEqual(read(os.path.join(tmp, "py.json")), read(os.path.join(tmp, "cli.json")))
+        import h5py
+        with h5py.File(os.path.join(tmp, "py.h5")) as a, h5py.File(os.path.join(tmp, "cli.h5")) as b:
+            self.assertEqual(a["step_s"][0], 0.001)
+            self.assertTrue((a["links/utilization"][:] == b["links/utilization"][:]).all())
+            self.assertTrue((a["ranks/state"][:] == b["ranks/state"][:]).all())
+        with self.assertRaises(zettasim.InputError) as caught:
+            zettasim.run(zettasim.Scenario.load(scenario), timeline=os.path.join(tmp, "x.json"), timeline_ranks="ep=0")
+        self.assertIn("no mesh axis \"ep\"", str(caught.exception))
+
     def test_to_dict_is_the_resolved_configuration(self):
         expected = cli_files("scenarios/hgx-3d-parallel.json", os.path.join(self.tmp.name, "cli"))
         self.assertEqual(zettasim.Scenario.load("scenarios/hgx-3d-parallel.json").to_dict(),
