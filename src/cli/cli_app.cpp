@@ -146,6 +146,10 @@ Command add_goodput(CLI::App& app) {
                    "Refuse a run whose one seed expects more events (failures, stragglers, peer checkpoints)")
       ->check(CLI::Range(1.0, 1e12));
   add_limit_options(goodput, opt->limits);
+  goodput->add_option(
+      "--timeline", opt->timeline,
+      "Also write the first seed's failures and what each did to the job as a timeline (Trace "
+      "Event Format JSON, for ui.perfetto.dev)");
   return command(goodput, opt, &run_goodput);
 }
 

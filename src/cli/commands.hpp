@@ -51,6 +51,7 @@ struct GoodputOptions {
   FolderOptions folder;  ///< default results/<scenario name>-goodput
   study::GoodputStudyOptions study;
   scenario::LoadLimits limits;
+  std::string timeline;  ///< --timeline FILE.json: the first seed's interruptions; empty: none
 };
 /// Days of training under failures: goodput.json, config.json and report.txt.
 int run_goodput(const GoodputOptions& opt, std::ostream& out);

@@ -5,9 +5,11 @@
 #include "cli/commands.hpp"
 #include "cli/progress_line.hpp"
 #include "cli/run_views.hpp"
+#include "core/atomic_file.hpp"
 #include "core/file_source.hpp"
 #include "core/input_error.hpp"
 #include "output/goodput_report.hpp"
+#include "output/goodput_timeline.hpp"
 #include "output/graph_writer.hpp"
 #include "output/placement_report.hpp"
 #include "output/results_folder.hpp"
@@ -75,6 +77,8 @@ int run_goodput(const GoodputOptions& opt, std::ostream& out) {
   ProgressLine progress = ProgressLine::for_stderr(opt.folder.quiet);
   study::GoodputStudyOptions options = opt.study;
   options.progress = &progress;
+  if (!opt.timeline.empty() && std::filesystem::is_directory(opt.timeline))
+    throw core::InputError("--timeline", "", "\"" + opt.timeline + "\" is a folder; expected a file name");
   const study::GoodputStudy g = study::run_goodput_study(s, opt.scenario, options, catalog.policies);
   progress.finish();
   const std::string report = output::goodput_report(s, opt.scenario, g);
@@ -83,6 +87,15 @@ int run_goodput(const GoodputOptions& opt, std::ostream& out) {
                    {"config.json", output::config_json(s).dump(2) + "\n"},
                    {"report.txt", report}},
                   report, out);
+  if (!opt.timeline.empty()) {
+    try {
+      core::write_file_atomically(opt.timeline, output::goodput_timeline_json(s, g));
+    } catch (const std::runtime_error& e) {
+      throw core::InputError("--timeline", "", e.what());
+    }
+    out << "timeline: " << opt.timeline << " (" << g.summary.first.timeline.size()
+        << " interruptions of the first seed; open in ui.perfetto.dev or chrome://tracing)\n";
+  }
   return 0;
 }
 

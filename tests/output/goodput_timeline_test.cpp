@@ -1,0 +1,43 @@
+// A goodput study's timeline: the first seed's interruptions, each an instant on its component's track.
+#include <doctest/doctest.h>
+
+#include <map>
+
+#include <nlohmann/json.hpp>
+
+#include "core/file_source.hpp"
+#include "output/goodput_timeline.hpp"
+#include "scenario/scenario_loader.hpp"
+#include "support/source_file.hpp"
+
+using namespace zs;
+
+TEST_CASE("the goodput timeline holds the first seed's interruptions at their times, a track per component") {
+  core::DiskFileSource files;
+  const std::string file = test::source_file("scenarios/moe-10t-16k.json");
+  const auto s = scenario::ScenarioLoader(files).load(file);
+  study::GoodputStudyOptions one_seed;
+  one_seed.seeds = 1;
+  const auto g = study::run_goodput_study(s, file, one_seed);
+  const auto& events = g.summary.first.timeline;
+  REQUIRE(events.size() > 10);
+  const auto doc = nlohmann::json::parse(output::goodput_timeline_json(s, g));
+  std::map<int64_t, std::string> track_name;
+  std::vector<nlohmann::json> instants;
+  double horizon_us = 0;
+  for (const auto& e : doc["traceEvents"]) {
+    if (e["ph"] == "M" && e["name"] == "thread_name") track_name[e["tid"]] = e["args"]["name"];
+    if (e["ph"] == "i") instants.push_back(e);
+    if (e["ph"] == "X") horizon_us = e["dur"];
+  }
+  CHECK(horizon_us == g.horizon.value() * 1e6);
+  REQUIRE(instants.size() == events.size());
+  for (size_t k = 0; k < events.size(); ++k) {
+    CAPTURE(k);
+    CHECK(instants[k]["ts"].get<double>() == events[k].at * 1e6);
+    CHECK(instants[k]["name"] == events[k].action);
+    CHECK(track_name.at(instants[k]["tid"]) == events[k].component);
+    CHECK(instants[k]["args"]["instance"] == events[k].instance);
+    if (k > 0) CHECK(instants[k]["ts"].get<double>() >= instants[k - 1]["ts"].get<double>());
+  }
+}
