@@ -223,7 +223,10 @@ void ReplayCore::join(uint64_t rank, uint32_t op, const workload::CollectiveOp& 
   uint32_t id =
       found != instance_by_key.end() ? found->second : fidelity->create_instance(key, rank, op, groups, c);
   Instance& inst = instances.at(id);
-  if (timeline) collective_of_op[load_key(rank, op)] = id;
+  if (timeline) {
+    collective_of_op[load_key(rank, op)] = id;
+    timeline->collectives[id].last_join = std::max(timeline->collectives[id].last_join, now());
+  }
   if (inst.kind != c.kind || inst.bytes != c.bytes)
     throw workload::trace_error(
         trace, op_where(rank, op),

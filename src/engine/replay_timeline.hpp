@@ -22,6 +22,7 @@ struct ReplayTimeline {
   /// A collective instance (one group's n-th call on a communicator).
   struct Collective {
     std::string algorithm;  ///< what the collective policy chose
+    double last_join = 0;   ///< when the last simulated member issued it, s
   };
   /// A matched send and receive (both ranks simulated).
   struct P2PPair {

@@ -167,6 +167,18 @@ void TimelineBuilder::add_op_slices() {
     const auto& op = op_of(span);
     add(us(span.start), rank_of(span.slot), op.stream,
         op_slice(op, span, rank_of(span.slot), t_.collectives));
+    if (span.collective == engine::ReplayTimeline::kNone) continue;
+    // Issued before the last member of its group: the wait, nested at the start of the collective's slice.
+    const double joined = std::min(t_.collectives[span.collective].last_join, span.end);
+    if (joined > span.start)
+      add(us(span.start), rank_of(span.slot), op.stream,
+          {{"name", "waiting for the group"},
+           {"cat", "wait"},
+           {"ph", "X"},
+           {"ts", us(span.start)},
+           {"dur", us(joined - span.start)},
+           {"pid", rank_of(span.slot)},
+           {"tid", op.stream}});
   }
 }
 

@@ -78,10 +78,18 @@ json check_format(const std::string& text) {
       }
     }
   }
-  // Slices on one track never overlap (streams are in-order queues; the state track tiles the time).
+  // Slices on one track nest properly: each starts after the one before has ended, or lies inside it
+  // (streams are in-order queues, the state track tiles the time, a wait nests in its collective).
   for (auto& [track, spans] : slices) {
-    std::sort(spans.begin(), spans.end());
-    for (size_t i = 1; i < spans.size(); ++i) CHECK(spans[i].first >= spans[i - 1].second - 1e-6);
+    std::sort(spans.begin(), spans.end(), [](auto a, auto b) {
+      return a.first != b.first ? a.first < b.first : a.second > b.second;  // the enclosing one first
+    });
+    std::vector<std::pair<double, double>> open;
+    for (const auto& s : spans) {
+      while (!open.empty() && s.first >= open.back().second - 1e-6) open.pop_back();
+      if (!open.empty()) CHECK(s.second <= open.back().second + 1e-6);
+      open.push_back(s);
+    }
   }
   // Every flow starts once and ends once, no earlier, each end inside a slice of its track.
   CHECK(flow_starts.size() == flow_ends.size());
@@ -132,7 +140,7 @@ TEST_CASE("a timeline is valid Trace Event Format and adds up to the run's break
     if (e.at("cat") == "compute") compute_slices.emplace_back(ts, ts + dur);
   }
   // Every kind of op the case has is drawn.
-  for (const char* c : {"compute", "collective", "p2p", "memory", "state"}) CHECK(categories[c] > 0);
+  for (const char* c : {"compute", "collective", "p2p", "memory", "state", "wait"}) CHECK(categories[c] > 0);
   const double us = 1e6, tolerance = 1e-9;
   CHECK(state_us["compute"] == doctest::Approx(crit.compute.value() * us).epsilon(tolerance));
   CHECK(engine::union_length(compute_slices) ==
