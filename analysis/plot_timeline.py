@@ -22,7 +22,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 COLOURS = {"compute": "#4c72b0", "exposed communication": "#dd8452", "pipeline bubble": "#8c8c8c",
            "memory stall": "#8172b3", "idle": "#ffffff", "all-to-all": "#c44e52", "all-reduce": "#dd8452",
            "all-gather": "#ccb974", "reduce-scatter": "#937860", "broadcast": "#da8bc3", "send": "#55a868",
-           "recv": "#64b5cd", "read": "#8172b3", "write": "#b07aa1"}
+           "recv": "#64b5cd", "read": "#8172b3", "write": "#b07aa1", "waiting for the group": "#000000"}
 
 
 def colour(what):
@@ -42,7 +42,8 @@ def timeline_bars(path, ranks):
             continue
         args = e.get("args", {})
         what = {"state": e["name"], "compute": "compute", "collective": args.get("collective"),
-                "p2p": args.get("direction"), "memory": args.get("direction")}[e["cat"]]
+                "p2p": args.get("direction"), "memory": args.get("direction"), "wait": "waiting for the group"
+                }.get(e["cat"], e["cat"])
         bars.append((e["pid"], threads[(e["pid"], e["tid"])], what, e["ts"] / 1e6, e["dur"] / 1e6))
     return bars
 
@@ -91,7 +92,8 @@ def main():
     for rank, track, what, start, duration in bars:
         if what != "idle":
             groups.setdefault((what, row_of[(rank, track)]), []).append((start, duration))
-    for (what, row), spans in sorted(groups.items()):
+    # Waits last: they nest inside their collectives' bars and are drawn over them.
+    for (what, row), spans in sorted(groups.items(), key=lambda g: (g[0][0] == "waiting for the group", g[0])):
         seen[what] = ax.broken_barh(spans, (row - 0.4, 0.8), facecolors=colour(what), linewidth=0)
     ax.set_yticks(range(len(rows)), [f"rank {r} {t}" for r, t in rows], fontsize=6)
     ax.invert_yaxis()
