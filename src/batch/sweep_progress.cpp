@@ -8,14 +8,10 @@ namespace zs::batch {
 
 SweepProgress::SweepProgress(std::ostream& out, uint64_t total, uint64_t already, bool terminal, bool quiet,
                              double every_s)
-    : out_(out),
-      total_(total),
+    : total_(total),
       already_(already),
-      terminal_(terminal),
-      quiet_(quiet),
-      every_s_(every_s),
-      start_(std::chrono::steady_clock::now()),
-      last_(start_) {}
+      line_(out, terminal, quiet, {0.0, 0.2, every_s}),
+      start_(std::chrono::steady_clock::now()) {}
 
 void SweepProgress::finished(bool failed) {
   ++done_;
@@ -30,16 +26,11 @@ void SweepProgress::running(uint64_t n) {
 
 void SweepProgress::done() {
   print(true);
-  if (terminal_ && !quiet_) out_ << "\n";
+  line_.finish(true);
 }
 
 void SweepProgress::print(bool force) {
-  if (quiet_) return;
   const auto now = std::chrono::steady_clock::now();
-  const double since_last = std::chrono::duration<double>(now - last_).count();
-  if (!force && !terminal_ && since_last < every_s_) return;
-  if (!force && terminal_ && since_last < 0.2) return;
-  last_ = now;
   const double elapsed = std::chrono::duration<double>(now - start_).count();
   const double rate = elapsed > 0 ? static_cast<double>(done_) / elapsed : 0;
   const uint64_t left = total_ - already_ - done_;
@@ -51,7 +42,7 @@ void SweepProgress::print(bool force) {
       rate > 0
           ? (std::to_string(static_cast<long long>(static_cast<double>(left) / rate + 0.5)) + " s").c_str()
           : "unknown time");
-  out_ << (terminal_ ? "\r\x1b[K" : "") << line << (terminal_ ? "" : "\n") << std::flush;
+  line_.show(line, force);
 }
 
 }  // namespace zs::batch

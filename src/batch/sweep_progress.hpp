@@ -5,6 +5,8 @@
 #include <cstdint>
 #include <ostream>
 
+#include "batch/progress_line.hpp"
+
 namespace zs::batch {
 
 class SweepProgress {
@@ -24,11 +26,9 @@ class SweepProgress {
  private:
   void print(bool force);
 
-  std::ostream& out_;
   uint64_t total_, already_, done_ = 0, failed_ = 0, running_ = 0;
-  bool terminal_, quiet_;
-  double every_s_;
-  std::chrono::steady_clock::time_point start_, last_;
+  ProgressLine line_;
+  std::chrono::steady_clock::time_point start_;
 };
 
 }  // namespace zs::batch

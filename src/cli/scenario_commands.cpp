@@ -1,9 +1,9 @@
 // `zettasim run`, `goodput`, `topo`, `place` and `validate`: load, call the study, write what output formats.
 #include <filesystem>
 
+#include "batch/progress_line.hpp"
 #include "cli/bundled_files.hpp"
 #include "cli/commands.hpp"
-#include "cli/progress_line.hpp"
 #include "cli/run_views.hpp"
 #include "core/atomic_file.hpp"
 #include "core/file_source.hpp"
@@ -53,7 +53,7 @@ int run_scenario(const RunOptions& opt, std::ostream& out) {
   s.resolved["scenario"]["fidelity"] = core::to_string(s.fidelity);
   const auto dir = output::results_folder(opt.folder.out_dir, s.name, opt.folder.force);
   const RunViews views = check_views(opt.timeline, s);
-  ProgressLine progress = ProgressLine::for_stderr(opt.folder.quiet);
+  batch::ProgressLine progress = batch::ProgressLine::for_stderr(opt.folder.quiet);
   const engine::SimulationResult result =
       study::simulate_scenario(s, catalog.policies, views.any(), &progress);
   progress.finish();
@@ -74,7 +74,7 @@ int run_goodput(const GoodputOptions& opt, std::ostream& out) {
   const scenario::Scenario s = plugin::load_scenario(files, opt.scenario, catalog, opt.limits);
   study::require_reliability_section(s, opt.scenario);
   const auto dir = output::results_folder(opt.folder.out_dir, s.name + "-goodput", opt.folder.force);
-  ProgressLine progress = ProgressLine::for_stderr(opt.folder.quiet);
+  batch::ProgressLine progress = batch::ProgressLine::for_stderr(opt.folder.quiet);
   study::GoodputStudyOptions options = opt.study;
   options.progress = &progress;
   if (!opt.timeline.empty() && std::filesystem::is_directory(opt.timeline))
@@ -128,7 +128,7 @@ int run_validate(const ValidateOptions& opt, std::ostream& out) {
     if (spec.rows.empty()) throw core::InputError("--rows", "", "no row name contains \"" + opt.rows + "\"");
   }
   const auto dir = output::results_folder(opt.folder.out_dir, "validate-" + spec.name, opt.folder.force);
-  ProgressLine progress = ProgressLine::for_stderr(opt.folder.quiet);
+  batch::ProgressLine progress = batch::ProgressLine::for_stderr(opt.folder.quiet);
   const study::ValidationStudy validation = study::run_validation(*files, spec, &progress);
   progress.finish();
   const std::string report = output::validation_report(spec, validation);

@@ -4,9 +4,9 @@
 #include <algorithm>
 #include <sstream>
 
-#include "cli/progress_line.hpp"
+#include "batch/progress_line.hpp"
 
-using zs::cli::ProgressLine;
+using zs::batch::ProgressLine;
 
 TEST_CASE("a report says the simulated time, the work done of its total, the rate and what is left") {
   CHECK(ProgressLine::text({300, 1200, "ops", 0.5}, 2.0) ==
@@ -16,7 +16,7 @@ TEST_CASE("a report says the simulated time, the work done of its total, the rat
 }
 
 TEST_CASE("on a terminal the line is redrawn in place and cleared at the end, and in a log one line each") {
-  const zs::cli::ProgressPace always{0, 0, 0};
+  const zs::batch::ProgressPace always{0, 0, 0};
   std::ostringstream terminal, log, quiet;
   {
     ProgressLine t(terminal, true, false, always), l(log, false, false, always),
@@ -27,10 +27,11 @@ TEST_CASE("on a terminal the line is redrawn in place and cleared at the end, an
     }
   }
   const std::string drawn = terminal.str();
-  CHECK(drawn.rfind("\rprogress: simulated 1 s, 10 of 20 ops (50%)", 0) == 0);
-  CHECK(drawn.find("\rprogress: simulated 2 s, 20 of 20 ops (100%)") != std::string::npos);
+  CHECK(drawn.rfind("\r\x1b[Kprogress: simulated 1 s, 10 of 20 ops (50%)", 0) == 0);
+  CHECK(drawn.find("\r\x1b[Kprogress: simulated 2 s, 20 of 20 ops (100%)") != std::string::npos);
   CHECK(drawn.find('\n') == std::string::npos);
-  CHECK(drawn.substr(drawn.size() - 1) == "\r");  // cleared: what follows starts at the line's beginning
+  // Cleared at the end (return, erase the line): what follows starts at the line's beginning.
+  CHECK(drawn.substr(drawn.size() - 4) == "\r\x1b[K");
   const std::string lines = log.str();
   CHECK(lines.find("progress: simulated 1 s, 10 of 20 ops (50%)") == 0);
   CHECK(std::count(lines.begin(), lines.end(), '\n') == 2);

@@ -1,5 +1,5 @@
-// Progress of a long command on standard error: a line redrawn in place on a terminal, plain periodic
-// lines otherwise, nothing for short runs or with --quiet.
+// A progress line on standard error: redrawn in place on a terminal, plain periodic lines otherwise,
+// nothing for short runs or with --quiet. Runs (ops, seeds, rows) and sweeps (points) draw through it.
 #pragma once
 
 #include <chrono>
@@ -8,7 +8,7 @@
 
 #include "core/progress.hpp"
 
-namespace zs::cli {
+namespace zs::batch {
 
 /// When a ProgressLine draws, s: nothing before `quiet_for` has passed; then at most every `redraw_every`
 /// on a terminal, every `plain_every` without one.
@@ -21,18 +21,22 @@ struct ProgressPace {
 class ProgressLine : public core::ProgressSink {
  public:
   using Clock = std::chrono::steady_clock;
-  /// `terminal`: redraw one line with '\r' (else plain lines); nothing at all when `quiet`.
+  /// `terminal`: redraw one line in place (else plain lines); nothing at all when `quiet`.
   ProgressLine(std::ostream& err, bool terminal, bool quiet, ProgressPace pace = {});
-  /// For standard error: terminal when it is one (isatty).
+  /// On standard error: a terminal when it is one (isatty).
   static ProgressLine for_stderr(bool quiet);
   ~ProgressLine() override { finish(); }
+  ProgressLine(ProgressLine&&) = default;
 
+  /// "progress: " and text(p), when due.
   void report(const core::Progress& p) override;
-  /// Clears the redrawn line (a terminal) so that what follows starts clean.
-  void finish();
+  /// Draws `line` when due by the pace, or now when `force`.
+  void show(const std::string& line, bool force = false);
+  /// On a terminal, ends the line drawn: clears it, or with `keep` leaves it and starts a new one.
+  void finish(bool keep = false);
 
   /// The text of one report, `elapsed` s after the unit's first report: simulated time, done of total,
-  /// rate and ETA.
+  /// rate and what is left.
   static std::string text(const core::Progress& p, double elapsed);
 
  private:
@@ -41,8 +45,8 @@ class ProgressLine : public core::ProgressSink {
   ProgressPace pace_;
   Clock::time_point start_ = Clock::now(), last_ = start_;
   Clock::time_point phase_start_ = start_;  ///< when reports of the current unit began
-  size_t drawn_ = 0;                        ///< characters of the line on the terminal now
+  bool drawn_ = false;                      ///< a line is on the terminal now
   const char* unit_ = "";                   ///< the unit of the last report: a new one restarts the rate
 };
 
-}  // namespace zs::cli
+}  // namespace zs::batch

@@ -1,5 +1,5 @@
-// Drawing progress reports: throttled, in place on a terminal, plain lines in logs.
-#include "cli/progress_line.hpp"
+// Drawing progress: throttled, in place on a terminal, plain lines in logs.
+#include "batch/progress_line.hpp"
 
 #include <cstdio>
 #include <cstring>
@@ -7,7 +7,7 @@
 
 #include <unistd.h>
 
-namespace zs::cli {
+namespace zs::batch {
 
 ProgressLine::ProgressLine(std::ostream& err, bool terminal, bool quiet, ProgressPace pace)
     : err_(err), terminal_(terminal), quiet_(quiet), pace_(pace) {}
@@ -41,23 +41,30 @@ void ProgressLine::report(const core::Progress& p) {
   const double elapsed = std::chrono::duration<double>(now - start_).count();
   const double since = std::chrono::duration<double>(now - last_).count();
   if (elapsed < pace_.quiet_for || since < (terminal_ ? pace_.redraw_every : pace_.plain_every)) return;
+  show("progress: " + text(p, std::chrono::duration<double>(now - phase_start_).count()), true);
+}
+
+void ProgressLine::show(const std::string& line, bool force) {
+  if (quiet_) return;
+  const auto now = Clock::now();
+  if (!force) {
+    const double elapsed = std::chrono::duration<double>(now - start_).count();
+    const double since = std::chrono::duration<double>(now - last_).count();
+    if (elapsed < pace_.quiet_for || since < (terminal_ ? pace_.redraw_every : pace_.plain_every)) return;
+  }
   last_ = now;
-  const std::string line = "progress: " + text(p, std::chrono::duration<double>(now - phase_start_).count());
   if (terminal_) {
-    err_ << '\r' << line;
-    if (line.size() < drawn_) err_ << std::string(drawn_ - line.size(), ' ');
-    drawn_ = line.size();
-    err_.flush();
+    err_ << "\r\x1b[K" << line << std::flush;
+    drawn_ = true;
   } else {
-    err_ << line << '\n';
+    err_ << line << '\n' << std::flush;
   }
 }
 
-void ProgressLine::finish() {
-  if (drawn_ == 0) return;
-  err_ << '\r' << std::string(drawn_, ' ') << '\r';
-  err_.flush();
-  drawn_ = 0;
+void ProgressLine::finish(bool keep) {
+  if (!drawn_) return;
+  err_ << (keep ? "\n" : "\r\x1b[K") << std::flush;
+  drawn_ = false;
 }
 
-}  // namespace zs::cli
+}  // namespace zs::batch
