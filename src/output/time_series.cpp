@@ -11,6 +11,7 @@
 #include "core/version.hpp"
 #include "output/hdf5_file.hpp"
 #include "output/rank_states.hpp"
+#include "output/transfer_loads.hpp"
 
 namespace zs::output {
 namespace {
@@ -108,46 +109,29 @@ std::string link_tier(const topology::Machine& m, topology::LinkId l, const std:
 void add_network(TimeSeries& t, const scenario::Scenario& s, const engine::SimulationResult& r) {
   const auto& m = s.machine;
   const auto& topo = m.topology;
-  const auto& rec = *r.replay.timeline;
   std::vector<int> row_of(r.replay.link_bytes.size(), -1);
   const auto hops = hops_from_units(topo);
   for (uint32_t d = 0; d < r.replay.link_bytes.size(); ++d) {
     if (!(r.replay.link_bytes[d] > 0)) continue;
     row_of[d] = int(t.link_directions.size());
     t.link_directions.push_back(d);
-    const auto& link = topo.links()[d / 2];
-    const auto from = d % 2 == 0 ? link.a : link.b, to = d % 2 == 0 ? link.b : link.a;
-    t.link_names.push_back(topo.node(from).name + " -> " + topo.node(to).name);
+    t.link_names.push_back(direction_name(topo, d));
     t.link_tiers.push_back(link_tier(m, topology::LinkId(d / 2), hops));
   }
   t.link_utilization.assign(t.link_directions.size() * t.samples, 0.0);
-  std::map<topology::NodeId, std::vector<double>> pools;
-  std::map<uint32_t, std::vector<double>> optical;
-  std::vector<double> optical_capacity(topo.optical_switches().size(), 0.0);
-  for (const auto& c : topo.circuits())
-    optical_capacity[c.optical_switch] += 2 * m.link_bandwidth(c.link).value();
-  for (const auto& tr : rec.link_transfers) {
-    for (uint32_t k = tr.first; k < tr.first + tr.count; ++k) {
-      const uint32_t d = rec.directions[k];
-      const auto& link = topo.links()[d / 2];
-      if (row_of[d] >= 0)
-        SampleRow(&t.link_utilization[size_t(row_of[d]) * t.samples], t.samples, t.step)
-            .spread(tr.start, tr.end, tr.bytes / m.link_bandwidth(topology::LinkId(d / 2)).value());
-      for (auto end : {link.a, link.b}) {
-        if (topo.node(end).kind != topology::NodeKind::kMemory) continue;
-        auto& row = pools[end];
-        row.resize(t.samples, 0.0);
-        SampleRow(row.data(), t.samples, t.step)
-            .spread(tr.start, tr.end, tr.bytes / m.memory_model(end).bandwidth().value());
-      }
-      if (link.circuit != topology::kNoCircuit) {
-        const uint32_t sw = topo.circuits()[link.circuit].optical_switch;
-        auto& row = optical[sw];
-        row.resize(t.samples, 0.0);
-        SampleRow(row.data(), t.samples, t.step).spread(tr.start, tr.end, tr.bytes / optical_capacity[sw]);
-      }
+  std::map<uint32_t, std::vector<double>> pools, optical;
+  using Resource = TransferLoad::Resource;
+  for_each_transfer_load(m, *r.replay.timeline, [&](const TransferLoad& l) {
+    double* row = nullptr;
+    if (l.resource == Resource::kLinkDirection) {
+      row = &t.link_utilization[size_t(row_of[l.id]) * t.samples];  // a direction that carried bytes
+    } else {
+      auto& series = (l.resource == Resource::kMemoryPool ? pools : optical)[l.id];
+      series.resize(t.samples, 0.0);
+      row = series.data();
     }
-  }
+    SampleRow(row, t.samples, t.step).spread(l.start, l.end, l.seconds);
+  });
   for (auto& [pool, row] : pools) {
     t.pool_names.push_back(topo.node(pool).name);
     t.pool_utilization.insert(t.pool_utilization.end(), row.begin(), row.end());

@@ -12,6 +12,7 @@
 #include "core/input_error.hpp"
 #include "core/version.hpp"
 #include "output/rank_states.hpp"
+#include "output/transfer_loads.hpp"
 
 namespace zs::output {
 namespace {
@@ -72,6 +73,7 @@ class TimelineBuilder {
   std::vector<std::string> metadata_;
   std::vector<Event> events_;
   std::vector<std::string> notes_;
+  std::vector<std::pair<double, double>> unused_;  ///< loads of directions without a counter
 };
 
 Timeline TimelineBuilder::build() {
@@ -290,52 +292,32 @@ void TimelineBuilder::add_counters() {
   const auto& m = s_.machine;
   const auto& topo = m.topology;
   const size_t directions = r_.replay.link_bytes.size();
-  auto bandwidth = [&](uint32_t d) { return m.link_bandwidth(topology::LinkId(d / 2)).value(); };
   // The busiest directions: most seconds of load (bytes / bandwidth), lowest index first on ties.
   std::vector<std::pair<double, uint32_t>> load;
   for (uint32_t d = 0; d < directions; ++d)
-    if (r_.replay.link_bytes[d] > 0) load.emplace_back(-r_.replay.link_bytes[d] / bandwidth(d), d);
+    if (r_.replay.link_bytes[d] > 0)
+      load.emplace_back(-r_.replay.link_bytes[d] / m.link_bandwidth(topology::LinkId(d / 2)).value(), d);
   std::sort(load.begin(), load.end());
   load.resize(std::min<size_t>(load.size(), o_.busiest_links));
-  std::vector<int> counter_of(directions, -1);
-  for (size_t k = 0; k < load.size(); ++k) counter_of[load[k].second] = int(k);
-  std::vector<std::vector<std::pair<double, double>>> link_changes(load.size());
-  std::map<topology::NodeId, std::vector<std::pair<double, double>>> pool_changes;
-  std::map<uint32_t, std::vector<std::pair<double, double>>> optical_changes;
-  std::vector<double> optical_capacity(topo.optical_switches().size(), 0.0);
-  for (const auto& c : topo.circuits())
-    optical_capacity[c.optical_switch] += 2 * m.link_bandwidth(c.link).value();
-  for (const auto& tr : t_.link_transfers) {
-    if (!(tr.end > tr.start)) continue;
-    const double seconds = tr.end - tr.start;
-    for (uint32_t k = tr.first; k < tr.first + tr.count; ++k) {
-      const uint32_t d = t_.directions[k];
-      const auto& link = topo.links()[d / 2];
-      const double rate = tr.bytes / seconds;
-      auto change = [&](std::vector<std::pair<double, double>>& to, double capacity) {
-        to.emplace_back(tr.start, rate / capacity);
-        to.emplace_back(tr.end, -rate / capacity);
-      };
-      if (counter_of[d] >= 0) change(link_changes[counter_of[d]], bandwidth(d));
-      for (auto end : {link.a, link.b})
-        if (topo.node(end).kind == topology::NodeKind::kMemory)
-          change(pool_changes[end], m.memory_model(end).bandwidth().value());
-      if (link.circuit != topology::kNoCircuit) {
-        const uint32_t sw = topo.circuits()[link.circuit].optical_switch;
-        change(optical_changes[sw], optical_capacity[sw]);
-      }
-    }
-  }
-  for (size_t k = 0; k < load.size(); ++k) {
-    const uint32_t d = load[k].second;
-    const auto& link = topo.links()[d / 2];
-    const auto from = d % 2 == 0 ? link.a : link.b, to = d % 2 == 0 ? link.b : link.a;
-    add_counter("link " + topo.node(from).name + " -> " + topo.node(to).name, std::move(link_changes[k]));
-  }
+  std::map<uint32_t, std::vector<std::pair<double, double>>> link_changes, pool_changes, optical_changes;
+  for (const auto& [minus_seconds, d] : load) link_changes[d];
+  using Resource = TransferLoad::Resource;
+  for_each_transfer_load(m, t_, [&](const TransferLoad& l) {
+    auto& changes = l.resource == Resource::kMemoryPool      ? pool_changes[l.id]
+                    : l.resource == Resource::kOpticalSwitch ? optical_changes[l.id]
+                    : link_changes.count(l.id) != 0          ? link_changes[l.id]
+                                                             : unused_;
+    const double rate = l.seconds / (l.end - l.start);  // fraction of the bandwidth
+    changes.emplace_back(l.start, rate);
+    changes.emplace_back(l.end, -rate);
+  });
+  for (const auto& [minus_seconds, d] : load)
+    add_counter("link " + direction_name(topo, d), std::move(link_changes[d]));
   for (auto& [pool, changes] : pool_changes)
     add_counter("memory pool " + topo.node(pool).name, std::move(changes));
   for (auto& [sw, changes] : optical_changes)
     add_counter("optical switch " + topo.optical_switches()[sw].name + " circuits", std::move(changes));
+  unused_.clear();
 }
 
 void TimelineBuilder::add_reconfigurations() {
