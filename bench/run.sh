@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Prints the benchmark tables of docs/benchmarks.md; each case in its own process so that
-# peak memory is per case. Usage: bench/run.sh [BUILD_DIR] [MAX_UNITS] [platform|collectives|headline|timeline|sweep|all]
+# peak memory is per case. Usage: bench/run.sh [BUILD_DIR] [MAX_UNITS] [platform|collectives|headline|timeline|progress|sweep|all]
 set -euo pipefail
 build=${1:-build}
 max=${2:-524288}
@@ -77,6 +77,30 @@ print(f'| {sys.argv[5]} | {sys.argv[7]} | {p:.1f} | {w:.1f} | {100 * (w - p) / p
       "$plain" "$with" "$rss" "$out/t.json" "$scenario" "$events" "$fidelity"
     rm -rf "$out"
   done
+fi
+if [ "$what" = progress ] || [ "$what" = all ]; then
+  # What progress reporting costs on the headline: instructions retired (stable, unlike wall time on these
+  # hosts) with --quiet (no progress sink at all) and without (reports, lines on a non-terminal stderr).
+  echo
+  echo "| scenario | instructions, --quiet | instructions, with progress | added |"
+  echo "|---|---|---|---|"
+  out=$(mktemp -d)
+  for mode in quiet progress; do
+    flag=$([ $mode = quiet ] && echo --quiet || true)
+    perf stat -x, -e instructions -o "$out/$mode.perf" "$build/bin/zettasim" run scenarios/moe-10t-512k.json \
+      --out "$out/r-$mode" $flag > /dev/null 2> "$out/$mode.err"
+  done
+  /usr/bin/python3 - "$out/quiet.perf" "$out/progress.perf" <<'PY'
+import sys
+def count(path):
+    for line in open(path):
+        parts = line.split(",")
+        if len(parts) > 2 and "instructions" in parts[2]:
+            return float(parts[0])
+q, p = count(sys.argv[1]), count(sys.argv[2])
+print(f"| moe-10t-512k | {q:.4g} | {p:.4g} | {100 * (p - q) / q:+.3f}% |")
+PY
+  rm -rf "$out"
 fi
 if [ "$what" = sweep ] || [ "$what" = all ]; then
   # A 200-point sweep of the default scenario (seeds 1 to 200) with 2 jobs, against the same 200 scenarios

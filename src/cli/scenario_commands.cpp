@@ -55,7 +55,7 @@ int run_scenario(const RunOptions& opt, std::ostream& out) {
   const RunViews views = check_views(opt.timeline, s);
   batch::ProgressLine progress = batch::ProgressLine::for_stderr(opt.folder.quiet);
   const engine::SimulationResult result =
-      study::simulate_scenario(s, catalog.policies, views.any(), &progress);
+      study::simulate_scenario(s, catalog.policies, views.any(), opt.folder.quiet ? nullptr : &progress);
   progress.finish();
   const std::string report = output::report_text(s, result);
   write_and_print(dir, opt.folder,
@@ -76,7 +76,7 @@ int run_goodput(const GoodputOptions& opt, std::ostream& out) {
   const auto dir = output::results_folder(opt.folder.out_dir, s.name + "-goodput", opt.folder.force);
   batch::ProgressLine progress = batch::ProgressLine::for_stderr(opt.folder.quiet);
   study::GoodputStudyOptions options = opt.study;
-  options.progress = &progress;
+  options.progress = opt.folder.quiet ? nullptr : &progress;
   if (!opt.timeline.empty() && std::filesystem::is_directory(opt.timeline))
     throw core::InputError("--timeline", "", "\"" + opt.timeline + "\" is a folder; expected a file name");
   const study::GoodputStudy g = study::run_goodput_study(s, opt.scenario, options, catalog.policies);
@@ -129,7 +129,8 @@ int run_validate(const ValidateOptions& opt, std::ostream& out) {
   }
   const auto dir = output::results_folder(opt.folder.out_dir, "validate-" + spec.name, opt.folder.force);
   batch::ProgressLine progress = batch::ProgressLine::for_stderr(opt.folder.quiet);
-  const study::ValidationStudy validation = study::run_validation(*files, spec, &progress);
+  const study::ValidationStudy validation =
+      study::run_validation(*files, spec, opt.folder.quiet ? nullptr : &progress);
   progress.finish();
   const std::string report = output::validation_report(spec, validation);
   write_and_print(dir, opt.folder,
