@@ -9,16 +9,30 @@
 #include "output/goodput_timeline.hpp"
 #include "scenario/scenario_loader.hpp"
 #include "support/source_file.hpp"
+#include "support/temp_dir.hpp"
 
 using namespace zs;
 
 TEST_CASE("the goodput timeline holds the first seed's interruptions at their times, a track per component") {
+  // The timeline test case with a reliability section: Llama 3's failure rates over 5,000 days of its 64
+  // units give a hundred-odd interruptions, and its iteration simulates in a fraction of a second.
+  auto scenario_json =
+      nlohmann::json::parse(test::read_text(test::source_file("tests/output/data/offload-pp4-ocs.json")));
+  scenario_json["machine"] = test::source_file("topologies/disaggregated-64.machine.json");
+  scenario_json["workload"]["model"] = test::source_file("workloads/gpt3-1.3b.json");
+  scenario_json["reliability"] = {
+      {"failure_rates", test::source_file("models/reliability/llama3-405b-54d.json")},
+      {"horizon", "5000d"},
+      {"seeds", 1},
+      {"checkpoint", {{"interval", "daly"}, {"bandwidth", "2TB/s"}}},
+      {"detection", "5min"},
+      {"restart", "10min"},
+      {"repair", "2d"}};
+  test::TempDir dir;
+  const std::string file = dir.write("scenario.json", scenario_json.dump());
   core::DiskFileSource files;
-  const std::string file = test::source_file("scenarios/moe-10t-16k.json");
   const auto s = scenario::ScenarioLoader(files).load(file);
-  study::GoodputStudyOptions one_seed;
-  one_seed.seeds = 1;
-  const auto g = study::run_goodput_study(s, file, one_seed);
+  const auto g = study::run_goodput_study(s, file);
   const auto& events = g.summary.first.timeline;
   REQUIRE(events.size() > 10);
   const auto doc = nlohmann::json::parse(output::goodput_timeline_json(s, g));
