@@ -244,33 +244,29 @@ void TimelineBuilder::add_flows() {
 
 void TimelineBuilder::add_counter(const std::string& name, std::vector<std::pair<double, double>> changes) {
   std::sort(changes.begin(), changes.end());
-  double value = 0, last = -1;
-  bool started = false;
+  // The level at the window's start, then the level after each instant of change inside the window.
+  std::vector<std::pair<double, double>> levels = {{o_.from, 0.0}};
+  double value = 0;
   for (size_t i = 0; i < changes.size();) {
     const double at = changes[i].first;
     for (; i < changes.size() && changes[i].first == at; ++i) value += changes[i].second;
     if (value < 1e-12) value = 0;  // sums of rates that cancel, to within rounding
     if (at > o_.to) break;
-    if (at < o_.from) continue;
-    if (!started && at > o_.from) {  // the level the window starts at
-      double before = 0;
-      for (size_t k = 0; k < changes.size() && changes[k].first <= o_.from; ++k) before += changes[k].second;
-      add(us(o_.from), network_pid_, 0,
-          {{"name", name},
-           {"ph", "C"},
-           {"ts", us(o_.from)},
-           {"pid", network_pid_},
-           {"args", {{"utilization", before < 1e-12 ? 0.0 : before}}}});
-    }
-    if (started && value == last) continue;  // no change to draw
-    started = true;
-    last = value;
+    if (at <= o_.from)
+      levels.front().second = value;
+    else
+      levels.emplace_back(at, value);
+  }
+  double drawn = -1;
+  for (const auto& [at, level] : levels) {
+    if (level == drawn) continue;  // no change to draw
+    drawn = level;
     add(us(at), network_pid_, 0,
         {{"name", name},
          {"ph", "C"},
          {"ts", us(at)},
          {"pid", network_pid_},
-         {"args", {{"utilization", value}}}});
+         {"args", {{"utilization", level}}}});
   }
 }
 

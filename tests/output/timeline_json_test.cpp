@@ -192,6 +192,15 @@ TEST_CASE("rank selection, time window and the size cap") {
     CHECK(ts <= 30000.0);
     CHECK(ts + dur >= 10000.0);
   }
+  // Each counter starts at the window's start, with the level it has there.
+  std::map<std::string, double> first_counter_ts;
+  for (const auto& e : events)
+    if (e.at("ph") == "C") first_counter_ts.emplace(e.at("name"), e.at("ts").get<double>());
+  REQUIRE_FALSE(first_counter_ts.empty());
+  for (const auto& counter : first_counter_ts) {  // not a structured binding: clang 14 cannot capture one
+    CAPTURE(counter.first);
+    CHECK(counter.second == 10000.0);
+  }
   std::set<int64_t> expected;
   for (uint64_t r = 0; r < run.s.trace.mesh.size(); ++r)
     if (run.s.trace.mesh.coordinate(r, *run.s.trace.mesh.axis_index("pp")) == 1 &&
