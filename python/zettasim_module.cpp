@@ -20,7 +20,6 @@
 #include <string>
 
 #include "batch/sweep_runner.hpp"
-#include "core/atomic_file.hpp"
 #include "core/fidelity.hpp"
 #include "core/file_name.hpp"
 #include "core/file_source.hpp"
@@ -178,22 +177,9 @@ void write_views(const scenario::Scenario& s, const engine::SimulationResult& re
   if (!timeline.empty()) {
     output::TimelineOptions options;
     if (!ranks.empty()) options.ranks = workload::RankSelection::parse(ranks, s.trace.mesh, "timeline_ranks");
-    const std::string text = output::timeline_json(s, result, options).json;
-    try {
-      core::write_file_atomically(timeline, text);
-    } catch (const std::runtime_error& e) {
-      throw core::InputError("timeline", "", e.what());
-    }
+    output::write_timeline_file(timeline, "timeline", s, result, options);
   }
-  if (!timeseries.empty()) {
-    const double t = result.replay.iteration_time.value();
-    const auto series = output::time_series(s, result, step > 0 ? step : output::default_time_series_step(t));
-    try {
-      output::write_time_series_hdf5(timeseries, s, result, series);
-    } catch (const std::runtime_error& e) {
-      throw core::InputError("timeseries", "", e.what());
-    }
-  }
+  if (!timeseries.empty()) output::write_time_series_file(timeseries, "timeseries", s, result, step);
 }
 
 Files run(const LoadedScenario& loaded, const std::string& fidelity, const std::string& timeline,

@@ -20,7 +20,8 @@ struct FolderOptions {
   bool force = false;   ///< replace an existing folder that zettasim did not write
 };
 
-/// `run --timeline FILE` and the options that choose what the timeline shows.
+/// What `run` writes besides its results folder: a timeline (`--timeline FILE` and the options that choose
+/// what it shows) and a time series (`--timeseries FILE`, its step).
 struct TimelineRequest {
   std::string file;                ///< empty: no timeline
   std::string ranks;               ///< --timeline-ranks: "0-7,12" or "pp=0..3,tp=0"; empty: every rank

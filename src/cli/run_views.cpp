@@ -5,7 +5,6 @@
 #include <filesystem>
 
 #include "cli/timeline_options.hpp"
-#include "core/atomic_file.hpp"
 #include "core/input_error.hpp"
 #include "output/time_series.hpp"
 
@@ -21,12 +20,7 @@ std::string short_time(double seconds) {
 
 void write_timeline(const scenario::Scenario& s, const engine::SimulationResult& result,
                     const std::string& file, const output::TimelineOptions& options, std::ostream& out) {
-  const output::Timeline t = output::timeline_json(s, result, options);
-  try {
-    core::write_file_atomically(file, t.json);
-  } catch (const std::runtime_error& e) {
-    throw core::InputError("--timeline", "", e.what());
-  }
+  const output::Timeline t = output::write_timeline_file(file, "--timeline", s, result, options);
   out << "timeline: " << file << " (" << t.events
       << " events; open in ui.perfetto.dev or chrome://tracing)\n";
   if (t.cut_at)
@@ -40,12 +34,8 @@ void write_timeline(const scenario::Scenario& s, const engine::SimulationResult&
 void write_timeseries(const TimelineRequest& request, const scenario::Scenario& s,
                       const engine::SimulationResult& result, std::ostream& out) {
   const auto series =
-      output::time_series(s, result, timeseries_step(request, result.replay.iteration_time.value()));
-  try {
-    output::write_time_series_hdf5(request.timeseries, s, result, series);
-  } catch (const std::runtime_error& e) {
-    throw core::InputError("--timeseries", "", e.what());
-  }
+      output::write_time_series_file(request.timeseries, "--timeseries", s, result,
+                                     timeseries_step(request, result.replay.iteration_time.value()));
   out << "time series: " << request.timeseries << " (" << series.samples << " samples of "
       << short_time(series.step) << ")\n";
 }

@@ -246,4 +246,17 @@ void write_time_series_hdf5(const std::string& path, const scenario::Scenario& s
   });
 }
 
+TimeSeries write_time_series_file(const std::string& path, const std::string& option,
+                                  const scenario::Scenario& s, const engine::SimulationResult& r,
+                                  double step) {
+  TimeSeries t =
+      time_series(s, r, step > 0 ? step : default_time_series_step(r.replay.iteration_time.value()));
+  try {
+    write_time_series_hdf5(path, s, r, t);
+  } catch (const std::runtime_error& e) {
+    throw core::InputError(option, "", e.what());
+  }
+  return t;
+}
+
 }  // namespace zs::output

@@ -54,4 +54,10 @@ double default_time_series_step(double iteration);
 void write_time_series_hdf5(const std::string& path, const scenario::Scenario& s,
                             const engine::SimulationResult& r, const TimeSeries& t);
 
+/// The time series of `r` every `step` s (0: default_time_series_step) written to `path`; a file that cannot
+/// be written is a core::InputError naming `option` (the front end's name for the path).
+TimeSeries write_time_series_file(const std::string& path, const std::string& option,
+                                  const scenario::Scenario& s, const engine::SimulationResult& r,
+                                  double step);
+
 }  // namespace zs::output

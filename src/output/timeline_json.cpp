@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/atomic_file.hpp"
 #include "core/input_error.hpp"
 #include "core/version.hpp"
 #include "output/rank_states.hpp"
@@ -73,7 +74,6 @@ class TimelineBuilder {
   std::vector<std::string> metadata_;
   std::vector<Event> events_;
   std::vector<std::string> notes_;
-  std::vector<std::pair<double, double>> unused_;  ///< loads of directions without a counter
 };
 
 Timeline TimelineBuilder::build() {
@@ -299,10 +299,10 @@ void TimelineBuilder::add_counters() {
   for (const auto& [minus_seconds, d] : load) link_changes[d];
   using Resource = TransferLoad::Resource;
   for_each_transfer_load(m, t_, [&](const TransferLoad& l) {
+    if (l.resource == Resource::kLinkDirection && link_changes.count(l.id) == 0) return;  // no counter
     auto& changes = l.resource == Resource::kMemoryPool      ? pool_changes[l.id]
                     : l.resource == Resource::kOpticalSwitch ? optical_changes[l.id]
-                    : link_changes.count(l.id) != 0          ? link_changes[l.id]
-                                                             : unused_;
+                                                             : link_changes[l.id];
     const double rate = l.seconds / (l.end - l.start);  // fraction of the bandwidth
     changes.emplace_back(l.start, rate);
     changes.emplace_back(l.end, -rate);
@@ -313,7 +313,6 @@ void TimelineBuilder::add_counters() {
     add_counter("memory pool " + topo.node(pool).name, std::move(changes));
   for (auto& [sw, changes] : optical_changes)
     add_counter("optical switch " + topo.optical_switches()[sw].name + " circuits", std::move(changes));
-  unused_.clear();
 }
 
 void TimelineBuilder::add_reconfigurations() {
@@ -385,6 +384,17 @@ Timeline timeline_json(const scenario::Scenario& s, const engine::SimulationResu
                        const TimelineOptions& options) {
   if (!r.replay.timeline) throw std::logic_error("timeline_json: the run recorded no timeline");
   return TimelineBuilder(s, r, options).build();
+}
+
+Timeline write_timeline_file(const std::string& path, const std::string& option, const scenario::Scenario& s,
+                             const engine::SimulationResult& r, const TimelineOptions& options) {
+  Timeline t = timeline_json(s, r, options);
+  try {
+    core::write_file_atomically(path, t.json);
+  } catch (const std::runtime_error& e) {
+    throw core::InputError(option, "", e.what());
+  }
+  return t;
 }
 
 }  // namespace zs::output

@@ -36,4 +36,9 @@ struct Timeline {
 Timeline timeline_json(const scenario::Scenario& s, const engine::SimulationResult& r,
                        const TimelineOptions& options);
 
+/// timeline_json written to `path` atomically; a file that cannot be written is a core::InputError naming
+/// `option` (the front end's name for the path).
+Timeline write_timeline_file(const std::string& path, const std::string& option, const scenario::Scenario& s,
+                             const engine::SimulationResult& r, const TimelineOptions& options);
+
 }  // namespace zs::output
