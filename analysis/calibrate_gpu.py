@@ -1,24 +1,36 @@
 #!/usr/bin/env python3
-"""Measures a GPU's matrix-product rate by size and dtype, its HBM copy bandwidth and its launch overhead.
+"""Measures a GPU's matrix-product rate by size and dtype, its HBM copy bandwidth, its launch overhead, and how
+much a concurrent communication-like copy slows matrix products down.
 
 Runs on a machine with an NVIDIA GPU and PyTorch (not part of the build or the tests). Writes one CSV
 row per measurement to stdout or --out; models/calibration/README.md says how the figures become model
 parameters. Timing: CUDA events around `reps` back-to-back launches after 3 warm-ups, median of 5 such
 batches. Inputs are random normal values (zeros run faster on Hopper and would flatter the figures).
+Sections (--sections): `gemm` and `copy` as above, `launch` (a tiny kernel from Python), `graph` (small products
+and a tiny kernel replayed from a CUDA graph, so the host's launch path does not bound them), `overlap` (products
+timed while a copy kernel of B thread blocks, standing in for a collective's NCCL channels, runs on another
+stream; each product has three rows: alone, under the copy, alone again).
 """
 import argparse
 import csv
 import statistics
 import sys
+import time
 
 import torch
+
+try:  # the overlap section's copy kernel
+    import triton
+    import triton.language as tl
+except ImportError:  # pragma: no cover
+    triton = None
 
 
 def time_launches(fn, reps):
     """Median seconds per call of fn over 5 batches of reps calls each."""
     for _ in range(3):
         fn()
-    torch.cuda.synchronize()
+    torch.cuda.current_stream().synchronize()  # not the device: another stream's work may be running
     per_call = []
     for _ in range(5):
         start = torch.cuda.Event(enable_timing=True)
@@ -50,10 +62,94 @@ def gemm_fn(dtype, m, n, k):
     return lambda: torch.mm(a, b)
 
 
+def time_graph(fn, per_graph, reps=20):
+    """Median seconds per call of fn, replayed from a CUDA graph of per_graph calls."""
+    side = torch.cuda.Stream()
+    side.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(side):
+        for _ in range(3):
+            fn()
+    torch.cuda.current_stream().wait_stream(side)
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph):
+        for _ in range(per_graph):
+            fn()
+    return time_launches(graph.replay, reps) / per_graph
+
+
+if triton is not None:
+    @triton.jit
+    def _copy_passes(src, dst, per_block, passes, BLOCK: tl.constexpr):
+        base = tl.program_id(0).to(tl.int64) * per_block
+        for _ in range(passes):
+            for offset in range(0, per_block, BLOCK):
+                index = base + offset + tl.arange(0, BLOCK)
+                tl.store(dst + index, tl.load(src + index))
+
+
+def copy_kernel(blocks, passes):
+    """A copy kernel of `blocks` thread blocks moving 64 MiB per block per pass; returns (launch, bytes)."""
+    per_block = 32 * 2**20  # bf16 elements
+    src = torch.randn(blocks * per_block, device="cuda", dtype=torch.bfloat16)
+    dst = torch.empty_like(src)
+
+    def launch():
+        _copy_passes[(blocks,)](src, dst, per_block, passes, BLOCK=4096, num_warps=8)
+
+    return launch, 2.0 * src.numel() * 2 * passes
+
+
+def measure_overlap(writer, out):
+    """Products alone and while a copy of B blocks runs on a second stream (B = 0 is alone)."""
+    sms = torch.cuda.get_device_properties(0).multi_processor_count
+    shapes = [(8192, 8192, 8192), (4096, 12288, 6144), (8192, 6144, 8192), (2048, 4096, 4096)]
+    for blocks in [8, 16, 32, sms]:
+        launch, moved = copy_kernel(blocks, 1)
+        copy_alone = time_launches(launch, 5)
+        writer.writerow(["copy_blocks", "bf16", blocks, 1, 1, f"{moved:.6g}", f"{copy_alone:.6g}",
+                         f"{moved / copy_alone / 1e12:.3f}", "TB/s"])
+        for m, n, k in shapes:
+            fn = gemm_fn("bf16", m, n, k)
+            flops = 2.0 * m * n * k
+            reps = reps_for(flops, 5e14)
+            alone = time_launches(fn, reps)
+            # The copy runs for about 4x the products' batches (3 warm-ups + 5 batches of ~20 ms).
+            passes = max(1, int(4 * 8 * reps * alone / copy_alone))
+            long_copy, long_moved = copy_kernel(blocks, passes)
+            side, main = torch.cuda.Stream(), torch.cuda.Stream()
+            torch.cuda.synchronize()
+            copy_start, copy_stop = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+            with torch.cuda.stream(side):
+                copy_start.record()
+                long_copy()
+                copy_stop.record()
+            with torch.cuda.stream(main):
+                products_start = time.perf_counter()
+                under_copy = time_launches(fn, reps)
+                products_span = time.perf_counter() - products_start
+            copy_stop.synchronize()
+            alone_after = time_launches(fn, reps)  # clocks vary by a few percent between batches
+            copy_seconds = copy_start.elapsed_time(copy_stop) / 1e3
+            if copy_seconds < products_span:
+                print(f"# copy of {blocks} blocks ended before the {m}x{n}x{k} products", file=sys.stderr)
+            for label, seconds in [("overlap_alone", alone), ("overlap_under_copy", under_copy),
+                                   ("overlap_alone", alone_after)]:
+                writer.writerow([label, "bf16", m, n, k, f"{flops:.6g}", f"{seconds:.6g}",
+                                 f"{flops / seconds / 1e12:.2f}", f"TFLOP/s copy_blocks={blocks}"])
+            writer.writerow(["overlap_copy", "bf16", blocks, 1, 1, f"{long_moved:.6g}", f"{copy_seconds:.6g}",
+                             f"{long_moved / copy_seconds / 1e12:.3f}", f"TB/s with {m}x{n}x{k} products"])
+            out.flush()
+            del fn, long_copy
+            torch.cuda.empty_cache()
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--out", help="CSV file to write (default stdout)")
+    parser.add_argument("--sections", default="gemm,copy,launch",
+                        help="comma-separated: gemm, copy, launch, graph, overlap (default gemm,copy,launch)")
     args = parser.parse_args()
+    sections = set(args.sections.split(","))
     out = open(args.out, "w", newline="") if args.out else sys.stdout
     writer = csv.writer(out)
     writer.writerow(["measurement", "dtype", "m", "n", "k", "work", "seconds", "rate", "rate_unit"])
@@ -64,7 +160,7 @@ def main():
     # Transformer-shaped products: tokens x (hidden, 3*hidden/tp, 4*hidden/tp) for a few hidden sizes.
     shaped = [(4096, 1536, 12288), (4096, 12288, 6144), (8192, 6144, 8192), (16384, 2048, 8192),
               (2048, 4096, 4096), (1024, 14336, 4096), (512, 4096, 14336)]
-    for dtype in ["bf16", "fp16", "fp8", "tf32"]:
+    for dtype in ["bf16", "fp16", "fp8", "tf32"] if "gemm" in sections else []:
         for m, n, k in [(s, s, s) for s in square] + shaped:
             try:
                 fn = gemm_fn(dtype, m, n, k)
@@ -79,7 +175,7 @@ def main():
             del fn
             torch.cuda.empty_cache()
 
-    for mib in [1, 16, 256, 2048]:
+    for mib in [1, 16, 256, 2048] if "copy" in sections else []:
         elems = mib * 2**20 // 2
         src = torch.randn(elems, device="cuda", dtype=torch.bfloat16)
         dst = torch.empty_like(src)
@@ -90,8 +186,24 @@ def main():
         del src, dst
 
     tiny = torch.zeros(1, device="cuda")
-    seconds = time_launches(lambda: tiny.add_(1.0), 2000)
-    writer.writerow(["launch", "fp32", 1, 1, 1, "0", f"{seconds:.6g}", "", ""])
+    if "launch" in sections:
+        seconds = time_launches(lambda: tiny.add_(1.0), 2000)
+        writer.writerow(["launch", "fp32", 1, 1, 1, "0", f"{seconds:.6g}", "", ""])
+    if "graph" in sections:
+        seconds = time_graph(lambda: tiny.add_(1.0), 1000)
+        writer.writerow(["launch_graph", "fp32", 1, 1, 1, "0", f"{seconds:.6g}", "", ""])
+        for dtype in ["bf16", "fp8"]:
+            for m, n, k in [(s, s, s) for s in square[:6]] + shaped:
+                fn = gemm_fn(dtype, m, n, k)
+                flops = 2.0 * m * n * k
+                seconds = time_graph(fn, max(3, min(200, int(0.01 * 5e14 / flops))))
+                writer.writerow(["gemm_graph", dtype, m, n, k, f"{flops:.6g}", f"{seconds:.6g}",
+                                 f"{flops / seconds / 1e12:.2f}", "TFLOP/s"])
+                out.flush()
+                del fn
+                torch.cuda.empty_cache()
+    if "overlap" in sections:
+        measure_overlap(writer, out)
 
 
 if __name__ == "__main__":

@@ -306,10 +306,13 @@ std::string to_string(Watts q) {
 }
 
 std::string display(Bytes q) {
+  return display_in(q, q);
+}
+std::string display_in(Bytes q, Bytes scale) {
   double v = q.value();
   std::string_view unit = "B";
   for (const auto& p : kBinaryPrefixes)
-    if (std::fabs(q.value()) >= std::ldexp(1.0, p.scale.pow2)) {
+    if (std::fabs(scale.value()) >= std::ldexp(1.0, p.scale.pow2)) {
       v = std::ldexp(q.value(), -p.scale.pow2);
       unit = p.symbol;
     }

@@ -108,5 +108,8 @@ std::string display(FlopRate q);
 std::string display(ByteRate q);
 std::string display(Watts q);
 std::string display(Joules q);
+/// `q` with 4 significant digits in the unit display() gives `scale` ("0.5 GiB" next to "80 GiB"), so that
+/// quantities compared in one message share one unit.
+std::string display_in(Bytes q, Bytes scale);
 
 }  // namespace zs::core

@@ -3,6 +3,7 @@
 
 #include <cstdio>
 #include <optional>
+#include <variant>
 
 #include "core/input_error.hpp"
 #include "engine/collapsed/rank_collapse.hpp"
@@ -92,7 +93,14 @@ SimulationResult simulate(const topology::Machine& machine, const workload::Trac
   }
   out.model_flops = trace.model_flops;
   const double t = out.replay.iteration_time.value();
-  if (t > 0 && out.peak.value() > 0) out.mfu = trace.model_flops.value() / (t * out.peak.value());
+  for (const auto& role : trace.roles)
+    for (const auto& op : role.ops)
+      if (const auto* c = std::get_if<workload::ComputeOp>(&op.body); c && c->kind == core::WorkKind::kMatrix)
+        out.hardware_flops += c->flops * double(trace.ranks_per_role());
+  if (t > 0 && out.peak.value() > 0) {
+    out.mfu = trace.model_flops.value() / (t * out.peak.value());
+    out.hfu = out.hardware_flops.value() / (t * out.peak.value());
+  }
   if (t > 0) out.tokens_per_second = trace.tokens_per_iteration / t;
   // Collapsed: each representative's energy counts for the ranks it stands for (their units are of
   // the same model when the machine is homogeneous; otherwise this is approximate).

@@ -29,9 +29,13 @@ struct SimulationResult {
   std::string placement_policy;
   std::string placement_layout;  ///< what the placement policy chose and why; empty when it says nothing
   std::string collective_policy;
-  core::FlopRate peak;           ///< sum of the placed units' dense peaks in the model's dtype, FLOP/s
-  core::Flops model_flops;       ///< per iteration, whole job
-  double mfu = 0;                ///< model FLOPs / (iteration time x peak)
+  core::FlopRate peak;      ///< sum of the placed units' dense peaks in the model's dtype, FLOP/s
+  core::Flops model_flops;  ///< per iteration, whole job
+  double mfu = 0;           ///< model FLOPs / (iteration time x peak)
+  /// Matrix FLOPs the trace's compute ops execute per iteration, whole job: the model's, recomputation's
+  /// and any other matrix work (PaLM's hardware FLOPs).
+  core::Flops hardware_flops;
+  double hfu = 0;                ///< hardware FLOPs / (iteration time x peak)
   double tokens_per_second = 0;  ///< tokens per iteration / iteration time
   /// Energy of the placed units over the iteration: idle power x iteration time + (load - idle)
   /// x each unit's compute time. Links, switches and memory pools are not counted.

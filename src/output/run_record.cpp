@@ -5,9 +5,9 @@
 #include <sstream>
 #include <string>
 
+#include "core/version.hpp"
 #include "engine/collapsed/collapsed_costs.hpp"
 #include "engine/collapsed/rank_collapse.hpp"
-#include "core/version.hpp"
 
 namespace zs::output {
 namespace {
@@ -34,12 +34,29 @@ std::string line(const std::string& label, const std::string& value, const std::
   return out + "\n";
 }
 
+/// FLOPs per iteration over the iteration time and the job's ranks, FLOP/s (0 when the iteration took no
+/// time).
+double per_rank_rate(const scenario::Scenario& s, const engine::SimulationResult& r, core::Flops flops) {
+  const double t = r.replay.iteration_time.value();
+  return t > 0 && s.trace.mesh.size() > 0 ? flops.value() / t / double(s.trace.mesh.size()) : 0.0;
+}
+
 /// Why a run asked for collapsed fidelity ran exact.
 constexpr const char* kCollapsedRanExact =
     "expert routing drawn per call makes every rank differ, so there was nothing to merge, and the trace "
     "is within exact fidelity's limit";
 
 }  // namespace
+
+std::vector<std::string> warnings(const scenario::Scenario& s) {
+  std::vector<std::string> out;
+  const uint64_t ranks = s.trace.mesh.size(), units = s.machine.unit_count();
+  if (ranks < units)
+    out.push_back("the job runs on " + std::to_string(ranks) + " of the machine's " + std::to_string(units) +
+                  " units; the other " + std::to_string(units - ranks) +
+                  " stay idle and count in neither peak, utilization nor energy");
+  return out;
+}
 
 std::vector<std::string> approximations(const engine::SimulationResult& r) {
   std::vector<std::string> out = {
@@ -58,6 +75,10 @@ std::vector<std::string> approximations(const engine::SimulationResult& r) {
       "memory check: megatron plans state per role weights, gradients and optimizer state (ZeRO "
       "accounting) and activations (Korthikanti et al. 2022, at the schedule's peak; logits and collective "
       "buffers not counted); data-parallel plans state model state (16 B/param) only",
+      "model FLOPs (MFU) are the trace's own count; generated transformer traces count full (not causal) "
+      "attention scores and the logits, as Megatron-LM's formula does (Narayanan et al. 2021); hardware "
+      "FLOPs "
+      "(HFU, as PaLM defines it) are every matrix FLOP the trace executes, recomputation included",
       "expert routing: all-to-all-v sizes are drawn from the routing model per communicator group, layer "
       "and micro-batch; expert compute scales with the tokens a rank received",
       "energy counts compute units only (idle power, plus the load increment while computing); links, "
@@ -75,7 +96,8 @@ std::vector<std::string> approximations(const engine::SimulationResult& r) {
         "bandwidth, "
         "counting the concurrent copies of the same communication in the other classes' groups (up to " +
         std::to_string(engine::CollapsedCosts::kCopySample) +
-        " copies explicitly, more sampled evenly and weighted); steps of a schedule do not overlap, except "
+        " copies explicitly, more sampled evenly and weighted where they share the representative's links); "
+        "steps of a schedule do not overlap, except "
         "a pairwise all-to-all's of up to " +
         std::to_string(engine::CollapsedCosts::kReplayedPairwiseMembers) +
         " members, whose send-receive steps follow only their ends' previous step: its transfers are "
@@ -156,6 +178,10 @@ nlohmann::json summary_json(const scenario::Scenario& s, const engine::Simulatio
                       {"model_flops_per_iteration_flop", r.model_flops.value()},
                       {"peak_flop_rate_flop_per_s", r.peak.value()},
                       {"mfu", r.mfu},
+                      {"hardware_flops_per_iteration_flop", r.hardware_flops.value()},
+                      {"hfu", r.hfu},
+                      {"model_flop_rate_per_rank_flop_per_s", per_rank_rate(s, r, r.model_flops)},
+                      {"hardware_flop_rate_per_rank_flop_per_s", per_rank_rate(s, r, r.hardware_flops)},
                       // null when the trace does not give its tokens per iteration (imported traces)
                       {"tokens_per_second", r.tokens_per_second > 0 ? nlohmann::json(r.tokens_per_second)
                                                                     : nlohmann::json(nullptr)},
@@ -174,7 +200,8 @@ nlohmann::json summary_json(const scenario::Scenario& s, const engine::Simulatio
                        {{"placement", r.placement_policy},
                         {"collective", r.collective_policy},
                         {"collective_algorithms", r.replay.collective_algorithms}}},
-                      {"approximations", approximations(r)}};
+                      {"approximations", approximations(r)},
+                      {"warnings", warnings(s)}};
   if (!r.placement_layout.empty()) j["policies"]["placement_layout"] = r.placement_layout;
   if (s.collective_benchmark)
     j["collective_benchmark"] = benchmark_json(*s.collective_benchmark, r.replay.iteration_time);
@@ -224,6 +251,7 @@ std::string report_text(const scenario::Scenario& s, const engine::SimulationRes
             (r.collapsed_ran_exact ? "; collapsed was asked for: " + std::string(kCollapsedRanExact) : ""));
   }
   if (!r.fidelity_reason.empty()) out << line("fidelity chosen", r.fidelity_reason);
+  for (const auto& w : warnings(s)) out << "  warning: " << w << "\n";
   out << "\n";
   out << line("iteration time", display(r.replay.iteration_time));
   auto part = [&](const char* name, core::Seconds v) {
@@ -259,6 +287,10 @@ std::string report_text(const scenario::Scenario& s, const engine::SimulationRes
   } else {
     out << line("model FLOPs utilization", percent(r.mfu),
                 display(r.model_flops) + " per iteration / (iteration time x " + display(r.peak) + " peak)");
+    out << line("hardware FLOPs utilization", percent(r.hfu),
+                display(r.hardware_flops) + " executed per iteration, recomputation included");
+    out << line("FLOP rate per rank", display(core::FlopRate(per_rank_rate(s, r, r.model_flops))) + " model",
+                display(core::FlopRate(per_rank_rate(s, r, r.hardware_flops))) + " hardware");
     if (s.trace.tokens_per_iteration > 0)
       out << line("tokens per second", [&] {
         char buf[32];

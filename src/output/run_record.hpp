@@ -13,6 +13,9 @@ namespace zs::output {
 
 /// What the results leave out or simplify; printed in the report and listed in the summary.
 std::vector<std::string> approximations(const engine::SimulationResult& r);
+/// What in the scenario may not be what the user meant (a job on fewer units than the machine has);
+/// printed in the report and listed in the summary, never an error.
+std::vector<std::string> warnings(const scenario::Scenario& s);
 
 /// The machine-readable results. Keys carry their unit as a suffix (_s, _flop, _flop_per_s).
 /// Deterministic: the same inputs give byte-identical text from dump().

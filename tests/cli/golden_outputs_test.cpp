@@ -6,6 +6,8 @@
 #include <fstream>
 #include <set>
 
+#include <nlohmann/json.hpp>
+
 #include "support/golden_outputs.hpp"
 
 namespace fs = std::filesystem;
@@ -58,4 +60,21 @@ TEST_CASE("every shipped scenario has golden results, and goodput ones when it h
     ++scenarios;
   }
   CHECK(scenarios == 8);
+}
+
+TEST_CASE("no golden run loads a link direction or a memory pool above 100% of the iteration") {
+  // The goldens are the program's output (the cases above); a utilization above 1 would mean bytes
+  // moved faster than the link allows, in either fidelity.
+  size_t checked = 0;
+  for (const auto& entry : fs::directory_iterator(fs::path(ZS_SOURCE_DIR) / "tests/golden")) {
+    const auto summary = entry.path() / "summary.json";
+    if (!fs::exists(summary)) continue;
+    CAPTURE(entry.path().filename().string());
+    std::ifstream in(summary);
+    const auto j = nlohmann::json::parse(in);
+    CHECK(j.at("utilization").at("link_max").get<double>() <= 1.0 + 1e-9);
+    CHECK(j.at("utilization").at("memory_pool_max").get<double>() <= 1.0 + 1e-9);
+    ++checked;
+  }
+  CHECK(checked >= 8);
 }

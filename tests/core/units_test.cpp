@@ -81,6 +81,8 @@ TEST_CASE("printing picks the natural prefix") {
   CHECK(to_string(Seconds(2.0)) == "2s");
   CHECK(display(Seconds(0.0123456)) == "12.35 ms");
   CHECK(display(Bytes(80.0 * (1 << 30))) == "80 GiB");
+  CHECK(display_in(Bytes(512.0 * (1 << 20)), Bytes(80.0 * (1 << 30))) == "0.5 GiB");
+  CHECK(display_in(Bytes(0.0), Bytes(80e9)) == "0 GiB");
   CHECK(display(FlopRate(989e12)) == "989 TFLOP/s");
 }
 

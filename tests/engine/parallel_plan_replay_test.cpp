@@ -94,8 +94,13 @@ TEST_CASE("a plan whose footprint exceeds the unit's HBM is a capacity error nam
   } catch (const core::InputError& e) {
     const std::string what = e.what();
     CHECK(what.find("/roles/0/memory: capacity: role \"stage0\" needs ") != std::string::npos);
-    CHECK(what.find("(weights 13") != std::string::npos);
-    CHECK(what.find("but a \"test-gpu\" (rank 0) has 80GB") != std::string::npos);
+    CHECK(what.find("(weights 12.") != std::string::npos);  // 6.9e9 bf16 weights: 12.9 GiB
+    CHECK(what.find("but a \"test-gpu\" (rank 0) has 74.51 GiB") != std::string::npos);  // 80 GB
+    // Every quantity in the capacity's unit, so they compare at a glance.
+    size_t in_gib = 0;
+    for (size_t at = what.find(" GiB"); at != std::string::npos; at = what.find(" GiB", at + 1)) ++in_gib;
+    CHECK(in_gib == 7);
+    CHECK(what.find("MiB") == std::string::npos);
   }
 }
 
@@ -132,4 +137,24 @@ TEST_CASE("exposed communication by communicator: each within the total, togethe
   // Collectives on different communicators overlap only where streams differ, so the parts cover the
   // total at least once.
   CHECK(sum >= crit.exposed_comm.value() - 1e-12);
+}
+
+TEST_CASE(
+    "hardware FLOPs count recomputation: equal to model FLOPs without it, + the layers' forward with it") {
+  auto dense = test::gpt("dense", 8, 512, 8, 2048, 1000, 256);
+  auto p = plan(2, 2, 2);
+  const auto none = replay(dense, p);
+  CHECK(none.hardware_flops.value() == doctest::Approx(none.model_flops.value()).epsilon(1e-12));
+  CHECK(none.hfu == doctest::Approx(none.mfu).epsilon(1e-12));
+  // Full recomputation runs every layer's forward twice; the logits are not recomputed (PaLM's HFU).
+  p.recompute = Recompute::kFull;
+  const auto full = replay(dense, p);
+  const double sequences = p.global_batch;
+  double layers_forward = 0;
+  for (uint32_t l = 0; l < dense.layers; ++l)
+    layers_forward += dense.layer_forward_flops(l, sequences).value();
+  CHECK(full.model_flops.value() == none.model_flops.value());
+  CHECK(full.hardware_flops.value() ==
+        doctest::Approx(dense.training_flops(sequences).value() + layers_forward).epsilon(1e-12));
+  CHECK(full.hfu / full.mfu == doctest::Approx(full.hardware_flops.value() / full.model_flops.value()));
 }

@@ -110,14 +110,7 @@ AnalyticNetwork::StepCost AnalyticNetwork::fluid_step(
   for (size_t i = 0; i < own.size(); i += stride)
     if (own[i].src != own[i].dst && own[i].bytes > 0)
       cost.latency = std::max(cost.latency, route(own[i].src, own[i].dst).latency);
-  for (uint32_t d : touched_) {
-    if (own_touched_[d]) cost.drain = std::max(cost.drain, load_[d] / direction_bandwidth_[d]);
-    if (link_bytes != nullptr) link_bytes->emplace_back(d, load_[d] * repeat);
-    if (own_link_bytes != nullptr && own_touched_[d]) own_link_bytes->emplace_back(d, load_[d] * repeat);
-    load_[d] = 0;
-    own_touched_[d] = 0;
-  }
-  touched_.clear();
+  finish_step(cost, others_weight, link_bytes, repeat, own_link_bytes);
   return cost;
 }
 
@@ -180,14 +173,29 @@ AnalyticNetwork::StepCost AnalyticNetwork::step(const std::vector<Flow>& own, co
     cost.drain = std::max(cost.drain, drain);
     if (per_own != nullptr) per_own->push_back({r.latency, drain});
   }
+  finish_step(cost, others_weight, link_bytes, repeat, own_link_bytes);
+  return cost;
+}
+
+void AnalyticNetwork::finish_step(StepCost& cost, double others_weight,
+                                  std::vector<std::pair<uint32_t, double>>* link_bytes, double repeat,
+                                  std::vector<std::pair<uint32_t, double>>* own_link_bytes) {
   for (uint32_t d : touched_) {
-    if (link_bytes != nullptr) link_bytes->emplace_back(d, load_[d] * repeat);
-    if (own_link_bytes != nullptr && own_touched_[d]) own_link_bytes->emplace_back(d, load_[d] * repeat);
+    double bytes = load_[d];
+    if (own_touched_[d]) {
+      cost.drain = std::max(cost.drain, bytes / direction_bandwidth_[d]);
+    } else {
+      // Only other copies cross it: a sampled copy stands for more copies where it shares links with
+      // the own transfers, not on its own links, which carry that copy's bytes once.
+      if (others_weight > 0) bytes /= others_weight;
+      cost.drain = std::max(cost.drain, bytes / direction_bandwidth_[d]);
+    }
+    if (link_bytes != nullptr) link_bytes->emplace_back(d, bytes * repeat);
+    if (own_link_bytes != nullptr && own_touched_[d]) own_link_bytes->emplace_back(d, bytes * repeat);
     load_[d] = 0;
     own_touched_[d] = 0;
   }
   touched_.clear();
-  return cost;
 }
 
 }  // namespace zs::engine

@@ -36,10 +36,13 @@ class AnalyticNetwork {
 
   /// The cost of `own` transfers running at once with `others`, which are weighted `others_weight`
   /// times on the links they cross (a sample standing for more concurrent copies). The drain time is
-  /// the largest load / bandwidth over the link directions the own transfers cross: the others only
-  /// add contention there. Appends (link direction, bytes x `repeat`) for own and weighted others to
-  /// `link_bytes` when it is not null (directions numbered as in ReplayResult::link_bytes), and the same
-  /// for the directions own transfers cross alone to `own_link_bytes` when it is not null.
+  /// the largest load / bandwidth over every direction crossed: where own transfers cross, with the
+  /// others' weighted contention; where only others cross, their bytes counted once (a copy's own
+  /// links carry its bytes once, however many copies it stands for), so a copy whose links are busier
+  /// than the own transfers' holds the step up, and no direction's load exceeds what the step's time
+  /// lets through. Appends (link direction, bytes x `repeat`) with those loads to `link_bytes` when
+  /// it is not null (directions numbered as in ReplayResult::link_bytes), and the same for the
+  /// directions own transfers cross to `own_link_bytes` when it is not null.
   /// When `per_own` is not null and the step is routed transfer by transfer (not fluid), it receives
   /// each own transfer's cost in order: its route's latency and its busiest direction's load over that
   /// direction's bandwidth (a transfer without bytes costs its latency only); it is left empty otherwise.
@@ -67,6 +70,10 @@ class AnalyticNetwork {
                       std::vector<std::pair<uint32_t, double>>* link_bytes, double repeat,
                       std::vector<std::pair<uint32_t, double>>* own_link_bytes);
   void add_load(uint32_t direction, double bytes);
+  /// Ends a step: the drain time also covers the directions only other copies cross (their loads
+  /// counted once, unweighted), appends the loads to the lists and clears the scratch.
+  void finish_step(StepCost& cost, double others_weight, std::vector<std::pair<uint32_t, double>>* link_bytes,
+                   double repeat, std::vector<std::pair<uint32_t, double>>* own_link_bytes);
 
   const topology::Machine& machine_;
   topology::Router& router_;

@@ -7,6 +7,7 @@
 #include <limits>
 #include <memory>
 #include <stdexcept>
+#include <unordered_map>
 
 #include "policy/collective/channel_rings_collective.hpp"
 #include "policy/collective/double_binary_tree_collective.hpp"
@@ -45,6 +46,52 @@ struct AlphaBeta {
   }
 };
 
+/// Communicators of at most this many members have every transfer of a step routed to find the links
+/// the step's transfers share; larger ones are estimated from sampled routes, without sharing.
+constexpr size_t kSharedRouteMembers = 1024;
+
+/// The alpha-beta model of a step in which every pair (i, j) of members (indices into the request) sends
+/// at once, over the routes the engine takes (per-connection ECMP): the slowest route latency, and the
+/// narrowest share of bandwidth any transfer gets, a link direction's bandwidth split evenly among the
+/// transfers crossing it (max-min sharing when they are equal). Exchanges that cross a torus or a
+/// ring over several hops share links this way, which sampled routes alone do not see.
+AlphaBeta measure_step(const CollectiveRequest& request,
+                       const std::vector<std::pair<uint32_t, uint32_t>>& pairs) {
+  const topology::Machine& machine = *request.machine;
+  topology::Router router(machine, topology::PathSelection::kEcmpHash, 1);
+  std::vector<std::vector<uint32_t>> directions;  // per pair: 2 l (a to b) or 2 l + 1
+  std::unordered_map<uint32_t, uint32_t> crossings;
+  AlphaBeta ab;
+  for (const auto& [i, j] : pairs) {
+    const auto src = request.member_units[i], dst = request.member_units[j];
+    auto& route = directions.emplace_back();
+    if (src == dst) continue;
+    const topology::Route links{router.route(src, dst)};
+    ab.alpha = std::max(ab.alpha, topology::route_latency(machine, links).value());
+    topology::NodeId at = src;
+    for (auto l : links.links) {
+      const auto& link = machine.topology.link(l);
+      route.push_back(2 * l + (link.a == at ? 0 : 1));
+      ++crossings[route.back()];
+      at = link.a == at ? link.b : link.a;
+    }
+  }
+  for (const auto& route : directions)
+    for (uint32_t d : route)
+      ab.bandwidth = std::min(ab.bandwidth, machine.link_bandwidth(d / 2).value() / crossings[d]);
+  return ab.done();
+}
+
+/// The ring's neighbour exchange (member i to i + 1), with the links its transfers share, or `all`
+/// beyond kSharedRouteMembers.
+AlphaBeta measure_ring(const CollectiveRequest& request, const AlphaBeta& all) {
+  const auto n = static_cast<uint32_t>(request.member_units.size());
+  if (n > kSharedRouteMembers) return all;
+  std::vector<std::pair<uint32_t, uint32_t>> pairs;
+  for (uint32_t i = 0; i < n; ++i) pairs.emplace_back(i, (i + 1) % n);
+  return measure_step(request, pairs);
+}
+
 /// The alpha-beta model among `members` (indices into the request): the slowest route latency and the
 /// narrowest route bandwidth from any of them to the first.
 AlphaBeta measure(const CollectiveRequest& request, const std::vector<uint32_t>& members) {
@@ -64,9 +111,15 @@ AlphaBeta measure(const CollectiveRequest& request) {
   return measure(request, all);
 }
 
-/// The alpha-beta model of recursive exchanges at `distance`: the slowest latency and narrowest bandwidth
-/// of the routes from member i to member i ^ distance, over at most 16 members i spread evenly.
+/// The alpha-beta model of recursive exchanges at `distance`: every member i sends to i ^ distance at
+/// once, with the links they share (measure_step); beyond kSharedRouteMembers, the slowest latency and
+/// narrowest bandwidth of the routes of at most 16 members i spread evenly.
 AlphaBeta measure_exchange(const CollectiveRequest& request, uint32_t p, uint32_t distance) {
+  if (p <= kSharedRouteMembers) {
+    std::vector<std::pair<uint32_t, uint32_t>> pairs;
+    for (uint32_t i = 0; i < p; ++i) pairs.emplace_back(i, i ^ distance);
+    return measure_step(request, pairs);
+  }
   AlphaBeta ab;
   topology::Router router(*request.machine, topology::PathSelection::kLowestId, 1);
   const uint32_t stride = std::max<uint32_t>(1, p / 16);
@@ -173,6 +226,10 @@ std::unique_ptr<CollectivePolicy> AutoCollective::choose(const CollectiveRequest
   const double n = double(request.member_units.size());
   if (n <= 1) return std::make_unique<RingCollective>();
   const auto [alpha, B] = measure(request);
+  const bool reduction = request.kind == CollectiveKind::kAllReduce ||
+                         request.kind == CollectiveKind::kReduceScatter ||
+                         request.kind == CollectiveKind::kAllGather;
+  const AlphaBeta ring = reduction ? measure_ring(request, {alpha, B}) : AlphaBeta{alpha, B};
   const double S = request.bytes.value();
   const double lg = std::ceil(std::log2(n));
   const bool power_of_two = std::exp2(lg) == n;
@@ -186,12 +243,10 @@ std::unique_ptr<CollectivePolicy> AutoCollective::choose(const CollectiveRequest
   auto add = [&](double seconds, std::function<std::unique_ptr<CollectivePolicy>()> make) {
     if (seconds < kNever) candidates.push_back({seconds, std::move(make)});
   };
-  const bool reduction = request.kind == CollectiveKind::kAllReduce ||
-                         request.kind == CollectiveKind::kReduceScatter ||
-                         request.kind == CollectiveKind::kAllGather;
   switch (request.kind) {
     case CollectiveKind::kAllReduce: {
-      add(2 * (n - 1) * alpha + 2 * (n - 1) / n * S / B, [] { return std::make_unique<RingCollective>(); });
+      add(2 * (n - 1) * ring.alpha + 2 * (n - 1) / n * S / ring.bandwidth,
+          [] { return std::make_unique<RingCollective>(); });
       add(recursive_estimate(request, {alpha, B}), [] { return std::make_unique<RecursiveCollective>(); });
       add(2 * (tree_depth(request.member_units.size()) * alpha + lg * S / B),
           [] { return std::make_unique<TreeCollective>(); });
@@ -202,7 +257,8 @@ std::unique_ptr<CollectivePolicy> AutoCollective::choose(const CollectiveRequest
     }
     case CollectiveKind::kReduceScatter:
     case CollectiveKind::kAllGather:
-      add((n - 1) * alpha + (n - 1) / n * S / B, [] { return std::make_unique<RingCollective>(); });
+      add((n - 1) * ring.alpha + (n - 1) / n * S / ring.bandwidth,
+          [] { return std::make_unique<RingCollective>(); });
       if (power_of_two)
         add(recursive_estimate(request, {alpha, B}), [] { return std::make_unique<RecursiveCollective>(); });
       break;

@@ -9,14 +9,17 @@ namespace zs::policy {
 
 /// Estimates each algorithm's time with its closed form (collectives.md), taking alpha as the slowest
 /// route latency and B as the narrowest route bandwidth from any member to member 0 on the machine's
-/// topology (inside one domain and between domains for the hierarchical estimate), and schedules the
+/// topology (inside one domain and between domains for the hierarchical estimate); for the ring's
+/// neighbour steps and each round of recursive exchanges, B is the narrowest share a transfer gets when
+/// all of the step's transfers cross their routes at once (a direction's bandwidth split among the
+/// transfers crossing it: exchanges over several hops of a torus share links), for communicators of up
+/// to 1,024 members. It schedules the
 /// cheapest: ring, recursive (Rabenseifner), binomial tree or double binary tree for all-reduce; ring or
 /// recursive (power-of-two groups) for reduce-scatter and all-gather; in-network when the members share
 /// a reducing switch and hierarchical when they form equal domains, for all three; tree for broadcast
 /// and reduce; direct for all-to-all (hierarchical all-to-all is chosen by naming it). Ties go to the
 /// earliest in that order. The schedule's algorithm reads "auto:<picked>", so a run reports what was
-/// chosen. The estimate ignores contention between collectives and the ring's neighbour locality, as
-/// NCCL's tuner ignores the first.
+/// chosen. The estimate ignores contention between collectives, as NCCL's tuner does.
 class AutoCollective final : public CollectivePolicy {
  public:
   explicit AutoCollective(CollectiveOptions options = {}) : options_(options) {}

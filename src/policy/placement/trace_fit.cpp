@@ -53,15 +53,17 @@ void check_trace_fits(const topology::Machine& machine, const workload::Trace& t
     const auto& program = trace.roles[role];
     const auto& model = machine.unit_model(placement.unit_of_rank[r]);
     const auto& ops = program.ops;
-    if (const auto& f = program.memory; f && f->total() > model.hbm_capacity())
+    if (const auto& f = program.memory; f && f->total() > model.hbm_capacity()) {
+      auto in_capacity_unit = [&](core::Bytes b) { return core::display_in(b, model.hbm_capacity()); };
       throw workload::trace_error(
           trace, "/roles/" + std::to_string(role) + "/memory",
-          "capacity: role \"" + program.name + "\" needs " + core::to_string(f->total()) +
-              " per rank (weights " + core::to_string(f->weights) + ", gradients " +
-              core::to_string(f->gradients) + ", optimizer " + core::to_string(f->optimizer) +
-              ", activations " + core::to_string(f->activations) + ", buffers " +
-              core::to_string(f->buffers) + "), but a \"" + model.name() + "\" (rank " + std::to_string(r) +
-              ") has " + core::to_string(model.hbm_capacity()));
+          "capacity: role \"" + program.name + "\" needs " + in_capacity_unit(f->total()) +
+              " per rank (weights " + in_capacity_unit(f->weights) + ", gradients " +
+              in_capacity_unit(f->gradients) + ", optimizer " + in_capacity_unit(f->optimizer) +
+              ", activations " + in_capacity_unit(f->activations) + ", buffers " +
+              in_capacity_unit(f->buffers) + "), but a \"" + model.name() + "\" (rank " + std::to_string(r) +
+              ") has " + in_capacity_unit(model.hbm_capacity()));
+    }
     for (size_t i = 0; i < ops.size(); ++i) {
       const std::string where = op_path(role, i);
       if (std::holds_alternative<workload::MemoryOp>(ops[i].body) && placement.pool_of_rank.size() != ranks)

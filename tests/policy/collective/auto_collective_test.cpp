@@ -33,3 +33,21 @@ TEST_CASE(
   CHECK(pick(CollectiveKind::kAllToAll, 8, 4096) == "auto:direct");
   CHECK(pick(CollectiveKind::kAllReduce, 1, 4096) == "auto:ring");
 }
+
+TEST_CASE("auto on a ring of links: recursive exchanges share links, so the ring wins large all-reduces") {
+  // Eight units in a ring, each joined to the next by one 100 GB/s link (a one-dimensional torus). The
+  // ring's neighbour transfers each cross one link direction alone; recursive halving's exchanges at
+  // distance 4 cross 4 links each, 32 link crossings on 16 directions, so every direction is shared by
+  // two and the exchange runs at half bandwidth. Without counting that sharing, recursive's fewer steps
+  // looked cheaper (three times ring's time on a torus).
+  topology::Machine machine;
+  machine.name = "ring-8";
+  machine.generator = "test";
+  machine.unit_models.push_back(test::unit_model("1PFLOPS", 1, "0s"));
+  machine.link_models.push_back(test::link_model("100GB/s", "1us"));
+  std::vector<topology::NodeId> units;
+  for (int i = 0; i < 8; ++i) units.push_back(machine.topology.add_unit("unit" + std::to_string(i), 0));
+  for (int i = 0; i < 8; ++i) machine.topology.add_link(units[i], units[(i + 1) % 8], 0);
+  policy::CollectiveRequest req{CollectiveKind::kAllReduce, core::Bytes(1e9), units, &machine};
+  CHECK(policy::AutoCollective().schedule(req).algorithm == "auto:ring");
+}
