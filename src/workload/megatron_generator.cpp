@@ -114,10 +114,10 @@ class StageBuilder {
   /// Elements of HBM traffic per micro-batch in forward: 5 T h for the pre-norm (read, write) and the
   /// residual add (read two, write one), replicated over tensor parallelism unless sequence parallel;
   /// the FFN activation function reads and writes T x ffn_activation_width / tp (GELU: f in, f out;
-  /// SwiGLU: 2f in, f out); unfused attention scores cost 6.5 per score, a/tp x T x s of them (the
-  /// score product writes them, softmax reads and writes, dropout reads, writes and stores a one-byte
-  /// mask, the value product reads them). Backward moves twice the forward's traffic. One FLOP per
-  /// element: these kernels are bound by HBM bandwidth.
+  /// SwiGLU: 2f in, f out); unfused attention scores cost 6.5 per score with dropout, a/tp x T x s of
+  /// them (the score product writes them, softmax reads and writes, dropout reads, writes and stores a
+  /// one-byte mask, the value product reads them), 4 without. Backward moves twice the forward's
+  /// traffic. One FLOP per element: these kernels are bound by HBM bandwidth.
   void elementwise(const std::string& name, const std::string& phase, double split_elements,
                    double score_elements, double factor, uint32_t kernels) {
     const double replicated = 5.0 * tokens() * model_.hidden / (sp() ? tp() : 1.0);
@@ -131,7 +131,7 @@ class StageBuilder {
   /// attention).
   double score_elements() const {
     if (plan_.flash_attention) return 0.0;
-    return 6.5 * model_.heads / tp() * tokens() * double(model_.seq_len);
+    return (model_.dropout ? 6.5 : 4.0) * model_.heads / tp() * tokens() * double(model_.seq_len);
   }
 
   /// The FFN activation function's traffic per micro-batch in forward (elements, per rank).

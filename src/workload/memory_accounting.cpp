@@ -55,13 +55,22 @@ double layer_activation_bytes(const TransformerSpec& model, const ParallelPlan& 
                               Recompute recompute) {
   const double t = plan.tensor_parallel;
   const double s = double(model.seq_len) / plan.context_parallel, b = plan.micro_batch, h = model.hidden;
-  const double sbh = s * b * h;
-  if (recompute == Recompute::kFull) return 2.0 * sbh / (plan.sequence_parallel ? t : 1.0);
-  const double replicated = 10.0 * sbh;
-  const double split = 8.0 * sbh + 2.0 * s * b * model.ffn_activation_width(layer);
-  const double scores = recompute == Recompute::kSelective || plan.flash_attention
-                            ? 0.0
-                            : 5.0 * model.heads * s * double(model.seq_len) * b;
+  const double sb = s * b;
+  if (recompute == Recompute::kFull) return 2.0 * sb * h / (plan.sequence_parallel ? t : 1.0);
+  // Replicated without sequence parallelism: the two norms' inputs, the attention and FFN blocks'
+  // inputs (2 B each) and the two dropout masks (1 B each).
+  const double replicated = sb * h * (4.0 + 2.0 + 2.0 + (model.dropout ? 2.0 : 0.0));
+  // Split over tensor parallelism: queries, keys, values and the attention output, and the FFN's.
+  const double split = 2.0 * sb *
+                       (model.query_width() + model.key_width() + model.value_width() +
+                        model.attention_output_width() + model.ffn_activation_width(layer));
+  // Attention probabilities: 2 B per score for softmax's output, and with dropout a 1 B mask and the
+  // 2 B dropped-out copy; flash attention keeps only each query row's softmax statistic (4 B per head).
+  double scores = 0;
+  if (plan.flash_attention)
+    scores = 4.0 * model.heads * sb;
+  else if (recompute != Recompute::kSelective)
+    scores = (model.dropout ? 5.0 : 2.0) * model.heads * s * double(model.seq_len) * b;
   if (plan.sequence_parallel) return (replicated + split + scores) / t;
   return replicated + (split + scores) / t;
 }

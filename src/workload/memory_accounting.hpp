@@ -36,13 +36,17 @@ LayerBlocks layer_blocks(const TransformerSpec& model, const ParallelPlan& plan,
 std::vector<uint32_t> chunk_layers(const TransformerSpec& model, const ParallelPlan& plan, uint32_t stage,
                                    uint32_t chunk);
 
-/// Activation bytes one rank keeps for backward per layer and micro-batch, after Korthikanti et al.
-/// 2022 ("Reducing Activation Recomputation in Large Transformer Models", eq. 1-2, 16-bit activations,
-/// s' = s / cp tokens): 10 s'bh replicated across tensor parallelism without sequence parallelism
-/// (norm inputs, attention and FFN inputs, dropout masks), 8 s'bh + 2 s'b x ffn_activation_width
-/// split over it (34 s'bh in all with a 4h GELU FFN), and 5 a s' s b of attention scores (dropped by
-/// selective recomputation, and absent under flash attention, which keeps no scores). Full recomputation
-/// keeps only the layer input, 2 s'bh.
+/// Activation bytes one rank keeps for backward per layer and micro-batch, term by term after Korthikanti
+/// et al. 2022 ("Reducing Activation Recomputation in Large Transformer Models", section 4.1, 16-bit
+/// activations, s' = s / cp tokens). Replicated across tensor parallelism unless sequence parallel:
+/// both norms' inputs 4 s'bh, the attention and FFN inputs 2 s'bh each, and with dropout its two 1-byte
+/// masks 2 s'bh. Split over it: queries, keys, values and the attention output at their widths (2 s'b
+/// each: 8 s'bh for multi-head attention, less with grouped keys and values) and the FFN's 2 s'b x
+/// ffn_activation_width; and the attention probabilities, 5 a s' s b with dropout (softmax output,
+/// mask, dropped-out copy) or 2 a s' s b without, dropped by selective recomputation. Flash attention
+/// keeps no probabilities, only each query row's softmax statistic (4 a s'b). For GPT-3-style layers
+/// (4h GELU FFN, dropout) this is the paper's 34 s'bh + 5 a s' s b. Full recomputation keeps only the
+/// layer input, 2 s'bh.
 double layer_activation_bytes(const TransformerSpec& model, const ParallelPlan& plan, uint32_t layer,
                               Recompute recompute);
 

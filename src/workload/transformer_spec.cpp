@@ -94,6 +94,11 @@ const core::ParamTable& TransformerSpec::params() {
        core::Param::text("ffn_activation", "\"gelu\" or \"swiglu\" (three feed-forward matrices)")
            .or_default("gelu"),
        core::Param::boolean("biases", "whether linear layers have biases").or_default(true),
+       core::Param::boolean("dropout",
+                            "whether training applies dropout (after attention, after the FFN and over the "
+                            "attention probabilities), keeping its masks for backward: GPT-3 and Megatron-LM "
+                            "do; Llama, Mixtral, Qwen and DeepSeek pretrain without")
+           .or_default(true),
        core::Param::text("norm", "\"layernorm\" or \"rmsnorm\"").or_default("layernorm"),
        core::Param::text("position_embedding", "\"learned\" (a table of seq_len x hidden) or \"rotary\"")
            .or_default("learned"),
@@ -128,6 +133,7 @@ TransformerSpec TransformerSpec::from_json(core::JsonObject& object) {
   m.ffn_activation = choice<FfnActivation>(
       json, "ffn_activation", {{"gelu", FfnActivation::kGelu}, {"swiglu", FfnActivation::kSwiglu}});
   m.biases = json.get<bool>("biases");
+  m.dropout = json.get<bool>("dropout");
   m.norm =
       choice<NormKind>(json, "norm", {{"layernorm", NormKind::kLayerNorm}, {"rmsnorm", NormKind::kRmsNorm}});
   m.learned_positions = choice<bool>(json, "position_embedding", {{"learned", true}, {"rotary", false}});
@@ -166,6 +172,7 @@ nlohmann::json TransformerSpec::to_json() const {
                       {"dtype", std::string(core::to_string(dtype))},
                       {"ffn_activation", ffn_activation == FfnActivation::kGelu ? "gelu" : "swiglu"},
                       {"biases", biases},
+                      {"dropout", dropout},
                       {"norm", norm == NormKind::kLayerNorm ? "layernorm" : "rmsnorm"},
                       {"position_embedding", learned_positions ? "learned" : "rotary"},
                       {"tied_embeddings", tied_embeddings}};
@@ -267,9 +274,22 @@ core::Flops TransformerSpec::attention_score_flops(uint64_t sequences) const {
   return core::Flops(2 * b * s * s * heads * (qk + v));
 }
 
-double TransformerSpec::kv_width() const {
-  if (mla) return double(heads) * (mla->qk_nope_head_dim + mla->qk_rope_head_dim + mla->v_head_dim);
-  return 2.0 * (kv_heads == 0 ? heads : kv_heads) * head_width();
+double TransformerSpec::query_width() const {
+  return double(heads) * (mla ? mla->qk_nope_head_dim + mla->qk_rope_head_dim : head_width());
+}
+
+double TransformerSpec::key_width() const {
+  if (mla) return query_width();
+  return double(kv_heads == 0 ? heads : kv_heads) * head_width();
+}
+
+double TransformerSpec::value_width() const {
+  if (mla) return attention_output_width();
+  return double(kv_heads == 0 ? heads : kv_heads) * head_width();
+}
+
+double TransformerSpec::attention_output_width() const {
+  return double(heads) * (mla ? mla->v_head_dim : head_width());
 }
 
 double TransformerSpec::ffn_activation_width(uint32_t layer) const {

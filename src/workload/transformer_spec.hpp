@@ -57,6 +57,9 @@ struct TransformerSpec {
   uint32_t head_dim = 0;
   FfnActivation ffn_activation = FfnActivation::kGelu;
   bool biases = true;
+  /// Dropout during training (after attention, after the FFN and over the attention probabilities), as
+  /// GPT-3 and Megatron-LM's defaults have; its masks are kept for backward and its kernels move HBM.
+  bool dropout = true;
   NormKind norm = NormKind::kLayerNorm;
   bool learned_positions = true;
   bool tied_embeddings = true;
@@ -92,7 +95,13 @@ struct TransformerSpec {
   /// The score and value products of attention_forward_flops: 2bs^2 x heads x (qk + v head dims).
   core::Flops attention_score_flops(uint64_t sequences) const;
   /// Width of the keys plus values of one token (what context parallelism exchanges), elements.
-  double kv_width() const;
+  double kv_width() const { return key_width() + value_width(); }
+  /// Widths of one token's queries, keys, values and attention output (the output projection's
+  /// input), all heads, elements: heads or kv_heads x the head widths (MLA: the decompressed heads).
+  double query_width() const;
+  double key_width() const;
+  double value_width() const;
+  double attention_output_width() const;
   /// Width of one attention head (head_dim, or hidden / heads), elements.
   double head_width() const { return head_dim != 0 ? double(head_dim) : double(hidden) / heads; }
   /// Parameters of one routed (or shared) expert, and its matmul weights; 0 for a dense model.

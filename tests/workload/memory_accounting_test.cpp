@@ -94,10 +94,30 @@ TEST_CASE("activations per layer follow Korthikanti et al. 2022 (34 sbh + 5 a s^
   p.context_parallel = 2;
   CHECK(workload::layer_activation_bytes(m, p, 0, Recompute::kSelective) ==
         zs::test::approx(s / 2 * b * h / t * 34));
-  // Flash attention keeps no scores: what selective recomputation would drop is not there at all.
+  // Flash attention keeps no scores, only each query row's softmax statistic (fp32, per head).
   p.flash_attention = true;
   CHECK(workload::layer_activation_bytes(m, p, 0, Recompute::kNone) ==
-        workload::layer_activation_bytes(m, p, 0, Recompute::kSelective));
+        zs::test::approx(s / 2 * b * h / t * 34 + 4 * a * s / 2 * b / t));
+}
+
+TEST_CASE("activations without dropout and with grouped keys and values: each term at its width") {
+  auto m = gpt();
+  const double s = 2048, b = 1, h = 1024, a = 16, f = 4096, t = 4;
+  auto p = plan(1, 4, 1, 0);
+  p.sequence_parallel = true;
+  // No dropout: the two 1-byte masks go (32 s b h), and the scores keep softmax's output alone (2 a s^2 b).
+  m.dropout = false;
+  CHECK(workload::layer_activation_bytes(m, p, 0, Recompute::kNone) ==
+        zs::test::approx(s * b * h / t * (32 + 2 * a * s / h)));
+  // Grouped-query attention, 2 key/value heads of 16: keys and values are h/8 wide, 2 s b h/8 each.
+  m.kv_heads = 2;
+  const double kv = h / 8;
+  CHECK(workload::layer_activation_bytes(m, p, 0, Recompute::kSelective) ==
+        zs::test::approx(s * b / t * (8 * h + 2 * (h + kv + kv + h) + 2 * 2 * f)));
+  // Heads wider than hidden / heads (Qwen3: 128-wide heads): queries and attention output widen too.
+  m.head_dim = 128;
+  CHECK(workload::layer_activation_bytes(m, p, 0, Recompute::kSelective) ==
+        zs::test::approx(s * b / t * (8 * h + 2 * (16 * 128 + 2 * 128 + 2 * 128 + 16 * 128) + 2 * 2 * f)));
 }
 
 TEST_CASE(
