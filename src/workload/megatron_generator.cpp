@@ -178,7 +178,16 @@ class StageBuilder {
 
   /// Keys and values of the whole sequence on one tensor-parallel shard: what context parallelism
   /// gathers, B.
-  core::Bytes kv_bytes() const { return core::Bytes(tokens() * cp() * model_.kv_width() * elem() / tp()); }
+  core::Bytes kv_bytes() const {
+    return core::Bytes(tokens() * cp() * model_.kv_width() * model_.kv_replicas(plan_.tensor_parallel) *
+                       elem() / tp());
+  }
+  /// Attention weights one rank holds, replicated key/value heads included.
+  double attention_weights() const { return model_.attention_params_per_rank(plan_.tensor_parallel); }
+  /// Attention FLOPs of one rank's forward per micro-batch.
+  core::Flops attention_flops() const {
+    return model_.attention_forward_flops_per_rank(plan_.micro_batch, plan_.tensor_parallel) / cp();
+  }
 
   /// ZeRO-3: gather one block's weights (`dense` on the dense communicator, `experts` on the experts'
   /// one) on the data-parallel stream; returns the ops compute waits on. Issued once the compute two
@@ -240,9 +249,7 @@ class StageBuilder {
     tensor_exchange(at + "attention/", phase, true);
     if (plan_.context_parallel > 1)
       collective(at + "attention/cp-all-gather-kv", phase, CollectiveKind::kAllGather, "cp", kv_bytes());
-    compute(at + "attention/forward", phase,
-            model_.attention_forward_flops(plan_.micro_batch) / (tp() * cp()),
-            model_.attention_params() / tp(), deps);
+    compute(at + "attention/forward", phase, attention_flops(), attention_weights(), deps);
     elementwise(at + "attention/elementwise-forward", phase, 0.0, score_elements(), 1.0,
                 plan_.flash_attention ? 2 : 4);
     tensor_exchange(at + "attention/", phase, false);
@@ -251,7 +258,7 @@ class StageBuilder {
     if (!model_.is_moe_layer(l)) {
       tensor_exchange(at + "ffn/", phase, true);
       compute(at + "ffn/forward", phase, model_.ffn_forward_flops(l, plan_.micro_batch) / (tp() * cp()),
-              layer_dense(l) - model_.attention_params() / tp(), deps);
+              layer_dense(l) - attention_weights(), deps);
       elementwise(at + "ffn/elementwise-forward", phase, activation_elements(l), 0.0, 1.0, 3);
       tensor_exchange(at + "ffn/", phase, false);
     } else {
@@ -301,7 +308,7 @@ class StageBuilder {
       elementwise(at + "ffn/elementwise-backward", phase, activation_elements(l), 0.0, 2.0, 3);
       compute(at + "ffn/backward", phase,
               model_.ffn_forward_flops(l, plan_.micro_batch) * 2.0 / (tp() * cp()),
-              2 * (layer_dense(l) - model_.attention_params() / tp()), deps);
+              2 * (layer_dense(l) - attention_weights()), deps);
       tensor_exchange(at + "ffn/", phase, false);
     } else {
       moe_block(l, mb, at, phase, true, deps);
@@ -311,14 +318,14 @@ class StageBuilder {
     tensor_exchange(at + "attention/", phase, true);
     if (plan_.context_parallel > 1)
       collective(at + "attention/cp-all-gather-kv", phase, CollectiveKind::kAllGather, "cp", kv_bytes());
-    core::Flops flops = model_.attention_forward_flops(plan_.micro_batch) * 2.0;
-    if (plan_.recompute == Recompute::kSelective) flops += model_.attention_score_flops(plan_.micro_batch);
+    core::Flops flops = attention_flops() * 2.0;
+    if (plan_.recompute == Recompute::kSelective)
+      flops += model_.attention_score_flops(plan_.micro_batch) / (tp() * cp());
     // Selective recomputation redoes the score kernels' forward before their backward.
     const double scores = score_elements() * (plan_.recompute == Recompute::kSelective ? 1.5 : 1.0);
     elementwise(at + "attention/elementwise-backward", phase, 0.0, scores, 2.0,
                 plan_.flash_attention ? 2 : (plan_.recompute == Recompute::kSelective ? 6 : 4));
-    compute(at + "attention/backward", phase, flops / (tp() * cp()), 2 * model_.attention_params() / tp(),
-            deps);
+    compute(at + "attention/backward", phase, flops, 2 * attention_weights(), deps);
     if (plan_.context_parallel > 1)
       collective(at + "attention/cp-reduce-scatter-kv-gradients", phase, CollectiveKind::kReduceScatter, "cp",
                  kv_bytes());

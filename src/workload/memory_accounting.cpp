@@ -20,16 +20,22 @@ double routed_expert_params(const TransformerSpec& model, uint32_t layer) {
   return model.is_moe_layer(layer) ? double(model.moe->experts) * model.expert_params() : 0.0;
 }
 
+/// Per tensor-parallel rank, the key/value parameters held beyond an even split (replicated heads).
+double replicated_kv_params(const TransformerSpec& model, const ParallelPlan& plan) {
+  return (model.kv_replicas(plan.tensor_parallel) - 1.0) * model.kv_params() / plan.tensor_parallel;
+}
+
 }  // namespace
 
 StageParameters layer_parameters(const TransformerSpec& model, const ParallelPlan& plan, uint32_t layer) {
   const double routed = routed_expert_params(model, layer);
-  return {(model.layer_params(layer) - routed) / plan.tensor_parallel, routed / plan.expert_parallel};
+  return {(model.layer_params(layer) - routed) / plan.tensor_parallel + replicated_kv_params(model, plan),
+          routed / plan.expert_parallel};
 }
 
 LayerBlocks layer_blocks(const TransformerSpec& model, const ParallelPlan& plan, uint32_t layer) {
   const auto params = layer_parameters(model, plan, layer);
-  const double attention = model.attention_params() / plan.tensor_parallel;
+  const double attention = model.attention_params_per_rank(plan.tensor_parallel);
   return {attention, params.dense - attention + params.experts};
 }
 
@@ -42,7 +48,8 @@ StageParameters stage_parameters(const TransformerSpec& model, const ParallelPla
   double dense = 0, experts = 0;
   for (uint32_t c = 0; c < plan.chunks(); ++c)
     for (uint32_t l : chunk_layers(model, plan, stage, c)) {
-      dense += model.layer_params(l) - routed_expert_params(model, l);
+      dense += model.layer_params(l) - routed_expert_params(model, l) +
+               replicated_kv_params(model, plan) * plan.tensor_parallel;
       experts += routed_expert_params(model, l);
     }
   if (first) dense += vh + positions;
@@ -60,9 +67,11 @@ double layer_activation_bytes(const TransformerSpec& model, const ParallelPlan& 
   // Replicated without sequence parallelism: the two norms' inputs, the attention and FFN blocks'
   // inputs (2 B each) and the two dropout masks (1 B each).
   const double replicated = sb * h * (4.0 + 2.0 + 2.0 + (model.dropout ? 2.0 : 0.0));
-  // Split over tensor parallelism: queries, keys, values and the attention output, and the FFN's.
+  // Split over tensor parallelism: queries, keys, values (each key/value head on kv_replicas ranks) and
+  // the attention output, and the FFN's.
+  const double replicas = model.kv_replicas(plan.tensor_parallel);
   const double split = 2.0 * sb *
-                       (model.query_width() + model.key_width() + model.value_width() +
+                       (model.query_width() + replicas * (model.key_width() + model.value_width()) +
                         model.attention_output_width() + model.ffn_activation_width(layer));
   // Attention probabilities: 2 B per score for softmax's output, and with dropout a 1 B mask and the
   // 2 B dropped-out copy; flash attention keeps only each query row's softmax statistic (4 B per head).

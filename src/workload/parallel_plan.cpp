@@ -64,7 +64,8 @@ const core::ParamTable& ParallelPlan::params() {
       "workload.megatron", "Megatron-Core 5D parallelism (data, tensor, pipeline, context, expert)",
       {degree_param("data_parallel", "data-parallel replicas"),
        degree_param("tensor_parallel",
-                    "ranks splitting each layer (divides heads, key/value heads, FFN width)"),
+                    "ranks splitting each layer (divides heads and FFN width; divides the key/value heads "
+                    "or is a multiple of them, each rank then keeping a copy of one)"),
        degree_param("pipeline_parallel", "pipeline stages (divides the layers)"),
        degree_param("context_parallel", "ranks splitting each sequence (divides the sequence length)"),
        degree_param("expert_parallel", "ranks of the data-parallel axis sharing the routed experts"),
@@ -129,8 +130,14 @@ ParallelPlan ParallelPlan::from_params(core::ParamReader& json, const Transforme
                                            ")");
   require_divides(json, "pipeline_parallel", p.pipeline_parallel, model.layers, "the layers");
   require_divides(json, "tensor_parallel", p.tensor_parallel, model.heads, "the attention heads");
-  require_divides(json, "tensor_parallel", p.tensor_parallel,
-                  model.kv_heads == 0 ? model.heads : model.kv_heads, "the key/value heads");
+  const uint32_t kv_heads = model.kv_heads == 0 ? model.heads : model.kv_heads;
+  if (p.tensor_parallel <= kv_heads || model.mla)
+    require_divides(json, "tensor_parallel", p.tensor_parallel, kv_heads, "the key/value heads");
+  else if (p.tensor_parallel % kv_heads != 0)
+    throw json.error("tensor_parallel", "tensor_parallel " + std::to_string(p.tensor_parallel) +
+                                            " is neither a divisor nor a multiple of the key/value heads (" +
+                                            std::to_string(kv_heads) +
+                                            "), so their copies cannot be spread evenly");
   require_divides(json, "tensor_parallel", p.tensor_parallel, model.ffn_hidden, "the FFN width");
   require_divides(json, "context_parallel", p.context_parallel, model.seq_len, "the sequence length");
   if (p.sequence_parallel)

@@ -21,7 +21,11 @@ enum class Recompute { kNone, kSelective, kFull };
 /// expert_parallel > 1), cp, tp; axes of size 1 other than pp, dp and tp are left out. Tensor-parallel
 /// groups are consecutive ranks.
 /// - Tensor parallelism shards attention and dense FFN (Megatron-style); with sequence_parallel the
-///   all-reduces become reduce-scatter + all-gather and activations outside them are sharded too.
+///   all-reduces become reduce-scatter + all-gather and activations outside them are sharded too. With
+///   more ranks than key/value heads (a multiple of them), each rank keeps one key/value head, a copy
+///   shared by tensor_parallel / kv_heads ranks: its projection weights, FLOPs and activations count on
+///   every rank that holds it (the all-reduce of the copies' weight gradients, 2 h x head width per
+///   layer, is not modelled).
 /// - Context parallelism splits each sequence over cp ranks; keys and values are all-gathered for
 ///   attention (the volume of ring attention, not its overlap).
 /// - Expert parallelism spreads each MoE layer's routed experts over ep ranks of the data-parallel

@@ -267,6 +267,29 @@ core::Flops TransformerSpec::attention_forward_flops(uint64_t sequences) const {
   return core::Flops(2 * b * s * attention_weights() + 2 * b * s * s * heads * (qk + v));
 }
 
+double TransformerSpec::kv_params() const {
+  if (mla) return 0.0;
+  return 2.0 * (double(hidden) + (biases ? 1.0 : 0.0)) * key_width();
+}
+
+uint32_t TransformerSpec::kv_replicas(uint32_t tensor_parallel) const {
+  const uint32_t kv = kv_heads == 0 ? heads : kv_heads;
+  return mla || tensor_parallel <= kv ? 1 : tensor_parallel / kv;
+}
+
+double TransformerSpec::attention_params_per_rank(uint32_t tensor_parallel) const {
+  return (attention_params() + (kv_replicas(tensor_parallel) - 1.0) * kv_params()) / tensor_parallel;
+}
+
+core::Flops TransformerSpec::attention_forward_flops_per_rank(uint64_t sequences,
+                                                              uint32_t tensor_parallel) const {
+  const double copies = kv_replicas(tensor_parallel) - 1.0;
+  const double kv_weights = 2.0 * double(hidden) * key_width();
+  return core::Flops(
+      (attention_forward_flops(sequences).value() + copies * 2.0 * double(sequences) * seq_len * kv_weights) /
+      tensor_parallel);
+}
+
 core::Flops TransformerSpec::attention_score_flops(uint64_t sequences) const {
   const double b = double(sequences), s = seq_len;
   const double qk = mla ? mla->qk_nope_head_dim + mla->qk_rope_head_dim : head_width();

@@ -92,6 +92,16 @@ struct TransformerSpec {
   core::Flops ffn_forward_flops(uint32_t layer, uint64_t sequences) const;
   /// Attention parameters of one layer (projections, biases, MLA norms).
   double attention_params() const;
+  /// The key and value projections' parameters of one layer (weights and biases), 0 with MLA.
+  double kv_params() const;
+  /// How many tensor-parallel ranks hold each key/value head: tensor_parallel / kv_heads when tensor
+  /// parallelism exceeds the key/value heads (each rank then keeps one head, a copy of its group's), else 1.
+  uint32_t kv_replicas(uint32_t tensor_parallel) const;
+  /// attention_params per tensor-parallel rank, replicated key/value heads included.
+  double attention_params_per_rank(uint32_t tensor_parallel) const;
+  /// attention_forward_flops per tensor-parallel rank (each shard of `sequences`' tokens, before context
+  /// parallelism): the replicated key/value projections run on every rank that holds them.
+  core::Flops attention_forward_flops_per_rank(uint64_t sequences, uint32_t tensor_parallel) const;
   /// The score and value products of attention_forward_flops: 2bs^2 x heads x (qk + v head dims).
   core::Flops attention_score_flops(uint64_t sequences) const;
   /// Width of the keys plus values of one token (what context parallelism exchanges), elements.

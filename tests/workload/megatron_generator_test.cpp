@@ -350,3 +350,52 @@ TEST_CASE(
   CHECK(elementwise_bytes(sp, "forward") == zs::test::approx(8 * (sharded + scores)));
   CHECK(elementwise_bytes(sp, "backward") == zs::test::approx(8 * (2 * sharded + 3 * scores)));
 }
+
+TEST_CASE(
+    "tensor parallelism beyond the key/value heads: each rank keeps one head, a copy, and computes it") {
+  // 8 query heads in 2 key/value groups of width 64 over tp 8: 4 ranks share each key/value head.
+  auto m = model();
+  m.kv_heads = 2;
+  CHECK(m.kv_replicas(8) == 4);
+  CHECK(m.kv_replicas(2) == 1);
+  const double h = 512, kv = 2 * 64;                           // key (and value) width
+  CHECK(m.kv_params() == zs::test::approx(2 * (h + 1) * kv));  // with biases
+  // Per rank: the even split of everything plus 3 more copies' worth of keys and values, over tp.
+  CHECK(m.attention_params_per_rank(8) * 8 == zs::test::approx(m.attention_params() + 3 * m.kv_params()));
+  auto p = plan(1, 8, 2, 1, 4);
+  p.sequence_parallel = true;
+  const auto trace = workload::generate_megatron_trace(m, p);
+  workload::validate(trace, "gen");
+  // Executed FLOPs exceed the model's by the copies' key/value projections: 3 x 2 tokens x (2 h kv)
+  // forward and twice that backward, per layer.
+  const double tokens = 4.0 * 256;  // global batch x sequence
+  CHECK(totals(trace).flops ==
+        zs::test::approx(trace.model_flops.value() + 3 * 3 * 2 * tokens * (2 * h * kv) * 8).epsilon(1e-9));
+  // Each rank stores the keys and values of its one head: as much as multi-head attention's rank at tp 8.
+  auto multi_head = m;
+  multi_head.kv_heads = 8;
+  CHECK(workload::layer_activation_bytes(m, p, 0, workload::Recompute::kNone) ==
+        zs::test::approx(workload::layer_activation_bytes(multi_head, p, 0, workload::Recompute::kNone)));
+}
+
+TEST_CASE("tensor parallelism that neither divides nor is a multiple of the key/value heads is refused") {
+  auto m = test::gpt("m", 8, 768, 12, 3072, 1000, 256);
+  m.kv_heads = 4;
+  nlohmann::json j = {{"data_parallel", 1},
+                      {"tensor_parallel", 6},
+                      {"pipeline_parallel", 1},
+                      {"micro_batch", 1},
+                      {"global_batch", 4}};
+  try {
+    core::ParamReader o(workload::ParallelPlan::params(), core::JsonObject(j, "s.json", "/workload"));
+    workload::ParallelPlan::from_params(o, m);
+    FAIL("accepted");
+  } catch (const core::InputError& e) {
+    CHECK(std::string(e.what()) ==
+          "s.json: /workload/tensor_parallel: tensor_parallel 6 is neither a divisor nor a multiple of the "
+          "key/value heads (4), so their copies cannot be spread evenly");
+  }
+  j["tensor_parallel"] = 12;  // three copies of each of the 4 heads
+  core::ParamReader o(workload::ParallelPlan::params(), core::JsonObject(j, "s.json", "/workload"));
+  CHECK(workload::ParallelPlan::from_params(o, m).tensor_parallel == 12);
+}

@@ -102,14 +102,15 @@ TEST_CASE("activations per layer follow Korthikanti et al. 2022 (34 sbh + 5 a s^
 
 TEST_CASE("activations without dropout and with grouped keys and values: each term at its width") {
   auto m = gpt();
-  const double s = 2048, b = 1, h = 1024, a = 16, f = 4096, t = 4;
-  auto p = plan(1, 4, 1, 0);
+  const double s = 2048, b = 1, h = 1024, a = 16, f = 4096, t = 2;
+  auto p = plan(1, 2, 1, 0);
   p.sequence_parallel = true;
   // No dropout: the two 1-byte masks go (32 s b h), and the scores keep softmax's output alone (2 a s^2 b).
   m.dropout = false;
   CHECK(workload::layer_activation_bytes(m, p, 0, Recompute::kNone) ==
         zs::test::approx(s * b * h / t * (32 + 2 * a * s / h)));
-  // Grouped-query attention, 2 key/value heads of 16: keys and values are h/8 wide, 2 s b h/8 each.
+  // Grouped-query attention, 2 key/value heads of 16: keys and values are h/8 wide, 2 s b h/8 each (tp 2:
+  // one key/value head per rank, none copied).
   m.kv_heads = 2;
   const double kv = h / 8;
   CHECK(workload::layer_activation_bytes(m, p, 0, Recompute::kSelective) ==
