@@ -25,8 +25,11 @@ const std::vector<std::string>& megatron_argument_names() {
       "--recompute-num-layers", "--use-flash-attn",
       // _add_distributed_args
       "--tensor-model-parallel-size", "--pipeline-model-parallel-size",
-      "--num-layers-per-virtual-pipeline-stage", "--context-parallel-size", "--sequence-parallel",
+      "--num-layers-per-virtual-pipeline-stage", "--decoder-first-pipeline-num-layers",
+      "--decoder-last-pipeline-num-layers", "--context-parallel-size", "--sequence-parallel",
       "--use-distributed-optimizer",
+      // _add_regularization_args
+      "--attention-dropout", "--hidden-dropout",
       // _add_moe_args
       "--expert-model-parallel-size", "--num-experts", "--moe-router-topk", "--moe-ffn-hidden-size",
       // _add_checkpointing_args
@@ -36,6 +39,27 @@ const std::vector<std::string>& megatron_argument_names() {
   return names;
 }
 
+namespace {
+
+/// Megatron-LM takes uneven stages as the first and the last stage's layer counts, the others equal
+/// (--decoder-first/last-pipeline-num-layers); any other split, or one with interleaving, is unmapped.
+void add_uneven_stages(const nlohmann::json& layers, long long virtual_stages,
+                       std::vector<MegatronArgument>& a, std::vector<std::string>& unmapped) {
+  const size_t n = layers.size();
+  bool middle_equal = n >= 3 && virtual_stages == 1;
+  for (size_t i = 2; middle_equal && i + 1 < n; ++i) middle_equal = layers[i] == layers[1];
+  if (!middle_equal) {
+    unmapped.push_back(
+        "plan.layers_per_stage " + layers.dump() +
+        " (Megatron-LM sets only the first and last stages' layers apart, without interleaving)");
+    return;
+  }
+  a.emplace_back("--decoder-first-pipeline-num-layers", layers.front().dump());
+  a.emplace_back("--decoder-last-pipeline-num-layers", layers.back().dump());
+}
+
+}  // namespace
+
 std::vector<MegatronArgument> megatron_arguments(const nlohmann::json& workload, long long save_interval,
                                                  std::vector<std::string>& unmapped) {
   const auto& m = workload.at("model");
@@ -44,7 +68,9 @@ std::vector<MegatronArgument> megatron_arguments(const nlohmann::json& workload,
   a.emplace_back("--tensor-model-parallel-size", number(p.at("tensor_parallel")));
   a.emplace_back("--pipeline-model-parallel-size", number(p.at("pipeline_parallel")));
   const long long virtual_stages = p.at("virtual_stages").get<long long>();
-  if (virtual_stages > 1) {
+  if (p.contains("layers_per_stage")) {
+    add_uneven_stages(p.at("layers_per_stage"), virtual_stages, a, unmapped);
+  } else if (virtual_stages > 1) {
     const long long layers = m.at("layers").get<long long>();
     const long long per_stage = layers / (p.at("pipeline_parallel").get<long long>() * virtual_stages);
     a.emplace_back("--num-layers-per-virtual-pipeline-stage", std::to_string(per_stage));
@@ -88,6 +114,10 @@ std::vector<MegatronArgument> megatron_arguments(const nlohmann::json& workload,
   if (m.value("ffn_activation", "gelu") == "swiglu") a.emplace_back("--swiglu", "");
   if (!m.value("tied_embeddings", true)) a.emplace_back("--untie-embeddings-and-output-weights", "");
   if (!m.value("biases", true)) a.emplace_back("--disable-bias-linear", "");
+  if (!m.value("dropout", true)) {  // Megatron-LM's default is 0.1 for both
+    a.emplace_back("--attention-dropout", "0.0");
+    a.emplace_back("--hidden-dropout", "0.0");
+  }
   const std::string dtype = m.value("dtype", "bf16");
   if (dtype == "bf16")
     a.emplace_back("--bf16", "");
@@ -108,7 +138,7 @@ std::vector<MegatronArgument> megatron_arguments(const nlohmann::json& workload,
   static const std::set<std::string> model_mapped = {
       "kind",     "name",     "description",        "source",          "layers",  "hidden", "heads",
       "kv_heads", "head_dim", "ffn_hidden",         "vocab",           "seq_len", "dtype",  "ffn_activation",
-      "biases",   "norm",     "position_embedding", "tied_embeddings", "moe"};
+      "biases",   "norm",     "position_embedding", "tied_embeddings", "moe",     "dropout"};
   for (const auto& [k, v] : m.items())
     if (!model_mapped.count(k) && !v.is_null()) unmapped.push_back("model." + k);
   return a;

@@ -6,10 +6,16 @@
 namespace zs::workload {
 std::vector<uint32_t> chunk_layers(const TransformerSpec& model, const ParallelPlan& plan, uint32_t stage,
                                    uint32_t chunk) {
-  const uint32_t per_chunk = model.layers / (plan.pipeline_parallel * plan.chunks());
-  const uint32_t first = (chunk * plan.pipeline_parallel + stage) * per_chunk;
-  std::vector<uint32_t> layers(per_chunk);
-  for (uint32_t i = 0; i < per_chunk; ++i) layers[i] = first + i;
+  const uint32_t virtual_stage = chunk * plan.pipeline_parallel + stage;
+  uint32_t first = 0, count = model.layers / (plan.pipeline_parallel * plan.chunks());
+  if (plan.layers_per_stage.empty()) {
+    first = virtual_stage * count;
+  } else {
+    for (uint32_t v = 0; v < virtual_stage; ++v) first += plan.layers_per_stage[v];
+    count = plan.layers_per_stage.at(virtual_stage);
+  }
+  std::vector<uint32_t> layers(count);
+  for (uint32_t i = 0; i < count; ++i) layers[i] = first + i;
   return layers;
 }
 

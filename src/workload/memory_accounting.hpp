@@ -32,7 +32,8 @@ struct LayerBlocks {
 };
 LayerBlocks layer_blocks(const TransformerSpec& model, const ParallelPlan& plan, uint32_t layer);
 
-/// The layers of `chunk` on `stage`: virtual stage chunk x stages + stage holds layers/(stages x chunks).
+/// The layers of `chunk` on `stage`: virtual stage chunk x stages + stage holds layers/(stages x chunks),
+/// or the plan's layers_per_stage entry for it, in order.
 std::vector<uint32_t> chunk_layers(const TransformerSpec& model, const ParallelPlan& plan, uint32_t stage,
                                    uint32_t chunk);
 

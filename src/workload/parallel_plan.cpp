@@ -66,7 +66,12 @@ const core::ParamTable& ParallelPlan::params() {
        degree_param("tensor_parallel",
                     "ranks splitting each layer (divides heads and FFN width; divides the key/value heads "
                     "or is a multiple of them, each rank then keeping a copy of one)"),
-       degree_param("pipeline_parallel", "pipeline stages (divides the layers)"),
+       degree_param("pipeline_parallel", "pipeline stages (divides the layers unless layers_per_stage)"),
+       Param::list("layers_per_stage",
+                   "pipeline_parallel x virtual_stages whole numbers, summing to the layers",
+                   "layers of each stage in order (interleaved: of each virtual stage, every stage's first "
+                   "chunk, then every stage's second, ...); left out, an even split")
+           .optional(),
        degree_param("context_parallel", "ranks splitting each sequence (divides the sequence length)"),
        degree_param("expert_parallel", "ranks of the data-parallel axis sharing the routed experts"),
        Param::integer("micro_batch", 1, 1 << 20, "sequences per micro-batch"),
@@ -92,6 +97,33 @@ const core::ParamTable& ParallelPlan::params() {
            .optional()});
   return table;
 }
+
+namespace {
+
+/// The plan's layers_per_stage: `stages` whole numbers of at least 1 summing to the model's layers.
+std::vector<uint32_t> read_layers_per_stage(core::ParamReader& json, const TransformerSpec& model,
+                                            uint32_t stages) {
+  const auto& list = json.list("layers_per_stage");
+  if (list.size() != stages)
+    throw json.error("layers_per_stage", "expected " + std::to_string(stages) +
+                                             " entries (pipeline_parallel x virtual_stages), got " +
+                                             std::to_string(list.size()));
+  std::vector<uint32_t> out;
+  uint64_t sum = 0;
+  for (const auto& n : list) {
+    if (!n.is_number_integer() || n.get<int64_t>() < 1 || n.get<int64_t>() > int64_t(model.layers))
+      throw json.error("layers_per_stage", "every entry must be a whole number of layers in [1, " +
+                                               std::to_string(model.layers) + "], got " + n.dump());
+    out.push_back(n.get<uint32_t>());
+    sum += out.back();
+  }
+  if (sum != model.layers)
+    throw json.error("layers_per_stage", "the entries add up to " + std::to_string(sum) +
+                                             " layers, but the model has " + std::to_string(model.layers));
+  return out;
+}
+
+}  // namespace
 
 ParallelPlan ParallelPlan::from_params(core::ParamReader& json, const TransformerSpec& model,
                                        const core::FileSource* files) {
@@ -123,12 +155,20 @@ ParallelPlan ParallelPlan::from_params(core::ParamReader& json, const Transforme
   p.seed = static_cast<uint64_t>(json.get<int64_t>("seed"));
   p.routing = plan_routing(json, model, files);
 
-  if (model.layers % (p.pipeline_parallel * p.chunks()) != 0 && p.chunks() > 1)
-    throw json.error("virtual_stages", "pipeline_parallel " + std::to_string(p.pipeline_parallel) +
-                                           " x virtual_stages " + std::to_string(p.chunks()) +
-                                           " does not divide the layers (" + std::to_string(model.layers) +
-                                           ")");
-  require_divides(json, "pipeline_parallel", p.pipeline_parallel, model.layers, "the layers");
+  if (json.has("layers_per_stage")) {
+    p.layers_per_stage = read_layers_per_stage(json, model, p.pipeline_parallel * p.chunks());
+  } else {
+    if (model.layers % (p.pipeline_parallel * p.chunks()) != 0 && p.chunks() > 1)
+      throw json.error("virtual_stages", "pipeline_parallel " + std::to_string(p.pipeline_parallel) +
+                                             " x virtual_stages " + std::to_string(p.chunks()) +
+                                             " does not divide the layers (" + std::to_string(model.layers) +
+                                             "); layers_per_stage can split them unevenly");
+    if (model.layers % p.pipeline_parallel != 0)
+      throw json.error("pipeline_parallel", "pipeline_parallel " + std::to_string(p.pipeline_parallel) +
+                                                " does not divide the layers (" +
+                                                std::to_string(model.layers) +
+                                                "); layers_per_stage can split them unevenly");
+  }
   require_divides(json, "tensor_parallel", p.tensor_parallel, model.heads, "the attention heads");
   const uint32_t kv_heads = model.kv_heads == 0 ? model.heads : model.kv_heads;
   if (p.tensor_parallel <= kv_heads || model.mla)
@@ -176,6 +216,11 @@ std::string ParallelPlan::describe() const {
   if (expert_parallel > 1) s += ", ep " + std::to_string(expert_parallel);
   s += " (" + std::string(to_string(schedule));
   if (chunks() > 1) s += ", " + std::to_string(chunks()) + " chunks";
+  if (!layers_per_stage.empty()) {
+    s += ", layers per stage ";
+    for (size_t i = 0; i < layers_per_stage.size(); ++i)
+      s += (i == 0 ? "" : "/") + std::to_string(layers_per_stage[i]);
+  }
   s += ")";
   if (sequence_parallel) s += ", sequence parallel";
   if (zero_stage > 0) s += ", ZeRO-" + std::to_string(zero_stage);

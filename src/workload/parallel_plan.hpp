@@ -44,6 +44,9 @@ struct ParallelPlan {
   uint32_t global_batch = 1;  ///< sequences per iteration, whole job
   PipelineSchedule schedule = PipelineSchedule::k1F1B;
   uint32_t virtual_stages = 1;  ///< model chunks per pipeline stage (interleaved-1f1b)
+  /// Layers of each virtual stage (chunk x pipeline_parallel + stage: every stage's first chunk, then
+  /// every stage's second, ...), summing to the model's layers; empty: an even split.
+  std::vector<uint32_t> layers_per_stage;
   bool sequence_parallel = false;
   uint32_t zero_stage = 0;  ///< 0..3
   Recompute recompute = Recompute::kNone;

@@ -3,6 +3,7 @@
 // closed forms; and one error line for a job it cannot lay out.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <set>
 
@@ -111,6 +112,38 @@ TEST_CASE("Megatron-LM arguments: the plan's sizes, every flag one that argument
   CHECK(flag_value(moe, "--recompute-granularity") == "full");
   CHECK(flag_value(moe, "--swiglu") == "(set)");
   CHECK(flag_value(moe, "--normalization") == "RMSNorm");
+  CHECK(flag_value(moe, "--attention-dropout") == "0.0");  // Mixtral trains without dropout
+  CHECK(flag_value(moe, "--hidden-dropout") == "0.0");
+}
+
+TEST_CASE(
+    "uneven stages become Megatron-LM's first and last stage layer counts, or are said to be unmapped") {
+  auto uneven = [&](nlohmann::json layers) {
+    return planner::make_job_plan(load([&](nlohmann::json& d) {
+                                    d["workload"]["model"] = "../../workloads/mixtral-8x7b.json";
+                                    d["workload"]["tensor_parallel"] = 2;
+                                    d["workload"]["pipeline_parallel"] = 4;
+                                    d["workload"]["data_parallel"] = 3;
+                                    d["workload"]["global_batch"] = 24;
+                                    d["workload"]["micro_batch"] = 1;
+                                    d["workload"]["recompute"] = "full";
+                                    d["workload"]["layers_per_stage"] = layers;
+                                    d.erase("reliability");
+                                  }),
+                                  {});
+  };
+  const auto ends = uneven({7, 9, 9, 7});
+  CHECK(flag_value(ends, "--decoder-first-pipeline-num-layers") == "7");
+  CHECK(flag_value(ends, "--decoder-last-pipeline-num-layers") == "7");
+  auto says_unmapped = [](const planner::JobPlan& plan) {
+    return std::count_if(plan.unmapped.begin(), plan.unmapped.end(), [](const std::string& u) {
+      return u.rfind("plan.layers_per_stage [8,9,7,8] (", 0) == 0;
+    });
+  };
+  CHECK(says_unmapped(ends) == 0);
+  const auto other = uneven({8, 9, 7, 8});
+  CHECK(flag_value(other, "--decoder-first-pipeline-num-layers") == "(absent)");
+  CHECK(says_unmapped(other) == 1);
 }
 
 TEST_CASE("the checkpoint interval is Daly's from the job's MTBF and the store's write time") {

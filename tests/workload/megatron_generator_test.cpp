@@ -110,7 +110,8 @@ TEST_CASE("impossible plans name the constraint that failed") {
                       {"micro_batch", 1},
                       {"global_batch", 4}};
   CHECK(error_of(j, model()) ==
-        "s.json: /workload/pipeline_parallel: pipeline_parallel 3 does not divide the layers (8)");
+        "s.json: /workload/pipeline_parallel: pipeline_parallel 3 does not divide the layers (8); "
+        "layers_per_stage can split them unevenly");
   j["pipeline_parallel"] = 2;
   j["tensor_parallel"] = 3;
   CHECK(error_of(j, model()) ==
@@ -143,7 +144,7 @@ TEST_CASE("impossible plans name the constraint that failed") {
   j["virtual_stages"] = 3;
   CHECK(error_of(j, model()) ==
         "s.json: /workload/virtual_stages: pipeline_parallel 2 x virtual_stages 3 does not "
-        "divide the layers (8)");
+        "divide the layers (8); layers_per_stage can split them unevenly");
   j["schedule"] = "1f1b";
   CHECK(error_of(j, model()) ==
         "s.json: /workload/virtual_stages: virtual stages need the \"interleaved-1f1b\" schedule");
@@ -398,4 +399,58 @@ TEST_CASE("tensor parallelism that neither divides nor is a multiple of the key/
   j["tensor_parallel"] = 12;  // three copies of each of the 4 heads
   core::ParamReader o(workload::ParallelPlan::params(), core::JsonObject(j, "s.json", "/workload"));
   CHECK(workload::ParallelPlan::from_params(o, m).tensor_parallel == 12);
+}
+
+TEST_CASE("uneven pipeline stages: layers per stage as listed, refused when they do not add up") {
+  auto read = [](nlohmann::json j, const workload::TransformerSpec& m) {
+    core::ParamReader o(workload::ParallelPlan::params(), core::JsonObject(j, "s.json", "/workload"));
+    return workload::ParallelPlan::from_params(o, m);
+  };
+  auto error_of = [&](nlohmann::json j, const workload::TransformerSpec& m) {
+    try {
+      read(j, m);
+    } catch (const core::InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string("(no error)");
+  };
+  const auto m = test::gpt("m", 7, 512, 8, 2048, 1000, 256);  // 7 layers on 3 stages: no even split
+  nlohmann::json j = {{"data_parallel", 1},
+                      {"tensor_parallel", 1},
+                      {"pipeline_parallel", 3},
+                      {"micro_batch", 1},
+                      {"global_batch", 6}};
+  CHECK(error_of(j, m) ==
+        "s.json: /workload/pipeline_parallel: pipeline_parallel 3 does not divide the layers (7); "
+        "layers_per_stage can split them unevenly");
+  j["layers_per_stage"] = {2, 3, 3};
+  CHECK(error_of(j, m) ==
+        "s.json: /workload/layers_per_stage: the entries add up to 8 layers, but the model has 7");
+  j["layers_per_stage"] = {2, 5};
+  CHECK(error_of(j, m) ==
+        "s.json: /workload/layers_per_stage: expected 3 entries (pipeline_parallel x virtual_stages), got 2");
+  j["layers_per_stage"] = {0, 4, 3};
+  CHECK(error_of(j, m) ==
+        "s.json: /workload/layers_per_stage: every entry must be a whole number of layers in [1, 7], got 0");
+  j["layers_per_stage"] = {2, 3, 2};
+  const auto p = read(j, m);
+  CHECK(workload::chunk_layers(m, p, 0, 0) == std::vector<uint32_t>{0, 1});
+  CHECK(workload::chunk_layers(m, p, 1, 0) == std::vector<uint32_t>{2, 3, 4});
+  CHECK(workload::chunk_layers(m, p, 2, 0) == std::vector<uint32_t>{5, 6});
+  const auto trace = workload::generate_megatron_trace(m, p);
+  workload::validate(trace, "gen");
+  CHECK(totals(trace).flops == zs::test::approx(trace.model_flops.value()).epsilon(1e-12));
+  // Parameters per stage follow the split; all stages together hold the model (and the untied copy).
+  double sum = 0;
+  for (uint32_t s = 0; s < 3; ++s) sum += workload::stage_parameters(m, p, s).dense;
+  CHECK(sum == zs::test::approx(m.total_params() + 1000.0 * 512).epsilon(1e-12));
+  CHECK(workload::stage_parameters(m, p, 1).dense ==
+        zs::test::approx(m.layer_params(2) + m.layer_params(3) + m.layer_params(4)));
+  // Interleaved: one entry per virtual stage, every stage's first chunk first.
+  j["schedule"] = "interleaved-1f1b";
+  j["virtual_stages"] = 2;
+  j["layers_per_stage"] = {1, 1, 1, 1, 2, 1};
+  const auto v = read(j, m);
+  CHECK(workload::chunk_layers(m, v, 1, 1) == std::vector<uint32_t>{4, 5});
+  CHECK(workload::chunk_layers(m, v, 2, 1) == std::vector<uint32_t>{6});
 }
