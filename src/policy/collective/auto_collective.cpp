@@ -55,10 +55,9 @@ constexpr size_t kSharedRouteMembers = 1024;
 /// narrowest share of bandwidth any transfer gets, a link direction's bandwidth split evenly among the
 /// transfers crossing it (max-min sharing when they are equal). Exchanges that cross a torus or a
 /// ring over several hops share links this way, which sampled routes alone do not see.
-AlphaBeta measure_step(const CollectiveRequest& request,
+AlphaBeta measure_step(const CollectiveRequest& request, topology::Router& router,
                        const std::vector<std::pair<uint32_t, uint32_t>>& pairs) {
   const topology::Machine& machine = *request.machine;
-  topology::Router router(machine, topology::PathSelection::kEcmpHash, 1);
   std::vector<std::vector<uint32_t>> directions;  // per pair: 2 l (a to b) or 2 l + 1
   std::unordered_map<uint32_t, uint32_t> crossings;
   AlphaBeta ab;
@@ -84,12 +83,12 @@ AlphaBeta measure_step(const CollectiveRequest& request,
 
 /// The ring's neighbour exchange (member i to i + 1), with the links its transfers share, or `all`
 /// beyond kSharedRouteMembers.
-AlphaBeta measure_ring(const CollectiveRequest& request, const AlphaBeta& all) {
+AlphaBeta measure_ring(const CollectiveRequest& request, topology::Router& router, const AlphaBeta& all) {
   const auto n = static_cast<uint32_t>(request.member_units.size());
   if (n > kSharedRouteMembers) return all;
   std::vector<std::pair<uint32_t, uint32_t>> pairs;
   for (uint32_t i = 0; i < n; ++i) pairs.emplace_back(i, (i + 1) % n);
-  return measure_step(request, pairs);
+  return measure_step(request, router, pairs);
 }
 
 /// The alpha-beta model among `members` (indices into the request): the slowest route latency and the
@@ -114,11 +113,12 @@ AlphaBeta measure(const CollectiveRequest& request) {
 /// The alpha-beta model of recursive exchanges at `distance`: every member i sends to i ^ distance at
 /// once, with the links they share (measure_step); beyond kSharedRouteMembers, the slowest latency and
 /// narrowest bandwidth of the routes of at most 16 members i spread evenly.
-AlphaBeta measure_exchange(const CollectiveRequest& request, uint32_t p, uint32_t distance) {
+AlphaBeta measure_exchange(const CollectiveRequest& request, topology::Router& shared_routes, uint32_t p,
+                           uint32_t distance) {
   if (p <= kSharedRouteMembers) {
     std::vector<std::pair<uint32_t, uint32_t>> pairs;
     for (uint32_t i = 0; i < p; ++i) pairs.emplace_back(i, i ^ distance);
-    return measure_step(request, pairs);
+    return measure_step(request, shared_routes, pairs);
   }
   AlphaBeta ab;
   topology::Router router(*request.machine, topology::PathSelection::kLowestId, 1);
@@ -143,7 +143,8 @@ DomainLinks measure_domains(const CollectiveRequest& request,
 /// The recursive estimate, round by round at each round's own distance (recursive_collective.hpp):
 /// halving sends S/2, S/4, ... at distances p/2, p/4, ...; doubling S/p, 2S/p, ... at 1, 2, ...; a
 /// communicator that is not a power of two folds its extra members in and out (S each way).
-double recursive_estimate(const CollectiveRequest& request, const AlphaBeta& all) {
+double recursive_estimate(const CollectiveRequest& request, topology::Router& shared_routes,
+                          const AlphaBeta& all) {
   const auto n = static_cast<uint32_t>(request.member_units.size());
   uint32_t p = 1;
   while (p * 2 <= n) p *= 2;
@@ -151,7 +152,7 @@ double recursive_estimate(const CollectiveRequest& request, const AlphaBeta& all
   double t = p == n ? 0 : 2 * (all.alpha + S / all.bandwidth);
   std::vector<AlphaBeta> round;  // by log2(distance)
   for (uint32_t distance = 1; distance < p; distance *= 2)
-    round.push_back(measure_exchange(request, p, distance));
+    round.push_back(measure_exchange(request, shared_routes, p, distance));
   if (request.kind != CollectiveKind::kAllGather) {
     double bytes = S;
     for (size_t j = round.size(); j-- > 0;) {
@@ -229,7 +230,10 @@ std::unique_ptr<CollectivePolicy> AutoCollective::choose(const CollectiveRequest
   const bool reduction = request.kind == CollectiveKind::kAllReduce ||
                          request.kind == CollectiveKind::kReduceScatter ||
                          request.kind == CollectiveKind::kAllGather;
-  const AlphaBeta ring = reduction ? measure_ring(request, {alpha, B}) : AlphaBeta{alpha, B};
+  // The ECMP routes of the ring's and the recursive rounds' steps: every member is a destination in each,
+  // so one router's distance maps serve them all.
+  topology::Router shared_routes(*request.machine, topology::PathSelection::kEcmpHash);
+  const AlphaBeta ring = reduction ? measure_ring(request, shared_routes, {alpha, B}) : AlphaBeta{alpha, B};
   const double S = request.bytes.value();
   const double lg = std::ceil(std::log2(n));
   const bool power_of_two = std::exp2(lg) == n;
@@ -247,7 +251,8 @@ std::unique_ptr<CollectivePolicy> AutoCollective::choose(const CollectiveRequest
     case CollectiveKind::kAllReduce: {
       add(2 * (n - 1) * ring.alpha + 2 * (n - 1) / n * S / ring.bandwidth,
           [] { return std::make_unique<RingCollective>(); });
-      add(recursive_estimate(request, {alpha, B}), [] { return std::make_unique<RecursiveCollective>(); });
+      add(recursive_estimate(request, shared_routes, {alpha, B}),
+          [] { return std::make_unique<RecursiveCollective>(); });
       add(2 * (tree_depth(request.member_units.size()) * alpha + lg * S / B),
           [] { return std::make_unique<TreeCollective>(); });
       const double k = options_.chunks_for(S / 2), H = std::floor(std::log2(n));
@@ -260,7 +265,8 @@ std::unique_ptr<CollectivePolicy> AutoCollective::choose(const CollectiveRequest
       add((n - 1) * ring.alpha + (n - 1) / n * S / ring.bandwidth,
           [] { return std::make_unique<RingCollective>(); });
       if (power_of_two)
-        add(recursive_estimate(request, {alpha, B}), [] { return std::make_unique<RecursiveCollective>(); });
+        add(recursive_estimate(request, shared_routes, {alpha, B}),
+            [] { return std::make_unique<RecursiveCollective>(); });
       break;
     case CollectiveKind::kBroadcast:
     case CollectiveKind::kReduce:
