@@ -76,9 +76,9 @@ std::vector<std::string> approximations(const engine::SimulationResult& r) {
       "accounting) and activations (Korthikanti et al. 2022, at the schedule's peak; logits and collective "
       "buffers not counted); data-parallel plans state model state (16 B/param) only",
       "model FLOPs (MFU) are the trace's own count; generated transformer traces count full (not causal) "
-      "attention scores and the logits, as Megatron-LM's formula does (Narayanan et al. 2021); hardware "
-      "FLOPs "
-      "(HFU, as PaLM defines it) are every matrix FLOP the trace executes, recomputation included",
+      "attention scores and the logits, as Megatron-LM's formula does (Narayanan et al. 2021); "
+      "hardware FLOPs (HFU, as PaLM defines it) are every matrix FLOP the trace executes, recomputation "
+      "included",
       "expert routing: all-to-all-v sizes are drawn from the routing model per communicator group, layer "
       "and micro-batch; expert compute scales with the tokens a rank received",
       "energy counts compute units only (idle power, plus the load increment while computing); links, "

@@ -182,14 +182,10 @@ void AnalyticNetwork::finish_step(StepCost& cost, double others_weight,
                                   std::vector<std::pair<uint32_t, double>>* own_link_bytes) {
   for (uint32_t d : touched_) {
     double bytes = load_[d];
-    if (own_touched_[d]) {
-      cost.drain = std::max(cost.drain, bytes / direction_bandwidth_[d]);
-    } else {
-      // Only other copies cross it: a sampled copy stands for more copies where it shares links with
-      // the own transfers, not on its own links, which carry that copy's bytes once.
-      if (others_weight > 0) bytes /= others_weight;
-      cost.drain = std::max(cost.drain, bytes / direction_bandwidth_[d]);
-    }
+    // Only other copies cross it: a sampled copy stands for more copies where it shares links with the
+    // own transfers, not on its own links, which carry that copy's bytes once.
+    if (!own_touched_[d] && others_weight > 0) bytes /= others_weight;
+    cost.drain = std::max(cost.drain, bytes / direction_bandwidth_[d]);
     if (link_bytes != nullptr) link_bytes->emplace_back(d, bytes * repeat);
     if (own_link_bytes != nullptr && own_touched_[d]) own_link_bytes->emplace_back(d, bytes * repeat);
     load_[d] = 0;
