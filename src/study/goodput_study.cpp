@@ -83,20 +83,20 @@ GoodputStudy run_goodput_study(const scenario::Scenario& s, const std::string& f
   result.checkpoint_state = checkpoint_state(s, file);
   const auto placement_policy = placement_policy_of(s, policies);
   const policy::Placement placement = placement_policy->place({s.trace, s.machine, s.seed});
-  // The healthy iteration first: the links its traffic crosses are the job's links and optical ports.
+  // The checkpoint store first: a store that cannot work is refused before any simulation.
+  reliability::GoodputConfig cfg;
+  reliability::PeerCheckpoints peer;
+  result.checkpoint =
+      apply_checkpoint_setup(s, file, placement, result.checkpoint_state, peer, cfg, policies);
+  // The healthy iteration: the links its traffic crosses are the job's links and optical ports.
   result.iteration = simulate_scenario(s, policies, false, options.progress);
   const reliability::JobComponents job(rel.rates, s.machine, placement.unit_of_rank,
                                        fabric_use(s, file, placement, result.iteration.replay));
-
-  reliability::GoodputConfig cfg;
   cfg.job = &job;
   reliability::RePlacementSetup re_placement;
   apply_recovery_setup(s, file, job, *placement_policy, placement, re_placement, cfg, policies);
   reliability::DegradedIterations degraded(degraded_iteration_simulator(s, placement, job, policies));
   cfg.degraded = &degraded;
-  reliability::PeerCheckpoints peer;
-  result.checkpoint =
-      apply_checkpoint_setup(s, file, placement, result.checkpoint_state, peer, cfg, policies);
   cfg.iteration = result.iteration.replay.iteration_time;
   cfg.tokens_per_iteration = s.trace.tokens_per_iteration;
   cfg.units = s.trace.mesh.size();
