@@ -35,11 +35,24 @@ const std::vector<std::string>& megatron_argument_names() {
       // _add_checkpointing_args
       "--save-interval",
       // _add_mixed_precision_args
-      "--bf16", "--fp16"};
+      "--bf16", "--fp16", "--accumulate-allreduce-grads-in-fp32", "--grad-reduce-in-bf16"};
   return names;
 }
 
 namespace {
+
+/// Megatron-LM reduces a bf16 model's gradients in fp32 unless --grad-reduce-in-bf16, and an fp16
+/// model's in fp16 unless --accumulate-allreduce-grads-in-fp32.
+void add_gradient_dtype(const std::string& model_dtype, const std::string& gradients,
+                        std::vector<MegatronArgument>& a, std::vector<std::string>& unmapped) {
+  if (gradients == "auto") return;
+  if (model_dtype == "bf16" && gradients == "bf16")
+    a.emplace_back("--grad-reduce-in-bf16", "");
+  else if (model_dtype == "fp16" && gradients == "fp32")
+    a.emplace_back("--accumulate-allreduce-grads-in-fp32", "");
+  else if (!(gradients == "fp32" && model_dtype == "bf16") && gradients != model_dtype)
+    unmapped.push_back("plan.gradient_dtype " + gradients + " with a " + model_dtype + " model");
+}
 
 /// Megatron-LM takes uneven stages as the first and the last stage's layer counts, the others equal
 /// (--decoder-first/last-pipeline-num-layers); any other split, or one with interleaving, is unmapped.
@@ -84,8 +97,8 @@ std::vector<MegatronArgument> megatron_arguments(const nlohmann::json& workload,
   if (recompute == "selective") a.emplace_back("--recompute-granularity", "selective");
   if (recompute == "full") {
     a.emplace_back("--recompute-granularity", "full");
-    a.emplace_back("--recompute-method", "uniform");
-    a.emplace_back("--recompute-num-layers", "1");
+    a.emplace_back("--recompute-method", p.at("recompute_method").get<std::string>());
+    a.emplace_back("--recompute-num-layers", number(p.at("recompute_layers")));
   }
   if (p.at("zero_stage").get<long long>() >= 1) a.emplace_back("--use-distributed-optimizer", "");
   if (p.at("zero_stage").get<long long>() > 1)
@@ -118,6 +131,8 @@ std::vector<MegatronArgument> megatron_arguments(const nlohmann::json& workload,
     a.emplace_back("--attention-dropout", "0.0");
     a.emplace_back("--hidden-dropout", "0.0");
   }
+  if (m.value("parallel_blocks", false))
+    unmapped.push_back("model.parallel_blocks (Megatron-LM runs attention and MLP one after the other)");
   const std::string dtype = m.value("dtype", "bf16");
   if (dtype == "bf16")
     a.emplace_back("--bf16", "");
@@ -125,6 +140,7 @@ std::vector<MegatronArgument> megatron_arguments(const nlohmann::json& workload,
     a.emplace_back("--fp16", "");
   else
     unmapped.push_back("model.dtype " + dtype);
+  add_gradient_dtype(dtype, p.value("gradient_dtype", "auto"), a, unmapped);
   if (m.contains("moe")) {
     const auto& moe = m.at("moe");
     a.emplace_back("--num-experts", number(moe.at("experts")));
@@ -135,10 +151,27 @@ std::vector<MegatronArgument> megatron_arguments(const nlohmann::json& workload,
     for (const auto& [k, v] : moe.items())
       if (!mapped.count(k)) unmapped.push_back("model.moe." + k);
   }
-  static const std::set<std::string> model_mapped = {
-      "kind",     "name",     "description",        "source",          "layers",  "hidden", "heads",
-      "kv_heads", "head_dim", "ffn_hidden",         "vocab",           "seq_len", "dtype",  "ffn_activation",
-      "biases",   "norm",     "position_embedding", "tied_embeddings", "moe",     "dropout"};
+  static const std::set<std::string> model_mapped = {"kind",
+                                                     "name",
+                                                     "description",
+                                                     "source",
+                                                     "layers",
+                                                     "hidden",
+                                                     "heads",
+                                                     "kv_heads",
+                                                     "head_dim",
+                                                     "ffn_hidden",
+                                                     "vocab",
+                                                     "seq_len",
+                                                     "dtype",
+                                                     "ffn_activation",
+                                                     "biases",
+                                                     "norm",
+                                                     "position_embedding",
+                                                     "tied_embeddings",
+                                                     "moe",
+                                                     "dropout",
+                                                     "parallel_blocks"};
   for (const auto& [k, v] : m.items())
     if (!model_mapped.count(k) && !v.is_null()) unmapped.push_back("model." + k);
   return a;

@@ -385,7 +385,8 @@ ScenarioLoader::GeneratedWorkload ScenarioLoader::load_generated_workload(
   if (built.state_per_rank > first_unit.hbm_capacity())
     throw core::InputError(
         work.file(), work.pointer(),
-        (model ? "model state of " + model->name + " (16 B/param: " : std::string("collective buffers (")) +
+        (model ? "model state of " + model->name + " (weights, gradients and optimizer state: "
+               : std::string("collective buffers (")) +
             core::display(built.state_per_rank) + " on the most loaded rank) does not fit in the " +
             core::display(first_unit.hbm_capacity()) + " HBM of a \"" + first_unit.name() + "\"");
   GeneratedWorkload out;

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "workload/adam_step.hpp"
+#include "workload/cross_entropy.hpp"
 #include "workload/memory_accounting.hpp"
 
 namespace zs::workload {
@@ -79,6 +80,8 @@ class StageBuilder {
 
  private:
   double elem() const { return core::bytes_per_element(model_.dtype); }
+  /// Bytes of one gradient element.
+  double gradient_elem() const { return core::bytes_per_element(plan_.gradients_in(model_)); }
   double tp() const { return plan_.tensor_parallel; }
   double cp() const { return plan_.context_parallel; }
   bool sp() const { return plan_.sequence_parallel && plan_.tensor_parallel > 1; }
@@ -220,10 +223,10 @@ class StageBuilder {
     const std::string verb = plan_.zero_stage == 0 ? "all-reduce" : "reduce-scatter";
     if (plan_.dense_replicas() > 1 && dense > 0)
       add(at + "dp-" + verb + "-gradients", phase, kDataParallel, {last_compute_},
-          CollectiveOp{kind, "dp", core::Bytes(dense * elem())});
+          CollectiveOp{kind, "dp", core::Bytes(dense * gradient_elem())});
     if (layout_.expert_sync && experts > 0)
       add(at + "expert-dp-" + verb + "-gradients", phase, kDataParallel, {last_compute_},
-          CollectiveOp{kind, "expert-dp", core::Bytes(experts * elem())});
+          CollectiveOp{kind, "expert-dp", core::Bytes(experts * gradient_elem())});
   }
 
   uint64_t routing_seed(uint32_t l, uint32_t mb) const {
@@ -252,11 +255,12 @@ class StageBuilder {
     compute(at + "attention/forward", phase, attention_flops(), attention_weights(), deps);
     elementwise(at + "attention/elementwise-forward", phase, 0.0, score_elements(), 1.0,
                 plan_.flash_attention ? 2 : 4);
-    tensor_exchange(at + "attention/", phase, false);
+    // Parallel blocks: one exchange enters both blocks (attention's) and one leaves them (the FFN's).
+    if (!model_.parallel_blocks) tensor_exchange(at + "attention/", phase, false);
     compute_history_.push_back(last_compute_);
     deps = gather_rest(at, phase, l);
     if (!model_.is_moe_layer(l)) {
-      tensor_exchange(at + "ffn/", phase, true);
+      if (!model_.parallel_blocks) tensor_exchange(at + "ffn/", phase, true);
       compute(at + "ffn/forward", phase, model_.ffn_forward_flops(l, plan_.micro_batch) / (tp() * cp()),
               layer_dense(l) - attention_weights(), deps);
       elementwise(at + "ffn/elementwise-forward", phase, activation_elements(l), 0.0, 1.0, 3);
@@ -299,8 +303,11 @@ class StageBuilder {
     if (backward) local_compute();
   }
 
+  static std::string layer_prefix(const std::string& step, uint32_t layer) {
+    return step + "layer" + std::to_string(layer) + "/";
+  }
+
   void layer_backward(uint32_t l, uint32_t mb, const std::string& at) {
-    if (plan_.recompute == Recompute::kFull) layer_forward(l, mb, at + "recompute/", "recompute");
     const std::string phase = "backward";
     auto deps = gather_rest(at, phase, l);
     if (!model_.is_moe_layer(l)) {
@@ -309,13 +316,13 @@ class StageBuilder {
       compute(at + "ffn/backward", phase,
               model_.ffn_forward_flops(l, plan_.micro_batch) * 2.0 / (tp() * cp()),
               2 * (layer_dense(l) - attention_weights()), deps);
-      tensor_exchange(at + "ffn/", phase, false);
+      if (!model_.parallel_blocks) tensor_exchange(at + "ffn/", phase, false);
     } else {
       moe_block(l, mb, at, phase, true, deps);
     }
     compute_history_.push_back(last_compute_);
     deps = gather_attention(at, phase, l);
-    tensor_exchange(at + "attention/", phase, true);
+    if (!model_.parallel_blocks) tensor_exchange(at + "attention/", phase, true);
     if (plan_.context_parallel > 1)
       collective(at + "attention/cp-all-gather-kv", phase, CollectiveKind::kAllGather, "cp", kv_bytes());
     core::Flops flops = attention_flops() * 2.0;
@@ -334,32 +341,54 @@ class StageBuilder {
     if (plan_.zero_stage == 3) reduce_gradients(at, phase, layer_dense(l), layer_experts(l));
   }
 
+  /// The cross-entropy loss over this rank's logits (the micro-batch's tokens x vocab / tp): forward
+  /// with its tensor-parallel all-reduces of one fp32 value per token, or backward.
+  void loss(const std::string& at, const std::string& phase) {
+    const double logits = tokens() * model_.vocab / tp();
+    const bool forward = phase == "forward";
+    add(at + "loss/" + phase, phase, kCompute, {},
+        loss_step(logits, forward ? kLossForwardBytesPerLogit : kLossBackwardBytesPerLogit));
+    if (!forward || plan_.tensor_parallel == 1) return;
+    for (const char* value : {"max", "target", "sum-exp"})
+      collective(at + "loss/tp-all-reduce-" + value, phase, CollectiveKind::kAllReduce, "tp",
+                 core::Bytes(tokens() * 4.0));
+  }
+
   void forward_step(uint32_t mb, uint32_t chunk) {
     const std::string at = step_prefix(mb, chunk);
     const uint32_t vs = virtual_stage(chunk);
     if (vs > 0) p2p(at + "recv-activations", "forward", P2PDirection::kRecv, -1);
     for (uint32_t l : chunk_layers(model_, plan_, stage_, chunk))
-      layer_forward(l, mb, at + "layer" + std::to_string(l) + "/", "forward");
-    if (vs + 1 == virtual_stages())
+      layer_forward(l, mb, layer_prefix(at, l), "forward");
+    if (vs + 1 == virtual_stages()) {
       compute(at + "logits/forward", "forward",
               model_.logits_forward_flops(plan_.micro_batch) / (tp() * cp()),
               double(model_.vocab) * model_.hidden / tp());
-    else
+      loss(at, "forward");
+    } else
       p2p(at + "send-activations", "forward", P2PDirection::kSend, +1);
   }
 
   void backward_step(uint32_t mb, uint32_t chunk) {
     const std::string at = step_prefix(mb, chunk);
     const uint32_t vs = virtual_stage(chunk);
-    if (vs + 1 == virtual_stages())
+    if (vs + 1 == virtual_stages()) {
+      loss(at, "backward");
       compute(at + "logits/backward", "backward",
               model_.logits_forward_flops(plan_.micro_batch) * 2.0 / (tp() * cp()),
               2.0 * model_.vocab * model_.hidden / tp());
-    else
+    } else
       p2p(at + "recv-gradients", "backward", P2PDirection::kRecv, +1);
-    auto layers = chunk_layers(model_, plan_, stage_, chunk);
-    for (auto l = layers.rbegin(); l != layers.rend(); ++l)
-      layer_backward(*l, mb, at + "layer" + std::to_string(*l) + "/");
+    const auto layers = chunk_layers(model_, plan_, stage_, chunk);
+    const auto groups = plan_.recompute_groups(static_cast<uint32_t>(layers.size()));
+    for (uint32_t i = static_cast<uint32_t>(layers.size()); i-- > 0;) {
+      // Full recomputation reruns a group's forward before the backward of its last layer.
+      for (const auto& group : groups)
+        if (group.end == i + 1)
+          for (uint32_t j = group.first; j < group.end; ++j)
+            layer_forward(layers[j], mb, layer_prefix(at, layers[j]) + "recompute/", "recompute");
+      layer_backward(layers[i], mb, layer_prefix(at, layers[i]));
+    }
     if (vs > 0) p2p(at + "send-gradients", "backward", P2PDirection::kSend, -1);
     if (plan_.zero_stage == 2) reduce_chunk_gradients(at, chunk);
   }
@@ -393,7 +422,7 @@ class StageBuilder {
     if (plan_.offload_optimizer)
       add("optimizer/load-state", "optimizer", kCompute, after_sync,
           MemoryOp{MemoryDirection::kRead, core::Bytes(12.0 * shard)});
-    add("optimizer/adam", "optimizer", kCompute, after_sync, adam_step(shard));
+    add("optimizer/adam", "optimizer", kCompute, after_sync, adam_step(shard, gradient_elem()));
     if (plan_.offload_optimizer)
       add("optimizer/store-state", "optimizer", kCompute, {},
           MemoryOp{MemoryDirection::kWrite, core::Bytes(12.0 * shard)});

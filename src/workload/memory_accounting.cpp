@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "workload/cross_entropy.hpp"
+
 namespace zs::workload {
 std::vector<uint32_t> chunk_layers(const TransformerSpec& model, const ParallelPlan& plan, uint32_t stage,
                                    uint32_t chunk) {
@@ -29,6 +31,47 @@ double routed_expert_params(const TransformerSpec& model, uint32_t layer) {
 /// Per tensor-parallel rank, the key/value parameters held beyond an even split (replicated heads).
 double replicated_kv_params(const TransformerSpec& model, const ParallelPlan& plan) {
   return (model.kv_replicas(plan.tensor_parallel) - 1.0) * model.kv_params() / plan.tensor_parallel;
+}
+
+/// Activation bytes one virtual stage's layers keep per micro-batch, and the full activations of its
+/// largest recompute group, which backward rebuilds at once.
+struct ChunkActivations {
+  double kept = 0;
+  double largest_group = 0;
+};
+
+ChunkActivations chunk_activations(const TransformerSpec& model, const ParallelPlan& plan,
+                                   const std::vector<uint32_t>& layers) {
+  ChunkActivations a;
+  std::vector<bool> recomputed(layers.size(), false);
+  for (const auto& group : plan.recompute_groups(static_cast<uint32_t>(layers.size()))) {
+    double rebuilt = 0;
+    for (uint32_t i = group.first; i < group.end; ++i) {
+      recomputed[i] = true;
+      rebuilt += layer_activation_bytes(model, plan, layers[i], Recompute::kNone);
+    }
+    a.kept += layer_activation_bytes(model, plan, layers[group.first], Recompute::kFull);
+    a.largest_group = std::max(a.largest_group, rebuilt);
+  }
+  const Recompute others = plan.recompute == Recompute::kFull ? Recompute::kNone : plan.recompute;
+  for (size_t i = 0; i < layers.size(); ++i)
+    if (!recomputed[i]) a.kept += layer_activation_bytes(model, plan, layers[i], others);
+  return a;
+}
+
+/// Activation bytes per micro-batch the pipeline's ends keep beyond their layers (Korthikanti et al.
+/// 2022, section 4.3): on the first virtual stage the embedding's dropout mask (s'bh, 1 B each); on the
+/// last, the final norm's input (2 s'bh, /tp with sequence parallelism) and the loss's fp32 softmax over
+/// the vocabulary shard (4 s'b V / tp).
+double ends_activation_bytes(const TransformerSpec& model, const ParallelPlan& plan, uint32_t virtual_stage) {
+  const double t = plan.tensor_parallel,
+               sb = double(model.seq_len) / plan.context_parallel * plan.micro_batch;
+  const double replicated = plan.sequence_parallel ? t : 1.0;
+  double bytes = 0;
+  if (virtual_stage == 0 && model.dropout) bytes += sb * model.hidden / replicated;
+  if (virtual_stage + 1 == plan.pipeline_parallel * plan.chunks())
+    bytes += 2.0 * sb * model.hidden / replicated + kLossKeptBytesPerLogit * sb * model.vocab / t;
+  return bytes;
 }
 
 }  // namespace
@@ -71,8 +114,10 @@ double layer_activation_bytes(const TransformerSpec& model, const ParallelPlan& 
   const double sb = s * b;
   if (recompute == Recompute::kFull) return 2.0 * sb * h / (plan.sequence_parallel ? t : 1.0);
   // Replicated without sequence parallelism: the two norms' inputs, the attention and FFN blocks'
-  // inputs (2 B each) and the two dropout masks (1 B each).
-  const double replicated = sb * h * (4.0 + 2.0 + 2.0 + (model.dropout ? 2.0 : 0.0));
+  // inputs (2 B each) and the two dropout masks (1 B each); parallel blocks have one norm, whose output
+  // both blocks read.
+  const double norms_and_inputs = model.parallel_blocks ? 2.0 + 2.0 : 4.0 + 2.0 + 2.0;
+  const double replicated = sb * h * (norms_and_inputs + (model.dropout ? 2.0 : 0.0));
   // Split over tensor parallelism: queries, keys, values (each key/value head on kv_replicas ranks) and
   // the attention output, and the FFN's.
   const double replicas = model.kv_replicas(plan.tensor_parallel);
@@ -99,22 +144,25 @@ MemoryFootprint stage_footprint(const TransformerSpec& model, const ParallelPlan
   };
   MemoryFootprint f;
   f.weights = core::Bytes(2.0 * sharded(3));
-  f.gradients = core::Bytes(2.0 * sharded(2));
+  f.gradients = core::Bytes(core::bytes_per_element(plan.gradients_in(model)) * sharded(2));
   f.optimizer = core::Bytes(plan.offload_optimizer ? 0.0 : 12.0 * sharded(1));
 
   // Activations: walk the schedule, adding a chunk's layers at its forward, removing them at its
   // backward; keep the peak.
   std::vector<double> per_chunk(plan.chunks(), 0.0);
-  double largest_layer = 0, largest_gathered = 0;
-  for (uint32_t c = 0; c < plan.chunks(); ++c)
-    for (uint32_t l : chunk_layers(model, plan, stage, c)) {
-      per_chunk[c] += layer_activation_bytes(model, plan, l, plan.recompute);
-      largest_layer = std::max(largest_layer, layer_activation_bytes(model, plan, l, Recompute::kNone));
+  double largest_group = 0, largest_gathered = 0;
+  for (uint32_t c = 0; c < plan.chunks(); ++c) {
+    const auto layers = chunk_layers(model, plan, stage, c);
+    const auto activations = chunk_activations(model, plan, layers);
+    per_chunk[c] = activations.kept + ends_activation_bytes(model, plan, c * plan.pipeline_parallel + stage);
+    largest_group = std::max(largest_group, activations.largest_group);
+    for (uint32_t l : layers) {
       // Blocks run attention, rest, attention, ... and every layer's attention is the same size, so
       // any two adjacent blocks are an attention block and some layer's rest.
       const auto blocks = layer_blocks(model, plan, l);
       largest_gathered = std::max(largest_gathered, blocks.attention + blocks.rest);
     }
+  }
   double now = 0, peak = 0;
   for (const auto& step :
        pipeline_order(plan.schedule, stage, plan.pipeline_parallel, plan.micro_batches(), plan.chunks())) {
@@ -124,7 +172,7 @@ MemoryFootprint stage_footprint(const TransformerSpec& model, const ParallelPlan
   f.activations = core::Bytes(peak);
   double buffers = 0;
   if (plan.zero_stage == 3) buffers += 2.0 * largest_gathered;  // two blocks gathered, 2 B each
-  if (plan.recompute == Recompute::kFull) buffers += largest_layer;
+  buffers += largest_group;
   f.buffers = core::Bytes(buffers);
   return f;
 }

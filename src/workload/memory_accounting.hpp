@@ -46,16 +46,23 @@ std::vector<uint32_t> chunk_layers(const TransformerSpec& model, const ParallelP
 /// ffn_activation_width; and the attention probabilities, 5 a s' s b with dropout (softmax output,
 /// mask, dropped-out copy) or 2 a s' s b without, dropped by selective recomputation. Flash attention
 /// keeps no probabilities, only each query row's softmax statistic (4 a s'b). For GPT-3-style layers
-/// (4h GELU FFN, dropout) this is the paper's 34 s'bh + 5 a s' s b. Full recomputation keeps only the
+/// (4h GELU FFN, dropout) this is the paper's 34 s'bh + 5 a s' s b. Parallel blocks keep one norm's
+/// input and one block input, 4 s'bh less. Full recomputation keeps only the
 /// layer input, 2 s'bh.
 double layer_activation_bytes(const TransformerSpec& model, const ParallelPlan& plan, uint32_t layer,
                               Recompute recompute);
 
-/// ZeRO accounting (Rajbhandari et al. 2020) with K = 12: weights 2 B, gradients 2 B and optimizer
-/// state 12 B per parameter, divided by the data-parallel group from stages 3, 2 and 1 on; activations
+/// ZeRO accounting (Rajbhandari et al. 2020) with K = 12: weights 2 B, gradients in the plan's
+/// gradient dtype (2 B as the paper, or 4 B: fp32, Megatron-LM's default for bf16, whose distributed
+/// optimizer then needs 6 + 12/d B per parameter) and optimizer state 12 B per parameter (fp32 master
+/// weights and Adam's two moments), divided by the data-parallel group from stages 3, 2 and 1 on; activations
 /// at the schedule's peak of micro-batches in flight; buffers: the two blocks ZeRO-3 keeps gathered
 /// (the one computing and the one prefetched: the largest attention and rest pair, 2 B per parameter),
-/// and one layer's full activations while full recomputation rebuilds it. Not counted: logits,
+/// and the full activations of the largest recompute group while full recomputation rebuilds it. The
+/// pipeline's ends add their own activations per micro-batch: the embedding's dropout mask on the first
+/// virtual stage, the final norm's input and the loss's fp32 softmax (4 s'b V / tp) on the last. With
+/// full recomputation a recompute group keeps only its first layer's input, and layers outside every
+/// group (block method) keep all their activations. Not counted:
 /// temporary buffers of collectives, fragmentation.
 MemoryFootprint stage_footprint(const TransformerSpec& model, const ParallelPlan& plan, uint32_t stage);
 

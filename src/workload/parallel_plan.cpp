@@ -1,6 +1,8 @@
 // Reading, checking and describing a parallel plan.
 #include "workload/parallel_plan.hpp"
 
+#include <algorithm>
+
 namespace zs::workload {
 namespace {
 
@@ -58,6 +60,10 @@ std::string_view to_string(Recompute r) {
   return "?";
 }
 
+std::string_view to_string(RecomputeMethod m) {
+  return m == RecomputeMethod::kBlock ? "block" : "uniform";
+}
+
 const core::ParamTable& ParallelPlan::params() {
   using core::Param;
   static const core::ParamTable table(
@@ -87,6 +93,19 @@ const core::ParamTable& ParallelPlan::params() {
        Param::choice("recompute", {"none", "selective", "full"}, "activation recomputation")
            .noun("recomputation")
            .or_default("none"),
+       Param::choice("recompute_method", {"uniform", "block"},
+                     "which layers full recomputation reruns: all, in groups of recompute_layers "
+                     "(uniform), or the first recompute_layers of each virtual stage (block)")
+           .or_default("uniform"),
+       Param::integer("recompute_layers", 1, 1 << 20,
+                      "with full recomputation: layers per group (uniform) or recomputed layers per virtual "
+                      "stage (block)")
+           .or_default(1),
+       Param::choice("gradient_dtype", {"auto", "fp32", "bf16", "fp16"},
+                     "element type of gradients, held and reduced over data parallelism; auto: as "
+                     "Megatron-LM, fp16 for fp16 models and fp32 otherwise")
+           .noun("gradient dtype")
+           .or_default("auto"),
        Param::boolean("offload_optimizer", "optimizer state in the rank's memory pool, moved for the step")
            .or_default(false),
        Param::boolean("flash_attention", "attention scores stay on chip; false: they go through HBM")
@@ -150,6 +169,14 @@ ParallelPlan ParallelPlan::from_params(core::ParamReader& json, const Transforme
     p.recompute = Recompute::kSelective;
   else if (recompute == "full")
     p.recompute = Recompute::kFull;
+  for (const char* key : {"recompute_method", "recompute_layers"})
+    if (json.has(key) && p.recompute != Recompute::kFull)
+      throw json.error(
+          key, std::string(key) + " applies to full recomputation, but recompute is \"" + recompute + "\"");
+  if (json.get<std::string>("recompute_method") == "block") p.recompute_method = RecomputeMethod::kBlock;
+  p.recompute_layers = static_cast<uint32_t>(json.get<int64_t>("recompute_layers"));
+  const std::string gradients = json.get<std::string>("gradient_dtype");
+  p.gradient_dtype = gradients == "auto" ? p.gradients_in(model) : *core::parse_dtype(gradients);
   p.offload_optimizer = json.get<bool>("offload_optimizer");
   p.flash_attention = json.get<bool>("flash_attention");
   p.seed = static_cast<uint64_t>(json.get<int64_t>("seed"));
@@ -205,8 +232,22 @@ ParallelPlan ParallelPlan::from_params(core::ParamReader& json, const Transforme
   return p;
 }
 
+std::vector<RecomputeGroup> ParallelPlan::recompute_groups(uint32_t layers) const {
+  std::vector<RecomputeGroup> groups;
+  if (recompute != Recompute::kFull) return groups;
+  if (recompute_method == RecomputeMethod::kBlock) {
+    for (uint32_t l = 0; l < std::min(layers, recompute_layers); ++l) groups.push_back({l, l + 1});
+  } else {
+    for (uint32_t l = 0; l < layers; l += recompute_layers)
+      groups.push_back({l, std::min(layers, l + recompute_layers)});
+  }
+  return groups;
+}
+
 nlohmann::json ParallelPlan::derived() const {
-  return {{"micro_batches", micro_batches()}};
+  nlohmann::json d = {{"micro_batches", micro_batches()}};
+  if (gradient_dtype) d["gradient_dtype"] = std::string(core::to_string(*gradient_dtype));
+  return d;
 }
 
 std::string ParallelPlan::describe() const {
@@ -225,6 +266,10 @@ std::string ParallelPlan::describe() const {
   if (sequence_parallel) s += ", sequence parallel";
   if (zero_stage > 0) s += ", ZeRO-" + std::to_string(zero_stage);
   if (recompute != Recompute::kNone) s += ", " + std::string(to_string(recompute)) + " recomputation";
+  if (recompute == Recompute::kFull &&
+      (recompute_method != RecomputeMethod::kUniform || recompute_layers > 1))
+    s += " (" + std::string(to_string(recompute_method)) + ", " + std::to_string(recompute_layers) +
+         " layers)";
   if (offload_optimizer) s += ", optimizer offloaded";
   if (!flash_attention) s += ", attention scores in HBM";
   return s;

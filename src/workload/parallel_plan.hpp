@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -16,6 +17,16 @@
 namespace zs::workload {
 
 enum class Recompute { kNone, kSelective, kFull };
+/// Which layers full recomputation covers (Megatron-LM's --recompute-method): every layer in groups of
+/// recompute_layers (uniform), or only the first recompute_layers of each virtual stage (block).
+enum class RecomputeMethod { kUniform, kBlock };
+
+/// Layers [first, end) of a virtual stage, by position in it, whose forward is rerun at once before
+/// their backward; only the input of `first` is kept from the forward pass.
+struct RecomputeGroup {
+  uint32_t first = 0;
+  uint32_t end = 0;
+};
 
 /// Megatron-Core-style parallelism. Mesh axes, slowest first: pp, dp (split into edp x ep when
 /// expert_parallel > 1), cp, tp; axes of size 1 other than pp, dp and tp are left out. Tensor-parallel
@@ -50,6 +61,12 @@ struct ParallelPlan {
   bool sequence_parallel = false;
   uint32_t zero_stage = 0;  ///< 0..3
   Recompute recompute = Recompute::kNone;
+  RecomputeMethod recompute_method = RecomputeMethod::kUniform;  ///< with full recomputation
+  uint32_t recompute_layers = 1;  ///< layers per group (uniform) or recomputed per virtual stage (block)
+  /// Element type of gradients (their memory and data-parallel reduction); left out, as Megatron-LM:
+  /// fp16 for fp16 models, fp32 otherwise (it accumulates and all-reduces bf16 models' gradients in
+  /// fp32). from_params always sets it.
+  std::optional<core::Dtype> gradient_dtype;
   bool offload_optimizer = false;  ///< optimizer state in the rank's memory pool, moved for the step
   /// Attention scores stay on chip (FlashAttention); false: the b x heads x s x s scores go through HBM
   /// (softmax and dropout kernels, as Megatron-LM did in 2021), costing traffic and activation memory.
@@ -64,7 +81,7 @@ struct ParallelPlan {
                                   const core::FileSource* files = nullptr);
   /// The plan's keys (type "workload.megatron").
   static const core::ParamTable& params();
-  /// What follows from the plan: {"micro_batches": per replica and iteration}.
+  /// What follows from the plan: {"micro_batches": per replica and iteration, "gradient_dtype": resolved}.
   nlohmann::json derived() const;
   uint32_t micro_batches() const { return global_batch / (data_parallel * micro_batch); }
   uint64_t ranks() const {
@@ -77,11 +94,20 @@ struct ParallelPlan {
   uint32_t expert_replicas() const {
     return data_parallel / expert_parallel * context_parallel * tensor_parallel;
   }
+  /// The gradients' element type for `model`: gradient_dtype, or Megatron-LM's rule when left out.
+  core::Dtype gradients_in(const TransformerSpec& model) const {
+    if (gradient_dtype) return *gradient_dtype;
+    return model.dtype == core::Dtype::kFp16 ? core::Dtype::kFp16 : core::Dtype::kFp32;
+  }
+  /// With full recomputation, the groups of a virtual stage of `layers` layers, in order (the last
+  /// uniform group is shorter when recompute_layers does not divide them); otherwise none.
+  std::vector<RecomputeGroup> recompute_groups(uint32_t layers) const;
   /// One line, e.g. "dp 8 x pp 4 x tp 8 (1F1B), sequence parallel, ZeRO-1".
   std::string describe() const;
 };
 
 std::string_view to_string(PipelineSchedule s);
 std::string_view to_string(Recompute r);
+std::string_view to_string(RecomputeMethod m);
 
 }  // namespace zs::workload

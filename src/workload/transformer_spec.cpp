@@ -99,6 +99,11 @@ const core::ParamTable& TransformerSpec::params() {
                             "attention probabilities), keeping its masks for backward: GPT-3 and Megatron-LM "
                             "do; Llama, Mixtral, Qwen and DeepSeek pretrain without")
            .or_default(true),
+       core::Param::boolean("parallel_blocks",
+                            "attention and FFN in parallel on one normed input, their outputs added "
+                            "together (GPT-J, PaLM): one norm per layer, one tensor-parallel exchange each "
+                            "way; dense models only")
+           .or_default(false),
        core::Param::text("norm", "\"layernorm\" or \"rmsnorm\"").or_default("layernorm"),
        core::Param::text("position_embedding", "\"learned\" (a table of seq_len x hidden) or \"rotary\"")
            .or_default("learned"),
@@ -134,6 +139,7 @@ TransformerSpec TransformerSpec::from_json(core::JsonObject& object) {
       json, "ffn_activation", {{"gelu", FfnActivation::kGelu}, {"swiglu", FfnActivation::kSwiglu}});
   m.biases = json.get<bool>("biases");
   m.dropout = json.get<bool>("dropout");
+  m.parallel_blocks = json.get<bool>("parallel_blocks");
   m.norm =
       choice<NormKind>(json, "norm", {{"layernorm", NormKind::kLayerNorm}, {"rmsnorm", NormKind::kRmsNorm}});
   m.learned_positions = choice<bool>(json, "position_embedding", {{"learned", true}, {"rotary", false}});
@@ -155,6 +161,10 @@ TransformerSpec TransformerSpec::from_json(core::JsonObject& object) {
     throw json.error("kv_heads", std::to_string(m.kv_heads) + " key/value heads do not divide " +
                                      std::to_string(m.heads) + " heads");
   if (json.has("moe")) m.moe = read_moe(json, m.layers);
+  if (m.parallel_blocks && m.moe)
+    throw json.error("parallel_blocks",
+                     "parallel attention and FFN blocks are modelled for dense models only, "
+                     "and this model has \"moe\"");
   json.finish();
   return m;
 }
@@ -173,6 +183,7 @@ nlohmann::json TransformerSpec::to_json() const {
                       {"ffn_activation", ffn_activation == FfnActivation::kGelu ? "gelu" : "swiglu"},
                       {"biases", biases},
                       {"dropout", dropout},
+                      {"parallel_blocks", parallel_blocks},
                       {"norm", norm == NormKind::kLayerNorm ? "layernorm" : "rmsnorm"},
                       {"position_embedding", learned_positions ? "learned" : "rotary"},
                       {"tied_embeddings", tied_embeddings}};
@@ -239,7 +250,7 @@ double TransformerSpec::layer_params(uint32_t layer) const {
                    ? double(moe->experts + moe->shared_experts) * ffn_params(moe->expert_ffn_hidden) +
                          double(hidden) * moe->experts
                    : ffn_params(ffn_hidden);
-  return attention_params() + ffn + 2 * norm_params();
+  return attention_params() + ffn + (parallel_blocks ? 1 : 2) * norm_params();
 }
 
 double TransformerSpec::embedding_params() const {

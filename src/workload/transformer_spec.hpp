@@ -60,6 +60,10 @@ struct TransformerSpec {
   /// Dropout during training (after attention, after the FFN and over the attention probabilities), as
   /// GPT-3 and Megatron-LM's defaults have; its masks are kept for backward and its kernels move HBM.
   bool dropout = true;
+  /// Attention and FFN read the same normed input and add their outputs to the residual together (GPT-J,
+  /// PaLM's "parallel layers"): one norm per layer and, under tensor parallelism, one exchange per layer
+  /// each way instead of two.
+  bool parallel_blocks = false;
   NormKind norm = NormKind::kLayerNorm;
   bool learned_positions = true;
   bool tied_embeddings = true;

@@ -155,7 +155,7 @@ TEST_CASE("checkpoint stores that cannot work exit 2 with their JSON path") {
     std::string error;
   };
   const Case cases[] = {
-      // 10T MoE on H100s: 16.6 GiB of state per rank twice beside a 53 GiB footprint is more than 80 GB.
+      // 10T MoE on H100s: 16.6 GiB of state per rank twice beside a 59 GiB footprint is more than 80 GB.
       {"moe-10t-16k",
        {{"interval", "daly"}, {"target", "peer-memory"}, {"persistent", persistent}},
        "s.json: /reliability/checkpoint/target: peer memory: rank 0 (role \"stage0\") keeps its snapshot and "

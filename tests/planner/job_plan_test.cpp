@@ -102,6 +102,8 @@ TEST_CASE("Megatron-LM arguments: the plan's sizes, every flag one that argument
                                             d["workload"]["micro_batch"] = 1;
                                             d["workload"]["virtual_stages"] = 2;
                                             d["workload"]["schedule"] = "interleaved-1f1b";
+                                            // bf16 gradients: fp32 ones (6 + 12/d B per parameter) do not fit
+                                            d["workload"]["gradient_dtype"] = "bf16";
                                             d.erase("reliability");
                                           }),
                                           {});
@@ -114,6 +116,8 @@ TEST_CASE("Megatron-LM arguments: the plan's sizes, every flag one that argument
   CHECK(flag_value(moe, "--normalization") == "RMSNorm");
   CHECK(flag_value(moe, "--attention-dropout") == "0.0");  // Mixtral trains without dropout
   CHECK(flag_value(moe, "--hidden-dropout") == "0.0");
+  CHECK(flag_value(moe, "--grad-reduce-in-bf16") == "(set)");
+  CHECK(flag_value(plan, "--grad-reduce-in-bf16") == "(absent)");  // fp32: Megatron-LM's own choice
 }
 
 TEST_CASE(
@@ -128,6 +132,7 @@ TEST_CASE(
                                     d["workload"]["micro_batch"] = 1;
                                     d["workload"]["recompute"] = "full";
                                     d["workload"]["layers_per_stage"] = layers;
+                                    d["workload"]["gradient_dtype"] = "bf16";
                                     d.erase("reliability");
                                   }),
                                   {});

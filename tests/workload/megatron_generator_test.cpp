@@ -57,7 +57,8 @@ TEST_CASE("every rank's share adds up to the model's FLOPs and parameters") {
     // Each role program runs on dp x tp ranks.
     CHECK(flops * 2 * 4 == zs::test::approx(trace.model_flops.value()).epsilon(1e-12));
     // 4 micro-batches per replica; 2 layers per stage; 2 all-reduces per layer each way.
-    CHECK(tp_all_reduces == 4 * 4 * 2 * 2 * 2);
+    // and the loss's 3 per micro-batch on the last stage.
+    CHECK(tp_all_reduces == 4 * 4 * 2 * 2 * 2 + 4 * 3);
     // Activations forward and gradients backward across the 3 stage boundaries, per micro-batch.
     CHECK(sends == 2 * 3 * 4);
     CHECK(recvs == sends);
@@ -65,8 +66,8 @@ TEST_CASE("every rank's share adds up to the model's FLOPs and parameters") {
     // over tp (Megatron's scatter/gather).
     CHECK(tp_all_gathers == recvs);
     // Gradients all-reduced over dp: every parameter once (the tied embedding twice: first and last
-    // stage each keep a copy), in bf16, 1/tp per rank.
-    CHECK(dp_bytes * 4 == zs::test::approx(2 * (model().total_params() + 1000.0 * 512)).epsilon(1e-12));
+    // stage each keep a copy), in fp32 (Megatron-LM's gradients of a bf16 model), 1/tp per rank.
+    CHECK(dp_bytes * 4 == zs::test::approx(4 * (model().total_params() + 1000.0 * 512)).epsilon(1e-12));
   }
 }
 
@@ -148,6 +149,12 @@ TEST_CASE("impossible plans name the constraint that failed") {
   j["schedule"] = "1f1b";
   CHECK(error_of(j, model()) ==
         "s.json: /workload/virtual_stages: virtual stages need the \"interleaved-1f1b\" schedule");
+  j.erase("virtual_stages");
+  j["global_batch"] = 4;
+  j["recompute_layers"] = 2;
+  CHECK(error_of(j, model()) ==
+        "s.json: /workload/recompute_layers: recompute_layers applies to full recomputation, but recompute "
+        "is \"none\"");
 }
 
 namespace {
@@ -174,7 +181,10 @@ Totals totals(const workload::Trace& trace) {
         if (op.phase != "optimizer" && c->kind == zs::core::WorkKind::kMatrix)
           t.flops += c->flops.value() * ranks_per_role;
       } else if (const auto* c = std::get_if<CollectiveOp>(&op.body)) {
-        const std::string key = c->communicator + ":" + std::string(workload::to_string(c->kind));
+        // The loss's collectives apart: "loss:all-reduce".
+        const bool loss = op.name.find("/loss/") != std::string::npos;
+        const std::string key =
+            (loss ? "loss" : c->communicator) + ":" + std::string(workload::to_string(c->kind));
         t.bytes[key] += c->bytes.value();
         ++t.count[key];
       }
@@ -222,6 +232,67 @@ TEST_CASE("FLOPs add up to the model's under every kind of parallelism, plus wha
   }
 }
 
+TEST_CASE("parallel blocks exchange once per layer each way over tensor parallelism, at the same FLOPs") {
+  auto m = model();
+  for (bool sp : {false, true}) {
+    CAPTURE(sp);
+    auto p = plan(1, 4, 2, 1, 2);
+    p.sequence_parallel = sp;
+    const auto sequential = workload::generate_megatron_trace(m, p);
+    auto parallel_model = m;
+    parallel_model.parallel_blocks = true;
+    const auto parallel = workload::generate_megatron_trace(parallel_model, p);
+    auto sequential_totals = totals(sequential), parallel_totals = totals(parallel);
+    CHECK(parallel_totals.flops == zs::test::approx(sequential_totals.flops).epsilon(1e-12));
+    for (const char* key : {"tp:all-reduce", "tp:all-gather", "tp:reduce-scatter"}) {
+      CAPTURE(key);
+      // Outside the layers, the same: the pipeline receives' all-gathers (without sequence parallelism,
+      // one per receive).
+      const size_t outside = !sp && std::string(key) == "tp:all-gather" ? 4 : 0;
+      CHECK(parallel_totals.count[key] - outside == (sequential_totals.count[key] - outside) / 2);
+    }
+  }
+  // Activations: one norm input and one block input fewer, 4 s b h bytes per layer.
+  auto p = plan(1, 1, 1, 1, 1);
+  auto parallel_model = m;
+  parallel_model.parallel_blocks = true;
+  CHECK(workload::layer_activation_bytes(m, p, 0, workload::Recompute::kNone) -
+            workload::layer_activation_bytes(parallel_model, p, 0, workload::Recompute::kNone) ==
+        zs::test::approx(4.0 * 256 * 512));
+}
+
+TEST_CASE("partial recomputation reruns the forward of the layers it covers, a group at a time") {
+  // 8 layers on 2 stages: 4 per stage. Block 3: layers 0-2 of each stage; uniform 3: groups 0-2 and 3.
+  auto m = model();
+  auto p = plan(1, 1, 2, 1, 2);
+  p.recompute = workload::Recompute::kFull;
+  auto recomputed_layers = [&](const workload::Trace& trace) {
+    std::vector<std::string> order;  // stage 0's first backward: which layers' recompute, in order
+    for (const auto& op : trace.roles[0].ops)
+      if (op.name.find("/recompute/attention/forward") != std::string::npos && op.name.rfind("mb0/", 0) == 0)
+        order.push_back(
+            op.name.substr(op.name.find("layer"), op.name.find("/recompute") - op.name.find("layer")));
+    return order;
+  };
+  const double layer = m.layer_forward_flops(0, 1).value() * p.global_batch;
+  auto extra_flops = [&](const workload::Trace& trace) {
+    return totals(trace).flops - trace.model_flops.value();
+  };
+  p.recompute_method = workload::RecomputeMethod::kBlock;
+  p.recompute_layers = 3;
+  auto block = workload::generate_megatron_trace(m, p);
+  CHECK(extra_flops(block) == zs::test::approx(2 * 3 * layer).epsilon(1e-9));
+  CHECK(recomputed_layers(block) == std::vector<std::string>{"layer2", "layer1", "layer0"});
+  p.recompute_method = workload::RecomputeMethod::kUniform;
+  auto uniform = workload::generate_megatron_trace(m, p);
+  CHECK(extra_flops(uniform) == zs::test::approx(8 * layer).epsilon(1e-9));
+  // Backward reaches layer 3 (a group of one) first, then reruns layers 0-2 together before layer 2's.
+  CHECK(recomputed_layers(uniform) == std::vector<std::string>{"layer3", "layer0", "layer1", "layer2"});
+  p.recompute_layers = 1;
+  CHECK(recomputed_layers(workload::generate_megatron_trace(m, p)) ==
+        std::vector<std::string>{"layer3", "layer2", "layer1", "layer0"});
+}
+
 TEST_CASE(
     "sequence parallelism turns each tensor-parallel all-reduce into a reduce-scatter and an all-gather") {
   auto p = plan(1, 4, 2, 1, 2);  // 2 micro-batches over 2 stages
@@ -238,12 +309,16 @@ TEST_CASE(
   CHECK(plain.bytes["tp:all-gather"] == zs::test::approx(4 * 256.0 * 512 * 2));  // b s h in bf16
   // Same volume: a ring all-reduce is a reduce-scatter then an all-gather of the same buffer.
   CHECK(sp.bytes["tp:reduce-scatter"] == plain.bytes["tp:all-reduce"]);
+  // The loss: three all-reduces of one fp32 value per token and micro-batch, either way.
+  CHECK(sp.count["loss:all-reduce"] == 2 * 3);
+  CHECK(sp.bytes["loss:all-reduce"] == zs::test::approx(2 * 3 * 256.0 * 4));
 }
 
 TEST_CASE("ZeRO: gradients all-reduced (0), reduce-scattered once (1), per micro-batch (2), per layer (3)") {
   auto bytes_of = [](uint32_t zero) {
     auto p = plan(4, 1, 1, 1, 8);  // 2 micro-batches per replica
     p.zero_stage = zero;
+    p.gradient_dtype = core::Dtype::kBf16;
     return totals(workload::generate_megatron_trace(model(), p));
   };
   const double psi = model().total_params() * 2;  // bf16 gradients and weights, one stage
@@ -259,6 +334,12 @@ TEST_CASE("ZeRO: gradients all-reduced (0), reduce-scattered once (1), per micro
   CHECK(bytes_of(3).bytes["dp:all-gather"] == zs::test::approx(2 * 2 * layers));
   CHECK(bytes_of(3).count["dp:all-gather"] == 2 * 8 * 2 * 2);
   CHECK(bytes_of(3).bytes["dp:reduce-scatter"] == zs::test::approx(2 * layers));
+  // Left out, a bf16 model's gradients are reduced in fp32 (Megatron-LM) and the weights gathered in bf16.
+  auto p = plan(4, 1, 1, 1, 8);
+  p.zero_stage = 1;
+  auto fp32 = totals(workload::generate_megatron_trace(model(), p));
+  CHECK(fp32.bytes["dp:reduce-scatter"] == zs::test::approx(2 * psi));
+  CHECK(fp32.bytes["dp:all-gather"] == zs::test::approx(psi));
 }
 
 TEST_CASE("expert parallelism: dispatch and combine all-to-alls of tokens x top_k x h per MoE layer") {
@@ -325,11 +406,13 @@ TEST_CASE(
   // model(): 8 layers, h 512, 8 heads, FFN 2048 (GELU: width 2f), s 256; one stage, tp 2, no recomputation.
   auto p = plan(1, 2, 1, 1, 1);
   const double T = 256, h = 512, f = 2048, a = 8, s = 256, tp = 2, e = 2;  // bf16
-  auto elementwise_bytes = [](const workload::Trace& trace, const std::string& phase) {
+  auto elementwise_bytes = [](const workload::Trace& trace, const std::string& phase, bool loss = false) {
     double bytes = 0;
     for (const auto& op : trace.roles.front().ops)
       if (const auto* c = std::get_if<ComputeOp>(&op.body))
-        if (c->kind == zs::core::WorkKind::kVector && op.phase == phase) bytes += c->bytes.value();
+        if (c->kind == zs::core::WorkKind::kVector && op.phase == phase &&
+            (op.name.find("/loss/") != std::string::npos) == loss)
+          bytes += c->bytes.value();
     return bytes;
   };
   // Flash attention: norms and residual adds (5 T h per block, replicated over tp) and GELU (2 T f / tp).
@@ -337,6 +420,9 @@ TEST_CASE(
   const double per_layer = (2 * 5 * T * h + 2 * T * f / tp) * e;
   CHECK(elementwise_bytes(flash, "forward") == zs::test::approx(8 * per_layer));
   CHECK(elementwise_bytes(flash, "backward") == zs::test::approx(2 * 8 * per_layer));
+  // The loss over T x V / tp logits: 22 B each forward, 14 backward.
+  CHECK(elementwise_bytes(flash, "forward", true) == zs::test::approx(22 * T * 1000 / tp));
+  CHECK(elementwise_bytes(flash, "backward", true) == zs::test::approx(14 * T * 1000 / tp));
   // Scores through HBM: 6.5 per score, a/tp heads x T queries x s keys, on top.
   p.flash_attention = false;
   auto unfused = workload::generate_megatron_trace(model(), p);

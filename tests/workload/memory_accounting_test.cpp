@@ -21,7 +21,8 @@ ParallelPlan plan(uint32_t dp, uint32_t tp, uint32_t pp, uint32_t zero) {
   p.pipeline_parallel = pp;
   p.global_batch = dp * 8;
   p.zero_stage = zero;
-  p.flash_attention = false;  // Korthikanti et al.'s accounting keeps the attention scores
+  p.gradient_dtype = core::Dtype::kBf16;  // 16-bit gradients, as the ZeRO paper counts them
+  p.flash_attention = false;              // Korthikanti et al.'s accounting keeps the attention scores
   return p;
 }
 }  // namespace
@@ -128,12 +129,58 @@ TEST_CASE(
   auto p = plan(1, 1, 4, 0);
   p.global_batch = 8;
   const double layer = workload::layer_activation_bytes(m, p, 0, Recompute::kNone);
-  CHECK(workload::stage_footprint(m, p, 0).activations.value() == zs::test::approx(4 * 2 * layer));
-  CHECK(workload::stage_footprint(m, p, 3).activations.value() == zs::test::approx(1 * 2 * layer));
+  // The ends (Korthikanti et al. section 4.3): the embedding's dropout mask s b h on the first stage; the
+  // final norm's input 2 s b h and the fp32 logits 4 s b V on the last (s 2048, b 1, h 1024, V 50000).
+  const double mask = 2048.0 * 1024, logits = 2 * 2048.0 * 1024 + 4 * 2048.0 * 50000;
+  CHECK(workload::stage_footprint(m, p, 0).activations.value() == zs::test::approx(4 * (2 * layer + mask)));
+  CHECK(workload::stage_footprint(m, p, 3).activations.value() == zs::test::approx(1 * (2 * layer + logits)));
   p.schedule = workload::PipelineSchedule::kGpipe;
-  CHECK(workload::stage_footprint(m, p, 0).activations.value() == zs::test::approx(8 * 2 * layer));
+  CHECK(workload::stage_footprint(m, p, 0).activations.value() == zs::test::approx(8 * (2 * layer + mask)));
   p.schedule = workload::PipelineSchedule::kInterleaved1F1B;
   p.virtual_stages = 2;
-  CHECK(workload::stage_footprint(m, p, 0).activations.value() ==
-        zs::test::approx((1 + 3.0 / 8) * 4 * 2 * layer));
+  // Stage 0 holds virtual stages 0 (with the mask) and 4: at the peak, (1 + 3/8) x 4 x 2 = 11 one-layer
+  // chunks in flight, 8 of them (every micro-batch's) the first virtual stage's.
+  CHECK(workload::stage_footprint(m, p, 0).activations.value() == zs::test::approx(11 * layer + 8 * mask));
+}
+
+TEST_CASE("partial recomputation keeps each group's input and the other layers' activations") {
+  const auto m = gpt();  // 8 layers on one stage, one micro-batch in flight
+  auto p = plan(1, 1, 1, 0);
+  p.global_batch = 1;
+  const double full = workload::layer_activation_bytes(m, p, 0, Recompute::kNone);
+  const double input = workload::layer_activation_bytes(m, p, 0, Recompute::kFull);
+  struct Case {
+    workload::RecomputeMethod method;
+    uint32_t layers;
+    double activations, buffers;
+  };
+  using M = workload::RecomputeMethod;
+  p.recompute = Recompute::kFull;
+  for (const auto& c : {Case{M::kUniform, 1, 8 * input, full}, Case{M::kUniform, 3, 3 * input, 3 * full},
+                        Case{M::kUniform, 8, input, 8 * full}, Case{M::kBlock, 3, 3 * input + 5 * full, full},
+                        Case{M::kBlock, 20, 8 * input, full}}) {
+    CAPTURE(c.layers);
+    p.recompute_method = c.method;
+    p.recompute_layers = c.layers;
+    const auto f = workload::stage_footprint(m, p, 0);
+    // One stage is both ends: the embedding's mask, the final norm's input and the fp32 logits.
+    const double ends = 3 * 2048.0 * 1024 + 4 * 2048.0 * 50000;
+    CHECK(f.activations.value() == zs::test::approx(c.activations + ends));
+    CHECK(f.buffers.value() == zs::test::approx(c.buffers));
+  }
+}
+
+TEST_CASE(
+    "Megatron-LM's bf16 gradients are fp32: its distributed optimizer needs 6 + 12/d bytes per parameter") {
+  const auto m = gpt();  // bf16
+  const double psi = m.total_params(), d = 8;
+  auto p = plan(8, 1, 1, 1);
+  p.gradient_dtype.reset();  // left out: Megatron-LM's rule
+  CHECK(p.gradients_in(m) == core::Dtype::kFp32);
+  const auto f = workload::stage_footprint(m, p, 0);
+  CHECK((f.weights + f.gradients + f.optimizer).value() == zs::test::approx(6 * psi + 12 * psi / d));
+  auto fp16 = m;
+  fp16.dtype = core::Dtype::kFp16;  // Megatron-LM keeps fp16 models' gradients in fp16
+  CHECK(p.gradients_in(fp16) == core::Dtype::kFp16);
+  CHECK(workload::stage_footprint(fp16, p, 0).gradients.value() == zs::test::approx(2 * psi));
 }

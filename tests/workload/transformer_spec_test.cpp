@@ -97,3 +97,30 @@ TEST_CASE("every key a model file's resolved form writes is declared in the mode
     CHECK(TransformerSpec::from_json(again).to_json() == written);
   }
 }
+
+TEST_CASE("parallel blocks: one norm per layer, and refused with experts") {
+  auto m = zs::test::gpt("m", 4, 1024, 16, 4096, 50000, 2048);
+  const double sequential = m.layer_params(0);
+  m.parallel_blocks = true;
+  CHECK(sequential - m.layer_params(0) == 2.0 * 1024);  // one layer norm's scale and bias
+  nlohmann::json doc = {{"kind", "transformer"},
+                        {"name", "p"},
+                        {"layers", 4},
+                        {"hidden", 64},
+                        {"heads", 4},
+                        {"vocab", 100},
+                        {"seq_len", 16},
+                        {"dtype", "bf16"},
+                        {"parallel_blocks", true},
+                        {"moe", {{"experts", 4}, {"top_k", 1}, {"expert_ffn_hidden", 128}}}};
+  zs::core::JsonObject o(doc, "p.json", "");
+  std::string error;
+  try {
+    TransformerSpec::from_json(o);
+  } catch (const std::exception& e) {
+    error = e.what();
+  }
+  CHECK(error ==
+        "p.json: /parallel_blocks: parallel attention and FFN blocks are modelled for dense models only, and "
+        "this model has \"moe\"");
+}
