@@ -251,3 +251,20 @@ TEST_CASE(
   // The Llama 3 failure table over 14,336 GPUs: 419 interruptions in 54 days on 16,384 GPUs scale to 3.5 h.
   CHECK(plan.checkpoint->mtbf / 3600 == doctest::Approx(54.0 * 24 / 419 * 16384 / 14336).epsilon(0.05));
 }
+
+TEST_CASE(
+    "a model with parallel attention and FFN blocks is said to be unmapped: Megatron-LM runs them in turn") {
+  core::DiskFileSource disk;
+  const std::string model_file = ZS_SOURCE_DIR "/workloads/gpt3-1.3b-parallel-blocks.json";
+  nlohmann::json model = nlohmann::json::parse(*disk.read(ZS_SOURCE_DIR "/workloads/gpt3-1.3b.json"));
+  model["parallel_blocks"] = true;
+  nlohmann::json doc = nlohmann::json::parse(*disk.read(kScenario));
+  doc["workload"]["model"] = model_file;
+  core::OverlayFileSource files(disk, {{kScenario, doc.dump()}, {model_file, model.dump()}});
+  const auto plan = planner::make_job_plan(scenario::ScenarioLoader(files).load(kScenario), {});
+  CHECK(std::count(plan.unmapped.begin(), plan.unmapped.end(),
+                   "model.parallel_blocks (Megatron-LM runs attention and MLP one after the other)") == 1);
+  const auto sequential = planner::make_job_plan(shipped(), {});
+  CHECK(std::none_of(sequential.unmapped.begin(), sequential.unmapped.end(),
+                     [](const std::string& u) { return u.rfind("model.parallel_blocks", 0) == 0; }));
+}
