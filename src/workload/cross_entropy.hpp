@@ -1,6 +1,8 @@
 // The cost of Megatron-LM's vocabulary-parallel cross-entropy loss on the last pipeline stage.
 #pragma once
 
+#include <array>
+
 #include "workload/trace.hpp"
 
 namespace zs::workload {
@@ -16,9 +18,10 @@ inline constexpr double kLossForwardBytesPerLogit = 22.0;
 /// Backward HBM traffic per logit, B. Assumption: read the kept softmax (4), write the fp32 gradient
 /// (4), read it and write the 16-bit gradient the output layer takes (6).
 inline constexpr double kLossBackwardBytesPerLogit = 14.0;
-/// Tensor-parallel all-reduces of the forward, one fp32 value per token each: the logits' maximum, the
-/// target's logit and the sum of exponentials (Megatron-LM's vocab_parallel_cross_entropy).
-inline constexpr uint32_t kLossAllReduces = 3;
+/// Tensor-parallel all-reduces of the forward, one fp32 value (4 B) per token each: the logits' maximum,
+/// the target's logit and the sum of exponentials (Megatron-LM's vocab_parallel_cross_entropy).
+inline constexpr std::array<const char*, 3> kLossAllReduces = {"max", "target", "sum-exp"};
+inline constexpr double kLossAllReduceBytesPerToken = 4.0;
 
 /// A memory-bound vector op over `logits` logits moving `bytes_per_logit` each, about one FLOP per byte
 /// moved (exponentials and sums over memory-bound passes).

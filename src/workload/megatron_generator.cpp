@@ -349,9 +349,9 @@ class StageBuilder {
     add(at + "loss/" + phase, phase, kCompute, {},
         loss_step(logits, forward ? kLossForwardBytesPerLogit : kLossBackwardBytesPerLogit));
     if (!forward || plan_.tensor_parallel == 1) return;
-    for (const char* value : {"max", "target", "sum-exp"})
+    for (const char* value : kLossAllReduces)
       collective(at + "loss/tp-all-reduce-" + value, phase, CollectiveKind::kAllReduce, "tp",
-                 core::Bytes(tokens() * 4.0));
+                 core::Bytes(tokens() * kLossAllReduceBytesPerToken));
   }
 
   void forward_step(uint32_t mb, uint32_t chunk) {
