@@ -103,6 +103,7 @@ std::vector<MegatronArgument> megatron_arguments(const nlohmann::json& workload,
   if (p.at("zero_stage").get<long long>() >= 1) a.emplace_back("--use-distributed-optimizer", "");
   if (p.at("zero_stage").get<long long>() > 1)
     unmapped.push_back("plan.zero_stage > 1 (Megatron shards optimizer state only)");
+  if (!p.value("gradient_clipping", true)) a.emplace_back("--clip-grad", "0.0");
   if (p.at("offload_optimizer").get<bool>()) unmapped.push_back("plan.offload_optimizer");
   if (p.at("flash_attention").get<bool>()) a.emplace_back("--use-flash-attn", "");
   if (save_interval > 0) a.emplace_back("--save-interval", std::to_string(save_interval));

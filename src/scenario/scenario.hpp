@@ -13,6 +13,7 @@
 #include "scenario/reliability_setup.hpp"
 #include "topology/machine.hpp"
 #include "topology/optical_circuits.hpp"
+#include "topology/unit_speed_variation.hpp"
 #include "workload/collective_benchmark.hpp"
 #include "workload/trace.hpp"
 
@@ -27,6 +28,8 @@ struct Scenario {
   /// collapsed beyond), "exact" or "collapsed".
   core::Fidelity fidelity = core::Fidelity::kAuto;
   topology::Machine machine;
+  /// Unit-to-unit compute speed variation, already drawn onto machine.unit_slowdown; cv 0: none.
+  topology::UnitSpeedVariation unit_speed_variation;
   /// Scripted optical circuit changes, sorted by time.
   std::vector<topology::CircuitReconfiguration> circuit_reconfigurations;
   workload::Trace trace;

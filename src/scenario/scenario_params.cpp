@@ -5,6 +5,7 @@
 #include "policy/placement/file_placement.hpp"
 #include "scenario/reliability_params.hpp"
 #include "topology/optical_circuits.hpp"
+#include "topology/unit_speed_variation.hpp"
 
 namespace zs::scenario {
 
@@ -30,6 +31,9 @@ const core::ParamTable& scenario_params() {
            .optional(),
        Param::list("circuit_reconfigurations", topology::circuit_reconfiguration_params(),
                    "optical circuits set up at given times; left out, none")
+           .optional(),
+       Param::object("unit_speed_variation", topology::unit_speed_variation_params(),
+                     "unit-to-unit compute speed variation, drawn from the seed; left out, none")
            .optional()});
   return table;
 }

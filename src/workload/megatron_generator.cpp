@@ -6,6 +6,7 @@
 
 #include "workload/adam_step.hpp"
 #include "workload/cross_entropy.hpp"
+#include "workload/gradient_passes.hpp"
 #include "workload/memory_accounting.hpp"
 
 namespace zs::workload {
@@ -18,8 +19,12 @@ using Body = std::variant<ComputeOp, CollectiveOp, MemoryOp, P2POp>;
 struct Layout {
   Mesh mesh;
   std::vector<Communicator> communicators;
-  bool expert_sync = false;  ///< experts have replicas to synchronize with
+  bool expert_sync = false;     ///< experts have replicas to synchronize with
+  bool norm_reduction = false;  ///< the gradient norm and inf check span more than one rank
 };
+
+/// The communicator of the gradient norm's and inf check's all-reduces.
+constexpr const char* kGradientNormGroup = "gradient-norm";
 
 Layout layout_of(const TransformerSpec& model, const ParallelPlan& plan) {
   std::vector<MeshAxis> axes{{"pp", plan.pipeline_parallel}};
@@ -45,8 +50,17 @@ Layout layout_of(const TransformerSpec& model, const ParallelPlan& plan) {
   }
   axes.push_back({"tp", plan.tensor_parallel});
   experts.push_back("tp");
-  Layout l{Mesh(std::move(axes)), {}, false};
+  // The gradient norm's ranks: every rank holding a distinct part of the gradients. With a distributed
+  // optimizer every rank owns a shard; without, data-parallel replicas hold the same gradients and the
+  // model-parallel ranks (pipeline stages, tensor and expert shards) distinct ones.
+  std::vector<std::string> norm;
+  for (const auto& axis : axes)
+    if (axis.size > 1 &&
+        (plan.zero_stage >= 1 || axis.name == "pp" || axis.name == "tp" || axis.name == "ep"))
+      norm.push_back(axis.name);
+  Layout l{Mesh(std::move(axes)), {}, false, !norm.empty()};
   if (dense != std::vector<std::string>{"dp"}) l.communicators.push_back({"dp", dense});
+  if (l.norm_reduction) l.communicators.push_back({kGradientNormGroup, norm});
   if (model.moe && plan.expert_replicas() > 1) {
     l.communicators.push_back({"expert-dp", experts});
     l.expert_sync = true;
@@ -411,6 +425,50 @@ class StageBuilder {
     reduce_gradients(at, "gradient-sync", dense, experts);
   }
 
+  /// Tied embeddings on a pipeline: the first stage's word embedding and the last stage's output layer
+  /// are one matrix, whose two gradients are summed (Megatron-LM's embedding group, an all-reduce of
+  /// two ranks: each sends its V h / tp gradients to the other over the wrapped pipeline axis and adds).
+  void sync_embedding_gradients(const std::vector<uint32_t>& after_sync) {
+    const bool first = stage_ == 0, last = stage_ + 1 == plan_.pipeline_parallel;
+    if (!model_.tied_embeddings || plan_.pipeline_parallel == 1 || !(first || last)) return;
+    const double elements = double(model_.vocab) * model_.hidden / tp();
+    const core::Bytes bytes(elements * gradient_elem());
+    const int32_t peer = first ? -1 : +1;
+    add("optimizer/embedding-gradients/send", "gradient-sync", first ? kSendPrev : kSendNext, after_sync,
+        P2POp{P2PDirection::kSend, "pp", peer, bytes, true});
+    add("optimizer/embedding-gradients/recv", "gradient-sync", kCompute, after_sync,
+        P2POp{P2PDirection::kRecv, "pp", peer, bytes, true});
+    add("optimizer/embedding-gradients/add", "gradient-sync", kCompute, {},
+        ComputeOp{core::Flops(elements), core::Bytes(3.0 * elements * gradient_elem()),
+                  plan_.gradients_in(model_), core::WorkKind::kVector, 1});
+  }
+
+  /// Megatron-LM's passes before the step over the rank's `shard` of gradients: 16-bit gradients
+  /// copied to fp32 main gradients; with fp16 loss scaling, unscaled and checked for inf/NaN (an
+  /// all-reduce of the flag); with clipping, the global norm (a pass, an all-reduce of the sum of
+  /// squares over the ranks holding distinct gradients) and the scaling pass, counted every step (it
+  /// runs whenever the norm exceeds the threshold).
+  void prepare_gradients(double shard, const std::vector<uint32_t>& after_sync) {
+    const double g = gradient_elem();
+    if (g < kMainGradientBytes)
+      add("optimizer/gradients-to-fp32", "optimizer", kCompute, after_sync,
+          gradient_pass(GradientPass::kToFp32, shard, g));
+    if (model_.dtype == core::Dtype::kFp16) {
+      add("optimizer/unscale-gradients", "optimizer", kCompute, after_sync,
+          gradient_pass(GradientPass::kUnscale, shard, g));
+      if (layout_.norm_reduction)
+        collective("optimizer/found-inf-all-reduce", "optimizer", CollectiveKind::kAllReduce,
+                   kGradientNormGroup, core::Bytes(kGradientScalarBytes));
+    }
+    if (!plan_.gradient_clipping) return;
+    add("optimizer/gradient-norm", "optimizer", kCompute, after_sync,
+        gradient_pass(GradientPass::kNorm, shard, g));
+    if (layout_.norm_reduction)
+      collective("optimizer/gradient-norm-all-reduce", "optimizer", CollectiveKind::kAllReduce,
+                 kGradientNormGroup, core::Bytes(kGradientScalarBytes));
+    add("optimizer/clip-gradients", "optimizer", kCompute, {}, gradient_pass(GradientPass::kClip, shard, g));
+  }
+
   void optimizer() {
     if (plan_.zero_stage <= 1) reduce_gradients("", "gradient-sync", params_.dense, params_.experts);
     const double dense_shard = plan_.zero_stage >= 1 ? params_.dense / plan_.dense_replicas() : params_.dense;
@@ -419,10 +477,12 @@ class StageBuilder {
     const double shard = dense_shard + expert_shard;
     std::vector<uint32_t> after_sync;
     if (!program_.ops.empty()) after_sync.push_back(static_cast<uint32_t>(program_.ops.size() - 1));
+    sync_embedding_gradients(after_sync);
+    prepare_gradients(shard, after_sync);
     if (plan_.offload_optimizer)
       add("optimizer/load-state", "optimizer", kCompute, after_sync,
           MemoryOp{MemoryDirection::kRead, core::Bytes(12.0 * shard)});
-    add("optimizer/adam", "optimizer", kCompute, after_sync, adam_step(shard, gradient_elem()));
+    add("optimizer/adam", "optimizer", kCompute, after_sync, adam_step(shard, kMainGradientBytes));
     if (plan_.offload_optimizer)
       add("optimizer/store-state", "optimizer", kCompute, {},
           MemoryOp{MemoryDirection::kWrite, core::Bytes(12.0 * shard)});

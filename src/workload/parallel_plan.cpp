@@ -106,6 +106,10 @@ const core::ParamTable& ParallelPlan::params() {
                      "Megatron-LM, fp16 for fp16 models and fp32 otherwise")
            .noun("gradient dtype")
            .or_default("auto"),
+       Param::boolean("gradient_clipping",
+                      "clip gradients by their global norm before the step (Megatron-LM's --clip-grad, on by "
+                      "default): a pass over the gradients for the norm, an all-reduce of it, a scaling pass")
+           .or_default(true),
        Param::boolean("offload_optimizer", "optimizer state in the rank's memory pool, moved for the step")
            .or_default(false),
        Param::boolean("flash_attention", "attention scores stay on chip; false: they go through HBM")
@@ -177,6 +181,7 @@ ParallelPlan ParallelPlan::from_params(core::ParamReader& json, const Transforme
   p.recompute_layers = static_cast<uint32_t>(json.get<int64_t>("recompute_layers"));
   const std::string gradients = json.get<std::string>("gradient_dtype");
   p.gradient_dtype = gradients == "auto" ? p.gradients_in(model) : *core::parse_dtype(gradients);
+  p.gradient_clipping = json.get<bool>("gradient_clipping");
   p.offload_optimizer = json.get<bool>("offload_optimizer");
   p.flash_attention = json.get<bool>("flash_attention");
   p.seed = static_cast<uint64_t>(json.get<int64_t>("seed"));
@@ -270,6 +275,7 @@ std::string ParallelPlan::describe() const {
       (recompute_method != RecomputeMethod::kUniform || recompute_layers > 1))
     s += " (" + std::string(to_string(recompute_method)) + ", " + std::to_string(recompute_layers) +
          " layers)";
+  if (!gradient_clipping) s += ", no gradient clipping";
   if (offload_optimizer) s += ", optimizer offloaded";
   if (!flash_attention) s += ", attention scores in HBM";
   return s;

@@ -67,6 +67,8 @@ struct ParallelPlan {
   /// fp16 for fp16 models, fp32 otherwise (it accumulates and all-reduces bf16 models' gradients in
   /// fp32). from_params always sets it.
   std::optional<core::Dtype> gradient_dtype;
+  /// Gradients clipped by their global norm before the step (Megatron-LM's --clip-grad > 0).
+  bool gradient_clipping = true;
   bool offload_optimizer = false;  ///< optimizer state in the rank's memory pool, moved for the step
   /// Attention scores stay on chip (FlashAttention); false: the b x heads x s x s scores go through HBM
   /// (softmax and dropout kernels, as Megatron-LM did in 2021), costing traffic and activation memory.

@@ -38,7 +38,9 @@ def check_series(h5, summary):
         use = f["links/utilization"][:]
         averages = use.sum(axis=1) * step / iteration
         u = summary["utilization"]
-        assert close(averages.max(), u["link_max"]) and names[averages.argmax()] == u["link_max_direction"]
+        # The summary's busiest direction is one of the busiest (equally loaded directions tie to rounding).
+        assert close(averages.max(), u["link_max"])
+        assert close(averages[names.index(u["link_max_direction"])], u["link_max"])
         assert close(u["link_mean_active"], averages.mean())
         slot = list(f["ranks/rank"][:]).index(summary["critical_rank"])
         states = [s.decode() for s in f["ranks/state_name"][:]]
@@ -51,7 +53,7 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         tmp = pathlib.Path(tmp)
         subprocess.run([ZETTASIM, "run", SCENARIO, "--out", tmp / "run", "--quiet", "--timeline", tmp / "t.json",
-                        "--timeline-ranks", "dp=0,tp=0", "--timeseries", tmp / "t.h5"], check=True,
+                        "--timeline-ranks", "dp=0", "--timeseries", tmp / "t.h5"], check=True,
                        stdout=subprocess.DEVNULL)
         summary = json.loads((tmp / "run" / "summary.json").read_text())
         critical = summary["critical_rank"]
@@ -82,9 +84,10 @@ def main():
         check_png(tmp / "links.png")
         with open(tmp / "links.csv") as f:
             rows = list(csv.DictReader(f))
-        busiest = max(rows, key=lambda r: float(r["average_utilization"]))
-        assert busiest["link"] == summary["utilization"]["link_max_direction"]
-        assert math.isclose(float(busiest["average_utilization"]), summary["utilization"]["link_max"], rel_tol=1e-9)
+        busiest = max(float(r["average_utilization"]) for r in rows)
+        assert math.isclose(busiest, summary["utilization"]["link_max"], rel_tol=1e-9)
+        named = next(r for r in rows if r["link"] == summary["utilization"]["link_max_direction"])
+        assert math.isclose(float(named["average_utilization"]), busiest, rel_tol=1e-9)
         tiers = [r["tier"] for r in rows]
         assert tiers == sorted(tiers, key=tiers.index), "rows grouped by tier"
         assert any(t.startswith("optical circuit") for t in tiers) and any(t.startswith("memory pool") for t in tiers)

@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include <filesystem>
+#include <map>
 
 #include <nlohmann/json.hpp>
 
@@ -87,13 +88,29 @@ TEST_CASE("every shipped sweep's small points run, and each sweep plans against 
       continue;
     }
     int measured = 0;
+    std::map<int, double> without_variation, slowdown;  // unit-speed-variation, per data_parallel
     for (const auto& p : plan.points) {
       if (name == "all-reduce-bus-bandwidth" && !small_or_measured(p)) continue;
       auto record = batch::run_sweep_point(disk, plan, p.index);
       CHECK(record.at("status") != "failed");
       if (name == "all-reduce-bus-bandwidth") measured += check_against_nccl_tests(record);
+      if (name == "unit-speed-variation") {
+        const double t = record.at("summary").at("iteration_time_s").get<double>();
+        const int dp = p.values.at(0).get<int>();
+        if (p.values.at(2).get<double>() == 0.0)
+          without_variation[dp] = t;
+        else
+          slowdown[dp] = t / without_variation.at(dp);
+        ++measured;
+      }
     }
     if (name == "all-reduce-bus-bandwidth") CHECK(measured == 2);
+    if (name == "unit-speed-variation") {
+      CHECK(measured == 8);
+      // Variation only slows units down, and a larger group waits for a slower maximum.
+      CHECK(slowdown.at(8) > 1.0);
+      CHECK(slowdown.at(4096) > slowdown.at(8));
+    }
     ++seen;
   }
   CHECK(seen >= 3);

@@ -1,12 +1,15 @@
 // One data-parallel iteration replayed on SimGrid against a hand calculation.
 #include <doctest/doctest.h>
 
+#include <algorithm>
+
 #include "engine/simulation.hpp"
 #include "policy/collective/ring_collective.hpp"
 #include "policy/placement/linear_placement.hpp"
 #include "support/approx.hpp"
 #include "support/hand_calculation.hpp"
 #include "support/test_machines.hpp"
+#include "topology/unit_speed_variation.hpp"
 #include "workload/data_parallel_generator.hpp"
 
 using namespace zs;
@@ -64,6 +67,20 @@ TEST_CASE("a straggler at 50% speed: its compute doubles on the critical path, a
       2.0;  // a switch
   auto healthy = engine::simulate(machine, trace, policy::LinearPlacement(), policy::RingCollective());
   CHECK(healthy.replay.iteration_time.value() == zs::test::approx(hand.iteration).epsilon(1e-9));
+}
+
+TEST_CASE("unit speed variation: the iteration is paced by the slowest unit drawn, as by one straggler") {
+  auto machine = test::single_switch_machine(4, test::unit_model("100TFLOPS", 0.5, "0s"),
+                                             test::link_model("100GB/s", "1us"));
+  const auto trace = workload::generate_data_parallel_trace(test::hand_model(), {4, 1, 4});
+  topology::apply_unit_speed_variation(machine, {0.2, "assumption: test"}, 5);
+  double slowest = 1.0;
+  for (auto unit : machine.topology.units()) slowest = std::max(slowest, machine.compute_slowdown(unit));
+  REQUIRE(slowest > 1.0);
+  auto r = engine::simulate(machine, trace, policy::LinearPlacement(), policy::RingCollective());
+  test::HandCalculation hand;
+  CHECK(r.replay.iteration_time.value() ==
+        zs::test::approx(slowest * hand.compute + hand.exposed).epsilon(1e-9));
 }
 
 TEST_CASE("a link at half bandwidth slows only the transfers that cross it") {

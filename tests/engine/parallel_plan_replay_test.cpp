@@ -133,7 +133,7 @@ TEST_CASE("exposed communication by communicator: each within the total, togethe
     CHECK(t.value() <= crit.exposed_comm.value() + 1e-12);
     sum += t.value();
   }
-  CHECK(names == std::vector<std::string>{"dp", "ep", "expert-dp", "tp"});
+  CHECK(names == std::vector<std::string>{"dp", "ep", "expert-dp", "gradient-norm", "tp"});
   // Collectives on different communicators overlap only where streams differ, so the parts cover the
   // total at least once.
   CHECK(sum >= crit.exposed_comm.value() - 1e-12);

@@ -104,6 +104,7 @@ TEST_CASE("Megatron-LM arguments: the plan's sizes, every flag one that argument
                                             d["workload"]["schedule"] = "interleaved-1f1b";
                                             // bf16 gradients: fp32 ones (6 + 12/d B per parameter) do not fit
                                             d["workload"]["gradient_dtype"] = "bf16";
+                                            d["workload"]["gradient_clipping"] = false;
                                             d.erase("reliability");
                                           }),
                                           {});
@@ -118,6 +119,8 @@ TEST_CASE("Megatron-LM arguments: the plan's sizes, every flag one that argument
   CHECK(flag_value(moe, "--hidden-dropout") == "0.0");
   CHECK(flag_value(moe, "--grad-reduce-in-bf16") == "(set)");
   CHECK(flag_value(plan, "--grad-reduce-in-bf16") == "(absent)");  // fp32: Megatron-LM's own choice
+  CHECK(flag_value(moe, "--clip-grad") == "0.0");                  // clipping off
+  CHECK(flag_value(plan, "--clip-grad") == "(absent)");            // Megatron-LM's default, 1.0
 }
 
 TEST_CASE(

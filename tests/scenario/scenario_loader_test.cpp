@@ -50,6 +50,21 @@ TEST_CASE("a valid scenario loads with every value resolved") {
   CHECK(s.resolved["policies"]["collective"] == "ring");
 }
 
+TEST_CASE("unit speed variation is drawn onto the machine from the scenario's seed and resolved") {
+  test::TempDir dir;
+  test::ScenarioFiles files;
+  files.scenario["unit_speed_variation"] = {{"cv", 0.05}, {"source", "assumption: test"}};
+  core::DiskFileSource disk;
+  auto s = scenario::ScenarioLoader(disk).load(files.write(dir));
+  CHECK(s.unit_speed_variation.cv == 0.05);
+  CHECK(s.resolved["unit_speed_variation"]["source"] == "assumption: test");
+  auto expected = s.machine;
+  expected.unit_slowdown.clear();
+  topology::apply_unit_speed_variation(expected, s.unit_speed_variation, s.seed);
+  CHECK(s.machine.unit_slowdown == expected.unit_slowdown);
+  CHECK_FALSE(s.machine.unit_slowdown.empty());  // seed 7 slows some of the 4 units
+}
+
 TEST_CASE("a from-file placement map is read relative to the scenario") {
   test::TempDir dir;
   test::ScenarioFiles files;
@@ -94,6 +109,16 @@ TEST_CASE("bad input: each case names the file and the JSON path") {
        "topologies/switch-4.json", "/unit_model", "\"tpu\" is not bound"},
       {"unknown generator", [](F& f, const D&) { f.topology["generator"] = "hypercube"; },
        "topologies/switch-4.json", "/generator", "unknown generator"},
+      {"unit speed variation beyond its range",
+       [](F& f, const D&) {
+         f.scenario["unit_speed_variation"] = {{"cv", 0.9}, {"source", "x"}};
+       },
+       "scenario.json", "/unit_speed_variation/cv", "expected a number in [0.0, 0.5]"},
+      {"unit speed variation without a source",
+       [](F& f, const D&) {
+         f.scenario["unit_speed_variation"] = {{"cv", 0.02}};
+       },
+       "scenario.json", "/unit_speed_variation", "missing required key \"source\""},
       {"unknown fidelity", [](F& f, const D&) { f.scenario["fidelity"] = "fast"; }, "scenario.json",
        "/fidelity", "expected \"auto\", \"exact\" or \"collapsed\", got \"fast\""},
       {"unknown policy", [](F& f, const D&) { f.scenario["policies"]["collective"] = "butterfly"; },
@@ -112,7 +137,7 @@ TEST_CASE("bad input: each case names the file and the JSON path") {
       {"scenario key misspelt", [](F& f, const D&) { f.scenario["polices"] = f.scenario["policies"]; },
        "scenario.json", "/polices",
        "unknown key (known keys here: kind, name, description, seed, fidelity, machine, workload, policies, "
-       "plugins, reliability, circuit_reconfigurations)"},
+       "plugins, reliability, circuit_reconfigurations, unit_speed_variation)"},
       {"negative seed", [](F& f, const D&) { f.scenario["seed"] = -1; }, "scenario.json", "/seed",
        "expected a whole number in [0, 9223372036854775807], got -1"},
       {"collective option out of range",

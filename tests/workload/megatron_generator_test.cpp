@@ -59,12 +59,13 @@ TEST_CASE("every rank's share adds up to the model's FLOPs and parameters") {
     // 4 micro-batches per replica; 2 layers per stage; 2 all-reduces per layer each way.
     // and the loss's 3 per micro-batch on the last stage.
     CHECK(tp_all_reduces == 4 * 4 * 2 * 2 * 2 + 4 * 3);
-    // Activations forward and gradients backward across the 3 stage boundaries, per micro-batch.
-    CHECK(sends == 2 * 3 * 4);
+    // Activations forward and gradients backward across the 3 stage boundaries, per micro-batch; and the
+    // tied embedding's gradients between the first and the last stage, once each way.
+    CHECK(sends == 2 * 3 * 4 + 2);
     CHECK(recvs == sends);
     // Without sequence parallelism every receive of b s h / tp elements is followed by its all-gather
-    // over tp (Megatron's scatter/gather).
-    CHECK(tp_all_gathers == recvs);
+    // over tp (Megatron's scatter/gather); not the embedding gradients', which each rank holds whole.
+    CHECK(tp_all_gathers == recvs - 2);
     // Gradients all-reduced over dp: every parameter once (the tied embedding twice: first and last
     // stage each keep a copy), in fp32 (Megatron-LM's gradients of a bf16 model), 1/tp per rank.
     CHECK(dp_bytes * 4 == zs::test::approx(4 * (model().total_params() + 1000.0 * 512)).epsilon(1e-12));
@@ -539,4 +540,80 @@ TEST_CASE("uneven pipeline stages: layers per stage as listed, refused when they
   const auto v = read(j, m);
   CHECK(workload::chunk_layers(m, v, 1, 1) == std::vector<uint32_t>{4, 5});
   CHECK(workload::chunk_layers(m, v, 2, 1) == std::vector<uint32_t>{6});
+}
+
+namespace {
+/// The op named `name` of stage `stage`, or nullptr.
+const workload::Op* find_op(const workload::Trace& trace, size_t stage, const std::string& name) {
+  for (const auto& op : trace.roles.at(stage).ops)
+    if (op.name == name) return &op;
+  return nullptr;
+}
+double op_bytes(const workload::Trace& trace, size_t stage, const std::string& name) {
+  const auto* op = find_op(trace, stage, name);
+  REQUIRE(op != nullptr);
+  if (const auto* c = std::get_if<ComputeOp>(&op->body)) return c->bytes.value();
+  if (const auto* c = std::get_if<CollectiveOp>(&op->body)) return c->bytes.value();
+  return std::get<workload::P2POp>(op->body).bytes.value();
+}
+}  // namespace
+
+TEST_CASE(
+    "before the step: tied embedding gradients summed over the pipeline's ends, then converted, "
+    "unscaled, normed and clipped") {
+  const auto m = model();  // bf16: fp32 gradients (Megatron-LM)
+  auto trace = workload::generate_megatron_trace(m, plan(2, 4, 4, 2, 16));
+  // The embedding group: the first and last stages exchange V h / tp fp32 gradients and add them.
+  const double embedding = 1000.0 * 512 / 4 * 4;
+  for (size_t stage : {0, 3}) {
+    CAPTURE(stage);
+    CHECK(op_bytes(trace, stage, "optimizer/embedding-gradients/send") == embedding);
+    CHECK(op_bytes(trace, stage, "optimizer/embedding-gradients/recv") == embedding);
+    CHECK(op_bytes(trace, stage, "optimizer/embedding-gradients/add") == 3 * embedding);
+  }
+  CHECK(std::get<workload::P2POp>(find_op(trace, 0, "optimizer/embedding-gradients/send")->body).offset ==
+        -1);
+  CHECK(find_op(trace, 1, "optimizer/embedding-gradients/send") == nullptr);
+  // The norm reads every fp32 gradient once and clipping reads and writes it: over the stages, x tp,
+  // every parameter plus the tied embedding's second copy. fp32 gradients need no conversion.
+  double norm = 0;
+  for (size_t stage = 0; stage < 4; ++stage) {
+    norm += op_bytes(trace, stage, "optimizer/gradient-norm") * 4;
+    CHECK(op_bytes(trace, stage, "optimizer/clip-gradients") ==
+          2 * op_bytes(trace, stage, "optimizer/gradient-norm"));
+    CHECK(op_bytes(trace, stage, "optimizer/gradient-norm-all-reduce") == 4);
+    CHECK(find_op(trace, stage, "optimizer/gradients-to-fp32") == nullptr);
+    CHECK(find_op(trace, stage, "optimizer/unscale-gradients") == nullptr);
+  }
+  CHECK(norm == zs::test::approx(4 * (m.total_params() + 1000.0 * 512)).epsilon(1e-12));
+  // Without a distributed optimizer the norm is summed over the model-parallel ranks; with one, over all.
+  auto axes_of = [](const workload::Trace& t) {
+    for (const auto& c : t.communicators)
+      if (c.name == "gradient-norm") return c.axes;
+    return std::vector<std::string>{};
+  };
+  CHECK(axes_of(trace) == std::vector<std::string>{"pp", "tp"});
+  auto zero1 = plan(2, 4, 4, 2, 16);
+  zero1.zero_stage = 1;
+  CHECK(axes_of(workload::generate_megatron_trace(m, zero1)) == std::vector<std::string>{"pp", "dp", "tp"});
+  // 16-bit gradients are copied to fp32 first (read 2, write 4 B per parameter); an fp16 model is also
+  // unscaled (read and write 4 B) with an all-reduced inf/NaN check.
+  auto fp16 = m;
+  fp16.dtype = core::Dtype::kFp16;
+  auto t16 = workload::generate_megatron_trace(fp16, plan(2, 4, 4, 2, 16));
+  const double shard = op_bytes(t16, 1, "optimizer/gradient-norm") / 4;
+  CHECK(op_bytes(t16, 1, "optimizer/gradients-to-fp32") == zs::test::approx(6 * shard));
+  CHECK(op_bytes(t16, 1, "optimizer/unscale-gradients") == zs::test::approx(8 * shard));
+  CHECK(op_bytes(t16, 1, "optimizer/found-inf-all-reduce") == 4);
+  CHECK(op_bytes(t16, 0, "optimizer/embedding-gradients/send") == embedding / 2);
+  // Switched off, clipping leaves the norm out; one stage of one tensor-parallel rank reduces nothing.
+  auto unclipped = plan(2, 4, 4, 2, 16);
+  unclipped.gradient_clipping = false;
+  auto t = workload::generate_megatron_trace(m, unclipped);
+  CHECK(find_op(t, 0, "optimizer/gradient-norm") == nullptr);
+  CHECK(find_op(t, 0, "optimizer/clip-gradients") == nullptr);
+  auto alone = workload::generate_megatron_trace(m, plan(2, 1, 1, 1, 4));
+  CHECK(find_op(alone, 0, "optimizer/gradient-norm") != nullptr);
+  CHECK(find_op(alone, 0, "optimizer/gradient-norm-all-reduce") == nullptr);
+  CHECK(find_op(alone, 0, "optimizer/embedding-gradients/send") == nullptr);
 }

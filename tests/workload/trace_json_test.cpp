@@ -43,7 +43,7 @@ TEST_CASE("a generated trace survives JSON and back unchanged, to the bit") {
   CHECK(workload::trace_to_json(back) == doc);
   REQUIRE(back.roles.size() == trace.roles.size());
   CHECK(back.roles[0].memory->total() == trace.roles[0].memory->total());
-  CHECK(back.communicators.size() == 2);
+  CHECK(back.communicators.size() == 3);  // dp, expert-dp, gradient-norm
   size_t dispatches = 0, memory_moves = 0;
   for (const auto& op : back.roles[1].ops) {
     if (const auto* c = std::get_if<workload::CollectiveOp>(&op.body); c && c->dispatch) ++dispatches;
