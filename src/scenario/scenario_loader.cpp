@@ -292,7 +292,8 @@ Scenario ScenarioLoader::load(const std::string& path) const {
   LoadedMachine machine =
       load_machine_section(files_, root, catalog_->topology_generators, limits_.max_machine_nodes);
   s.machine = std::move(machine.machine);
-  if (root.has("unit_speed_variation")) {
+  const bool varied = root.has("unit_speed_variation");
+  if (varied) {
     auto section = root.part("unit_speed_variation");
     s.unit_speed_variation = {section.get<double>("cv"), section.get<std::string>("source")};
     section.finish();
@@ -357,7 +358,7 @@ Scenario ScenarioLoader::load(const std::string& path) const {
   if (s.placement_map) s.resolved["policies"]["placement_map"] = s.placement_map->file;
   for (const auto& p : s.plugins) s.resolved["plugins"].push_back({{"name", p.name}, {"file", p.file}});
   if (s.reliability) s.resolved["reliability"] = s.reliability->resolved;
-  if (root.has("unit_speed_variation"))  // recorded even at cv 0, so that a sweep can name its pointer
+  if (varied)  // recorded even at cv 0, so that a sweep can name its pointer
     s.resolved["unit_speed_variation"] = {{"cv", s.unit_speed_variation.cv},
                                           {"source", s.unit_speed_variation.source}};
   if (!s.circuit_reconfigurations.empty()) {

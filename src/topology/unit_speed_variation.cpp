@@ -22,9 +22,12 @@ const core::ParamTable& unit_speed_variation_params() {
   return table;
 }
 
+namespace {
+/// The standard normal that Box and Muller's transform makes of two uniforms in (0, 1).
 double standard_normal(double u1, double u2) {
   return std::sqrt(-2.0 * std::log(u1)) * std::cos(2.0 * std::numbers::pi * u2);
 }
+}  // namespace
 
 void apply_unit_speed_variation(Machine& machine, const UnitSpeedVariation& variation, uint64_t seed) {
   if (variation.cv <= 0) return;

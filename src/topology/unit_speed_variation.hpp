@@ -26,7 +26,4 @@ const core::ParamTable& unit_speed_variation_params();
 /// standard normal each from `seed`'s stream); cv 0 draws nothing.
 void apply_unit_speed_variation(Machine& machine, const UnitSpeedVariation& variation, uint64_t seed);
 
-/// The standard normal that Box and Muller's transform makes of two uniforms in (0, 1).
-double standard_normal(double u1, double u2);
-
 }  // namespace zs::topology
