@@ -15,9 +15,15 @@ const core::ParamTable& ComputeUnitModel::params() {
       {core::Param::object("matrix_peak", "dtype name (bf16, fp16, fp8, tf32, fp64, ...) -> FLOP/s",
                            "dense matrix-engine peak per dtype; each entry is cited as matrix_peak.DTYPE"),
        core::Param::flop_rate("vector_peak", "peak of element-wise (non-matrix) arithmetic").cite(),
-       core::Param::number("matrix_efficiency", 1e-6, 1.0,
-                           "achieved fraction of the matrix peak for large work")
+       core::Param::number(
+           "matrix_efficiency", 1e-6, 1.0,
+           "achieved fraction of the matrix peak for large work (dtypes without their own entry)")
            .cite(),
+       core::Param::object("matrix_efficiency_by_dtype", "dtype name -> fraction in (0, 1]",
+                           "achieved fraction of that dtype's matrix peak for large work, where it differs "
+                           "from matrix_efficiency (fp8 products reach a smaller share of their peak); each "
+                           "entry is cited as matrix_efficiency_by_dtype.DTYPE")
+           .optional(),
        core::Param::flops("matrix_half_efficiency_work",
                           "FLOP per kernel at which matrix work reaches half of matrix_efficiency; left out, "
                           "the efficiency does not depend on kernel size")
@@ -43,6 +49,7 @@ ComputeUnitModel ComputeUnitModel::from_json(core::JsonObject& json) {
   m.read_matrix_peaks(r);
   m.vector_peak_ = r.get<core::FlopRate>("vector_peak");
   m.matrix_efficiency_ = r.get<double>("matrix_efficiency");
+  if (r.has("matrix_efficiency_by_dtype")) m.read_dtype_efficiencies(r);
   m.matrix_half_efficiency_work_ =
       r.find<core::Flops>("matrix_half_efficiency_work").value_or(core::Flops(0.0));
   m.vector_efficiency_ = r.get<double>("vector_efficiency");
@@ -73,20 +80,40 @@ void ComputeUnitModel::read_matrix_peaks(core::ParamReader& r) {
   r.record("matrix_peak", std::move(written));
 }
 
+void ComputeUnitModel::read_dtype_efficiencies(core::ParamReader& r) {
+  core::JsonObject efficiencies = r.object("matrix_efficiency_by_dtype");
+  nlohmann::json written = nlohmann::json::object();
+  for (const auto& key : efficiencies.keys()) {
+    auto d = core::parse_dtype(key);
+    if (!d) throw efficiencies.error(key, "unknown dtype (known: " + core::known_dtypes() + ")");
+    if (!supports(*d)) throw efficiencies.error(key, "no matrix_peak is given for this dtype");
+    matrix_efficiency_by_dtype_[*d] = efficiencies.number(key, 1e-6, 1.0);
+    written[key] = matrix_efficiency_by_dtype_[*d];
+    r.cite("matrix_efficiency_by_dtype." + key);
+  }
+  efficiencies.finish();
+  r.record("matrix_efficiency_by_dtype", std::move(written));
+}
+
+double ComputeUnitModel::matrix_efficiency(core::Dtype d) const {
+  auto it = matrix_efficiency_by_dtype_.find(d);
+  return it == matrix_efficiency_by_dtype_.end() ? matrix_efficiency_ : it->second;
+}
+
 core::FlopRate ComputeUnitModel::achieved_rate(core::Dtype d, core::WorkKind k) const {
   if (k == core::WorkKind::kVector) return vector_peak_ * vector_efficiency_;
   auto it = matrix_peak_.find(d);
   if (it == matrix_peak_.end())
     throw std::invalid_argument("compute unit \"" + name_ + "\" has no matrix peak for " +
                                 std::string(core::to_string(d)));
-  return it->second * matrix_efficiency_;
+  return it->second * matrix_efficiency(d);
 }
 
-double ComputeUnitModel::matrix_efficiency_at(core::Flops flops_per_kernel) const {
+double ComputeUnitModel::matrix_efficiency_at(core::Dtype d, core::Flops flops_per_kernel) const {
   const double half = matrix_half_efficiency_work_.value();
-  if (half <= 0) return matrix_efficiency_;
+  if (half <= 0) return matrix_efficiency(d);
   const double w = flops_per_kernel.value();
-  return matrix_efficiency_ * w / (w + half);
+  return matrix_efficiency(d) * w / (w + half);
 }
 
 core::Joules ComputeUnitModel::energy(core::Seconds elapsed, core::Seconds busy) const {
@@ -99,7 +126,7 @@ core::Seconds ComputeUnitModel::compute_time(const ComputeWork& work) const {
     core::FlopRate rate = achieved_rate(work.dtype, work.kind);
     if (work.kind == core::WorkKind::kMatrix && matrix_half_efficiency_work_.value() > 0)
       rate = matrix_peak_.at(work.dtype) *
-             matrix_efficiency_at(work.flops / double(std::max<uint32_t>(1, work.kernels)));
+             matrix_efficiency_at(work.dtype, work.flops / double(std::max<uint32_t>(1, work.kernels)));
     flop_time = work.flops / rate;
   }
   core::Seconds hbm_time = work.bytes / (hbm_bandwidth_ * hbm_efficiency_);

@@ -29,7 +29,8 @@ struct ComputeWork {
 /// HBM efficiency): a roofline. The matrix efficiency depends on the size of each kernel when the
 /// model gives `matrix_half_efficiency_work` (w½): efficiency(w) = matrix_efficiency x w / (w + w½)
 /// for w = FLOPs per kernel, so small matrix products run at a fraction of the large-GEMM rate;
-/// without it the efficiency is constant. Power is two-level: idle, and load while computing.
+/// without it the efficiency is constant. A dtype may have its own matrix efficiency. Power is two-level:
+/// idle, and load while computing.
 class ComputeUnitModel {
  public:
   /// Reads a model file ("kind": "compute-unit"); every parameter needs a cited source.
@@ -44,12 +45,14 @@ class ComputeUnitModel {
   bool supports(core::Dtype d) const { return matrix_peak_.count(d) != 0; }
   /// Dense matrix-engine peak for a dtype, FLOP/s. Precondition: supports(d).
   core::FlopRate matrix_peak(core::Dtype d) const { return matrix_peak_.at(d); }
-  core::FlopRate vector_peak() const { return vector_peak_; }      ///< FLOP/s
-  double matrix_efficiency() const { return matrix_efficiency_; }  ///< fraction of matrix peak, large work
+  core::FlopRate vector_peak() const { return vector_peak_; }  ///< FLOP/s
+  /// Achieved fraction of the matrix peak of dtype `d` for large work: its matrix_efficiency_by_dtype
+  /// entry, else matrix_efficiency.
+  double matrix_efficiency(core::Dtype d) const;
   /// FLOPs per kernel at which matrix work reaches half of matrix_efficiency (0: size-independent).
   core::Flops matrix_half_efficiency_work() const { return matrix_half_efficiency_work_; }
-  /// Achieved fraction of matrix peak for kernels of `flops_per_kernel` FLOP.
-  double matrix_efficiency_at(core::Flops flops_per_kernel) const;
+  /// Achieved fraction of the matrix peak of dtype `d` for kernels of `flops_per_kernel` FLOP.
+  double matrix_efficiency_at(core::Dtype d, core::Flops flops_per_kernel) const;
   double vector_efficiency() const { return vector_efficiency_; }  ///< achieved fraction of vector peak
   core::Bytes hbm_capacity() const { return hbm_capacity_; }       ///< B
   core::ByteRate hbm_bandwidth() const { return hbm_bandwidth_; }  ///< B/s
@@ -67,12 +70,15 @@ class ComputeUnitModel {
 
  private:
   void read_matrix_peaks(core::ParamReader& r);
+  void read_dtype_efficiencies(core::ParamReader& r);
 
   std::string name_;
   std::string description_;
   std::map<core::Dtype, core::FlopRate> matrix_peak_;
   core::FlopRate vector_peak_;
   double matrix_efficiency_ = 1.0;
+  std::map<core::Dtype, double>
+      matrix_efficiency_by_dtype_;  ///< fractions that differ from matrix_efficiency_
   core::Flops matrix_half_efficiency_work_{0.0};
   double vector_efficiency_ = 1.0;
   core::Bytes hbm_capacity_;

@@ -83,7 +83,10 @@ std::vector<std::string> approximations(const engine::SimulationResult& r) {
       "model FLOPs (MFU) are the trace's own count; generated transformer traces count full (not causal) "
       "attention scores and the logits, as Megatron-LM's formula does (Narayanan et al. 2021); "
       "hardware FLOPs (HFU, as PaLM defines it) are every matrix FLOP the trace executes, recomputation "
-      "included",
+      "included; both utilizations are against the peak of the model's dtype (bf16 under an fp8 recipe, "
+      "whose fp8 products run against the fp8 peak)",
+      "fp8 recipes: casts are charged as the writes of each fp8 operand's two copies (their reads fused "
+      "into the kernels producing them); scaling-factor updates (amax history) are not charged",
       "expert routing: all-to-all-v sizes are drawn from the routing model per communicator group, layer "
       "and micro-batch; expert compute scales with the tokens a rank received",
       "energy counts compute units only (idle power, plus the load increment while computing); links, "

@@ -29,13 +29,16 @@ const std::vector<std::string>& megatron_argument_names() {
       "--decoder-last-pipeline-num-layers", "--context-parallel-size", "--sequence-parallel",
       "--use-distributed-optimizer",
       // _add_regularization_args
-      "--attention-dropout", "--hidden-dropout",
+      "--attention-dropout", "--hidden-dropout", "--clip-grad",
+      // _add_transformer_engine_args
+      "--fp8-format", "--fp8-recipe",
       // _add_moe_args
       "--expert-model-parallel-size", "--num-experts", "--moe-router-topk", "--moe-ffn-hidden-size",
       // _add_checkpointing_args
       "--save-interval",
       // _add_mixed_precision_args
-      "--bf16", "--fp16", "--accumulate-allreduce-grads-in-fp32", "--grad-reduce-in-bf16"};
+      "--bf16", "--fp16", "--accumulate-allreduce-grads-in-fp32", "--grad-reduce-in-bf16",
+      "--use-precision-aware-optimizer", "--exp-avg-dtype", "--exp-avg-sq-dtype"};
   return names;
 }
 
@@ -52,6 +55,21 @@ void add_gradient_dtype(const std::string& model_dtype, const std::string& gradi
     a.emplace_back("--accumulate-allreduce-grads-in-fp32", "");
   else if (!(gradients == "fp32" && model_dtype == "bf16") && gradients != model_dtype)
     unmapped.push_back("plan.gradient_dtype " + gradients + " with a " + model_dtype + " model");
+}
+
+/// The fp8 recipes: Transformer Engine's hybrid format (e4m3 forward, e5m2 gradients) with Megatron-LM's
+/// default delayed scaling; DeepSeek-V3's blockwise scaling with bf16 Adam moments (the precision-aware
+/// optimizer). DeepSeek-V3's fp8 expert dispatch has no Megatron-LM argument.
+void add_fp8(const std::string& recipe, std::vector<MegatronArgument>& a,
+             std::vector<std::string>& unmapped) {
+  if (recipe == "transformer-engine") a.emplace_back("--fp8-format", "hybrid");
+  if (recipe != "deepseek-v3") return;
+  a.emplace_back("--fp8-format", "e4m3");
+  a.emplace_back("--fp8-recipe", "blockwise");
+  a.emplace_back("--use-precision-aware-optimizer", "");
+  a.emplace_back("--exp-avg-dtype", "bf16");
+  a.emplace_back("--exp-avg-sq-dtype", "bf16");
+  unmapped.push_back("plan.fp8 deepseek-v3's fp8 expert dispatch");
 }
 
 /// Megatron-LM takes uneven stages as the first and the last stage's layer counts, the others equal
@@ -105,6 +123,7 @@ std::vector<MegatronArgument> megatron_arguments(const nlohmann::json& workload,
     unmapped.push_back("plan.zero_stage > 1 (Megatron shards optimizer state only)");
   if (!p.value("gradient_clipping", true)) a.emplace_back("--clip-grad", "0.0");
   if (p.at("offload_optimizer").get<bool>()) unmapped.push_back("plan.offload_optimizer");
+  add_fp8(p.value("fp8", "none"), a, unmapped);
   if (p.at("flash_attention").get<bool>()) a.emplace_back("--use-flash-attn", "");
   if (save_interval > 0) a.emplace_back("--save-interval", std::to_string(save_interval));
 

@@ -77,6 +77,7 @@ class StageBuilder {
                RoleProgram& program, uint64_t& ops_left, uint64_t max_ops)
       : model_(model),
         plan_(plan),
+        precision_(plan.precision(model)),
         layout_(layout),
         stage_(stage),
         program_(program),
@@ -119,11 +120,60 @@ class StageBuilder {
     return id;
   }
 
-  /// A matrix op: FLOPs already per rank; `params` read once per rank (HBM traffic).
+  /// A matrix op in the model's dtype: FLOPs already per rank; `params` read once per rank (HBM traffic).
   uint32_t compute(const std::string& name, const std::string& phase, core::Flops flops, double params,
                    std::vector<uint32_t> deps = {}) {
     return add(name, phase, kCompute, std::move(deps),
                ComputeOp{flops, core::Bytes(params * elem()), model_.dtype, core::WorkKind::kMatrix, 1});
+  }
+  /// The products of linear layers: in fp8 under an fp8 recipe, reading the weights' fp8 copies.
+  ComputeOp linear_op(core::Flops flops, double params) const {
+    return ComputeOp{flops, core::Bytes(params * precision_.linear_weight_bytes()), precision_.linear_dtype(),
+                     core::WorkKind::kMatrix, 1};
+  }
+  uint32_t linear(const std::string& name, const std::string& phase, core::Flops flops, double params,
+                  std::vector<uint32_t> deps = {}) {
+    return add(name, phase, kCompute, std::move(deps), linear_op(flops, params));
+  }
+
+  /// Attention's matrix work of one pass (`factor` 1 forward, 2 backward): one op in the model's dtype,
+  /// or under an fp8 recipe the projections in fp8 and the core (scores and values, and what selective
+  /// recomputation redoes of them: `extra_core`) in the model's dtype.
+  void attention_products(const std::string& at, const std::string& phase, const std::string& pass,
+                          double factor, core::Flops extra_core, std::vector<uint32_t> deps) {
+    const core::Flops core = model_.attention_score_flops(plan_.micro_batch) / (tp() * cp());
+    if (!precision_.fp8()) {
+      compute(at + "attention/" + pass, phase, attention_flops() * factor + extra_core,
+              factor * attention_weights(), std::move(deps));
+      return;
+    }
+    linear(at + "attention/projections-" + pass, phase, (attention_flops() - core) * factor,
+           factor * attention_weights(), std::move(deps));
+    compute(at + "attention/core-" + pass, phase, core * factor + extra_core, 0.0);
+  }
+
+  /// Elements of the activation operands an fp8 recipe casts in one pass of a block: in forward the
+  /// inputs of its linear layers, in backward the gradients of their outputs (0 without fp8).
+  double attention_casts(bool backward) const {
+    if (!precision_.fp8()) return 0.0;
+    const double t = tokens(), h = model_.hidden;
+    if (!backward) return t * h + t * model_.attention_output_width() / tp();
+    const double qkv = model_.query_width() + model_.kv_replicas(plan_.tensor_parallel) *
+                                                  (model_.key_width() + model_.value_width());
+    return t * h + t * qkv / tp();
+  }
+  double ffn_casts(uint32_t l, bool backward) const {
+    if (!precision_.fp8()) return 0.0;
+    const double tensors = model_.ffn_activation == FfnActivation::kGelu ? 2.0 : 3.0;
+    const double width = model_.ffn_activation_width(l) / tensors, h = model_.hidden;
+    const double second = backward ? tensors - 1.0 : 1.0;  // the matrices whose operands are cast
+    if (model_.is_moe_layer(l)) {
+      const double t = double(rank_tokens()), paths = model_.moe->top_k + model_.moe->shared_experts;
+      return t * paths * h + t * second * width;
+    }
+    const double t = tokens();
+    const double input = backward || !model_.parallel_blocks ? t * h : 0.0;  // parallel: attention's cast
+    return input + t * second * width / tp();
   }
 
   /// The memory-bound kernels around a block's matrix products (norm, residual add, activation
@@ -134,14 +184,17 @@ class StageBuilder {
   /// SwiGLU: 2f in, f out); unfused attention scores cost 6.5 per score with dropout, a/tp x T x s of
   /// them (the score product writes them, softmax reads and writes, dropout reads, writes and stores a
   /// one-byte mask, the value product reads them), 4 without. Backward moves twice the forward's
-  /// traffic. One FLOP per element: these kernels are bound by HBM bandwidth.
+  /// traffic. One FLOP per element: these kernels are bound by HBM bandwidth. Under an fp8 recipe the
+  /// `casts` elements of fp8 operands each write their rowwise and transposed fp8 copies (2 B; the read
+  /// is fused into the kernel producing them, as Transformer Engine fuses casts into norms and
+  /// activation functions).
   void elementwise(const std::string& name, const std::string& phase, double split_elements,
-                   double score_elements, double factor, uint32_t kernels) {
+                   double score_elements, double factor, uint32_t kernels, double casts = 0.0) {
     const double replicated = 5.0 * tokens() * model_.hidden / (sp() ? tp() : 1.0);
     const double elements = factor * (replicated + split_elements + score_elements);
     add(name, phase, kCompute, {},
-        ComputeOp{core::Flops(elements), core::Bytes(elements * elem()), model_.dtype,
-                  core::WorkKind::kVector, kernels});
+        ComputeOp{core::Flops(elements), core::Bytes(elements * elem() + casts * precision_.cast_bytes()),
+                  model_.dtype, core::WorkKind::kVector, kernels});
   }
 
   /// Attention scores one rank moves through HBM per micro-batch in forward (elements; 0 with flash
@@ -252,13 +305,16 @@ class StageBuilder {
             rank_tokens(),
             model_.moe->experts,
             model_.moe->top_k,
-            core::Bytes(double(model_.hidden) * elem()),
+            core::Bytes(double(model_.hidden) * token_bytes(combine)),
             routing_seed(l, mb),
             combine};
   }
 
-  core::Bytes dispatch_bytes() const {
-    return core::Bytes(double(rank_tokens()) * model_.moe->top_k * model_.hidden * elem());
+  /// Bytes per element of the all-to-alls: the dispatch (and the gradients it carries to the experts in
+  /// backward) in the recipe's dispatch format, the combine in the model's dtype.
+  double token_bytes(bool combine) const { return combine ? elem() : precision_.dispatch_bytes(); }
+  core::Bytes dispatch_bytes(bool combine) const {
+    return core::Bytes(double(rank_tokens()) * model_.moe->top_k * model_.hidden * token_bytes(combine));
   }
 
   void layer_forward(uint32_t l, uint32_t mb, const std::string& at, const std::string& phase) {
@@ -266,18 +322,19 @@ class StageBuilder {
     tensor_exchange(at + "attention/", phase, true);
     if (plan_.context_parallel > 1)
       collective(at + "attention/cp-all-gather-kv", phase, CollectiveKind::kAllGather, "cp", kv_bytes());
-    compute(at + "attention/forward", phase, attention_flops(), attention_weights(), deps);
+    attention_products(at, phase, "forward", 1.0, core::Flops(0.0), deps);
     elementwise(at + "attention/elementwise-forward", phase, 0.0, score_elements(), 1.0,
-                plan_.flash_attention ? 2 : 4);
+                plan_.flash_attention ? 2 : 4, attention_casts(false));
     // Parallel blocks: one exchange enters both blocks (attention's) and one leaves them (the FFN's).
     if (!model_.parallel_blocks) tensor_exchange(at + "attention/", phase, false);
     compute_history_.push_back(last_compute_);
     deps = gather_rest(at, phase, l);
     if (!model_.is_moe_layer(l)) {
       if (!model_.parallel_blocks) tensor_exchange(at + "ffn/", phase, true);
-      compute(at + "ffn/forward", phase, model_.ffn_forward_flops(l, plan_.micro_batch) / (tp() * cp()),
-              layer_dense(l) - attention_weights(), deps);
-      elementwise(at + "ffn/elementwise-forward", phase, activation_elements(l), 0.0, 1.0, 3);
+      linear(at + "ffn/forward", phase, model_.ffn_forward_flops(l, plan_.micro_batch) / (tp() * cp()),
+             layer_dense(l) - attention_weights(), deps);
+      elementwise(at + "ffn/elementwise-forward", phase, activation_elements(l), 0.0, 1.0, 3,
+                  ffn_casts(l, false));
       tensor_exchange(at + "ffn/", phase, false);
     } else {
       moe_block(l, mb, at, phase, false, deps);
@@ -295,25 +352,32 @@ class StageBuilder {
     const double local =
         double(moe.shared_experts) * model_.expert_weights() + double(model_.hidden) * moe.experts;
     const double factor = backward ? 2.0 : 1.0;
+    // The router's h x experts weights go with the shared experts (in fp8 when there are any).
     auto local_compute = [&] {
-      compute(at + "moe/router-shared/" + (backward ? "backward" : "forward"), phase,
-              core::Flops(factor * 2.0 * t * local), local, backward ? std::vector<uint32_t>{} : gathered);
+      const std::string name = at + "moe/router-shared/" + (backward ? "backward" : "forward");
+      const core::Flops flops(factor * 2.0 * t * local);
+      std::vector<uint32_t> deps = backward ? std::vector<uint32_t>{} : gathered;
+      if (moe.shared_experts > 0)
+        linear(name, phase, flops, local, std::move(deps));
+      else
+        compute(name, phase, flops, local, std::move(deps));
     };
     if (!backward) local_compute();
     std::optional<uint32_t> sent;
     if (plan_.expert_parallel > 1)
-      sent = add(at + "moe/ep-dispatch", phase, kCompute, {},
-                 CollectiveOp{CollectiveKind::kAllToAll, "ep", dispatch_bytes(), dispatch(l, mb, false)});
-    ComputeOp experts{core::Flops(factor * 2.0 * t * moe.top_k * model_.expert_weights()),
-                      core::Bytes(layer_experts(l) * elem()), model_.dtype, core::WorkKind::kMatrix, 1};
+      sent =
+          add(at + "moe/ep-dispatch", phase, kCompute, {},
+              CollectiveOp{CollectiveKind::kAllToAll, "ep", dispatch_bytes(false), dispatch(l, mb, false)});
+    ComputeOp experts =
+        linear_op(core::Flops(factor * 2.0 * t * moe.top_k * model_.expert_weights()), layer_experts(l));
     experts.scaled_by = sent;
     add(at + "moe/experts/" + (backward ? "backward" : "forward"), phase, kCompute,
         backward ? gathered : std::vector<uint32_t>{}, experts);
     elementwise(at + "moe/elementwise-" + (backward ? "backward" : "forward"), phase, activation_elements(l),
-                0.0, factor, 3);
+                0.0, factor, 3, ffn_casts(l, backward));
     if (plan_.expert_parallel > 1)
       add(at + "moe/ep-combine", phase, kCompute, {},
-          CollectiveOp{CollectiveKind::kAllToAll, "ep", dispatch_bytes(), dispatch(l, mb, true)});
+          CollectiveOp{CollectiveKind::kAllToAll, "ep", dispatch_bytes(true), dispatch(l, mb, true)});
     if (backward) local_compute();
   }
 
@@ -326,10 +390,10 @@ class StageBuilder {
     auto deps = gather_rest(at, phase, l);
     if (!model_.is_moe_layer(l)) {
       tensor_exchange(at + "ffn/", phase, true);
-      elementwise(at + "ffn/elementwise-backward", phase, activation_elements(l), 0.0, 2.0, 3);
-      compute(at + "ffn/backward", phase,
-              model_.ffn_forward_flops(l, plan_.micro_batch) * 2.0 / (tp() * cp()),
-              2 * (layer_dense(l) - attention_weights()), deps);
+      elementwise(at + "ffn/elementwise-backward", phase, activation_elements(l), 0.0, 2.0, 3,
+                  ffn_casts(l, true));
+      linear(at + "ffn/backward", phase, model_.ffn_forward_flops(l, plan_.micro_batch) * 2.0 / (tp() * cp()),
+             2 * (layer_dense(l) - attention_weights()), deps);
       if (!model_.parallel_blocks) tensor_exchange(at + "ffn/", phase, false);
     } else {
       moe_block(l, mb, at, phase, true, deps);
@@ -339,14 +403,15 @@ class StageBuilder {
     if (!model_.parallel_blocks) tensor_exchange(at + "attention/", phase, true);
     if (plan_.context_parallel > 1)
       collective(at + "attention/cp-all-gather-kv", phase, CollectiveKind::kAllGather, "cp", kv_bytes());
-    core::Flops flops = attention_flops() * 2.0;
-    if (plan_.recompute == Recompute::kSelective)
-      flops += model_.attention_score_flops(plan_.micro_batch) / (tp() * cp());
     // Selective recomputation redoes the score kernels' forward before their backward.
+    core::Flops redone(0.0);
+    if (plan_.recompute == Recompute::kSelective)
+      redone = model_.attention_score_flops(plan_.micro_batch) / (tp() * cp());
     const double scores = score_elements() * (plan_.recompute == Recompute::kSelective ? 1.5 : 1.0);
     elementwise(at + "attention/elementwise-backward", phase, 0.0, scores, 2.0,
-                plan_.flash_attention ? 2 : (plan_.recompute == Recompute::kSelective ? 6 : 4));
-    compute(at + "attention/backward", phase, flops, 2 * attention_weights(), deps);
+                plan_.flash_attention ? 2 : (plan_.recompute == Recompute::kSelective ? 6 : 4),
+                attention_casts(true));
+    attention_products(at, phase, "backward", 2.0, redone, deps);
     if (plan_.context_parallel > 1)
       collective(at + "attention/cp-reduce-scatter-kv-gradients", phase, CollectiveKind::kReduceScatter, "cp",
                  kv_bytes());
@@ -479,13 +544,13 @@ class StageBuilder {
     if (!program_.ops.empty()) after_sync.push_back(static_cast<uint32_t>(program_.ops.size() - 1));
     sync_embedding_gradients(after_sync);
     prepare_gradients(shard, after_sync);
+    const core::Bytes state(precision_.optimizer_bytes() * shard);
     if (plan_.offload_optimizer)
-      add("optimizer/load-state", "optimizer", kCompute, after_sync,
-          MemoryOp{MemoryDirection::kRead, core::Bytes(12.0 * shard)});
-    add("optimizer/adam", "optimizer", kCompute, after_sync, adam_step(shard, kMainGradientBytes));
+      add("optimizer/load-state", "optimizer", kCompute, after_sync, MemoryOp{MemoryDirection::kRead, state});
+    add("optimizer/adam", "optimizer", kCompute, after_sync,
+        adam_step(shard, kMainGradientBytes, precision_.moment_bytes()));
     if (plan_.offload_optimizer)
-      add("optimizer/store-state", "optimizer", kCompute, {},
-          MemoryOp{MemoryDirection::kWrite, core::Bytes(12.0 * shard)});
+      add("optimizer/store-state", "optimizer", kCompute, {}, MemoryOp{MemoryDirection::kWrite, state});
     if (plan_.zero_stage == 1 || plan_.zero_stage == 2) {
       if (plan_.dense_replicas() > 1)
         add("optimizer/dp-all-gather-weights", "optimizer", kDataParallel, {last_compute_},
@@ -498,6 +563,7 @@ class StageBuilder {
 
   const TransformerSpec& model_;
   const ParallelPlan& plan_;
+  const MixedPrecision precision_;
   const Layout& layout_;
   uint32_t stage_;
   RoleProgram& program_;

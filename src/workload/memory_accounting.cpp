@@ -74,6 +74,18 @@ double ends_activation_bytes(const TransformerSpec& model, const ParallelPlan& p
   return bytes;
 }
 
+/// Bytes one token keeps of a layer's FFN activations: the first matrices' outputs (GELU: one, SwiGLU:
+/// gate and up) at 2 B and the second matrix's input at the recipe's linear-input bytes, per unit of
+/// FFN width (all active experts'); with MoE SwiGLU recomputation, only the gate and up outputs, in fp8.
+double ffn_activation_bytes(const TransformerSpec& model, const MixedPrecision& precision, uint32_t layer) {
+  const double tensors = model.ffn_activation == FfnActivation::kGelu ? 2.0 : 3.0;
+  const double width = model.ffn_activation_width(layer) / tensors;
+  if (model.is_moe_layer(layer) && model.ffn_activation == FfnActivation::kSwiglu &&
+      precision.recomputes_moe_swiglu())
+    return width * 2.0 * precision.saved_linear_input_bytes();
+  return width * ((tensors - 1.0) * MixedPrecision::kHalfBytes + precision.saved_linear_input_bytes());
+}
+
 }  // namespace
 
 StageParameters layer_parameters(const TransformerSpec& model, const ParallelPlan& plan, uint32_t layer) {
@@ -86,6 +98,16 @@ LayerBlocks layer_blocks(const TransformerSpec& model, const ParallelPlan& plan,
   const auto params = layer_parameters(model, plan, layer);
   const double attention = model.attention_params_per_rank(plan.tensor_parallel);
   return {attention, params.dense - attention + params.experts};
+}
+
+double layer_weights(const TransformerSpec& model, const ParallelPlan& plan, uint32_t stage) {
+  double weights = 0;
+  for (uint32_t c = 0; c < plan.chunks(); ++c)
+    for (uint32_t l : chunk_layers(model, plan, stage, c)) {
+      const auto params = layer_parameters(model, plan, l);
+      weights += params.dense + params.experts;
+    }
+  return weights;
 }
 
 StageParameters stage_parameters(const TransformerSpec& model, const ParallelPlan& plan, uint32_t stage) {
@@ -113,17 +135,20 @@ double layer_activation_bytes(const TransformerSpec& model, const ParallelPlan& 
   const double s = double(model.seq_len) / plan.context_parallel, b = plan.micro_batch, h = model.hidden;
   const double sb = s * b;
   if (recompute == Recompute::kFull) return 2.0 * sb * h / (plan.sequence_parallel ? t : 1.0);
-  // Replicated without sequence parallelism: the two norms' inputs, the attention and FFN blocks'
-  // inputs (2 B each) and the two dropout masks (1 B each); parallel blocks have one norm, whose output
-  // both blocks read.
-  const double norms_and_inputs = model.parallel_blocks ? 2.0 + 2.0 : 4.0 + 2.0 + 2.0;
+  const MixedPrecision precision = plan.precision(model);
+  const double linear_input = precision.saved_linear_input_bytes();
+  // Replicated without sequence parallelism: the two norms' inputs (2 B each), the attention and FFN
+  // blocks' inputs (the inputs of their first linear layers) and the two dropout masks (1 B each);
+  // parallel blocks have one norm, whose output both blocks read.
+  const double norms_and_inputs = model.parallel_blocks ? 2.0 + linear_input : 4.0 + 2.0 * linear_input;
   const double replicated = sb * h * (norms_and_inputs + (model.dropout ? 2.0 : 0.0));
   // Split over tensor parallelism: queries, keys, values (each key/value head on kv_replicas ranks) and
-  // the attention output, and the FFN's.
+  // the attention output (the output projection's input), and the FFN's.
   const double replicas = model.kv_replicas(plan.tensor_parallel);
-  const double split = 2.0 * sb *
-                       (model.query_width() + replicas * (model.key_width() + model.value_width()) +
-                        model.attention_output_width() + model.ffn_activation_width(layer));
+  const double split =
+      sb * (2.0 * (model.query_width() + replicas * (model.key_width() + model.value_width())) +
+            precision.saved_attention_output_bytes() * model.attention_output_width() +
+            ffn_activation_bytes(model, precision, layer));
   // Attention probabilities: 2 B per score for softmax's output, and with dropout a 1 B mask and the
   // 2 B dropped-out copy; flash attention keeps only each query row's softmax statistic (4 B per head).
   double scores = 0;
@@ -142,10 +167,14 @@ MemoryFootprint stage_footprint(const TransformerSpec& model, const ParallelPlan
     return plan.zero_stage >= from_stage ? params.dense / dense_shards + params.experts / expert_shards
                                          : params.dense + params.experts;
   };
+  const MixedPrecision precision = plan.precision(model);
   MemoryFootprint f;
   f.weights = core::Bytes(2.0 * sharded(3));
+  // fp8 copies of the linear weights for the iteration (with ZeRO-3, of the gathered blocks: buffers).
+  if (plan.zero_stage < 3)
+    f.weights += core::Bytes(precision.weight_copy_bytes() * layer_weights(model, plan, stage));
   f.gradients = core::Bytes(core::bytes_per_element(plan.gradients_in(model)) * sharded(2));
-  f.optimizer = core::Bytes(plan.offload_optimizer ? 0.0 : 12.0 * sharded(1));
+  f.optimizer = core::Bytes(plan.offload_optimizer ? 0.0 : precision.optimizer_bytes() * sharded(1));
 
   // Activations: walk the schedule, adding a chunk's layers at its forward, removing them at its
   // backward; keep the peak.
@@ -171,7 +200,8 @@ MemoryFootprint stage_footprint(const TransformerSpec& model, const ParallelPlan
   }
   f.activations = core::Bytes(peak);
   double buffers = 0;
-  if (plan.zero_stage == 3) buffers += 2.0 * largest_gathered;  // two blocks gathered, 2 B each
+  // Two blocks gathered, 2 B each, and their fp8 copies.
+  if (plan.zero_stage == 3) buffers += (2.0 + precision.weight_copy_bytes()) * largest_gathered;
   buffers += largest_group;
   f.buffers = core::Bytes(buffers);
   return f;

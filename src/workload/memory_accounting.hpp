@@ -23,6 +23,11 @@ StageParameters stage_parameters(const TransformerSpec& model, const ParallelPla
 /// The same for one layer alone (no embeddings): what ZeRO-3 gathers and reduces per layer.
 StageParameters layer_parameters(const TransformerSpec& model, const ParallelPlan& plan, uint32_t layer);
 
+/// Parameters of a stage's layers on one rank (dense and experts; no embeddings, output layer or final
+/// norm): the weights the fp8 recipes keep fp8 copies of (the layers' norms, biases and router, under
+/// 0.1% of them, counted too).
+double layer_weights(const TransformerSpec& model, const ParallelPlan& plan, uint32_t stage);
+
 /// One layer's parameters on one rank split into the two blocks ZeRO-3 gathers one at a time, as
 /// DeepSpeed gathers per module rather than per layer: the attention block (attention_params / tp) and
 /// the rest (norms, dense FFN or router, shared and routed experts).
@@ -48,21 +53,25 @@ std::vector<uint32_t> chunk_layers(const TransformerSpec& model, const ParallelP
 /// keeps no probabilities, only each query row's softmax statistic (4 a s'b). For GPT-3-style layers
 /// (4h GELU FFN, dropout) this is the paper's 34 s'bh + 5 a s' s b. Parallel blocks keep one norm's
 /// input and one block input, 4 s'bh less. Full recomputation keeps only the
-/// layer input, 2 s'bh.
+/// layer input, 2 s'bh. With an fp8 recipe the inputs of the linear layers (both blocks' inputs, the
+/// attention output, the FFN's second matrix's input) take the recipe's bytes instead of 2: 1 B
+/// (transformer-engine), 1 + 4/128 B (deepseek-v3, the attention output 1.5 + 4/128 B as E5M6), and
+/// deepseek-v3's MoE SwiGLU layers keep only their gate and up outputs, in fp8.
 double layer_activation_bytes(const TransformerSpec& model, const ParallelPlan& plan, uint32_t layer,
                               Recompute recompute);
 
 /// ZeRO accounting (Rajbhandari et al. 2020) with K = 12: weights 2 B, gradients in the plan's
 /// gradient dtype (2 B as the paper, or 4 B: fp32, Megatron-LM's default for bf16, whose distributed
 /// optimizer then needs 6 + 12/d B per parameter) and optimizer state 12 B per parameter (fp32 master
-/// weights and Adam's two moments), divided by the data-parallel group from stages 3, 2 and 1 on; activations
-/// at the schedule's peak of micro-batches in flight; buffers: the two blocks ZeRO-3 keeps gathered
-/// (the one computing and the one prefetched: the largest attention and rest pair, 2 B per parameter),
-/// and the full activations of the largest recompute group while full recomputation rebuilds it. The
-/// pipeline's ends add their own activations per micro-batch: the embedding's dropout mask on the first
-/// virtual stage, the final norm's input and the loss's fp32 softmax (4 s'b V / tp) on the last. With
-/// full recomputation a recompute group keeps only its first layer's input, and layers outside every
-/// group (block method) keep all their activations. Not counted:
+/// weights and Adam's two moments; 8 B with deepseek-v3's bf16 moments), divided by the data-parallel group
+/// from stages 3, 2 and 1 on; activations at the schedule's peak of micro-batches in flight; buffers: the two
+/// blocks ZeRO-3 keeps gathered (the one computing and the one prefetched: the largest attention and rest
+/// pair, 2 B per parameter), and the full activations of the largest recompute group while full recomputation
+/// rebuilds it. The pipeline's ends add their own activations per micro-batch: the embedding's dropout mask
+/// on the first virtual stage, the final norm's input and the loss's fp32 softmax (4 s'b V / tp) on the last.
+/// With full recomputation a recompute group keeps only its first layer's input, and layers outside every
+/// group (block method) keep all their activations. fp8 recipes add the fp8 copies of the layers'
+/// weights, 2 B per parameter (to the gathered blocks' buffers under ZeRO-3). Not counted:
 /// temporary buffers of collectives, fragmentation.
 MemoryFootprint stage_footprint(const TransformerSpec& model, const ParallelPlan& plan, uint32_t stage);
 

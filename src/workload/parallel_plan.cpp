@@ -112,6 +112,14 @@ const core::ParamTable& ParallelPlan::params() {
            .or_default(true),
        Param::boolean("offload_optimizer", "optimizer state in the rank's memory pool, moved for the step")
            .or_default(false),
+       Param::choice(
+           "fp8", {"none", "transformer-engine", "deepseek-v3"},
+           "fp8 matrix products of the linear layers (bf16 models): transformer-engine (Megatron-LM's "
+           "--fp8-format hybrid: fp8 weight copies, fp8-saved inputs, fp32 Adam moments) or "
+           "deepseek-v3 (fine-grained scales, bf16 Adam moments, fp8 expert dispatch); the "
+           "embedding, output layer, attention core, norms and router stay bf16")
+           .noun("fp8 recipe")
+           .or_default("none"),
        Param::boolean("flash_attention", "attention scores stay on chip; false: they go through HBM")
            .or_default(true),
        Param::integer("seed", 0, int64_t(1) << 53, "seed of the expert routing draws").or_default(1),
@@ -183,6 +191,14 @@ ParallelPlan ParallelPlan::from_params(core::ParamReader& json, const Transforme
   p.gradient_dtype = gradients == "auto" ? p.gradients_in(model) : *core::parse_dtype(gradients);
   p.gradient_clipping = json.get<bool>("gradient_clipping");
   p.offload_optimizer = json.get<bool>("offload_optimizer");
+  const std::string fp8 = json.get<std::string>("fp8");
+  if (fp8 == "transformer-engine")
+    p.fp8 = Fp8Recipe::kTransformerEngine;
+  else if (fp8 == "deepseek-v3")
+    p.fp8 = Fp8Recipe::kDeepSeekV3;
+  if (p.fp8 != Fp8Recipe::kNone && model.dtype != core::Dtype::kBf16)
+    throw json.error("fp8", "the fp8 recipes train bf16 models, but the model's dtype is " +
+                                std::string(core::to_string(model.dtype)));
   p.flash_attention = json.get<bool>("flash_attention");
   p.seed = static_cast<uint64_t>(json.get<int64_t>("seed"));
   p.routing = plan_routing(json, model, files);
@@ -276,6 +292,7 @@ std::string ParallelPlan::describe() const {
     s += " (" + std::string(to_string(recompute_method)) + ", " + std::to_string(recompute_layers) +
          " layers)";
   if (!gradient_clipping) s += ", no gradient clipping";
+  if (fp8 != Fp8Recipe::kNone) s += ", fp8 (" + std::string(to_string(fp8)) + ")";
   if (offload_optimizer) s += ", optimizer offloaded";
   if (!flash_attention) s += ", attention scores in HBM";
   return s;

@@ -11,6 +11,7 @@
 #include "core/json_object.hpp"
 #include "core/param_reader.hpp"
 #include "workload/expert_routing.hpp"
+#include "workload/mixed_precision.hpp"
 #include "workload/pipeline_order.hpp"
 #include "workload/transformer_spec.hpp"
 
@@ -69,7 +70,8 @@ struct ParallelPlan {
   std::optional<core::Dtype> gradient_dtype;
   /// Gradients clipped by their global norm before the step (Megatron-LM's --clip-grad > 0).
   bool gradient_clipping = true;
-  bool offload_optimizer = false;  ///< optimizer state in the rank's memory pool, moved for the step
+  bool offload_optimizer = false;    ///< optimizer state in the rank's memory pool, moved for the step
+  Fp8Recipe fp8 = Fp8Recipe::kNone;  ///< which products run in fp8, and what the recipe keeps
   /// Attention scores stay on chip (FlashAttention); false: the b x heads x s x s scores go through HBM
   /// (softmax and dropout kernels, as Megatron-LM did in 2021), costing traffic and activation memory.
   bool flash_attention = true;
@@ -101,6 +103,8 @@ struct ParallelPlan {
     if (gradient_dtype) return *gradient_dtype;
     return model.dtype == core::Dtype::kFp16 ? core::Dtype::kFp16 : core::Dtype::kFp32;
   }
+  /// The recipe's bytes and dtypes for `model`.
+  MixedPrecision precision(const TransformerSpec& model) const { return {fp8, model.dtype}; }
   /// With full recomputation, the groups of a virtual stage of `layers` layers, in order (the last
   /// uniform group is shorter when recompute_layers does not divide them); otherwise none.
   std::vector<RecomputeGroup> recompute_groups(uint32_t layers) const;

@@ -59,8 +59,10 @@ TEST_CASE("with a half-efficiency work size, small kernels run at w / (w + w_hal
   j["sources"]["matrix_half_efficiency_work"] = "test value";
   core::JsonObject o(j, "gpu.json", "");
   auto m = hw::ComputeUnitModel::from_json(o);
-  CHECK(m.matrix_efficiency_at(core::Flops(2e9)) == zs::test::approx(0.4));  // half of 0.8 at w_half
-  CHECK(m.matrix_efficiency_at(core::Flops(2e12)) == zs::test::approx(0.8 * 1000 / 1001.0));
+  CHECK(m.matrix_efficiency_at(core::Dtype::kBf16, core::Flops(2e9)) ==
+        zs::test::approx(0.4));  // half of 0.8 at w_half
+  CHECK(m.matrix_efficiency_at(core::Dtype::kBf16, core::Flops(2e12)) ==
+        zs::test::approx(0.8 * 1000 / 1001.0));
   // 10 kernels of 1 GFLOP each: efficiency 0.8/3, and the launch overhead is zero here.
   hw::ComputeWork w{core::Flops(1e10), core::Bytes(0.0), core::Dtype::kBf16, core::WorkKind::kMatrix, 10};
   CHECK(m.compute_time(w).value() == zs::test::approx(1e10 / (1000e12 * 0.8 / 3)).epsilon(1e-12));
@@ -70,7 +72,7 @@ TEST_CASE("with a half-efficiency work size, small kernels run at w / (w + w_hal
   // Vector work is not affected, and the resolved form keeps the parameter.
   CHECK(m.to_json()["matrix_half_efficiency_work"] == "2GFLOP");
   auto constant = test::unit_model("1000TFLOPS", 0.8, "0s");
-  CHECK(constant.matrix_efficiency_at(core::Flops(1e3)) == 0.8);
+  CHECK(constant.matrix_efficiency_at(core::Dtype::kBf16, core::Flops(1e3)) == 0.8);
   CHECK_FALSE(constant.to_json().contains("matrix_half_efficiency_work"));
 }
 
@@ -107,28 +109,63 @@ TEST_CASE("bad model files name the JSON path") {
   CHECK(error_loading(j).find("gpu.json: /tdp: unknown key") == 0);
 }
 
-TEST_CASE("the H100 model reproduces the bf16 matrix products measured on an H100 (models/calibration)") {
+TEST_CASE("the H100 model reproduces the matrix products measured on an H100, each dtype at its efficiency") {
   auto h100 = load("models/h100-sxm.json");
-  std::ifstream csv(std::string(ZS_SOURCE_DIR) + "/models/calibration/h100-sxm-80gb.csv");
-  REQUIRE(csv.good());
-  std::string line;
-  std::getline(csv, line);  // header: measurement,dtype,m,n,k,work,seconds,rate,rate_unit
-  double sum_abs_error = 0.0;
-  int rows = 0;
-  while (std::getline(csv, line)) {
-    std::vector<std::string> f;
-    std::stringstream fields(line);
-    for (std::string cell; std::getline(fields, cell, ',');) f.push_back(cell);
-    if (f.size() < 7 || f[0] != "gemm" || f[1] != "bf16") continue;
-    const double flops = std::stod(f[5]), measured = std::stod(f[6]);
-    if (flops < 1e11) continue;  // smaller products were bound by the host's launch rate, not the GPU
-    hw::ComputeWork w{core::Flops(flops), core::Bytes(0.0), core::Dtype::kBf16, core::WorkKind::kMatrix, 1};
-    const double error = h100.compute_time(w).value() / measured - 1.0;
-    CAPTURE(line);
-    CHECK(std::abs(error) < 0.25);  // the worst shape measured (8192x6144x8192) ran 21% below the median
-    sum_abs_error += std::abs(error);
-    ++rows;
+  CHECK(h100.matrix_efficiency(core::Dtype::kBf16) == 0.72);
+  CHECK(h100.matrix_efficiency(core::Dtype::kFp8) == 0.65);
+  for (const char* dtype : {"bf16", "fp16", "fp8", "tf32"}) {
+    CAPTURE(dtype);
+    std::ifstream csv(std::string(ZS_SOURCE_DIR) + "/models/calibration/h100-sxm-80gb.csv");
+    REQUIRE(csv.good());
+    std::string line;
+    std::getline(csv, line);  // header: measurement,dtype,m,n,k,work,seconds,rate,rate_unit
+    double sum_abs_error = 0.0;
+    int rows = 0;
+    while (std::getline(csv, line)) {
+      std::vector<std::string> f;
+      std::stringstream fields(line);
+      for (std::string cell; std::getline(fields, cell, ',');) f.push_back(cell);
+      if (f.size() < 7 || f[0] != "gemm" || f[1] != dtype) continue;
+      const double flops = std::stod(f[5]), measured = std::stod(f[6]);
+      if (flops < 1e11) continue;  // smaller products were bound by the host's launch rate, not the GPU
+      hw::ComputeWork w{core::Flops(flops), core::Bytes(0.0), *core::parse_dtype(dtype),
+                        core::WorkKind::kMatrix, 1};
+      const double error = h100.compute_time(w).value() / measured - 1.0;
+      CAPTURE(line);
+      CHECK(std::abs(error) <
+            0.25);  // the worst shape measured (bf16 8192x6144x8192) ran 21% below the median
+      sum_abs_error += std::abs(error);
+      ++rows;
+    }
+    REQUIRE(rows >= 10);
+    CHECK(sum_abs_error / rows < 0.08);  // with bf16's 0.72 for every dtype, fp8's would be 11%
   }
-  REQUIRE(rows >= 10);
-  CHECK(sum_abs_error / rows < 0.08);
+}
+
+TEST_CASE("a dtype's own matrix efficiency applies to its work only, and must name a dtype with a peak") {
+  auto j = test::unit_model_json("1000TFLOPS", 0.8, "0s");
+  j["matrix_peak"]["fp8"] = "2000TFLOPS";
+  j["sources"]["matrix_peak.fp8"] = "test value";
+  j["matrix_efficiency_by_dtype"] = {{"fp8", 0.5}};
+  j["sources"]["matrix_efficiency_by_dtype.fp8"] = "test value";
+  core::JsonObject o(j, "gpu.json", "");
+  auto m = hw::ComputeUnitModel::from_json(o);
+  hw::ComputeWork w{core::Flops(1e12), core::Bytes(0.0), core::Dtype::kFp8, core::WorkKind::kMatrix, 1};
+  CHECK(m.compute_time(w).value() == 1e12 / (2000e12 * 0.5));
+  w.dtype = core::Dtype::kBf16;
+  CHECK(m.compute_time(w).value() == 1e12 / (1000e12 * 0.8));
+  CHECK(m.to_json()["matrix_efficiency_by_dtype"]["fp8"] == 0.5);
+  j["matrix_efficiency_by_dtype"] = {{"fp64", 0.5}};
+  j["sources"].erase("matrix_efficiency_by_dtype.fp8");
+  j["sources"]["matrix_efficiency_by_dtype.fp64"] = "test value";
+  CHECK(error_loading(j) ==
+        "gpu.json: /matrix_efficiency_by_dtype/fp64: no matrix_peak is given for this dtype");
+  j["matrix_efficiency_by_dtype"] = {{"fp8", 1.5}};
+  j["sources"].erase("matrix_efficiency_by_dtype.fp64");
+  j["sources"]["matrix_efficiency_by_dtype.fp8"] = "test value";
+  CHECK(error_loading(j).find("gpu.json: /matrix_efficiency_by_dtype/fp8: ") == 0);
+  j["matrix_efficiency_by_dtype"] = {{"fp8", 0.5}};
+  j["sources"].erase("matrix_efficiency_by_dtype.fp8");
+  CHECK(error_loading(j).find("missing the source of parameter \"matrix_efficiency_by_dtype.fp8\"") !=
+        std::string::npos);
 }

@@ -121,6 +121,27 @@ TEST_CASE("Megatron-LM arguments: the plan's sizes, every flag one that argument
   CHECK(flag_value(plan, "--grad-reduce-in-bf16") == "(absent)");  // fp32: Megatron-LM's own choice
   CHECK(flag_value(moe, "--clip-grad") == "0.0");                  // clipping off
   CHECK(flag_value(plan, "--clip-grad") == "(absent)");            // Megatron-LM's default, 1.0
+  CHECK(flag_value(plan, "--fp8-format") == "(absent)");
+  for (const auto& argument : moe.megatron) {
+    const std::string& flag = argument.first;
+    CAPTURE(flag);
+    CHECK(std::find(names.begin(), names.end(), flag) != names.end());
+  }
+  for (const char* recipe : {"transformer-engine", "deepseek-v3"}) {
+    CAPTURE(recipe);
+    const auto fp8 =
+        planner::make_job_plan(load([&](nlohmann::json& d) { d["workload"]["fp8"] = recipe; }), {});
+    for (const auto& argument : fp8.megatron) {
+      const std::string& flag = argument.first;
+      CAPTURE(flag);
+      CHECK(std::find(names.begin(), names.end(), flag) != names.end());
+    }
+    const bool deepseek = std::string(recipe) == "deepseek-v3";
+    CHECK(flag_value(fp8, "--fp8-format") == (deepseek ? "e4m3" : "hybrid"));
+    CHECK(flag_value(fp8, "--fp8-recipe") == (deepseek ? "blockwise" : "(absent)"));
+    CHECK(flag_value(fp8, "--exp-avg-dtype") == (deepseek ? "bf16" : "(absent)"));
+    CHECK(flag_value(fp8, "--exp-avg-sq-dtype") == (deepseek ? "bf16" : "(absent)"));
+  }
 }
 
 TEST_CASE(
