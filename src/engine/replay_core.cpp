@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "engine/op_duration.hpp"
+#include "engine/op_jitter.hpp"
 #include "policy/placement/trace_fit.hpp"
 
 namespace zs::engine {
@@ -110,6 +111,10 @@ void ReplayCore::start_op(uint64_t rank, uint32_t op) {
   }
 }
 
+double ReplayCore::jitter(uint64_t rank, uint32_t op) const {
+  return op_jitter_factor(machine.op_jitter.cv, machine.op_jitter.seed, rank, op, simulated.stands_for);
+}
+
 void ReplayCore::start_compute(uint64_t rank, uint32_t op, const workload::ComputeOp& c) {
   auto unit = placement.unit_of_rank[rank];
   hw::ComputeWork work = work_of(c);
@@ -124,7 +129,8 @@ void ReplayCore::start_compute(uint64_t rank, uint32_t op, const workload::Compu
     work.flops = work.flops * load->second;
     work.bytes = work.bytes * load->second;
   }
-  auto duration = op_duration(machine.unit_model(unit), c, work) * slowdown_of_slot[slot(rank)];
+  auto duration =
+      op_duration(machine.unit_model(unit), c, work) * slowdown_of_slot[slot(rank)] * jitter(rank, op);
   // The compute ops that can only follow this one (RoleGraph::fused_next) run in the same activity:
   // nothing else can start between them, so their times are the same and SimGrid handles fewer
   // activities. Their starts are recorded now; complete() finishes them in order.
@@ -133,7 +139,8 @@ void ReplayCore::start_compute(uint64_t rank, uint32_t op, const workload::Compu
   double end = now() + duration.value();
   for (uint32_t next = graph.fused_next[op]; next != RoleGraph::kNone; next = graph.fused_next[next]) {
     const auto& nc = std::get<workload::ComputeOp>(program(rank).ops[next].body);
-    const auto next_duration = op_duration(machine.unit_model(unit), nc) * slowdown_of_slot[slot(rank)];
+    const auto next_duration =
+        op_duration(machine.unit_model(unit), nc) * slowdown_of_slot[slot(rank)] * jitter(rank, next);
     op_start[slot(rank)][next] = end;
     end += next_duration.value();
     duration = duration + next_duration;

@@ -142,6 +142,9 @@ struct ReplayCore {
   void complete(const Activity& a);
 
  private:
+  /// The per-op jitter factor of `op` on `rank` (1 without jitter); collapsed, the slowest of the ranks
+  /// the representative stands for.
+  double jitter(uint64_t rank, uint32_t op) const;
   void start_compute(uint64_t rank, uint32_t op, const workload::ComputeOp& c);
   void start_initial_ops();
   void check_every_op_ran() const;

@@ -64,8 +64,9 @@ std::vector<std::string> approximations(const engine::SimulationResult& r) {
       "FLOPs per kernel only for unit models that give matrix_half_efficiency_work; operand shapes (tile "
       "quantization) are not modelled",
       "kernel launch overhead is charged once per trace op",
-      "units run at their model's speed unless the scenario gives unit_speed_variation (drawn once per run "
-      "per unit: persistent differences, not per-step jitter) or a straggler slows them",
+      "units run at their model's speed unless the scenario gives unit_speed_variation (cv: drawn once per "
+      "run per unit; op_cv: per-step jitter drawn per rank and compute op, in collapsed fidelity the slowest "
+      "of the ranks a representative stands for after every op) or a straggler slows them",
       "megatron plans clip gradients by their global norm every step (the scaling pass counted as if the "
       "norm always exceeded the threshold)",
       "the arithmetic of collective reductions is not charged; a switch's in-network reduction is charged "

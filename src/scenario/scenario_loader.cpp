@@ -295,7 +295,8 @@ Scenario ScenarioLoader::load(const std::string& path) const {
   const bool varied = root.has("unit_speed_variation");
   if (varied) {
     auto section = root.part("unit_speed_variation");
-    s.unit_speed_variation = {section.get<double>("cv"), section.get<std::string>("source")};
+    s.unit_speed_variation = {section.get<double>("cv"), section.get<double>("op_cv"),
+                              section.get<std::string>("source")};
     section.finish();
     topology::apply_unit_speed_variation(s.machine, s.unit_speed_variation, s.seed);
   }
@@ -360,6 +361,7 @@ Scenario ScenarioLoader::load(const std::string& path) const {
   if (s.reliability) s.resolved["reliability"] = s.reliability->resolved;
   if (varied)  // recorded even at cv 0, so that a sweep can name its pointer
     s.resolved["unit_speed_variation"] = {{"cv", s.unit_speed_variation.cv},
+                                          {"op_cv", s.unit_speed_variation.op_cv},
                                           {"source", s.unit_speed_variation.source}};
   if (!s.circuit_reconfigurations.empty()) {
     nlohmann::json events = nlohmann::json::array();

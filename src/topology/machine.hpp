@@ -35,6 +35,12 @@ struct Machine {
   /// Degradations in force (stragglers): compute on the unit takes this many times as long (2: half speed).
   /// Empty for a healthy machine.
   std::map<NodeId, double> unit_slowdown;
+  /// Per-op jitter of compute time: each op takes 1 + cv * max(z, 0) times as long, z standard normal
+  /// drawn from `seed` per rank and op (cv 0: none).
+  struct OpJitter {
+    double cv = 0;
+    uint64_t seed = 0;
+  } op_jitter;
   /// Degraded links: the link carries this fraction of its bandwidth. Empty for a healthy machine.
   std::map<LinkId, double> link_derating;
   /// Failed links (a cable, a transceiver, an optical switch port): no route crosses them. Empty for a

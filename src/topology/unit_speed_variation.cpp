@@ -18,6 +18,10 @@ const core::ParamTable& unit_speed_variation_params() {
            "cv", 0.0, 0.5,
            "coefficient of variation of unit speed: each unit's compute takes 1 + cv x max(z, 0) "
            "times its model's time, z standard normal, drawn once per run from the seed"),
+       core::Param::number("op_cv", 0.0, 0.5,
+                           "coefficient of variation of each compute op's time (per-step jitter): every op "
+                           "on every rank takes 1 + op_cv x max(z, 0) times as long, z drawn per rank and op")
+           .or_default(0.0),
        core::Param::text("source", "the measurement cv comes from (paper, URL), or \"assumption: ...\"")});
   return table;
 }
@@ -30,6 +34,7 @@ double standard_normal(double u1, double u2) {
 }  // namespace
 
 void apply_unit_speed_variation(Machine& machine, const UnitSpeedVariation& variation, uint64_t seed) {
+  machine.op_jitter = {variation.op_cv, seed};
   if (variation.cv <= 0) return;
   core::SplitMixStream draws(core::splitmix64(seed ^ 0x756e69742d737064ull));  // "unit-spd"
   for (NodeId unit : machine.topology.units()) {

@@ -73,7 +73,7 @@ TEST_CASE("unit speed variation: the iteration is paced by the slowest unit draw
   auto machine = test::single_switch_machine(4, test::unit_model("100TFLOPS", 0.5, "0s"),
                                              test::link_model("100GB/s", "1us"));
   const auto trace = workload::generate_data_parallel_trace(test::hand_model(), {4, 1, 4});
-  topology::apply_unit_speed_variation(machine, {0.2, "assumption: test"}, 5);
+  topology::apply_unit_speed_variation(machine, {0.2, 0.0, "assumption: test"}, 5);
   double slowest = 1.0;
   for (auto unit : machine.topology.units()) slowest = std::max(slowest, machine.compute_slowdown(unit));
   REQUIRE(slowest > 1.0);

@@ -63,6 +63,13 @@ TEST_CASE("unit speed variation is drawn onto the machine from the scenario's se
   topology::apply_unit_speed_variation(expected, s.unit_speed_variation, s.seed);
   CHECK(s.machine.unit_slowdown == expected.unit_slowdown);
   CHECK_FALSE(s.machine.unit_slowdown.empty());  // seed 7 slows some of the 4 units
+  CHECK(s.machine.op_jitter.cv == 0.0);          // per-op jitter off unless op_cv is given
+  CHECK(s.resolved["unit_speed_variation"]["op_cv"] == 0.0);
+  files.scenario["unit_speed_variation"]["op_cv"] = 0.03;
+  auto jittered = scenario::ScenarioLoader(disk).load(files.write(dir));
+  CHECK(jittered.machine.op_jitter.cv == 0.03);
+  CHECK(jittered.machine.op_jitter.seed == jittered.seed);
+  CHECK(jittered.resolved["unit_speed_variation"]["op_cv"] == 0.03);
 }
 
 TEST_CASE("a from-file placement map is read relative to the scenario") {
@@ -114,6 +121,11 @@ TEST_CASE("bad input: each case names the file and the JSON path") {
          f.scenario["unit_speed_variation"] = {{"cv", 0.9}, {"source", "x"}};
        },
        "scenario.json", "/unit_speed_variation/cv", "expected a number in [0.0, 0.5]"},
+      {"per-op jitter beyond its range",
+       [](F& f, const D&) {
+         f.scenario["unit_speed_variation"] = {{"cv", 0.0}, {"op_cv", -0.1}, {"source", "x"}};
+       },
+       "scenario.json", "/unit_speed_variation/op_cv", "expected a number in [0.0, 0.5]"},
       {"unit speed variation without a source",
        [](F& f, const D&) {
          f.scenario["unit_speed_variation"] = {{"cv", 0.02}};

@@ -20,7 +20,7 @@ topology::Machine machine_of(int units) {
 TEST_CASE("unit speed variation: 1 + cv max(z, 0) per unit, E[max(z, 0)] = 1/sqrt(2 pi), half at 1") {
   const double cv = 0.05;
   auto m = machine_of(4096);
-  topology::apply_unit_speed_variation(m, {cv, "assumption: test"}, 7);
+  topology::apply_unit_speed_variation(m, {cv, 0.0, "assumption: test"}, 7);
   // Units drawn at or above their model's speed keep no entry.
   const double slowed = double(m.unit_slowdown.size()) / 4096;
   CHECK(slowed == doctest::Approx(0.5).epsilon(0.05));
@@ -34,7 +34,7 @@ TEST_CASE("unit speed variation: 1 + cv max(z, 0) per unit, E[max(z, 0)] = 1/sqr
 TEST_CASE("unit speed variation: a group of 8 waits for 1 + cv E[max of 8 normals] = 1 + 1.4236 cv") {
   const double cv = 0.1;
   auto m = machine_of(8 * 1024);
-  topology::apply_unit_speed_variation(m, {cv, "assumption: test"}, 3);
+  topology::apply_unit_speed_variation(m, {cv, 0.0, "assumption: test"}, 3);
   const auto& units = m.topology.units();
   double sum = 0;
   for (size_t g = 0; g < 1024; ++g) {
@@ -49,18 +49,18 @@ TEST_CASE("unit speed variation: a group of 8 waits for 1 + cv E[max of 8 normal
 
 TEST_CASE("unit speed variation: the same seed draws the same slowdowns, cv 0 draws none, draws multiply") {
   auto a = machine_of(64), b = machine_of(64), c = machine_of(64);
-  topology::apply_unit_speed_variation(a, {0.03, "x"}, 11);
-  topology::apply_unit_speed_variation(b, {0.03, "x"}, 11);
-  topology::apply_unit_speed_variation(c, {0.03, "x"}, 12);
+  topology::apply_unit_speed_variation(a, {0.03, 0.0, "x"}, 11);
+  topology::apply_unit_speed_variation(b, {0.03, 0.0, "x"}, 11);
+  topology::apply_unit_speed_variation(c, {0.03, 0.0, "x"}, 12);
   CHECK(a.unit_slowdown == b.unit_slowdown);
   CHECK(a.unit_slowdown != c.unit_slowdown);
   auto none = machine_of(64);
-  topology::apply_unit_speed_variation(none, {0.0, "x"}, 11);
+  topology::apply_unit_speed_variation(none, {0.0, 0.0, "x"}, 11);
   CHECK(none.unit_slowdown.empty());
   // A unit already slowed (a straggler) keeps its slowdown times the drawn one.
   auto straggling = machine_of(64);
   const auto unit = a.unit_slowdown.begin()->first;
   straggling.unit_slowdown[unit] = 2.0;
-  topology::apply_unit_speed_variation(straggling, {0.03, "x"}, 11);
+  topology::apply_unit_speed_variation(straggling, {0.03, 0.0, "x"}, 11);
   CHECK(straggling.unit_slowdown.at(unit) == doctest::Approx(2.0 * a.unit_slowdown.at(unit)));
 }
