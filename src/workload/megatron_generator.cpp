@@ -8,6 +8,7 @@
 #include "workload/cross_entropy.hpp"
 #include "workload/gradient_passes.hpp"
 #include "workload/memory_accounting.hpp"
+#include "workload/plan_layout.hpp"
 
 namespace zs::workload {
 namespace {
@@ -15,66 +16,13 @@ namespace {
 constexpr uint32_t kCompute = 0, kSendNext = 1, kSendPrev = 2, kDataParallel = 3;
 using Body = std::variant<ComputeOp, CollectiveOp, MemoryOp, P2POp>;
 
-/// The communicators a plan needs beyond single axes, and the mesh.
-struct Layout {
-  Mesh mesh;
-  std::vector<Communicator> communicators;
-  bool expert_sync = false;     ///< experts have replicas to synchronize with
-  bool norm_reduction = false;  ///< the gradient norm and inf check span more than one rank
-};
-
-/// The communicator of the gradient norm's and inf check's all-reduces.
-constexpr const char* kGradientNormGroup = "gradient-norm";
-
-Layout layout_of(const TransformerSpec& model, const ParallelPlan& plan) {
-  std::vector<MeshAxis> axes{{"pp", plan.pipeline_parallel}};
-  std::vector<std::string> dense, experts;
-  const uint32_t edp = plan.data_parallel / plan.expert_parallel;
-  if (plan.expert_parallel > 1) {
-    if (edp > 1) {
-      axes.push_back({"edp", edp});
-      dense.push_back("edp");
-      experts.push_back("edp");
-    }
-    axes.push_back({"ep", plan.expert_parallel});
-    dense.push_back("ep");
-  } else {
-    axes.push_back({"dp", plan.data_parallel});
-    dense.push_back("dp");
-    experts.push_back("dp");
-  }
-  if (plan.context_parallel > 1) {
-    axes.push_back({"cp", plan.context_parallel});
-    dense.push_back("cp");
-    experts.push_back("cp");
-  }
-  axes.push_back({"tp", plan.tensor_parallel});
-  experts.push_back("tp");
-  // The gradient norm's ranks: every rank holding a distinct part of the gradients. With a distributed
-  // optimizer every rank owns a shard; without, data-parallel replicas hold the same gradients and the
-  // model-parallel ranks (pipeline stages, tensor and expert shards) distinct ones.
-  std::vector<std::string> norm;
-  for (const auto& axis : axes)
-    if (axis.size > 1 &&
-        (plan.zero_stage >= 1 || axis.name == "pp" || axis.name == "tp" || axis.name == "ep"))
-      norm.push_back(axis.name);
-  Layout l{Mesh(std::move(axes)), {}, false, !norm.empty()};
-  if (dense != std::vector<std::string>{"dp"}) l.communicators.push_back({"dp", dense});
-  if (l.norm_reduction) l.communicators.push_back({kGradientNormGroup, norm});
-  if (model.moe && plan.expert_replicas() > 1) {
-    l.communicators.push_back({"expert-dp", experts});
-    l.expert_sync = true;
-  }
-  return l;
-}
-
 /// Builds one stage's program.
 class StageBuilder {
  public:
   /// `ops_left`: ops the whole trace may still add, of `max_ops`; generation stops with TraceTooLarge
   /// past it.
-  StageBuilder(const TransformerSpec& model, const ParallelPlan& plan, const Layout& layout, uint32_t stage,
-               RoleProgram& program, uint64_t& ops_left, uint64_t max_ops)
+  StageBuilder(const TransformerSpec& model, const ParallelPlan& plan, const PlanLayout& layout,
+               uint32_t stage, RoleProgram& program, uint64_t& ops_left, uint64_t max_ops)
       : model_(model),
         plan_(plan),
         precision_(plan.precision(model)),
@@ -564,7 +512,7 @@ class StageBuilder {
   const TransformerSpec& model_;
   const ParallelPlan& plan_;
   const MixedPrecision precision_;
-  const Layout& layout_;
+  const PlanLayout& layout_;
   uint32_t stage_;
   RoleProgram& program_;
   uint64_t& ops_left_;
@@ -577,7 +525,7 @@ class StageBuilder {
 }  // namespace
 
 Trace generate_megatron_trace(const TransformerSpec& model, const ParallelPlan& plan, uint64_t max_ops) {
-  const Layout layout = layout_of(model, plan);
+  const PlanLayout layout = layout_of(model, plan);
   Trace trace;
   trace.name = model.name + "-dp" + std::to_string(plan.data_parallel) + "-pp" +
                std::to_string(plan.pipeline_parallel) + "-tp" + std::to_string(plan.tensor_parallel);

@@ -1,0 +1,51 @@
+// The mesh and communicators of a Megatron-style plan.
+#include "workload/plan_layout.hpp"
+
+#include <string>
+#include <utility>
+
+namespace zs::workload {
+
+PlanLayout layout_of(const TransformerSpec& model, const ParallelPlan& plan) {
+  std::vector<MeshAxis> axes{{"pp", plan.pipeline_parallel}};
+  std::vector<std::string> dense, experts;
+  const uint32_t edp = plan.data_parallel / plan.expert_parallel;
+  if (plan.expert_parallel > 1) {
+    if (edp > 1) {
+      axes.push_back({"edp", edp});
+      dense.push_back("edp");
+      experts.push_back("edp");
+    }
+    axes.push_back({"ep", plan.expert_parallel});
+    dense.push_back("ep");
+  } else {
+    axes.push_back({"dp", plan.data_parallel});
+    dense.push_back("dp");
+    experts.push_back("dp");
+  }
+  if (plan.context_parallel > 1) {
+    axes.push_back({"cp", plan.context_parallel});
+    dense.push_back("cp");
+    experts.push_back("cp");
+  }
+  axes.push_back({"tp", plan.tensor_parallel});
+  experts.push_back("tp");
+  // The gradient norm's ranks: every rank holding a distinct part of the gradients. With a distributed
+  // optimizer every rank owns a shard; without, data-parallel replicas hold the same gradients and the
+  // model-parallel ranks (pipeline stages, tensor and expert shards) distinct ones.
+  std::vector<std::string> norm;
+  for (const auto& axis : axes)
+    if (axis.size > 1 &&
+        (plan.zero_stage >= 1 || axis.name == "pp" || axis.name == "tp" || axis.name == "ep"))
+      norm.push_back(axis.name);
+  PlanLayout l{Mesh(std::move(axes)), {}, false, !norm.empty()};
+  if (dense != std::vector<std::string>{"dp"}) l.communicators.push_back({"dp", dense});
+  if (l.norm_reduction) l.communicators.push_back({kGradientNormGroup, norm});
+  if (model.moe && plan.expert_replicas() > 1) {
+    l.communicators.push_back({"expert-dp", experts});
+    l.expert_sync = true;
+  }
+  return l;
+}
+
+}  // namespace zs::workload
