@@ -53,6 +53,7 @@ ReplayCore::ReplayCore(const topology::Machine& m, const workload::Trace& t, con
   slowdown_of_slot.assign(slots, 1.0);
   for (auto [rank, factor] : simulated.slowdown) slowdown_of_slot[slot(rank)] = factor;
   ops_done.assign(slots, 0);
+  communicating.assign(slots, 0);
   if (simulated.record_timeline) {
     timeline = std::make_shared<ReplayTimeline>();
     for (uint64_t r : rank_of_slot) timeline->unit_of_slot.push_back(placement.unit_of_rank[r]);
@@ -101,14 +102,23 @@ void ReplayCore::start_op(uint64_t rank, uint32_t op) {
   if (const auto* c = std::get_if<workload::ComputeOp>(&o.body)) {
     start_compute(rank, op, *c);
   } else if (const auto* p = std::get_if<workload::P2POp>(&o.body)) {
+    count_communication(rank, +1);
     post_p2p(rank, op, *p);
   } else if (const auto* m = std::get_if<workload::MemoryOp>(&o.body)) {
     const bool read = m->direction == workload::MemoryDirection::kRead;
     ++result.memory_activities;
     fidelity->start_memory_move(rank, m->bytes, read, {Kind::kOp, rank, op});
   } else {
+    count_communication(rank, +1);
     join(rank, op, std::get<workload::CollectiveOp>(o.body));
   }
+}
+
+void ReplayCore::count_communication(uint64_t rank, int change) {
+  uint32_t& count = communicating[slot(rank)];
+  if (change < 0 && count == 0) throw std::logic_error("a communication op finished twice");
+  count = change > 0 ? count + 1 : count - 1;
+  if (count == (change > 0 ? 1u : 0u)) backend.set_communicating(placement.unit_of_rank[rank], count > 0);
 }
 
 double ReplayCore::jitter(uint64_t rank, uint32_t op) const {
@@ -168,6 +178,9 @@ void ReplayCore::op_done_at(uint64_t rank, uint32_t op, double end, uint32_t run
     }
     timeline->spans.push_back({uint32_t(slot(rank)), op, span.first, span.second, coll});
   }
+  if (std::holds_alternative<workload::CollectiveOp>(o.body) ||
+      std::holds_alternative<workload::P2POp>(o.body))
+    count_communication(rank, -1);
   if (const auto* c = std::get_if<workload::CollectiveOp>(&o.body)) {
     const size_t comm = communicator_of(c->communicator);
     if (b.collective_by_communicator.size() <= comm) b.collective_by_communicator.resize(comm + 1);

@@ -62,6 +62,9 @@ struct ReplayCore {
   /// Per slot, how many times as long its compute takes: its unit's straggler slowdown; collapsed, the
   /// slowest unit among the ranks the representative stands for (their groups wait for it).
   std::vector<double> slowdown_of_slot;
+  /// Per slot, the collectives and point-to-point ops joined or posted and not finished: their kernels
+  /// run on the unit beside its compute (SimgridBackend::set_communicating).
+  std::vector<uint32_t> communicating;
   std::vector<RoleGraph> graphs;
   std::vector<uint32_t> role_of_rank;           ///< per slot
   std::vector<std::vector<uint32_t>> pending;   ///< per slot, per op: unfinished predecessors
@@ -142,6 +145,9 @@ struct ReplayCore {
   void complete(const Activity& a);
 
  private:
+  /// Counts a communication op of `rank` starting (+1) or finishing (-1), telling the backend when the
+  /// unit starts and stops communicating.
+  void count_communication(uint64_t rank, int change);
   /// The per-op jitter factor of `op` on `rank` (1 without jitter); collapsed, the slowest of the ranks
   /// the representative stands for.
   double jitter(uint64_t rank, uint32_t op) const;

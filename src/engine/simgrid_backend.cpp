@@ -181,6 +181,17 @@ void SimgridBackend::prepare_engine() {
   reset_simgrid_clock();
 }
 
+namespace {
+/// A host's speeds: alone, and for a compute unit whose model slows compute beside communication, the
+/// slower speed it runs at then (SimGrid's second power state; switching it re-rates running compute).
+std::vector<double> host_speeds(const topology::Machine& machine, topology::NodeId n) {
+  if (machine.topology.node(n).kind != topology::NodeKind::kUnit) return {kHostSpeed};
+  const double slowdown = machine.unit_model(n).overlap_slowdown();
+  if (slowdown <= 0) return {kHostSpeed};
+  return {kHostSpeed, kHostSpeed / (1.0 + slowdown)};
+}
+}  // namespace
+
 SimgridBackend::SimgridBackend(const topology::Machine& machine) {
   prepare_engine();
   impl_ = std::make_unique<Impl>(machine);
@@ -192,7 +203,7 @@ SimgridBackend::SimgridBackend(const topology::Machine& machine) {
     const auto* sw = machine.switch_model(n);
     // Units, memory pools and switches that reduce in the network are endpoints of transfers.
     if (topo.node(n).kind != topology::NodeKind::kSwitch || (sw != nullptr && sw->in_network_reduction())) {
-      impl_->hosts[n] = zone->create_host(name, kHostSpeed);
+      impl_->hosts[n] = zone->create_host(name, host_speeds(machine, n));
       point = impl_->hosts[n]->get_netpoint();
     } else {
       point = zone->create_router(name);
@@ -224,7 +235,7 @@ SimgridBackend::SimgridBackend(const topology::Machine& machine,
   auto* zone = impl_->open_zone();
   for (topology::NodeId n : compute_units)
     if (impl_->hosts.at(n) == nullptr)
-      impl_->hosts[n] = zone->create_host("n" + std::to_string(n), kHostSpeed);
+      impl_->hosts[n] = zone->create_host("n" + std::to_string(n), host_speeds(machine, n));
   impl_->close_zone(zone);
 }
 
@@ -241,6 +252,11 @@ void SimgridBackend::start_compute(topology::NodeId unit, core::Seconds duration
   exec->set_host(host);
   exec->set_flops_amount(duration.value() * kHostSpeed);
   impl_->start(exec, token);
+}
+
+void SimgridBackend::set_communicating(topology::NodeId unit, bool communicating) {
+  auto* host = impl_->hosts.at(unit);
+  if (host != nullptr && host->get_pstate_count() > 1) host->set_pstate(communicating ? 1 : 0);
 }
 
 void SimgridBackend::start_transfer(topology::NodeId src, topology::NodeId dst, core::Bytes bytes,

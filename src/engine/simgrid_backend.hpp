@@ -38,6 +38,9 @@ class SimgridBackend {
   core::Seconds now() const;
   /// Occupies the unit for `duration` if it runs alone; concurrent work on one unit shares it.
   void start_compute(topology::NodeId unit, core::Seconds duration, Token token);
+  /// Whether communication kernels run on `unit` now: while they do, its compute runs at 1 / (1 +
+  /// overlap_slowdown) of its speed (its unit model's), compute already running included.
+  void set_communicating(topology::NodeId unit, bool communicating);
   /// Moves `bytes` (rounded to whole bytes) from one endpoint (unit, pool, reducing switch) to another
   /// over the route.
   /// A transfer from a unit to itself completes at once.

@@ -30,6 +30,12 @@ const core::ParamTable& ComputeUnitModel::params() {
            .optional()
            .cite(),
        core::Param::number("vector_efficiency", 1e-6, 1.0, "achieved fraction of the vector peak").cite(),
+       core::Param::number("overlap_slowdown", 0.0, 10.0,
+                           "how much longer compute takes while communication kernels (collectives, "
+                           "point-to-point) run beside it on the unit, taking SMs and memory bandwidth: 0.19 "
+                           "is 19% longer; left out, 0 (no interference)")
+           .optional()
+           .cite(),
        core::Param::bytes("hbm_capacity", "memory on the unit").cite(),
        core::Param::byte_rate("hbm_bandwidth", "memory bandwidth, reads and writes together").cite(),
        core::Param::number("hbm_efficiency", 1e-6, 1.0, "achieved fraction of the memory bandwidth").cite(),
@@ -53,6 +59,7 @@ ComputeUnitModel ComputeUnitModel::from_json(core::JsonObject& json) {
   m.matrix_half_efficiency_work_ =
       r.find<core::Flops>("matrix_half_efficiency_work").value_or(core::Flops(0.0));
   m.vector_efficiency_ = r.get<double>("vector_efficiency");
+  m.overlap_slowdown_ = r.find<double>("overlap_slowdown").value_or(0.0);
   m.hbm_capacity_ = r.get<core::Bytes>("hbm_capacity");
   m.hbm_bandwidth_ = r.get<core::ByteRate>("hbm_bandwidth");
   m.hbm_efficiency_ = r.get<double>("hbm_efficiency");

@@ -54,6 +54,9 @@ class ComputeUnitModel {
   /// Achieved fraction of the matrix peak of dtype `d` for kernels of `flops_per_kernel` FLOP.
   double matrix_efficiency_at(core::Dtype d, core::Flops flops_per_kernel) const;
   double vector_efficiency() const { return vector_efficiency_; }  ///< achieved fraction of vector peak
+  /// Extra fraction of time compute takes while the unit runs communication kernels beside it (0: none):
+  /// compute proceeds at 1 / (1 + overlap_slowdown) of its speed for as long as they run.
+  double overlap_slowdown() const { return overlap_slowdown_; }
   core::Bytes hbm_capacity() const { return hbm_capacity_; }       ///< B
   core::ByteRate hbm_bandwidth() const { return hbm_bandwidth_; }  ///< B/s
   double hbm_efficiency() const { return hbm_efficiency_; }        ///< achieved fraction of HBM bandwidth
@@ -81,6 +84,7 @@ class ComputeUnitModel {
       matrix_efficiency_by_dtype_;  ///< fractions that differ from matrix_efficiency_
   core::Flops matrix_half_efficiency_work_{0.0};
   double vector_efficiency_ = 1.0;
+  double overlap_slowdown_ = 0.0;
   core::Bytes hbm_capacity_;
   core::ByteRate hbm_bandwidth_;
   double hbm_efficiency_ = 1.0;

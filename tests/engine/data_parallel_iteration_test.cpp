@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "core/json_object.hpp"
 #include "engine/simulation.hpp"
 #include "policy/collective/ring_collective.hpp"
 #include "policy/placement/linear_placement.hpp"
@@ -81,6 +82,30 @@ TEST_CASE("unit speed variation: the iteration is paced by the slowest unit draw
   test::HandCalculation hand;
   CHECK(r.replay.iteration_time.value() ==
         zs::test::approx(slowest * hand.compute + hand.exposed).epsilon(1e-9));
+}
+
+TEST_CASE("compute beside communication runs 1 / (1 + overlap_slowdown) as fast while they overlap") {
+  auto json = test::unit_model_json("100TFLOPS", 0.5, "0s");
+  json["overlap_slowdown"] = 0.25;
+  json["sources"]["overlap_slowdown"] = "test value";
+  core::JsonObject o(json, "test-gpu.json", "");
+  auto machine =
+      test::single_switch_machine(4, hw::ComputeUnitModel::from_json(o), test::link_model("100GB/s", "1us"));
+  const auto trace = workload::generate_data_parallel_trace(test::hand_model(), {4, 1, 4});
+  auto r = engine::simulate(machine, trace, policy::LinearPlacement(), policy::RingCollective());
+  test::HandCalculation hand;
+  // Layer 1's gradient all-reduce starts with layer 0's backward: for its ar_layer1 seconds that backward
+  // does ar_layer1 / 1.25 of its work, so it ends ar_layer1 x (1 - 1/1.25) later. Nothing else overlaps:
+  // layer 0's all-reduce runs after every backward and the optimizer waits for it.
+  CHECK(r.replay.iteration_time.value() ==
+        zs::test::approx(hand.iteration + hand.ar_layer1 * (1 - 1 / 1.25)).epsilon(1e-9));
+  CHECK(r.replay.ranks[0].compute.value() ==
+        zs::test::approx(hand.compute + hand.ar_layer1 * (1 - 1 / 1.25)).epsilon(1e-9));
+  // Collapsed fidelity costs the all-reduce without flows but runs compute the same way.
+  auto collapsed = engine::simulate(machine, trace, policy::LinearPlacement(), policy::RingCollective(), {},
+                                    engine::Fidelity::kCollapsed);
+  CHECK(collapsed.replay.iteration_time.value() ==
+        zs::test::approx(r.replay.iteration_time.value()).epsilon(1e-6));
 }
 
 TEST_CASE("a link at half bandwidth slows only the transfers that cross it") {
