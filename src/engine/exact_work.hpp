@@ -33,6 +33,11 @@ inline constexpr double kExactRankOpLimit = 16.0 * 1024 * 1024;
 /// one core (measured: a 2,048-rank ring all-reduce, 1.7e10 scans, replays in about 10 minutes).
 inline constexpr double kExactScanLimit = 2.0 * 1024 * 1024 * 1024;
 
+/// Whether exact fidelity replays `work` in minutes: within both limits above.
+inline bool within_exact_limits(const ExactWork& work) {
+  return work.rank_ops <= kExactRankOpLimit && work.scans() <= kExactScanLimit;
+}
+
 /// Why auto fidelity chose what it chose for `work`, in one phrase ("auto: ...").
 std::string auto_fidelity_reason(const ExactWork& work, bool collapsed);
 

@@ -36,7 +36,7 @@ Fidelity resolved_fidelity(const workload::Trace& trace, Fidelity fidelity, std:
     }
   }
   if (fidelity == Fidelity::kAuto) {
-    const bool collapsed = ops > kExactRankOpLimit || work.scans() > kExactScanLimit;
+    const bool collapsed = !within_exact_limits(work);
     fidelity = collapsed ? Fidelity::kCollapsed : Fidelity::kExact;
     if (reason != nullptr) *reason = auto_fidelity_reason(work, collapsed);
   }
@@ -68,18 +68,16 @@ SimulationResult simulate(const topology::Machine& machine, const workload::Trac
                           Fidelity fidelity) {
   SimulationResult out;
   fidelity = resolved_fidelity(trace, fidelity, &out.fidelity_reason);
-  const ExactWork work = estimate_exact_work(trace);
   out.placement_policy = std::string(placement_policy);
   out.collective_policy = std::string(collective.name());
   out.placement_layout = where.layout;
   std::optional<RankCollapse> collapse;
   if (fidelity == Fidelity::kCollapsed) {
     collapse.emplace(trace);
-    // Nothing to merge: the representatives would be every rank, and only the network would differ
-    // from exact fidelity (analytic charges instead of flows). Within exact's limits, run exact: it is
-    // the reference, and on moe-ep-64 it is also faster (3.6-4.5 s against 7.6 s on 2 cores).
-    if (collapse->every_rank_for_routing() && work.rank_ops <= kExactRankOpLimit &&
-        work.scans() <= kExactScanLimit) {
+    // Nothing to merge (only within exact's limits): the representatives would be every rank, and
+    // only the network would differ from exact fidelity (analytic charges instead of flows). Run exact:
+    // it is the reference, and on moe-ep-64 it is also faster (3.6-4.5 s against 7.6 s on 2 cores).
+    if (collapse->every_rank_for_routing()) {
       collapse.reset();
       out.collapsed_ran_exact = true;
     }

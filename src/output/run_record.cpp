@@ -125,9 +125,7 @@ std::vector<std::string> approximations(const engine::SimulationResult& r) {
       out.push_back("collapsed fidelity: expert routing is drawn per call (groups up to " + routed_per_call +
                     "), so no two ranks load alike and every rank is simulated (traces of at most " +
                     std::to_string(engine::RankCollapse::kIndividualRanks) +
-                    " ranks beyond exact fidelity's limit; within it, exact fidelity runs instead); only the "
-                    "network is "
-                    "analytic");
+                    " ranks within exact fidelity's limits); only the network is analytic");
     } else {
       out.push_back(
           "collapsed fidelity: an expert combine whose hottest experts' members join last charges the other "
@@ -135,9 +133,10 @@ std::vector<std::string> approximations(const engine::SimulationResult& r) {
           routed_per_call + ")");
       out.push_back(
           "collapsed fidelity: an expert dispatch's representative takes the largest expert load of its "
-          "group; groups over " +
-          routed_per_call +
-          " draw their routing once per dispatch shape and cost that draw's "
+          "group; groups up to " +
+          routed_per_call + " draw their routing per call from a pool of " +
+          std::to_string(engine::CollapsedCosts::kRoutingPool) +
+          " draws per dispatch shape, groups over it draw once per dispatch shape and cost that draw's "
           "per-peer bytes, the combine as the dispatch with its link directions reversed");
     }
   }

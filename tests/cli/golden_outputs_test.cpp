@@ -37,6 +37,9 @@ TEST_CASE("golden run: moe-ep-64") {
 TEST_CASE("golden run: qwen3-ep128-skewed") {
   check_golden("run", "qwen3-ep128-skewed", "qwen3-ep128-skewed", kRunFiles);
 }
+TEST_CASE("golden run: qwen3-ep64-2048") {
+  check_golden("run", "qwen3-ep64-2048", "qwen3-ep64-2048", kRunFiles);
+}
 TEST_CASE("golden goodput: moe-10t-16k") {
   check_golden("goodput", "moe-10t-16k", "moe-10t-16k-goodput", kGoodputFiles);
 }

@@ -67,7 +67,8 @@ TEST_CASE("the resolved topology holds every key its generator declares, default
 }
 
 TEST_CASE(
-    "a key the generator does not declare lists the declared ones; one the values leave unused is named") {
+    "a key the generator does not declare lists the declared ones, and one the values leave unused is "
+    "named") {
   nlohmann::json j = {{"kind", "topology"}, {"name", "hgx"},       {"generator", "single-switch"},
                       {"units", 8},         {"unit_model", "gpu"}, {"link_model", "nvlink"},
                       {"levels", 2}};

@@ -266,6 +266,24 @@ void reverse_directions(std::vector<std::pair<uint32_t, double>>& bytes) {
 
 }  // namespace
 
+workload::DispatchSizes CollapsedCosts::routing_of_call(const workload::ExpertDispatch& d, uint32_t n,
+                                                        uint64_t group) {
+  if (collapse_.every_rank_for_routing()) return workload::dispatch_sizes(d, n, group);
+  uint64_t mixed = d.seed * 0x9E3779B97F4A7C15ull + group;  // SplitMix64's finalizer
+  mixed = (mixed ^ (mixed >> 30)) * 0xbf58476d1ce4e5b9ull;
+  mixed = (mixed ^ (mixed >> 27)) * 0x94d049bb133111ebull;
+  const uint64_t index = (mixed ^ (mixed >> 31)) % kRoutingPool;
+  const auto key = std::make_tuple(uint64_t(n), d.tokens, int(d.experts * 64 + d.top_k),
+                                   d.bytes_per_token.value(), d.combine, index);
+  auto found = pooled_draws_.find(key);
+  if (found == pooled_draws_.end()) {
+    auto drawn = d;
+    drawn.seed = 0;
+    found = pooled_draws_.emplace(key, workload::dispatch_sizes(drawn, n, index)).first;
+  }
+  return found->second;
+}
+
 CollapsedCosts::CollectiveCharge CollapsedCosts::collective(uint64_t rank, size_t comm,
                                                             const std::vector<size_t>& axes,
                                                             const workload::CollectiveOp& c,
@@ -277,7 +295,7 @@ CollapsedCosts::CollectiveCharge CollapsedCosts::collective(uint64_t rank, size_
   Cost cost;
   if (RankCollapse::routed_per_call(c, n)) {
     // Small expert dispatch: this call's own routing draw, as in exact fidelity.
-    auto sizes = workload::dispatch_sizes(*c.dispatch, n, group);
+    auto sizes = routing_of_call(*c.dispatch, n, group);
     charge.load = std::move(sizes.load_of_member);
     cost = schedule_cost(rank, axes, c, &sizes.peer_bytes, where);
   } else {
@@ -328,7 +346,7 @@ std::pair<CollapsedCosts::Charge, CollapsedCosts::Charge> CollapsedCosts::stagge
     uint64_t rank, const std::vector<size_t>& axes, const workload::CollectiveOp& c,
     const std::vector<bool>& late, const std::string& where) {
   const auto n = static_cast<uint32_t>(trace_.mesh.group_size(axes));
-  auto sizes = workload::dispatch_sizes(*c.dispatch, n, trace_.mesh.group_index(rank, axes));
+  auto sizes = routing_of_call(*c.dispatch, n, trace_.mesh.group_index(rank, axes));
   auto early_bytes = sizes.peer_bytes, late_bytes = sizes.peer_bytes;
   for (uint32_t s = 0; s < n; ++s)
     for (uint32_t d = 0; d < n; ++d) (late[s] || late[d] ? early_bytes : late_bytes)[s][d] = 0;

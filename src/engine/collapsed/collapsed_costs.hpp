@@ -41,6 +41,9 @@ class CollapsedCosts {
     /// only the directions the representative's own transfers cross, whose loads the weighting estimates.
     std::vector<std::pair<uint32_t, double>> shared_bytes;
   };
+  /// Routing draws per dispatch shape that the small expert dispatches of a merged trace (representatives
+  /// standing for several ranks) take turns with; a per-call draw of a 64-member group costs about 0.1 s.
+  static constexpr uint64_t kRoutingPool = 16;
   /// A collective's cost for its group.
   struct CollectiveCharge : Charge {
     std::string algorithm;     ///< what the policy scheduled
@@ -106,6 +109,12 @@ class CollapsedCosts {
                               const std::vector<std::vector<topology::NodeId>>& copy_units, double weight,
                               std::vector<std::pair<uint32_t, double>>* own_bytes, Cost& cost);
 
+  /// The routing of an expert dispatch (or combine) `d` over group `group` of `n` members, small enough
+  /// to be routed per call: this call's own draw when every rank is simulated; otherwise one of
+  /// kRoutingPool draws of its shape, picked by the call's seed and group (a combine picks its
+  /// dispatch's draw), so that a merged trace of thousands of dispatches draws a few routings only.
+  workload::DispatchSizes routing_of_call(const workload::ExpertDispatch& d, uint32_t n, uint64_t group);
+
   const topology::Machine& machine_;
   const workload::Trace& trace_;
   const policy::Placement& placement_;
@@ -117,6 +126,10 @@ class CollapsedCosts {
   /// Large expert dispatches, per shape (members, tokens, experts and top-k, bytes per token): one
   /// routing draw (the dispatch's way), its per-peer bytes and each member's load.
   std::map<std::tuple<uint64_t, uint64_t, int, double>, workload::DispatchSizes> dispatch_draws_;
+  /// Small expert dispatches of a merged trace, per shape (as above, with the combine flag) and pool
+  /// index: their routing draws.
+  std::map<std::tuple<uint64_t, uint64_t, int, double, bool, uint64_t>, workload::DispatchSizes>
+      pooled_draws_;
   uint64_t patterns_costed_ = 0;
   /// A step's flows, kept between calls: a large all-to-all's copies make millions of them, and fresh
   /// vectors would fault their pages in again on every pattern.

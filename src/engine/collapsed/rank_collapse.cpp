@@ -5,9 +5,11 @@
 #include <set>
 #include <variant>
 
+#include "engine/exact_work.hpp"
+
 namespace zs::engine {
 
-RankCollapse::RankCollapse(const workload::Trace& trace) : mesh_(trace.mesh) {
+RankCollapse::RankCollapse(const workload::Trace& trace, EveryRank every_rank) : mesh_(trace.mesh) {
   std::set<std::string> kept;
   // Axes by name, or every axis of a communicator.
   auto keep = [&](const std::string& name) {
@@ -24,7 +26,9 @@ RankCollapse::RankCollapse(const workload::Trace& trace) : mesh_(trace.mesh) {
           routed_per_call_somewhere =
               routed_per_call_somewhere || routed_per_call(*c, mesh_.group_size(*axes));
     }
-  every_rank_for_routing_ = routed_per_call_somewhere && mesh_.size() <= kIndividualRanks;
+  every_rank_for_routing_ = every_rank == EveryRank::kWhenAffordable && routed_per_call_somewhere &&
+                            mesh_.size() <= kIndividualRanks &&
+                            within_exact_limits(estimate_exact_work(trace));
   for (size_t a = 0; a < mesh_.axes().size(); ++a)
     if (!every_rank_for_routing_ && !kept.count(mesh_.axes()[a].name)) {
       collapsed_.push_back(a);

@@ -14,10 +14,11 @@ namespace zs::engine {
 /// axis and every axis a point-to-point op travels along (the pipeline); every other axis (data,
 /// expert, context, tensor) is collapsed. A representative is the rank with coordinate 0 on every
 /// collapsed axis. Expert routing drawn per call breaks that symmetry: each group draws its own loads,
-/// so no two ranks compute alike. A trace with such a dispatch and at most kIndividualRanks ranks
-/// therefore has every rank simulated (no axis collapsed; engine::simulate runs exact fidelity instead
-/// when the trace is within its limit); a larger one is collapsed all the same, and its
-/// representatives estimate how long the hotter members of their groups compute.
+/// so no two ranks compute alike. A trace with such a dispatch, at most kIndividualRanks ranks and
+/// within exact fidelity's limits (within_exact_limits) therefore has every rank simulated (no axis
+/// collapsed; engine::simulate runs exact fidelity instead); any other is collapsed all the same, and
+/// its representatives estimate how long the hotter members of their groups compute (each takes its
+/// group's largest expert load).
 class RankCollapse {
  public:
   /// Expert dispatches over groups of at most this many members draw their routing per call, as exact
@@ -25,7 +26,8 @@ class RankCollapse {
   static constexpr uint64_t kRoutedPerCallMembers = 64;
   /// The same bound in (source, destination) pairs.
   static constexpr uint64_t kExactDispatchPairs = kRoutedPerCallMembers * kRoutedPerCallMembers;
-  /// Traces with routing drawn per call and at most this many ranks simulate every rank.
+  /// Traces with routing drawn per call, at most this many ranks and within exact fidelity's limits
+  /// simulate every rank.
   static constexpr uint64_t kIndividualRanks = 4096;
   /// Collectives of at most this many members, all of them simulated, run transfer by transfer.
   static constexpr uint64_t kTransferLevelMembers = 64;
@@ -34,9 +36,12 @@ class RankCollapse {
     return c.dispatch && members * members <= kExactDispatchPairs;
   }
 
+  /// When routing drawn per call may have every rank simulated: as above, or never (merge all the same).
+  enum class EveryRank { kWhenAffordable, kNever };
+
   /// Plans the collapse of `trace`'s mesh: keeps the role axis and the point-to-point axes, or every
   /// axis (see above).
-  explicit RankCollapse(const workload::Trace& trace);
+  explicit RankCollapse(const workload::Trace& trace, EveryRank every_rank = EveryRank::kWhenAffordable);
 
   const std::vector<size_t>& collapsed_axes() const { return collapsed_; }
   /// Names of the collapsed axes, in mesh order.
