@@ -42,6 +42,20 @@ bool is_sweep_csv(const fs::path& path) {
   return first.rfind("point,", 0) == 0;
 }
 
+/// Whether `journal` (an existing folder) is a sweep's journal: it holds the plan, or a start killed
+/// before writing it left only the journal's own empty folders and temporaries.
+bool is_journal(const fs::path& journal) {
+  std::error_code ec;
+  if (fs::exists(journal / "plan.json", ec)) return true;
+  for (const auto& entry : fs::directory_iterator(journal, ec)) {
+    const std::string name = entry.path().filename().string();
+    const bool own_folder = (name == "points" || name == "logs" || name == "slurm") &&
+                            entry.is_directory(ec) && fs::is_empty(entry.path(), ec);
+    if (!own_folder && name.find(".tmp-") == std::string::npos) return false;
+  }
+  return true;
+}
+
 /// The results file: --out, or results/NAME.h5; refused when it has no folder to go in, or when it would
 /// replace what a sweep did not write.
 fs::path results_file(const SweepOptions& options, const scenario::SweepPlan& plan) {
@@ -56,7 +70,7 @@ fs::path results_file(const SweepOptions& options, const scenario::SweepPlan& pl
                     [](const fs::path& p) { return output::is_sweep_hdf5(p.string()); });
   if (!options.csv.empty()) check_replaceable(options.csv, "--csv", options.force, &is_sweep_csv);
   const fs::path journal = journal_dir(out);
-  if (fs::exists(journal, ec) && !fs::exists(journal / "plan.json", ec) && !fs::is_empty(journal, ec))
+  if (fs::exists(journal, ec) && (!fs::is_directory(journal, ec) || !is_journal(journal)))
     throw core::InputError("--out", "",
                            "\"" + journal.string() +
                                "\" exists and is not a sweep's journal: it is "

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "core/param_reader.hpp"
@@ -72,34 +73,43 @@ ComputeUnitModel ComputeUnitModel::from_json(core::JsonObject& json) {
   return m;
 }
 
-void ComputeUnitModel::read_matrix_peaks(core::ParamReader& r) {
-  core::JsonObject peaks = r.object("matrix_peak");
+namespace {
+
+/// Reads `key`, an object of per-dtype entries, each cited as "key.DTYPE": `read_entry(object, name,
+/// dtype)` reads one and returns it as the resolved configuration records it. `if_empty`: the error for an
+/// object without entries (nullptr: allowed).
+template <typename ReadEntry>
+void read_per_dtype(core::ParamReader& r, const std::string& key, const char* if_empty,
+                    ReadEntry read_entry) {
+  core::JsonObject entries = r.object(key);
   nlohmann::json written = nlohmann::json::object();
-  for (const auto& key : peaks.keys()) {
-    auto d = core::parse_dtype(key);
-    if (!d) throw peaks.error(key, "unknown dtype (known: " + core::known_dtypes() + ")");
-    matrix_peak_[*d] = peaks.flop_rate(key);
-    written[key] = core::to_string(matrix_peak_[*d]);
-    r.cite("matrix_peak." + key);
+  for (const auto& name : entries.keys()) {
+    auto d = core::parse_dtype(name);
+    if (!d) throw entries.error(name, "unknown dtype (known: " + core::known_dtypes() + ")");
+    written[name] = read_entry(entries, name, *d);
+    r.cite(key + "." + name);
   }
-  if (matrix_peak_.empty()) throw peaks.error("expected at least one dtype with its peak FLOP rate");
-  peaks.finish();
-  r.record("matrix_peak", std::move(written));
+  if (if_empty != nullptr && written.empty()) throw entries.error(if_empty);
+  entries.finish();
+  r.record(key, std::move(written));
+}
+
+}  // namespace
+
+void ComputeUnitModel::read_matrix_peaks(core::ParamReader& r) {
+  read_per_dtype(r, "matrix_peak", "expected at least one dtype with its peak FLOP rate",
+                 [&](core::JsonObject& peaks, const std::string& name, core::Dtype d) {
+                   matrix_peak_[d] = peaks.flop_rate(name);
+                   return core::to_string(matrix_peak_[d]);
+                 });
 }
 
 void ComputeUnitModel::read_dtype_efficiencies(core::ParamReader& r) {
-  core::JsonObject efficiencies = r.object("matrix_efficiency_by_dtype");
-  nlohmann::json written = nlohmann::json::object();
-  for (const auto& key : efficiencies.keys()) {
-    auto d = core::parse_dtype(key);
-    if (!d) throw efficiencies.error(key, "unknown dtype (known: " + core::known_dtypes() + ")");
-    if (!supports(*d)) throw efficiencies.error(key, "no matrix_peak is given for this dtype");
-    matrix_efficiency_by_dtype_[*d] = efficiencies.number(key, 1e-6, 1.0);
-    written[key] = matrix_efficiency_by_dtype_[*d];
-    r.cite("matrix_efficiency_by_dtype." + key);
-  }
-  efficiencies.finish();
-  r.record("matrix_efficiency_by_dtype", std::move(written));
+  read_per_dtype(r, "matrix_efficiency_by_dtype", nullptr,
+                 [&](core::JsonObject& efficiencies, const std::string& name, core::Dtype d) {
+                   if (!supports(d)) throw efficiencies.error(name, "no matrix_peak is given for this dtype");
+                   return matrix_efficiency_by_dtype_[d] = efficiencies.number(name, 1e-6, 1.0);
+                 });
 }
 
 double ComputeUnitModel::matrix_efficiency(core::Dtype d) const {

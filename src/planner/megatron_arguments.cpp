@@ -34,6 +34,7 @@ const std::vector<std::string>& megatron_argument_names() {
       "--fp8-format", "--fp8-recipe",
       // _add_moe_args
       "--expert-model-parallel-size", "--num-experts", "--moe-router-topk", "--moe-ffn-hidden-size",
+      "--overlap-moe-expert-parallel-comm",
       // _add_checkpointing_args
       "--save-interval",
       // _add_mixed_precision_args
@@ -123,6 +124,8 @@ std::vector<MegatronArgument> megatron_arguments(const nlohmann::json& workload,
     unmapped.push_back("plan.zero_stage > 1 (Megatron shards optimizer state only)");
   if (!p.value("gradient_clipping", true)) a.emplace_back("--clip-grad", "0.0");
   if (p.at("offload_optimizer").get<bool>()) unmapped.push_back("plan.offload_optimizer");
+  if (p.value("overlap_expert_communication", false))
+    a.emplace_back("--overlap-moe-expert-parallel-comm", "");
   add_fp8(p.value("fp8", "none"), a, unmapped);
   if (p.at("flash_attention").get<bool>()) a.emplace_back("--use-flash-attn", "");
   if (save_interval > 0) a.emplace_back("--save-interval", std::to_string(save_interval));

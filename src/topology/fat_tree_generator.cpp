@@ -1,6 +1,7 @@
 // Fat-tree generator.
 #include "topology/fat_tree_generator.hpp"
 
+#include <string>
 #include <vector>
 
 namespace zs::topology {
@@ -14,7 +15,14 @@ const core::ParamTable& fat_tree_params() {
        core::Param::text("link_model", "the link model of the links into this level"),
        core::Param::number("oversubscription", 1.0, 1e6,
                            "downlink to uplink bandwidth of a switch of this level; 1 at the top")
-           .or_default(1.0)});
+           .or_default(1.0),
+       core::Param::integer(
+           "planes", 1, 1024,
+           "switches of this level per group of units_per_switch, each node below linked to "
+           "every one of them (a leaf-spine's spines): a connection takes one of the equal "
+           "routes by hash, so connections can collide on a link (ECMP); 1: one switch whose "
+           "links carry the group's whole bandwidth, spread perfectly")
+           .or_default(1)});
   static const core::ParamTable table(
       "topology.fat-tree", "folded Clos of 1-3 switch levels with oversubscription per level",
       {core::Param::integer("units", 1, int64_t(1) << 24, "compute units"),
@@ -34,12 +42,13 @@ void generate_fat_tree(core::ParamReader& params, ModelBinder& binder, Machine& 
     int64_t group;
     uint32_t link_model;
     double oversubscription;
+    int64_t planes;
   };
   std::vector<Level> levels;
   for (size_t i = 0; i < levels_json.size(); ++i) {
     core::ParamReader& level = levels_json[i];
     Level l{level.get<int64_t>("units_per_switch"), binder.link_model(level, "link_model"),
-            level.get<double>("oversubscription")};
+            level.get<double>("oversubscription"), level.get<int64_t>("planes")};
     if (l.group > units)
       throw level.error("units_per_switch", "expected a whole number in [1, " + std::to_string(units) +
                                                 "], got " + std::to_string(l.group));
@@ -59,26 +68,32 @@ void generate_fat_tree(core::ParamReader& params, ModelBinder& binder, Machine& 
     levels.push_back(l);
   }
 
-  std::vector<NodeId> below;  // nodes of the level below, in order
+  std::vector<NodeId> below;  // nodes of the level below, in order (a group's planes together)
   for (int64_t u = 0; u < units; ++u)
     below.push_back(machine.topology.add_unit("unit" + std::to_string(u), unit_model));
   // Bandwidth that one node of the level below sends up, B/s (units: one link of level 1's model).
   double up_bandwidth = machine.link_models[levels[0].link_model].bandwidth().value();
-  int64_t below_group = 1;
+  int64_t below_group = 1, below_planes = 1;
   for (size_t k = 0; k < levels.size(); ++k) {
     const auto& level = levels[k];
-    const int64_t children = level.group / below_group;
-    const double width = up_bandwidth / machine.link_models[level.link_model].bandwidth().value();
+    const int64_t children = level.group / below_group * below_planes;  // nodes below one group
+    // Each child's uplink bandwidth split evenly over the group's planes.
+    const double width =
+        up_bandwidth / double(level.planes) / machine.link_models[level.link_model].bandwidth().value();
     std::vector<NodeId> current;
-    for (int64_t s = 0; s < units / level.group; ++s) {
-      NodeId sw = machine.topology.add_switch("l" + std::to_string(k + 1) + "s" + std::to_string(s));
-      for (int64_t c = 0; c < children; ++c)
-        machine.topology.add_link(below[s * children + c], sw, level.link_model, width);
-      current.push_back(sw);
-    }
-    up_bandwidth = up_bandwidth * double(children) / level.oversubscription;
+    for (int64_t s = 0; s < units / level.group; ++s)
+      for (int64_t p = 0; p < level.planes; ++p) {
+        std::string name = "l" + std::to_string(k + 1) + "s" + std::to_string(s);
+        if (level.planes > 1) name += "p" + std::to_string(p);
+        NodeId sw = machine.topology.add_switch(name);
+        for (int64_t c = 0; c < children; ++c)
+          machine.topology.add_link(below[s * children + c], sw, level.link_model, width);
+        current.push_back(sw);
+      }
+    up_bandwidth = up_bandwidth * double(children) / level.oversubscription / double(level.planes);
     below = std::move(current);
     below_group = level.group;
+    below_planes = level.planes;
   }
 }
 

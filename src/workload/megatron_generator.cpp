@@ -1,6 +1,7 @@
 // Megatron-Core-style trace generation: 5D parallelism, pipeline schedules, ZeRO, recomputation.
 #include "workload/megatron_generator.hpp"
 
+#include <cstdint>
 #include <utility>
 #include <vector>
 
@@ -13,7 +14,7 @@
 namespace zs::workload {
 namespace {
 
-constexpr uint32_t kCompute = 0, kSendNext = 1, kSendPrev = 2, kDataParallel = 3;
+constexpr uint32_t kCompute = 0, kSendNext = 1, kSendPrev = 2, kDataParallel = 3, kExpertExchange = 4;
 using Body = std::variant<ComputeOp, CollectiveOp, MemoryOp, P2POp>;
 
 /// Builds one stage's program.
@@ -34,9 +35,15 @@ class StageBuilder {
 
   void build() {
     params_ = stage_parameters(model_, plan_, stage_);
-    for (const auto& step : pipeline_order(plan_.schedule, stage_, plan_.pipeline_parallel,
-                                           plan_.micro_batches(), plan_.chunks()))
+    const auto steps = plan_.stage_steps(stage_);
+    for (size_t i = 0; i < steps.size(); ++i) {
+      const PipelineStep& step = steps[i];
+      if (step.combined_with_next) {
+        combined_step(step, steps[++i]);
+        continue;
+      }
       step.forward ? forward_step(step.micro_batch, step.chunk) : backward_step(step.micro_batch, step.chunk);
+    }
     optimizer();
     program_.memory = stage_footprint(model_, plan_, stage_);
   }
@@ -112,7 +119,7 @@ class StageBuilder {
   }
   double ffn_casts(uint32_t l, bool backward) const {
     if (!precision_.fp8()) return 0.0;
-    const double tensors = model_.ffn_activation == FfnActivation::kGelu ? 2.0 : 3.0;
+    const double tensors = model_.ffn_matrices();
     const double width = model_.ffn_activation_width(l) / tensors, h = model_.hidden;
     const double second = backward ? tensors - 1.0 : 1.0;  // the matrices whose operands are cast
     if (model_.is_moe_layer(l)) {
@@ -420,6 +427,72 @@ class StageBuilder {
     if (plan_.zero_stage == 2) reduce_chunk_gradients(at, chunk);
   }
 
+  /// Megatron-LM's combined 1F1B: forward `f` and backward `b` (of different micro-batches or chunks,
+  /// paired by ParallelPlan::stage_steps) as one step. Each pass is generated as usual, then the two are
+  /// interleaved at their expert all-to-alls: f's ops up to its first exchange, b's up to its first, f's up
+  /// to its second, ... The exchanges move to their own in-order stream, each after its pass's previous
+  /// compute-stream op and before its next one, so that while one pass's tokens travel the other pass
+  /// computes.
+  void combined_step(const PipelineStep& f, const PipelineStep& b) {
+    const auto start = static_cast<uint32_t>(program_.ops.size());
+    forward_step(f.micro_batch, f.chunk);
+    const auto middle = static_cast<uint32_t>(program_.ops.size());
+    backward_step(b.micro_batch, b.chunk);
+    const auto end = static_cast<uint32_t>(program_.ops.size());
+    auto& ops = program_.ops;
+    for (auto [from, to] : {std::pair{start, middle}, std::pair{middle, end}}) {
+      constexpr uint32_t kNone = UINT32_MAX;
+      uint32_t previous = kNone, exchange = kNone;  // the pass's last compute-stream op, pending exchange
+      for (uint32_t i = from; i < to; ++i) {
+        if (is_expert_exchange(ops[i])) {
+          ops[i].stream = kExpertExchange;
+          if (previous != kNone) ops[i].deps.push_back(previous);
+          exchange = i;
+        } else if (ops[i].stream == kCompute) {
+          if (exchange != kNone) ops[i].deps.push_back(exchange);
+          exchange = kNone;
+          previous = i;
+        }
+      }
+    }
+    const auto passes = {exchange_segments(start, middle), exchange_segments(middle, end)};
+    std::vector<uint32_t> order;  // old indices in their new order
+    for (size_t k = 0; order.size() < end - start; ++k)
+      for (const auto& segments : passes)
+        if (k < segments.size()) order.insert(order.end(), segments[k].begin(), segments[k].end());
+    renumber(start, order);
+  }
+
+  static bool is_expert_exchange(const Op& op) {
+    const auto* c = std::get_if<CollectiveOp>(&op.body);
+    return c != nullptr && c->dispatch.has_value();
+  }
+  /// Ops [from, to) in runs, each ending with an expert exchange (the last run may not).
+  std::vector<std::vector<uint32_t>> exchange_segments(uint32_t from, uint32_t to) const {
+    std::vector<std::vector<uint32_t>> out(1);
+    for (uint32_t i = from; i < to; ++i) {
+      out.back().push_back(i);
+      if (is_expert_exchange(program_.ops[i]) && i + 1 < to) out.emplace_back();
+    }
+    return out;
+  }
+  /// Puts ops [start, start + order.size()) in `order` (old indices), renumbering every reference to them.
+  void renumber(uint32_t start, const std::vector<uint32_t>& order) {
+    auto& ops = program_.ops;
+    std::vector<uint32_t> new_index(order.size());
+    for (uint32_t k = 0; k < order.size(); ++k) new_index[order[k] - start] = start + k;
+    auto moved = [&](uint32_t id) { return id < start ? id : new_index[id - start]; };
+    std::vector<Op> reordered;
+    for (uint32_t old : order) reordered.push_back(std::move(ops[old]));
+    for (uint32_t k = 0; k < reordered.size(); ++k) {
+      Op& op = ops[start + k] = std::move(reordered[k]);
+      for (auto& d : op.deps) d = moved(d);
+      if (auto* c = std::get_if<ComputeOp>(&op.body); c && c->scaled_by) c->scaled_by = moved(*c->scaled_by);
+      if (op.stream == kCompute) last_compute_ = start + k;
+    }
+    for (auto& id : compute_history_) id = moved(id);
+  }
+
   /// ZeRO-2: after a chunk's backward, reduce-scatter its gradients. Embeddings, output layer and final
   /// norm go with the last chunk on the last stage, else with chunk 0.
   void reduce_chunk_gradients(const std::string& at, uint32_t chunk) {
@@ -534,6 +607,7 @@ Trace generate_megatron_trace(const TransformerSpec& model, const ParallelPlan& 
   trace.mesh = layout.mesh;
   trace.communicators = layout.communicators;
   trace.streams = {"compute", "send-next", "send-previous", "data-parallel"};
+  if (plan.overlap_expert_communication) trace.streams.push_back("expert-exchange");
   trace.role_axis = "pp";
   if (plan.offload_optimizer) trace.memory_moves_key = "offload_optimizer";  // its only memory moves
   trace.model_dtype = model.dtype;

@@ -78,7 +78,7 @@ double ends_activation_bytes(const TransformerSpec& model, const ParallelPlan& p
 /// gate and up) at 2 B and the second matrix's input at the recipe's linear-input bytes, per unit of
 /// FFN width (all active experts'); with MoE SwiGLU recomputation, only the gate and up outputs, in fp8.
 double ffn_activation_bytes(const TransformerSpec& model, const MixedPrecision& precision, uint32_t layer) {
-  const double tensors = model.ffn_activation == FfnActivation::kGelu ? 2.0 : 3.0;
+  const double tensors = model.ffn_matrices();
   const double width = model.ffn_activation_width(layer) / tensors;
   if (model.is_moe_layer(layer) && model.ffn_activation == FfnActivation::kSwiglu &&
       precision.recomputes_moe_swiglu())
@@ -193,8 +193,7 @@ MemoryFootprint stage_footprint(const TransformerSpec& model, const ParallelPlan
     }
   }
   double now = 0, peak = 0;
-  for (const auto& step :
-       pipeline_order(plan.schedule, stage, plan.pipeline_parallel, plan.micro_batches(), plan.chunks())) {
+  for (const auto& step : plan.stage_steps(stage)) {
     now += step.forward ? per_chunk[step.chunk] : -per_chunk[step.chunk];
     peak = std::max(peak, now);
   }

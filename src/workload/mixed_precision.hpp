@@ -44,10 +44,10 @@ class MixedPrecision {
   bool recomputes_moe_swiglu() const { return recipe_ == Fp8Recipe::kDeepSeekV3; }
   /// Bytes of the fp8 copies of each linear weight held for the iteration (rowwise and transposed:
   /// Hopper's fp8 products read both layouts), B per parameter.
-  double weight_copy_bytes() const { return fp8() ? kWeightCopyBytes : 0.0; }
+  double weight_copy_bytes() const { return fp8() ? kFp8CopiesBytes : 0.0; }
   /// HBM bytes written per element of an fp8 product's activation operand by its cast (rowwise and
   /// transposed fp8 copies), B.
-  double cast_bytes() const { return fp8() ? kWeightCopyBytes : 0.0; }
+  double cast_bytes() const { return fp8() ? kFp8CopiesBytes : 0.0; }
   /// Bytes of one Adam moment, B (fp32; bf16 in DeepSeek-V3's recipe).
   double moment_bytes() const { return recipe_ == Fp8Recipe::kDeepSeekV3 ? 2.0 : 4.0; }
   /// Optimizer state per parameter: fp32 master weight and two moments, B.
@@ -65,8 +65,8 @@ class MixedPrecision {
   static constexpr double kTileScaleBytes = 4.0 / 128.0;
   /// DeepSeek-V3's E5M6 format (12 bits) for the input of the linear layer after attention, B.
   static constexpr double kE5M6Bytes = 1.5;
-  /// Two fp8 copies (rowwise and transposed), B per element.
-  static constexpr double kWeightCopyBytes = 2.0 * kFp8Bytes;
+  /// Two fp8 copies (rowwise and transposed) of a weight or an activation operand, B per element.
+  static constexpr double kFp8CopiesBytes = 2.0 * kFp8Bytes;
 
  private:
   Fp8Recipe recipe_;

@@ -112,6 +112,12 @@ const core::ParamTable& ParallelPlan::params() {
            .or_default(true),
        Param::boolean("offload_optimizer", "optimizer state in the rank's memory pool, moved for the step")
            .or_default(false),
+       Param::boolean("overlap_expert_communication",
+                      "Megatron-LM's combined 1F1B (--overlap-moe-expert-parallel-comm): each steady-state "
+                      "forward runs beside a backward of another micro-batch, the expert all-to-alls of one "
+                      "on their own stream while the other computes; needs expert_parallel > 1 and, with "
+                      "pipeline_parallel > 1, the interleaved schedule")
+           .or_default(false),
        Param::choice(
            "fp8", {"none", "transformer-engine", "deepseek-v3"},
            "fp8 matrix products of the linear layers (bf16 models): transformer-engine (Megatron-LM's "
@@ -132,6 +138,24 @@ const core::ParamTable& ParallelPlan::params() {
 namespace {
 
 /// The plan's layers_per_stage: `stages` whole numbers of at least 1 summing to the model's layers.
+/// Refuses a plan whose expert all-to-alls combined 1F1B cannot overlap, as Megatron-LM does.
+void require_overlappable(core::ParamReader& json, const ParallelPlan& p) {
+  const char* key = "overlap_expert_communication";
+  if (p.expert_parallel < 2)
+    throw json.error(key,
+                     "overlapping expert communication needs expert_parallel > 1 (a Mixture-of-Experts "
+                     "model whose experts are spread over ranks)");
+  if (p.pipeline_parallel > 1 && p.schedule != PipelineSchedule::kInterleaved1F1B)
+    throw json.error(key,
+                     "combined 1F1B with pipeline_parallel > 1 needs schedule \"interleaved-1f1b\" (as "
+                     "Megatron-LM requires: with one chunk per stage the last stage's forward and "
+                     "backward are of the same micro-batch)");
+  if (p.zero_stage == 3)
+    throw json.error(key,
+                     "combined 1F1B runs with ZeRO stages 0-2 (Megatron-LM's distributed optimizer), "
+                     "not with zero_stage 3");
+}
+
 std::vector<uint32_t> read_layers_per_stage(core::ParamReader& json, const TransformerSpec& model,
                                             uint32_t stages) {
   const auto& list = json.list("layers_per_stage");
@@ -191,6 +215,7 @@ ParallelPlan ParallelPlan::from_params(core::ParamReader& json, const Transforme
   p.gradient_dtype = gradients == "auto" ? p.gradients_in(model) : *core::parse_dtype(gradients);
   p.gradient_clipping = json.get<bool>("gradient_clipping");
   p.offload_optimizer = json.get<bool>("offload_optimizer");
+  p.overlap_expert_communication = json.get<bool>("overlap_expert_communication");
   const std::string fp8 = json.get<std::string>("fp8");
   if (fp8 == "transformer-engine")
     p.fp8 = Fp8Recipe::kTransformerEngine;
@@ -241,6 +266,7 @@ ParallelPlan ParallelPlan::from_params(core::ParamReader& json, const Transforme
                        "a Mixture-of-Experts model with tensor_parallel > 1 needs sequence_parallel: true "
                        "(experts run on each rank's token shard)");
   }
+  if (p.overlap_expert_communication) require_overlappable(json, p);
   const uint64_t per_step = uint64_t(p.data_parallel) * p.micro_batch;
   if (p.global_batch % per_step != 0)
     throw json.error("global_batch",
@@ -251,6 +277,19 @@ ParallelPlan ParallelPlan::from_params(core::ParamReader& json, const Transforme
                                          std::to_string(p.micro_batches()) +
                                          ") to be a multiple of pipeline_parallel");
   return p;
+}
+
+std::vector<PipelineStep> ParallelPlan::stage_steps(uint32_t stage) const {
+  auto steps = pipeline_order(schedule, stage, pipeline_parallel, micro_batches(), chunks());
+  if (!overlap_expert_communication) return steps;
+  // Each backward and the forward after it become one combined step, forward first.
+  for (size_t i = 0; i + 1 < steps.size(); ++i)
+    if (!steps[i].forward && steps[i + 1].forward) {
+      std::swap(steps[i], steps[i + 1]);
+      steps[i].combined_with_next = true;
+      ++i;
+    }
+  return steps;
 }
 
 std::vector<RecomputeGroup> ParallelPlan::recompute_groups(uint32_t layers) const {
@@ -294,6 +333,7 @@ std::string ParallelPlan::describe() const {
   if (!gradient_clipping) s += ", no gradient clipping";
   if (fp8 != Fp8Recipe::kNone) s += ", fp8 (" + std::string(to_string(fp8)) + ")";
   if (offload_optimizer) s += ", optimizer offloaded";
+  if (overlap_expert_communication) s += ", expert all-to-alls overlapped (combined 1F1B)";
   if (!flash_attention) s += ", attention scores in HBM";
   return s;
 }

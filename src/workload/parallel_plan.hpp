@@ -70,7 +70,10 @@ struct ParallelPlan {
   std::optional<core::Dtype> gradient_dtype;
   /// Gradients clipped by their global norm before the step (Megatron-LM's --clip-grad > 0).
   bool gradient_clipping = true;
-  bool offload_optimizer = false;    ///< optimizer state in the rank's memory pool, moved for the step
+  bool offload_optimizer = false;  ///< optimizer state in the rank's memory pool, moved for the step
+  /// Megatron-LM's combined 1F1B (--overlap-moe-expert-parallel-comm): each steady-state forward runs
+  /// beside the next backward, one's expert all-to-alls on their own stream while the other computes.
+  bool overlap_expert_communication = false;
   Fp8Recipe fp8 = Fp8Recipe::kNone;  ///< which products run in fp8, and what the recipe keeps
   /// Attention scores stay on chip (FlashAttention); false: the b x heads x s x s scores go through HBM
   /// (softmax and dropout kernels, as Megatron-LM did in 2021), costing traffic and activation memory.
@@ -92,6 +95,13 @@ struct ParallelPlan {
     return uint64_t(data_parallel) * tensor_parallel * pipeline_parallel * context_parallel;
   }
   uint32_t chunks() const { return schedule == PipelineSchedule::kInterleaved1F1B ? virtual_stages : 1; }
+  /// The order of `stage`'s forward and backward steps: the schedule's (pipeline_order); with
+  /// overlap_expert_communication each backward and the forward after it are one combined step, written
+  /// forward first (1F1B without a pipeline: F0, F1 B0, F2 B1, ..., B(m-1)). A backward pairs with the
+  /// next forward, not the previous one, so that neither waits for the other through the pipeline
+  /// (the previous forward's output is what the next stage needs for this backward's gradients); the
+  /// forward's activations are counted before the backward frees its own.
+  std::vector<PipelineStep> stage_steps(uint32_t stage) const;
   /// Ranks sharing dense weights (data parallel x context parallel).
   uint32_t dense_replicas() const { return data_parallel * context_parallel; }
   /// Ranks sharing the same experts: (dp / ep) x cp x tp.

@@ -15,6 +15,8 @@ struct PipelineStep {
   bool forward = true;
   uint32_t micro_batch = 0;
   uint32_t chunk = 0;  ///< model chunk of this stage: virtual stage chunk x stages + stage
+  /// A forward that runs beside the backward after it, as one combined 1F1B step.
+  bool combined_with_next = false;
 };
 
 /// Every forward and every backward of every (micro-batch, chunk) once, in the stage's order.

@@ -210,7 +210,7 @@ double TransformerSpec::norm_params() const {
 }
 
 double TransformerSpec::ffn_weights(double width) const {
-  return (ffn_activation == FfnActivation::kGelu ? 2.0 : 3.0) * hidden * width;
+  return ffn_matrices() * hidden * width;
 }
 
 double TransformerSpec::ffn_params(double width) const {
@@ -327,9 +327,8 @@ double TransformerSpec::attention_output_width() const {
 }
 
 double TransformerSpec::ffn_activation_width(uint32_t layer) const {
-  const double tensors = ffn_activation == FfnActivation::kGelu ? 2.0 : 3.0;
-  if (!is_moe_layer(layer)) return tensors * ffn_hidden;
-  return tensors * double(moe->top_k + moe->shared_experts) * moe->expert_ffn_hidden;
+  if (!is_moe_layer(layer)) return ffn_matrices() * ffn_hidden;
+  return ffn_matrices() * double(moe->top_k + moe->shared_experts) * moe->expert_ffn_hidden;
 }
 
 core::Flops TransformerSpec::ffn_forward_flops(uint32_t layer, uint64_t sequences) const {

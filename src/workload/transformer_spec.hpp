@@ -121,8 +121,12 @@ struct TransformerSpec {
   /// Parameters of one routed (or shared) expert, and its matmul weights; 0 for a dense model.
   double expert_params() const { return moe ? ffn_params(moe->expert_ffn_hidden) : 0.0; }
   double expert_weights() const { return moe ? ffn_weights(moe->expert_ffn_hidden) : 0.0; }
-  /// Activation elements an FFN keeps per token for backward, beyond its input: two f-wide tensors
-  /// for GELU, three for SwiGLU; for an MoE layer those of the top-k and shared experts.
+  /// Weight matrices of an FFN (GELU: up and down; SwiGLU: gate, up and down), and as many f-wide
+  /// tensors it keeps per token for backward (GELU: the up projection's output and the activation's;
+  /// SwiGLU: the gate's, the up projection's and their product).
+  double ffn_matrices() const { return ffn_activation == FfnActivation::kGelu ? 2.0 : 3.0; }
+  /// Activation elements an FFN keeps per token for backward, beyond its input: ffn_matrices() f-wide
+  /// tensors; for an MoE layer those of the top-k and shared experts.
   double ffn_activation_width(uint32_t layer) const;
   /// Forward FLOPs of the output layer (logits): 2*b*s*h*V.
   core::Flops logits_forward_flops(uint64_t sequences) const;

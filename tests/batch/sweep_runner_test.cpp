@@ -183,6 +183,20 @@ TEST_CASE("a sweep never replaces a file or folder it did not write, unless --fo
   CHECK(
       test::run_zettasim(s.dir, {"sweep", s.spec, "--out", precious, "--csv", s.dir.file("a.csv"), "--quiet"})
           .code == 0);
+  // A journal whose start was killed before its plan was written (empty folders of its own, a
+  // temporary) is the sweep's own and resumed; one holding anything else is never replaced.
+  const auto journal = batch::journal_dir(s.dir.file("b.h5"));
+  std::filesystem::create_directories(journal / "points");
+  std::filesystem::create_directories(journal / "logs");
+  s.dir.write("b.h5.journal/plan.json.tmp-123", "{\"kind\"");
+  CHECK(test::run_zettasim(s.dir, {"sweep", s.spec, "--out", s.dir.file("b.h5"), "--quiet"}).code == 0);
+  const auto other = batch::journal_dir(s.dir.file("c.h5"));
+  std::filesystem::create_directories(other / "points");
+  s.dir.write("c.h5.journal/points/mine.txt", "my file\n");
+  const auto kept = test::run_zettasim(s.dir, {"sweep", s.spec, "--out", s.dir.file("c.h5"), "--quiet"});
+  CHECK(kept.code == 2);
+  CHECK(kept.err.find("exists and is not a sweep's journal") != std::string::npos);
+  CHECK(test::read_text(other / "points" / "mine.txt") == "my file\n");
 }
 
 TEST_CASE("a sweep over a plugin's policy runs every point with the plugin, as zettasim run does") {

@@ -62,7 +62,7 @@ TEST_CASE("every shipped scenario has golden results, and goodput ones when it h
     CHECK(goldens.count(name + "-goodput") == (reliability ? 1u : 0u));
     ++scenarios;
   }
-  CHECK(scenarios == 8);
+  CHECK(scenarios == 9);
 }
 
 TEST_CASE("no golden run loads a link direction or a memory pool above 100% of the iteration") {

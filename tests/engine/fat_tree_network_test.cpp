@@ -1,12 +1,15 @@
 // Transfers across a fat-tree: time along the route, and sharing of an oversubscribed uplink.
 #include <doctest/doctest.h>
 
+#include <map>
+
 #include "engine/simulation.hpp"
 #include "policy/collective/ring_collective.hpp"
 #include "policy/placement/linear_placement.hpp"
 #include "support/approx.hpp"
 #include "support/test_machines.hpp"
 #include "topology/machine_builder.hpp"
+#include "topology/router.hpp"
 #include "topology/routing.hpp"
 
 using namespace zs;
@@ -76,4 +79,40 @@ TEST_CASE("groups sharing an oversubscribed uplink split it, on separate switche
   CHECK(time(full, true) == zs::test::approx(2 * (across + 50e6 / 50e9)).epsilon(1e-6));
   // Placed inside one ToR each, the pairs never touch the thin uplinks and do not slow each other.
   CHECK(time(thin, false) == zs::test::approx(2 * (within + 50e6 / 50e9)).epsilon(1e-6));
+}
+
+TEST_CASE("ECMP over spine planes: each connection hashes to one spine, and collisions set the pace") {
+  // 16 units under each of 2 leaves, 16 spines (planes): each leaf-spine link carries one unit's
+  // bandwidth B. Unit g sends S to unit g + 16 (16 sends at once, one direction only). Perfectly spread
+  // (one spine of 16 B links) every transfer takes alpha + S / B; hashed, the spine links that c
+  // transfers share take c S / B, so the last ends at alpha + c_max S / B, c_max the busiest link's
+  // transfer count on the routes the router picks (the same router the engine uses).
+  const double S = 64e6, B = 50e9;
+  for (int planes : {1, 16}) {
+    CAPTURE(planes);
+    auto m = fat_tree(32, {{{"units_per_switch", 16}, {"link_model", "nic"}},
+                           {{"units_per_switch", 32}, {"link_model", "nic"}, {"planes", planes}}});
+    workload::Trace trace;  // pair 0 of group g (unit g) sends to pair 1 (unit g + 16)
+    trace.name = "sends";
+    trace.mesh = workload::Mesh({{"pair", 2}, {"group", 16}});
+    trace.streams = {"comm"};
+    trace.role_axis = "pair";
+    using workload::P2PDirection;
+    trace.roles = {
+        {"sender", {{"send", "", 0, {}, workload::P2POp{P2PDirection::kSend, "pair", 1, core::Bytes(S)}}}},
+        {"receiver",
+         {{"recv", "", 0, {}, workload::P2POp{P2PDirection::kRecv, "pair", -1, core::Bytes(S)}}}}};
+    auto r = engine::simulate(m, trace, policy::LinearPlacement(), policy::RingCollective());
+    topology::Router router(m);
+    std::map<topology::LinkId, int> load;
+    int busiest = 0;
+    for (int g = 0; g < 16; ++g)
+      for (auto link : router.route(m.topology.units()[g], m.topology.units()[g + 16]))
+        busiest = std::max(busiest, ++load[link]);
+    if (planes == 1) CHECK(busiest == 16);  // the one 16 B uplink: each transfer still gets B
+    if (planes == 16) CHECK(busiest > 1);   // 16 connections hashed onto 16 spines collide
+    const int pace = planes == 1 ? 1 : busiest;
+    const double alpha = 4e-6;  // four 1 us links
+    CHECK(r.replay.iteration_time.value() == zs::test::approx(alpha + pace * S / B).epsilon(1e-6));
+  }
 }

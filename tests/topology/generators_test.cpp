@@ -56,6 +56,24 @@ TEST_CASE("2-level fat-tree: counts, diameter 4, bisection n/2 x B / oversubscri
   }
 }
 
+TEST_CASE("fat-tree planes: every node below linked to each plane at 1/planes of its bandwidth") {
+  for (int planes : {1, 4}) {
+    auto m = build(fat_tree(64, {{{"units_per_switch", 16}, {"link_model", "fast"}, {"oversubscription", 2}},
+                                 {{"units_per_switch", 64}, {"link_model", "fast"}, {"planes", planes}}}));
+    CAPTURE(planes);
+    CHECK(m.topology.nodes().size() == size_t(64 + 4 + planes));
+    CHECK(m.topology.links().size() == size_t(64 + 4 * planes));
+    auto s = topology::summarize(m);
+    CHECK(s.diameter.hops == 4);
+    // The same bisection however the leaves' uplinks are split: 32 units x B / 2.
+    CHECK(s.bisection.value() == zs::test::approx(32 * B / 2).epsilon(1e-9));
+    const auto& last = m.topology.link(m.topology.links().size() - 1);
+    CHECK(last.width == zs::test::approx(16.0 / 2 / planes));  // a leaf's 16 B / 2 over the planes
+  }
+  CHECK(build_error(fat_tree(8, {{{"units_per_switch", 8}, {"link_model", "fast"}, {"planes", 0}}})) ==
+        "t.json: /levels/0/planes: expected a whole number in [1, 1024], got 0");
+}
+
 TEST_CASE("3-level fat-tree with full pods and 1:7 above them (the Llama 3 shape, scaled down)") {
   for (int units : {1024, 4096}) {
     auto m =

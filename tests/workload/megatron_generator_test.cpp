@@ -4,6 +4,7 @@
 #include "support/approx.hpp"
 #include "support/test_models.hpp"
 
+#include <algorithm>
 #include <map>
 #include "core/file_source.hpp"
 #include "core/input_error.hpp"
@@ -616,4 +617,85 @@ TEST_CASE(
   CHECK(find_op(alone, 0, "optimizer/gradient-norm") != nullptr);
   CHECK(find_op(alone, 0, "optimizer/gradient-norm-all-reduce") == nullptr);
   CHECK(find_op(alone, 0, "optimizer/embedding-gradients/send") == nullptr);
+}
+
+TEST_CASE("combined 1F1B: each backward runs beside the next forward, their expert exchanges on a stream") {
+  auto p = plan(4, 2, 1, 1, 12);  // 3 micro-batches, no pipeline
+  p.sequence_parallel = true;
+  p.expert_parallel = 4;
+  const auto sequential = workload::generate_megatron_trace(moe_model(), p);
+  p.overlap_expert_communication = true;
+  // Without a pipeline: F0, then F1 beside B0 and F2 beside B1, then B2.
+  const auto steps = p.stage_steps(0);
+  REQUIRE(steps.size() == 6);
+  const std::vector<std::pair<bool, uint32_t>> expected = {{true, 0}, {true, 1},  {false, 0},
+                                                           {true, 2}, {false, 1}, {false, 2}};
+  for (size_t i = 0; i < steps.size(); ++i) {
+    CAPTURE(i);
+    CHECK(steps[i].forward == expected[i].first);
+    CHECK(steps[i].micro_batch == expected[i].second);
+    CHECK(steps[i].combined_with_next == (i == 1 || i == 3));
+  }
+  const auto trace = workload::generate_megatron_trace(moe_model(), p);
+  workload::validate(trace, "moe");  // every dependency points at an earlier op
+  REQUIRE(trace.streams.back() == "expert-exchange");
+  const auto exchange_stream = static_cast<uint32_t>(trace.streams.size() - 1);
+  // The same ops (the same totals), in another order.
+  const auto& ops = trace.roles[0].ops;
+  REQUIRE(ops.size() == sequential.roles[0].ops.size());
+  CHECK(totals(trace).flops == zs::test::approx(totals(sequential).flops));
+  CHECK(totals(trace).bytes == totals(sequential).bytes);
+  // Every expert exchange of a combined step is on its stream, the rest where it was.
+  auto index_of = [&](const std::string& name, const std::string& phase = "forward") {
+    const auto it = std::find_if(ops.begin(), ops.end(),
+                                 [&](const auto& op) { return op.name == name && op.phase == phase; });
+    REQUIRE(it != ops.end());
+    return static_cast<uint32_t>(it - ops.begin());
+  };
+  for (const auto& op : ops) {
+    CAPTURE(op.name);
+    const bool exchange = op.name.find("/moe/ep-") != std::string::npos;
+    const bool paired = op.name.rfind("mb0/", 0) != 0 || op.phase != "forward";  // F0 runs alone
+    const bool last_backward = op.name.rfind("mb2/", 0) == 0 && op.phase != "forward";
+    CHECK((op.stream == exchange_stream) == (exchange && paired && !last_backward));
+  }
+  // F1's first dispatch waits for its router; F1's experts wait for the dispatch; between them, on the
+  // compute stream, B0's ops up to its first exchange run.
+  const uint32_t dispatch = index_of("mb1/layer0/moe/ep-dispatch");
+  const uint32_t experts = index_of("mb1/layer0/moe/experts/forward");
+  CHECK(ops[dispatch].deps == std::vector<uint32_t>{index_of("mb1/layer0/moe/router-shared/forward")});
+  CHECK(std::find(ops[experts].deps.begin(), ops[experts].deps.end(), dispatch) != ops[experts].deps.end());
+  const auto* scaled = std::get_if<ComputeOp>(&ops[experts].body);
+  REQUIRE(scaled != nullptr);
+  CHECK(scaled->scaled_by == dispatch);  // expert work still scales with what that dispatch delivered
+  CHECK(dispatch < index_of("mb0/layer3/moe/ep-dispatch", "backward"));
+  CHECK(index_of("mb0/layer3/moe/ep-dispatch", "backward") < experts);
+}
+
+TEST_CASE("combined 1F1B is refused where Megatron-LM cannot run it") {
+  auto error_of = [](nlohmann::json j) {
+    try {
+      core::ParamReader o(workload::ParallelPlan::params(), core::JsonObject(j, "s.json", "/workload"));
+      workload::ParallelPlan::from_params(o, moe_model());
+    } catch (const core::InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string("(no error)");
+  };
+  nlohmann::json j = {{"data_parallel", 4},   {"pipeline_parallel", 2},
+                      {"micro_batch", 1},     {"global_batch", 16},
+                      {"expert_parallel", 4}, {"schedule", "interleaved-1f1b"},
+                      {"virtual_stages", 2},  {"overlap_expert_communication", true}};
+  CHECK(error_of(j) == "(no error)");
+  j["schedule"] = "1f1b";
+  j.erase("virtual_stages");
+  CHECK(error_of(j).find("s.json: /workload/overlap_expert_communication: combined 1F1B with "
+                         "pipeline_parallel > 1 needs schedule \"interleaved-1f1b\"") == 0);
+  j["schedule"] = "interleaved-1f1b";
+  j["virtual_stages"] = 2;
+  j["zero_stage"] = 3;
+  CHECK(error_of(j).find("not with zero_stage 3") != std::string::npos);
+  j.erase("zero_stage");
+  j["expert_parallel"] = 1;
+  CHECK(error_of(j).find("needs expert_parallel > 1") != std::string::npos);
 }
