@@ -127,6 +127,29 @@ TEST_CASE("Megatron-LM arguments: the plan's sizes, every flag one that argument
     CAPTURE(flag);
     CHECK(std::find(names.begin(), names.end(), flag) != names.end());
   }
+  const auto overlapped = planner::make_job_plan(load([](nlohmann::json& d) {
+                                                   d["workload"]["model"] =
+                                                       "../../workloads/mixtral-8x7b.json";
+                                                   d["workload"]["tensor_parallel"] = 2;
+                                                   d["workload"]["pipeline_parallel"] = 4;
+                                                   d["workload"]["data_parallel"] = 2;
+                                                   d["workload"]["expert_parallel"] = 2;
+                                                   d["workload"]["global_batch"] = 16;
+                                                   d["workload"]["micro_batch"] = 1;
+                                                   d["workload"]["recompute"] = "full";
+                                                   d["workload"]["virtual_stages"] = 2;
+                                                   d["workload"]["schedule"] = "interleaved-1f1b";
+                                                   d["workload"]["gradient_dtype"] = "bf16";
+                                                   d["workload"]["overlap_expert_communication"] = true;
+                                                   d.erase("reliability");
+                                                 }),
+                                                 {});
+  CHECK(flag_value(overlapped, "--overlap-moe-expert-parallel-comm") == "(set)");
+  CHECK(flag_value(moe, "--overlap-moe-expert-parallel-comm") == "(absent)");
+  for (const auto& argument : overlapped.megatron) {
+    CAPTURE(argument.first);
+    CHECK(std::find(names.begin(), names.end(), argument.first) != names.end());
+  }
   for (const char* recipe : {"transformer-engine", "deepseek-v3"}) {
     CAPTURE(recipe);
     const auto fp8 =
