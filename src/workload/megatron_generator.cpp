@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "workload/adam_step.hpp"
+#include "workload/combined_step.hpp"
 #include "workload/cross_entropy.hpp"
 #include "workload/gradient_passes.hpp"
 #include "workload/memory_accounting.hpp"
@@ -428,69 +429,18 @@ class StageBuilder {
   }
 
   /// Megatron-LM's combined 1F1B: forward `f` and backward `b` (of different micro-batches or chunks,
-  /// paired by ParallelPlan::stage_steps) as one step. Each pass is generated as usual, then the two are
-  /// interleaved at their expert all-to-alls: f's ops up to its first exchange, b's up to its first, f's up
-  /// to its second, ... The exchanges move to their own in-order stream, each after its pass's previous
-  /// compute-stream op and before its next one, so that while one pass's tokens travel the other pass
-  /// computes.
+  /// paired by ParallelPlan::stage_steps) as one step: each pass generated as usual, then the two
+  /// interleaved at their expert all-to-alls (interleave_at_expert_exchanges).
   void combined_step(const PipelineStep& f, const PipelineStep& b) {
     const auto start = static_cast<uint32_t>(program_.ops.size());
     forward_step(f.micro_batch, f.chunk);
     const auto middle = static_cast<uint32_t>(program_.ops.size());
     backward_step(b.micro_batch, b.chunk);
-    const auto end = static_cast<uint32_t>(program_.ops.size());
-    auto& ops = program_.ops;
-    for (auto [from, to] : {std::pair{start, middle}, std::pair{middle, end}}) {
-      constexpr uint32_t kNone = UINT32_MAX;
-      uint32_t previous = kNone, exchange = kNone;  // the pass's last compute-stream op, pending exchange
-      for (uint32_t i = from; i < to; ++i) {
-        if (is_expert_exchange(ops[i])) {
-          ops[i].stream = kExpertExchange;
-          if (previous != kNone) ops[i].deps.push_back(previous);
-          exchange = i;
-        } else if (ops[i].stream == kCompute) {
-          if (exchange != kNone) ops[i].deps.push_back(exchange);
-          exchange = kNone;
-          previous = i;
-        }
-      }
-    }
-    const auto passes = {exchange_segments(start, middle), exchange_segments(middle, end)};
-    std::vector<uint32_t> order;  // old indices in their new order
-    for (size_t k = 0; order.size() < end - start; ++k)
-      for (const auto& segments : passes)
-        if (k < segments.size()) order.insert(order.end(), segments[k].begin(), segments[k].end());
-    renumber(start, order);
-  }
-
-  static bool is_expert_exchange(const Op& op) {
-    const auto* c = std::get_if<CollectiveOp>(&op.body);
-    return c != nullptr && c->dispatch.has_value();
-  }
-  /// Ops [from, to) in runs, each ending with an expert exchange (the last run may not).
-  std::vector<std::vector<uint32_t>> exchange_segments(uint32_t from, uint32_t to) const {
-    std::vector<std::vector<uint32_t>> out(1);
-    for (uint32_t i = from; i < to; ++i) {
-      out.back().push_back(i);
-      if (is_expert_exchange(program_.ops[i]) && i + 1 < to) out.emplace_back();
-    }
-    return out;
-  }
-  /// Puts ops [start, start + order.size()) in `order` (old indices), renumbering every reference to them.
-  void renumber(uint32_t start, const std::vector<uint32_t>& order) {
-    auto& ops = program_.ops;
-    std::vector<uint32_t> new_index(order.size());
-    for (uint32_t k = 0; k < order.size(); ++k) new_index[order[k] - start] = start + k;
-    auto moved = [&](uint32_t id) { return id < start ? id : new_index[id - start]; };
-    std::vector<Op> reordered;
-    for (uint32_t old : order) reordered.push_back(std::move(ops[old]));
-    for (uint32_t k = 0; k < reordered.size(); ++k) {
-      Op& op = ops[start + k] = std::move(reordered[k]);
-      for (auto& d : op.deps) d = moved(d);
-      if (auto* c = std::get_if<ComputeOp>(&op.body); c && c->scaled_by) c->scaled_by = moved(*c->scaled_by);
-      if (op.stream == kCompute) last_compute_ = start + k;
-    }
-    for (auto& id : compute_history_) id = moved(id);
+    const auto moved = interleave_at_expert_exchanges(program_, start, middle, {kCompute, kExpertExchange});
+    for (uint32_t i = start; i < program_.ops.size(); ++i)
+      if (program_.ops[i].stream == kCompute) last_compute_ = i;
+    for (auto& id : compute_history_)
+      if (id >= start) id = moved[id - start];
   }
 
   /// ZeRO-2: after a chunk's backward, reduce-scatter its gradients. Embeddings, output layer and final
