@@ -146,10 +146,10 @@ void require_overlappable(core::ParamReader& json, const ParallelPlan& p) {
                      "overlapping expert communication needs expert_parallel > 1 (a Mixture-of-Experts "
                      "model whose experts are spread over ranks)");
   if (p.pipeline_parallel > 1 && p.schedule != PipelineSchedule::kInterleaved1F1B)
-    throw json.error(key,
-                     "combined 1F1B with pipeline_parallel > 1 needs schedule \"interleaved-1f1b\" (as "
-                     "Megatron-LM requires: with one chunk per stage the last stage's forward and "
-                     "backward are of the same micro-batch)");
+    throw json.error(
+        key,
+        "combined 1F1B with pipeline_parallel > 1 needs schedule \"interleaved-1f1b\" (Megatron-LM "
+        "runs its combined schedule with a pipeline only over virtual stages)");
   if (p.zero_stage == 3)
     throw json.error(key,
                      "combined 1F1B runs with ZeRO stages 0-2 (Megatron-LM's distributed optimizer), "

@@ -78,11 +78,14 @@ TEST_CASE("ranks on the usable hosts in tree order, the drained node left out") 
 TEST_CASE("Megatron-LM arguments: the plan's sizes, every flag one that arguments.py defines") {
   const auto plan = planner::make_job_plan(shipped(), {});
   const auto& names = planner::megatron_argument_names();
-  for (const auto& argument : plan.megatron) {
-    const std::string& flag = argument.first;  // clang 14 cannot capture a structured binding
-    CAPTURE(flag);
-    CHECK(std::find(names.begin(), names.end(), flag) != names.end());
-  }
+  auto check_known_flags = [&](const planner::JobPlan& job) {
+    for (const auto& argument : job.megatron) {
+      const std::string& flag = argument.first;  // clang 14 cannot capture a structured binding
+      CAPTURE(flag);
+      CHECK(std::find(names.begin(), names.end(), flag) != names.end());
+    }
+  };
+  check_known_flags(plan);
   CHECK(flag_value(plan, "--tensor-model-parallel-size") == "8");
   CHECK(flag_value(plan, "--pipeline-model-parallel-size") == "1");
   CHECK(flag_value(plan, "--sequence-parallel") == "(set)");
@@ -92,22 +95,24 @@ TEST_CASE("Megatron-LM arguments: the plan's sizes, every flag one that argument
   CHECK(flag_value(plan, "--num-layers") == "24");
   CHECK(flag_value(plan, "--hidden-size") == "2048");
   CHECK(flag_value(plan, "--save-interval") == "(absent)");  // no iteration time yet
-  const auto moe = planner::make_job_plan(load([](nlohmann::json& d) {
-                                            d["workload"]["model"] = "../../workloads/mixtral-8x7b.json";
-                                            d["workload"]["tensor_parallel"] = 2;
-                                            d["workload"]["pipeline_parallel"] = 4;
-                                            d["workload"]["recompute"] = "full";
-                                            d["workload"]["data_parallel"] = 3;
-                                            d["workload"]["global_batch"] = 24;
-                                            d["workload"]["micro_batch"] = 1;
-                                            d["workload"]["virtual_stages"] = 2;
-                                            d["workload"]["schedule"] = "interleaved-1f1b";
-                                            // bf16 gradients: fp32 ones (6 + 12/d B per parameter) do not fit
-                                            d["workload"]["gradient_dtype"] = "bf16";
-                                            d["workload"]["gradient_clipping"] = false;
-                                            d.erase("reliability");
-                                          }),
-                                          {});
+  // Mixtral 8x7B, tp 2 x pp 4 with two chunks per stage and full recomputation, with `workload` keys
+  // on top; bf16 gradients: fp32 ones (6 + 12/d B per parameter) do not fit.
+  auto mixtral_plan = [](const nlohmann::json& workload) {
+    return planner::make_job_plan(load([&](nlohmann::json& d) {
+                                    d["workload"]["model"] = "../../workloads/mixtral-8x7b.json";
+                                    d["workload"]["tensor_parallel"] = 2;
+                                    d["workload"]["pipeline_parallel"] = 4;
+                                    d["workload"]["recompute"] = "full";
+                                    d["workload"]["micro_batch"] = 1;
+                                    d["workload"]["virtual_stages"] = 2;
+                                    d["workload"]["schedule"] = "interleaved-1f1b";
+                                    d["workload"]["gradient_dtype"] = "bf16";
+                                    d["workload"].update(workload);
+                                    d.erase("reliability");
+                                  }),
+                                  {});
+  };
+  const auto moe = mixtral_plan({{"data_parallel", 3}, {"global_batch", 24}, {"gradient_clipping", false}});
   CHECK(flag_value(moe, "--num-experts") == "8");
   CHECK(flag_value(moe, "--moe-router-topk") == "2");
   CHECK(flag_value(moe, "--num-query-groups") == "8");
@@ -122,43 +127,19 @@ TEST_CASE("Megatron-LM arguments: the plan's sizes, every flag one that argument
   CHECK(flag_value(moe, "--clip-grad") == "0.0");                  // clipping off
   CHECK(flag_value(plan, "--clip-grad") == "(absent)");            // Megatron-LM's default, 1.0
   CHECK(flag_value(plan, "--fp8-format") == "(absent)");
-  for (const auto& argument : moe.megatron) {
-    const std::string& flag = argument.first;
-    CAPTURE(flag);
-    CHECK(std::find(names.begin(), names.end(), flag) != names.end());
-  }
-  const auto overlapped = planner::make_job_plan(load([](nlohmann::json& d) {
-                                                   d["workload"]["model"] =
-                                                       "../../workloads/mixtral-8x7b.json";
-                                                   d["workload"]["tensor_parallel"] = 2;
-                                                   d["workload"]["pipeline_parallel"] = 4;
-                                                   d["workload"]["data_parallel"] = 2;
-                                                   d["workload"]["expert_parallel"] = 2;
-                                                   d["workload"]["global_batch"] = 16;
-                                                   d["workload"]["micro_batch"] = 1;
-                                                   d["workload"]["recompute"] = "full";
-                                                   d["workload"]["virtual_stages"] = 2;
-                                                   d["workload"]["schedule"] = "interleaved-1f1b";
-                                                   d["workload"]["gradient_dtype"] = "bf16";
-                                                   d["workload"]["overlap_expert_communication"] = true;
-                                                   d.erase("reliability");
-                                                 }),
-                                                 {});
+  check_known_flags(moe);
+  const auto overlapped = mixtral_plan({{"data_parallel", 2},
+                                        {"expert_parallel", 2},
+                                        {"global_batch", 16},
+                                        {"overlap_expert_communication", true}});
   CHECK(flag_value(overlapped, "--overlap-moe-expert-parallel-comm") == "(set)");
   CHECK(flag_value(moe, "--overlap-moe-expert-parallel-comm") == "(absent)");
-  for (const auto& argument : overlapped.megatron) {
-    CAPTURE(argument.first);
-    CHECK(std::find(names.begin(), names.end(), argument.first) != names.end());
-  }
+  check_known_flags(overlapped);
   for (const char* recipe : {"transformer-engine", "deepseek-v3"}) {
     CAPTURE(recipe);
     const auto fp8 =
         planner::make_job_plan(load([&](nlohmann::json& d) { d["workload"]["fp8"] = recipe; }), {});
-    for (const auto& argument : fp8.megatron) {
-      const std::string& flag = argument.first;
-      CAPTURE(flag);
-      CHECK(std::find(names.begin(), names.end(), flag) != names.end());
-    }
+    check_known_flags(fp8);
     const bool deepseek = std::string(recipe) == "deepseek-v3";
     CHECK(flag_value(fp8, "--fp8-format") == (deepseek ? "e4m3" : "hybrid"));
     CHECK(flag_value(fp8, "--fp8-recipe") == (deepseek ? "blockwise" : "(absent)"));
