@@ -17,6 +17,8 @@ inline constexpr const char* kDefaultScenario = "scenarios/default.json";
 
 /// The validation file `zettasim validate` uses when given none.
 inline constexpr const char* kDefaultValidation = "scenarios/validation/megatron-sc21.json";
+/// Where the shipped validation files are, among the bundled files.
+inline constexpr const char* kValidationFolder = "scenarios/validation/";
 
 /// Where a command reads its input from: `path` on disk, or, when `path` is empty, `default_path` among
 /// the bundled files.

@@ -341,11 +341,13 @@ Command add_validate(CLI::App& app) {
   auto opt = std::make_shared<ValidateOptions>();
   auto* validate = app.add_subcommand(
       "validate",
-      "Predict published throughput (Megatron-LM SC'21 Tables 1 and 2) through the scenario path");
+      "Predict published throughput (Megatron-LM SC'21 Tables 1 and 2, or published runs at scale) through "
+      "the scenario path");
   validate->add_option("file", opt->file,
-                       "Validation file (default: the embedded scenarios/validation/megatron-sc21.json)");
+                       "Validation file, or the name of a shipped one (megatron-sc21, at-scale); default: "
+                       "megatron-sc21");
   add_folder_options(validate, opt->folder, "results/validate-<name>");
-  validate->add_option("--rows", opt->rows, "Run only the rows whose name contains this text");
+  validate->add_option("--rows", opt->rows, "Run only the rows (runs) whose name contains this text");
   return command(validate, opt, &run_validate);
 }
 

@@ -1,4 +1,5 @@
 // `zettasim run`, `goodput`, `topo`, `place` and `validate`: load, call the study, write what output formats.
+#include <algorithm>
 #include <filesystem>
 
 #include "batch/progress_line.hpp"
@@ -12,12 +13,14 @@
 #include "output/goodput_timeline.hpp"
 #include "output/graph_writer.hpp"
 #include "output/placement_report.hpp"
+#include "output/published_runs_report.hpp"
 #include "output/results_folder.hpp"
 #include "output/run_record.hpp"
 #include "output/topology_report.hpp"
 #include "output/validation_report.hpp"
 #include "plugin/scenario_with_plugins.hpp"
 #include "study/placement_study.hpp"
+#include "study/published_runs_study.hpp"
 #include "study/scenario_simulation.hpp"
 #include "study/validation_study.hpp"
 #include "topology/topology_metrics.hpp"
@@ -34,6 +37,45 @@ void write_and_print(const std::filesystem::path& dir, const FolderOptions& fold
   std::string names;
   for (const auto& [name, content] : files) names += (names.empty() ? "" : ", ") + name;
   out << "\nresults: " << dir.string() << "/ (" << names << ")\n";
+}
+
+/// `zettasim validate`'s input: a file on disk, the name of a shipped validation ("at-scale": the embedded
+/// scenarios/validation/at-scale.json), or, with none, the embedded Megatron-LM SC'21 file.
+InputFiles validation_input(const std::string& file) {
+  const std::string bundled = std::string(kValidationFolder) + file + ".json";
+  if (!file.empty() && file.find('/') == std::string::npos && !file.ends_with(".json")) {
+    auto shipped = bundled_files();
+    if (shipped.count(bundled) > 0)
+      return {std::make_unique<core::BundledFileSource>(std::move(shipped)), bundled};
+  }
+  return input_files(file, kDefaultValidation);
+}
+
+/// A published-runs validation: every run's scenario simulated, compared, written.
+int run_published_runs(const ValidateOptions& opt, const core::FileSource& files, const std::string& path,
+                       std::ostream& out) {
+  scenario::PublishedRunsSpec spec = scenario::PublishedRunsSpec::load(files, path);
+  if (!opt.rows.empty()) {
+    std::erase_if(spec.runs, [&](const auto& r) { return r.name.find(opt.rows) == std::string::npos; });
+    if (spec.runs.empty()) throw core::InputError("--rows", "", "no run name contains \"" + opt.rows + "\"");
+    // A scaling series is checked only when all its runs are run.
+    std::erase_if(spec.scaling, [&](const auto& series) {
+      return std::any_of(series.runs.begin(), series.runs.end(),
+                         [&](const std::string& name) { return name.find(opt.rows) == std::string::npos; });
+    });
+  }
+  const auto dir = output::results_folder(opt.folder.out_dir, "validate-" + spec.name, opt.folder.force);
+  batch::ProgressLine progress = batch::ProgressLine::for_stderr(opt.folder.quiet);
+  const study::PublishedRunsStudy study =
+      study::run_published_runs(files, spec, opt.folder.quiet ? nullptr : &progress);
+  progress.finish();
+  const std::string report = output::published_runs_report(spec, study);
+  write_and_print(dir, opt.folder,
+                  {{"validation.json", output::published_runs_json(spec, study).dump(2) + "\n"},
+                   {"validation.csv", output::published_runs_csv(study)},
+                   {"report.txt", report}},
+                  report, out);
+  return study.summary.passed ? 0 : 1;
 }
 
 }  // namespace
@@ -121,7 +163,9 @@ int print_placement_cost(const PlaceOptions& opt, std::ostream& out) {
 }
 
 int run_validate(const ValidateOptions& opt, std::ostream& out) {
-  auto [files, path] = input_files(opt.file, kDefaultValidation);
+  auto [files, path] = validation_input(opt.file);
+  if (scenario::validation_kind(*files, path) == "published-runs")
+    return run_published_runs(opt, *files, path, out);
   scenario::ValidationSpec spec = scenario::ValidationSpec::load(*files, path);
   if (!opt.rows.empty()) {
     std::erase_if(spec.rows, [&](const auto& r) { return r.name().find(opt.rows) == std::string::npos; });

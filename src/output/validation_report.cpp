@@ -4,8 +4,8 @@
 #include <cmath>
 #include <sstream>
 
-#include "output/text_columns.hpp"
 #include "core/version.hpp"
+#include "output/text_columns.hpp"
 
 namespace zs::output {
 namespace {
@@ -98,21 +98,26 @@ nlohmann::json validation_json(const scenario::ValidationSpec& spec,
                       {"holds", t.holds},
                       {"ptdp_retained", t.ptdp_retained},
                       {"zero3_retained", t.zero3_retained}});
+  nlohmann::json summary = error_summary_json(sum, spec.row_tolerance, spec.mean_tolerance);
+  summary["table2_trends"] = trends;
+  summary["passed"] = sum.passed;
   return {{"validation", spec.name},
           {"file", spec.file},
           {"rows_file", spec.rows_file},
           {"zettasim_version", core::kVersion},
           {"rows", rows},
-          {"summary",
-           {{"rows", sum.rows},
-            {"predicted", sum.predicted},
-            {"within_row_tolerance", sum.within},
-            {"row_tolerance", spec.row_tolerance},
-            {"mean_absolute_error", sum.mean_abs_error},
-            {"mean_tolerance", spec.mean_tolerance},
-            {"max_absolute_error", sum.max_abs_error},
-            {"table2_trends", trends},
-            {"passed", sum.passed}}}};
+          {"summary", summary}};
+}
+
+nlohmann::json error_summary_json(const scenario::ErrorSummary& s, double row_tolerance,
+                                  double mean_tolerance) {
+  return {{"rows", s.rows},
+          {"predicted", s.predicted},
+          {"within_row_tolerance", s.within},
+          {"row_tolerance", row_tolerance},
+          {"mean_absolute_error", s.mean_abs_error},
+          {"mean_tolerance", mean_tolerance},
+          {"max_absolute_error", s.max_abs_error}};
 }
 
 std::string validation_csv(const study::ValidationStudy& validation) {

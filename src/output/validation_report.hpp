@@ -14,6 +14,10 @@ namespace zs::output {
 std::string validation_report(const scenario::ValidationSpec& spec, const study::ValidationStudy& validation);
 nlohmann::json validation_json(const scenario::ValidationSpec& spec,
                                const study::ValidationStudy& validation);
+/// The counts of an error summary with the tolerances they were taken against (the "summary" object of
+/// validation.json, without what is particular to one table).
+nlohmann::json error_summary_json(const scenario::ErrorSummary& s, double row_tolerance,
+                                  double mean_tolerance);
 /// One line per row: name, gpus, published and predicted TFLOP/s per GPU, iteration time (s), error.
 std::string validation_csv(const study::ValidationStudy& validation);
 

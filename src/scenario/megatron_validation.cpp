@@ -259,20 +259,13 @@ std::vector<TrendCheck> table2_trends(const std::vector<RowResult>& results, boo
 }
 
 ValidationSummary summarize(const ValidationSpec& spec, const std::vector<RowResult>& results) {
+  std::vector<std::optional<double>> errors;
+  for (const auto& r : results)
+    errors.push_back(r.predicted_tflops ? std::optional<double>(r.error()) : std::nullopt);
   ValidationSummary s;
-  s.rows = results.size();
-  double sum = 0;
-  for (const auto& r : results) {
-    if (!r.predicted_tflops) continue;
-    ++s.predicted;
-    const double e = std::abs(r.error());
-    sum += e;
-    s.max_abs_error = std::max(s.max_abs_error, e);
-    if (e <= spec.row_tolerance) ++s.within;
-  }
-  s.mean_abs_error = s.predicted > 0 ? sum / double(s.predicted) : 0.0;
+  static_cast<ErrorSummary&>(s) = summarize_errors(errors, spec.row_tolerance);
   s.trends = table2_trends(results, false);
-  s.passed = s.within == s.rows && s.mean_abs_error <= spec.mean_tolerance;
+  s.passed = s.holds(spec.mean_tolerance);
   for (const auto& t : s.trends) s.passed = s.passed && t.holds;
   return s;
 }

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/file_source.hpp"
+#include "scenario/error_summary.hpp"
 
 namespace zs::scenario {
 
@@ -86,12 +87,7 @@ struct TrendCheck {
   double zero3_retained = 0;  ///< ZeRO-3's
 };
 
-struct ValidationSummary {
-  size_t rows = 0;
-  size_t predicted = 0;       ///< rows with a prediction
-  size_t within = 0;          ///< rows within row_tolerance
-  double mean_abs_error = 0;  ///< over the predicted rows
-  double max_abs_error = 0;
+struct ValidationSummary : ErrorSummary {
   std::vector<TrendCheck> trends;
   bool passed = false;  ///< every row within, the mean within, every trend holds
 };

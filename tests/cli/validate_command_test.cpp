@@ -55,3 +55,30 @@ TEST_CASE("validate: bad input exits 2 with one line naming what is wrong") {
   CHECK(unknown.err.find("extra") != std::string::npos);
   CHECK_FALSE(std::filesystem::exists(dir.file("v")));
 }
+
+TEST_CASE("validate at-scale runs a published run's scenario and compares seconds per iteration") {
+  test::TempDir dir;
+  const auto r = test::run_cli(
+      {"validate", "at-scale", "--rows", "gpt3-175b-h100-1024", "--out", dir.file("v"), "--quiet"});
+  INFO(r.err);
+  const auto j = nlohmann::json::parse(std::ifstream(dir.file("v/validation.json")));
+  REQUIRE(j["runs"].size() == 1);
+  const auto& run = j["runs"][0];
+  CHECK(run["gpus"] == 1024);
+  CHECK(run["hardware"] == "H100 SXM");
+  CHECK(run["published_iteration_time_s"].get<double>() == doctest::Approx(8.453));
+  // 2,048 sequences of 2,048 tokens.
+  CHECK(run["tokens_per_iteration"].get<double>() == doctest::Approx(2048.0 * 2048));
+  const double predicted = run["predicted_iteration_time_s"].get<double>();
+  CHECK(run["error"].get<double>() == doctest::Approx(8.453 / predicted - 1));
+  // The series over 1,024 and 2,048 GPUs is left out with one of its runs.
+  CHECK(j["summary"]["scaling"].empty());
+  CHECK(r.code == (j["summary"]["passed"].get<bool>() ? 0 : 1));
+  std::ifstream csv(dir.file("v/validation.csv"));
+  std::string header;
+  std::getline(csv, header);
+  CHECK(header == "name,hardware,gpus,published_iteration_time_s,predicted_iteration_time_s,error");
+  auto unknown = test::run_cli({"validate", "at-scale", "--rows", "gpt-5", "--out", dir.file("w")});
+  CHECK(unknown.code == 2);
+  CHECK(unknown.err.find("--rows: no run name contains \"gpt-5\"") != std::string::npos);
+}

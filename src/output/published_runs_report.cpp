@@ -1,0 +1,121 @@
+// validation.json, validation.csv and the report of a published-runs validation.
+#include "output/published_runs_report.hpp"
+
+#include <cmath>
+#include <sstream>
+
+#include "core/version.hpp"
+#include "output/text_columns.hpp"
+#include "output/validation_report.hpp"
+
+namespace zs::output {
+namespace {
+
+std::string percent(double fraction) {
+  return format_number(100.0 * fraction, "%+.1f%%");
+}
+
+void write_scaling(std::ostream& out, const scenario::PublishedRunsSpec& spec,
+                   const scenario::ScalingResult& s) {
+  out << "scaling, " << s.series.name << " (" << s.series.runs.front() << " to " << s.series.runs.back()
+      << "): ";
+  if (!s.published || !s.predicted) {
+    out << "not checked (a run of the series has no prediction)\n";
+    return;
+  }
+  out << "efficiency published " << format_number(100 * *s.published, "%.1f") << "%, predicted "
+      << format_number(100 * *s.predicted, "%.1f") << "% ("
+      << format_number(100 * (*s.predicted - *s.published), "%+.1f") << " points; "
+      << (s.holds ? "within " : "outside ") << format_number(100 * spec.scaling_tolerance, "%.0f") << ")\n";
+}
+
+}  // namespace
+
+std::string published_runs_report(const scenario::PublishedRunsSpec& spec,
+                                  const study::PublishedRunsStudy& study) {
+  const auto& sum = study.summary;
+  std::ostringstream out;
+  out << "validation \"" << spec.name << "\" (" << spec.file << ")\n" << spec.description << "\n";
+  out << "mechanisms: " << spec.mechanisms << "\n\n";
+  out << column("run", 30) << column("hardware", 16) << column("gpus", 6) << column("published", 11)
+      << column("predicted", 11) << "error\n";
+  for (const auto& r : study.runs) {
+    out << column(r.run.name, 30) << column(r.run.hardware, 16)
+        << column(r.gpus > 0 ? std::to_string(r.gpus) : "-", 6)
+        << column(format_number(r.run.published_iteration_s, "%.3g s"), 11);
+    if (r.predicted_iteration_s)
+      out << column(format_number(*r.predicted_iteration_s, "%.3g s"), 11) << percent(r.error())
+          << (std::abs(r.error()) > spec.row_tolerance ? "  (outside)" : "") << "\n";
+    else
+      out << column("-", 11) << "no prediction: " << r.failure << "\n";
+  }
+  out << "\n(seconds per iteration; error = predicted / published throughput - 1, positive when the "
+         "prediction is faster)\n\n";
+  out << "runs within " << format_number(100 * spec.row_tolerance, "%.0f") << "%: " << sum.within << " of "
+      << sum.rows << " (" << sum.predicted << " predicted)\n";
+  out << "mean absolute error: " << format_number(100 * sum.mean_abs_error, "%.1f") << "% (acceptance "
+      << format_number(100 * spec.mean_tolerance, "%.0f") << "%), largest "
+      << format_number(100 * sum.max_abs_error, "%.1f") << "%\n";
+  for (const auto& s : sum.scaling) write_scaling(out, spec, s);
+  out << (sum.passed ? "acceptance: met\n" : "acceptance: not met\n");
+  out << "\nsources:\n";
+  for (const auto& r : study.runs) out << "  " << r.run.name << ": " << r.run.source << "\n";
+  out << "\napproximate: every run takes the approximations that `zettasim run` prints for its scenario\n";
+  return out.str();
+}
+
+nlohmann::json published_runs_json(const scenario::PublishedRunsSpec& spec,
+                                   const study::PublishedRunsStudy& study) {
+  const auto& sum = study.summary;
+  nlohmann::json runs = nlohmann::json::array();
+  for (const auto& r : study.runs) {
+    nlohmann::json j = {{"name", r.run.name},
+                        {"scenario", r.run.scenario},
+                        {"hardware", r.run.hardware},
+                        {"moe", r.run.moe},
+                        {"source", r.run.source},
+                        {"gpus", r.gpus},
+                        {"tokens_per_iteration", r.tokens_per_iteration},
+                        {"published_iteration_time_s", r.run.published_iteration_s}};
+    if (r.predicted_iteration_s) {
+      j["predicted_iteration_time_s"] = *r.predicted_iteration_s;
+      j["error"] = r.error();
+    } else {
+      j["failure"] = r.failure;
+    }
+    runs.push_back(j);
+  }
+  nlohmann::json scaling = nlohmann::json::array();
+  for (const auto& s : sum.scaling) {
+    nlohmann::json j = {{"name", s.series.name}, {"runs", s.series.runs}, {"holds", s.holds}};
+    if (s.published) j["published_efficiency"] = *s.published;
+    if (s.predicted) j["predicted_efficiency"] = *s.predicted;
+    scaling.push_back(j);
+  }
+  nlohmann::json summary = error_summary_json(sum, spec.row_tolerance, spec.mean_tolerance);
+  summary["scaling_tolerance"] = spec.scaling_tolerance;
+  summary["scaling"] = scaling;
+  summary["passed"] = sum.passed;
+  return {{"validation", spec.name},
+          {"file", spec.file},
+          {"mechanisms", spec.mechanisms},
+          {"zettasim_version", core::kVersion},
+          {"runs", runs},
+          {"summary", summary}};
+}
+
+std::string published_runs_csv(const study::PublishedRunsStudy& study) {
+  std::string csv = "name,hardware,gpus,published_iteration_time_s,predicted_iteration_time_s,error\n";
+  for (const auto& r : study.runs) {
+    csv += r.run.name + "," + r.run.hardware + "," + std::to_string(r.gpus) + "," +
+           format_number(r.run.published_iteration_s, "%.6g") + ",";
+    if (r.predicted_iteration_s)
+      csv += format_number(*r.predicted_iteration_s, "%.6g") + "," + format_number(r.error(), "%.6g");
+    else
+      csv += ",";
+    csv += "\n";
+  }
+  return csv;
+}
+
+}  // namespace zs::output

@@ -1,0 +1,82 @@
+// Validation against published training runs: each run a scenario file, its published iteration time, the
+// comparison and the scaling series.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/file_source.hpp"
+#include "scenario/error_summary.hpp"
+
+namespace zs::scenario {
+
+/// One published run: the scenario that enters its configuration as published, and what it measured.
+struct PublishedRun {
+  std::string name;                  ///< e.g. "gpt3-175b-h100-1024"
+  std::string scenario;              ///< path of its scenario file, resolved against the validation file
+  double published_iteration_s = 0;  ///< seconds per iteration (training step), as published
+  std::string hardware;              ///< e.g. "H100 SXM": the generation the run used
+  bool moe = false;                  ///< a mixture-of-experts model
+  std::string source;                ///< where the figure and the configuration are published
+};
+
+/// Runs whose per-GPU throughput the publication compares over GPU counts (weak or strong scaling): the
+/// efficiency from the first to the last is (tokens / (time x GPUs)) at the last over the same at the first.
+struct ScalingSeries {
+  std::string name;
+  std::vector<std::string> runs;  ///< names of runs, fewest GPUs first; at least two
+};
+
+/// A validation file of kind "published-runs".
+struct PublishedRunsSpec {
+  std::string file;
+  std::string name;
+  std::string description;
+  std::string mechanisms;  ///< which modelled mechanisms the scenarios switch on, as the file states it
+  std::vector<PublishedRun> runs;
+  std::vector<ScalingSeries> scaling;
+  double row_tolerance = 0;   ///< largest accepted |predicted / published throughput - 1| per run
+  double mean_tolerance = 0;  ///< largest accepted mean of those
+  double scaling_tolerance =
+      0;  ///< largest accepted |predicted - published efficiency| (fraction, 0.05 = 5 points)
+
+  /// Reads the file; problems are InputErrors naming the file and JSON path. Scenario files are read when
+  /// the runs run, not here.
+  static PublishedRunsSpec load(const core::FileSource& files, const std::string& path);
+};
+
+/// The kind of a validation file ("validation" or "published-runs"), read without checking the rest.
+std::string validation_kind(const core::FileSource& files, const std::string& path);
+
+/// What one run gave: a prediction, or why there is none.
+struct PublishedRunResult {
+  PublishedRun run;
+  std::optional<double> predicted_iteration_s;
+  uint64_t gpus = 0;                ///< ranks of the run's job
+  double tokens_per_iteration = 0;  ///< tokens the job trains on per iteration
+  std::string failure;              ///< set when there is no prediction
+  /// Predicted over published throughput, minus 1 (positive: predicted faster); precondition: predicted.
+  double error() const { return run.published_iteration_s / *predicted_iteration_s - 1.0; }
+};
+
+/// One scaling series' efficiency, published and predicted.
+struct ScalingResult {
+  ScalingSeries series;
+  std::optional<double> published;  ///< absent when a run of the series has no prediction
+  std::optional<double> predicted;
+  bool holds = false;  ///< both known and within the tolerance
+};
+
+struct PublishedRunsSummary : ErrorSummary {
+  std::vector<ScalingResult> scaling;
+  bool passed = false;  ///< every row predicted and within, the mean within, every series within
+};
+
+/// Throughput per GPU at `last` over that at `first`: (tokens / (seconds x GPUs)) ratio.
+double scaling_efficiency(double first_tokens, double first_s, uint64_t first_gpus, double last_tokens,
+                          double last_s, uint64_t last_gpus);
+
+PublishedRunsSummary summarize(const PublishedRunsSpec& spec, const std::vector<PublishedRunResult>& results);
+
+}  // namespace zs::scenario
