@@ -1,6 +1,7 @@
 // Summary JSON and terminal report of one run.
 #include "output/run_record.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <sstream>
 #include <string>
@@ -58,7 +59,7 @@ std::vector<std::string> warnings(const scenario::Scenario& s) {
   return out;
 }
 
-std::vector<std::string> approximations(const engine::SimulationResult& r) {
+std::vector<std::string> approximations(const scenario::Scenario& s, const engine::SimulationResult& r) {
   std::vector<std::string> out = {
       "compute efficiency is a fraction of peak per work kind (matrix, vector); matrix work depends on the "
       "FLOPs per kernel only for unit models that give matrix_half_efficiency_work; operand shapes (tile "
@@ -140,6 +141,16 @@ std::vector<std::string> approximations(const engine::SimulationResult& r) {
           "per-peer bytes, the combine as the dispatch with its link directions reversed");
     }
   }
+  const auto& streams = s.trace.streams;
+  if (std::find(streams.begin(), streams.end(), "expert-exchange") != streams.end())
+    out.push_back(
+        "combined 1F1B: a forward and a backward interleave at the granularity of their expert exchanges "
+        "(Megatron-LM's finer split into attention, router, experts and weight gradients is not reproduced)");
+  if (std::find(streams.begin(), streams.end(), "tp-overlap") != streams.end())
+    out.push_back(
+        "tensor-parallel overlap: each all-gather or reduce-scatter runs beside the GEMM it feeds or drains "
+        "as if perfectly chunked (no pipeline fill of the first chunk); the SMs it takes slow compute only "
+        "through the unit model's overlap_slowdown");
   return out;
 }
 
@@ -208,7 +219,7 @@ nlohmann::json summary_json(const scenario::Scenario& s, const engine::Simulatio
                        {{"placement", r.placement_policy},
                         {"collective", r.collective_policy},
                         {"collective_algorithms", r.replay.collective_algorithms}}},
-                      {"approximations", approximations(r)},
+                      {"approximations", approximations(s, r)},
                       {"warnings", warnings(s)}};
   if (!r.placement_layout.empty()) j["policies"]["placement_layout"] = r.placement_layout;
   if (s.collective_benchmark)
@@ -320,7 +331,7 @@ std::string report_text(const scenario::Scenario& s, const engine::SimulationRes
                                                            : ""));
   out << "  (breakdown of rank " << r.replay.critical_rank << ", the last to finish)\n";
   out << "\napproximations:\n";
-  for (const auto& a : approximations(r)) out << "  - " << a << "\n";
+  for (const auto& a : approximations(s, r)) out << "  - " << a << "\n";
   return out.str();
 }
 

@@ -11,8 +11,9 @@
 
 namespace zs::output {
 
-/// What the results leave out or simplify; printed in the report and listed in the summary.
-std::vector<std::string> approximations(const engine::SimulationResult& r);
+/// What the results leave out or simplify, for this scenario's trace and this run; printed in the report
+/// and listed in the summary.
+std::vector<std::string> approximations(const scenario::Scenario& s, const engine::SimulationResult& r);
 /// What in the scenario may not be what the user meant (a job on fewer units than the machine has);
 /// printed in the report and listed in the summary, never an error.
 std::vector<std::string> warnings(const scenario::Scenario& s);

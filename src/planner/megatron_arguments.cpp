@@ -22,7 +22,7 @@ const std::vector<std::string>& megatron_argument_names() {
       "--disable-bias-linear", "--seq-length", "--vocab-size",
       // _add_training_args
       "--micro-batch-size", "--global-batch-size", "--recompute-granularity", "--recompute-method",
-      "--recompute-num-layers", "--use-flash-attn",
+      "--recompute-num-layers", "--use-flash-attn", "--tp-comm-overlap",
       // _add_distributed_args
       "--tensor-model-parallel-size", "--pipeline-model-parallel-size",
       "--num-layers-per-virtual-pipeline-stage", "--decoder-first-pipeline-num-layers",
@@ -126,6 +126,7 @@ std::vector<MegatronArgument> megatron_arguments(const nlohmann::json& workload,
   if (p.at("offload_optimizer").get<bool>()) unmapped.push_back("plan.offload_optimizer");
   if (p.value("overlap_expert_communication", false))
     a.emplace_back("--overlap-moe-expert-parallel-comm", "");
+  if (p.value("overlap_tensor_communication", false)) a.emplace_back("--tp-comm-overlap", "");
   add_fp8(p.value("fp8", "none"), a, unmapped);
   if (p.at("flash_attention").get<bool>()) a.emplace_back("--use-flash-attn", "");
   if (save_interval > 0) a.emplace_back("--save-interval", std::to_string(save_interval));

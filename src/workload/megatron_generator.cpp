@@ -11,6 +11,7 @@
 #include "workload/gradient_passes.hpp"
 #include "workload/memory_accounting.hpp"
 #include "workload/plan_layout.hpp"
+#include "workload/tensor_overlap.hpp"
 
 namespace zs::workload {
 namespace {
@@ -558,6 +559,8 @@ Trace generate_megatron_trace(const TransformerSpec& model, const ParallelPlan& 
   trace.communicators = layout.communicators;
   trace.streams = {"compute", "send-next", "send-previous", "data-parallel"};
   if (plan.overlap_expert_communication) trace.streams.push_back("expert-exchange");
+  if (plan.overlap_tensor_communication) trace.streams.push_back("tp-overlap");
+  const TensorOverlapStreams tp_overlap{kCompute, static_cast<uint32_t>(trace.streams.size() - 1)};
   trace.role_axis = "pp";
   if (plan.offload_optimizer) trace.memory_moves_key = "offload_optimizer";  // its only memory moves
   trace.model_dtype = model.dtype;
@@ -574,6 +577,7 @@ Trace generate_megatron_trace(const TransformerSpec& model, const ParallelPlan& 
   for (uint32_t s = 0; s < plan.pipeline_parallel; ++s) {
     trace.roles.push_back({"stage" + std::to_string(s), {}});
     StageBuilder(model, plan, layout, s, trace.roles.back(), ops_left, max_ops).build();
+    if (plan.overlap_tensor_communication) overlap_tensor_exchanges(trace.roles.back(), tp_overlap);
   }
   return trace;
 }

@@ -118,6 +118,13 @@ const core::ParamTable& ParallelPlan::params() {
                       "on their own stream while the other computes; needs expert_parallel > 1 and, with "
                       "pipeline_parallel > 1, the interleaved schedule")
            .or_default(false),
+       Param::boolean(
+           "overlap_tensor_communication",
+           "Megatron-LM's --tp-comm-overlap (Transformer Engine userbuffers): each tensor-parallel "
+           "all-gather and reduce-scatter of a block runs on its own stream beside the GEMM it "
+           "feeds or drains instead of before or after it; needs tensor_parallel > 1 and "
+           "sequence_parallel")
+           .or_default(false),
        Param::choice(
            "fp8", {"none", "transformer-engine", "deepseek-v3"},
            "fp8 matrix products of the linear layers (bf16 models): transformer-engine (Megatron-LM's "
@@ -216,6 +223,7 @@ ParallelPlan ParallelPlan::from_params(core::ParamReader& json, const Transforme
   p.gradient_clipping = json.get<bool>("gradient_clipping");
   p.offload_optimizer = json.get<bool>("offload_optimizer");
   p.overlap_expert_communication = json.get<bool>("overlap_expert_communication");
+  p.overlap_tensor_communication = json.get<bool>("overlap_tensor_communication");
   const std::string fp8 = json.get<std::string>("fp8");
   if (fp8 == "transformer-engine")
     p.fp8 = Fp8Recipe::kTransformerEngine;
@@ -267,6 +275,11 @@ ParallelPlan ParallelPlan::from_params(core::ParamReader& json, const Transforme
                        "(experts run on each rank's token shard)");
   }
   if (p.overlap_expert_communication) require_overlappable(json, p);
+  if (p.overlap_tensor_communication && (p.tensor_parallel < 2 || !p.sequence_parallel))
+    throw json.error("overlap_tensor_communication",
+                     "overlapping tensor-parallel communication needs tensor_parallel > 1 and "
+                     "sequence_parallel: true (Megatron-LM overlaps the all-gathers and reduce-scatters of "
+                     "sequence parallelism)");
   const uint64_t per_step = uint64_t(p.data_parallel) * p.micro_batch;
   if (p.global_batch % per_step != 0)
     throw json.error("global_batch",
@@ -334,6 +347,7 @@ std::string ParallelPlan::describe() const {
   if (fp8 != Fp8Recipe::kNone) s += ", fp8 (" + std::string(to_string(fp8)) + ")";
   if (offload_optimizer) s += ", optimizer offloaded";
   if (overlap_expert_communication) s += ", expert all-to-alls overlapped (combined 1F1B)";
+  if (overlap_tensor_communication) s += ", tensor-parallel communication overlapped with GEMMs";
   if (!flash_attention) s += ", attention scores in HBM";
   return s;
 }

@@ -74,6 +74,9 @@ struct ParallelPlan {
   /// Megatron-LM's combined 1F1B (--overlap-moe-expert-parallel-comm): each steady-state forward runs
   /// beside the next backward, one's expert all-to-alls on their own stream while the other computes.
   bool overlap_expert_communication = false;
+  /// Megatron-LM's --tp-comm-overlap (Transformer Engine userbuffers): each tensor-parallel all-gather and
+  /// reduce-scatter of a block runs beside the GEMM it feeds or drains (needs sequence parallelism).
+  bool overlap_tensor_communication = false;
   Fp8Recipe fp8 = Fp8Recipe::kNone;  ///< which products run in fp8, and what the recipe keeps
   /// Attention scores stay on chip (FlashAttention); false: the b x heads x s x s scores go through HBM
   /// (softmax and dropout kernels, as Megatron-LM did in 2021), costing traffic and activation memory.

@@ -8,6 +8,7 @@
 #include "support/test_machines.hpp"
 #include "support/test_models.hpp"
 #include "workload/megatron_generator.hpp"
+#include "workload/tensor_overlap.hpp"
 #include "workload/trace_json.hpp"
 
 using namespace zs;
@@ -157,4 +158,36 @@ TEST_CASE(
   CHECK(full.hardware_flops.value() ==
         doctest::Approx(dense.training_flops(sequences).value() + layers_forward).epsilon(1e-12));
   CHECK(full.hfu / full.mfu == doctest::Approx(full.hardware_flops.value() / full.model_flops.value()));
+}
+
+TEST_CASE(
+    "tensor-parallel communication overlapped with GEMMs: less exposed, never below the compute alone") {
+  const auto dense = test::gpt("dense", 4, 2048, 16, 8192, 1000, 1024);
+  auto p = plan(1, 4, 1);
+  p.sequence_parallel = true;
+  const auto blocking = replay(dense, p);
+  p.overlap_tensor_communication = true;
+  const auto trace = workload::generate_megatron_trace(dense, p);
+  REQUIRE(trace.streams.back() == "tp-overlap");
+  // Every block's all-gather and reduce-scatter left the compute stream (each has a GEMM beside it).
+  size_t moved = 0, exchanges = 0;
+  for (const auto& op : trace.roles[0].ops) {
+    if (!workload::is_tensor_exchange(op)) continue;
+    ++exchanges;
+    moved += op.stream == trace.streams.size() - 1 ? 1 : 0;
+  }
+  // At least 4 micro-batches x 4 layers x 2 passes x (2 blocks x 2 exchanges).
+  CHECK(exchanges >= 4 * 4 * 2 * 4);
+  CHECK(moved == exchanges);
+  const auto overlapped = replay(dense, p);
+  const auto& before = blocking.replay.ranks[0];
+  const auto& after = overlapped.replay.ranks[0];
+  INFO("blocking " << blocking.replay.iteration_time.value() << " s, overlapped "
+                   << overlapped.replay.iteration_time.value() << " s");
+  CHECK(after.exposed_comm.value() < 0.5 * before.exposed_comm.value());
+  CHECK(overlapped.replay.iteration_time.value() < blocking.replay.iteration_time.value());
+  // The same work: the iteration is at least the compute it runs, and it saves at most the exposed time.
+  CHECK(overlapped.replay.iteration_time.value() >= before.compute.value() * (1 - 1e-9));
+  CHECK(overlapped.replay.iteration_time.value() >=
+        blocking.replay.iteration_time.value() - before.exposed_comm.value() * (1 + 1e-9));
 }

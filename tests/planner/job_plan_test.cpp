@@ -135,6 +135,11 @@ TEST_CASE("Megatron-LM arguments: the plan's sizes, every flag one that argument
   CHECK(flag_value(overlapped, "--overlap-moe-expert-parallel-comm") == "(set)");
   CHECK(flag_value(moe, "--overlap-moe-expert-parallel-comm") == "(absent)");
   check_known_flags(overlapped);
+  const auto tp_overlapped =
+      mixtral_plan({{"data_parallel", 3}, {"global_batch", 24}, {"overlap_tensor_communication", true}});
+  CHECK(flag_value(tp_overlapped, "--tp-comm-overlap") == "(set)");
+  CHECK(flag_value(moe, "--tp-comm-overlap") == "(absent)");
+  check_known_flags(tp_overlapped);
   for (const char* recipe : {"transformer-engine", "deepseek-v3"}) {
     CAPTURE(recipe);
     const auto fp8 =

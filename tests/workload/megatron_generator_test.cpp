@@ -699,3 +699,25 @@ TEST_CASE("combined 1F1B is refused where Megatron-LM cannot run it") {
   j["expert_parallel"] = 1;
   CHECK(error_of(j).find("needs expert_parallel > 1") != std::string::npos);
 }
+
+TEST_CASE("tensor-parallel overlap is refused without tensor parallelism or sequence parallelism") {
+  auto error_of = [](nlohmann::json j) {
+    try {
+      core::ParamReader o(workload::ParallelPlan::params(), core::JsonObject(j, "s.json", "/workload"));
+      workload::ParallelPlan::from_params(o, model());
+    } catch (const core::InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string("(no error)");
+  };
+  nlohmann::json j = {{"data_parallel", 2},        {"tensor_parallel", 2},
+                      {"micro_batch", 1},          {"global_batch", 8},
+                      {"sequence_parallel", true}, {"overlap_tensor_communication", true}};
+  CHECK(error_of(j) == "(no error)");
+  j["sequence_parallel"] = false;
+  CHECK(error_of(j).find("s.json: /workload/overlap_tensor_communication: overlapping tensor-parallel "
+                         "communication needs tensor_parallel > 1 and sequence_parallel: true") == 0);
+  j["sequence_parallel"] = true;
+  j["tensor_parallel"] = 1;
+  CHECK(error_of(j).find("needs tensor_parallel > 1") != std::string::npos);
+}
