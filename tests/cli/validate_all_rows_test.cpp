@@ -12,7 +12,7 @@
 using namespace zs;
 
 TEST_CASE(
-    "Megatron-LM SC'21 Tables 1 and 2: every row within 15%, mean error under 8%, the PTD-P vs ZeRO-3 trend "
+    "Megatron-LM SC'21 Tables 1 and 2: every row within 15%, mean error at most 7%, the PTD-P vs ZeRO-3 trend "
     "right") {
   test::TempDir dir;
   const auto r = test::run_cli({"validate", "--out", dir.file("v"), "--quiet"});
@@ -22,13 +22,13 @@ TEST_CASE(
   REQUIRE(sum["rows"] == 22);
   // The exit code says whether the file's acceptance holds.
   CHECK(r.code == (sum["passed"].get<bool>() ? 0 : 1));
-  CHECK(sum["mean_absolute_error"].get<double>() < 0.08);
+  CHECK(sum["mean_absolute_error"].get<double>() <= 0.07);
   for (const auto& t : sum["table2_trends"]) {
     INFO(t.dump());
     CHECK(t["gpu_counts_compared"].get<int>() >= 2);
     CHECK(t["holds"] == true);
   }
-  // The acceptance: every row predicted and within 15%, the mean under 8%.
+  // The acceptance asked of this table: every row predicted and within 15%, the mean at most 7%.
   for (const auto& row : j["rows"]) {
     INFO(row.dump());
     REQUIRE(row.contains("error"));
