@@ -12,7 +12,8 @@
 using namespace zs;
 
 TEST_CASE(
-    "Megatron-LM SC'21 Tables 1 and 2: every row within 15%, mean error at most 7%, the PTD-P vs ZeRO-3 trend "
+    "Megatron-LM SC'21 Tables 1 and 2: every row within 15%, mean error at most 7%, the PTD-P vs ZeRO-3 "
+    "trend "
     "right") {
   test::TempDir dir;
   const auto r = test::run_cli({"validate", "--out", dir.file("v"), "--quiet"});

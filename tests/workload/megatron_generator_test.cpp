@@ -672,16 +672,21 @@ TEST_CASE("combined 1F1B: each backward runs beside the next forward, their expe
   CHECK(index_of("mb0/layer3/moe/ep-dispatch", "backward") < experts);
 }
 
+namespace {
+/// The InputError a plan (a scenario's /workload in s.json) of `m` gives, or "(no error)".
+std::string plan_error(const nlohmann::json& j, const workload::TransformerSpec& m) {
+  try {
+    core::ParamReader o(workload::ParallelPlan::params(), core::JsonObject(j, "s.json", "/workload"));
+    workload::ParallelPlan::from_params(o, m);
+  } catch (const core::InputError& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+}  // namespace
+
 TEST_CASE("combined 1F1B is refused where Megatron-LM cannot run it") {
-  auto error_of = [](nlohmann::json j) {
-    try {
-      core::ParamReader o(workload::ParallelPlan::params(), core::JsonObject(j, "s.json", "/workload"));
-      workload::ParallelPlan::from_params(o, moe_model());
-    } catch (const core::InputError& e) {
-      return std::string(e.what());
-    }
-    return std::string("(no error)");
-  };
+  auto error_of = [](const nlohmann::json& j) { return plan_error(j, moe_model()); };
   nlohmann::json j = {{"data_parallel", 4},   {"pipeline_parallel", 2},
                       {"micro_batch", 1},     {"global_batch", 16},
                       {"expert_parallel", 4}, {"schedule", "interleaved-1f1b"},
@@ -701,15 +706,7 @@ TEST_CASE("combined 1F1B is refused where Megatron-LM cannot run it") {
 }
 
 TEST_CASE("tensor-parallel overlap is refused without tensor parallelism or sequence parallelism") {
-  auto error_of = [](nlohmann::json j) {
-    try {
-      core::ParamReader o(workload::ParallelPlan::params(), core::JsonObject(j, "s.json", "/workload"));
-      workload::ParallelPlan::from_params(o, model());
-    } catch (const core::InputError& e) {
-      return std::string(e.what());
-    }
-    return std::string("(no error)");
-  };
+  auto error_of = [](const nlohmann::json& j) { return plan_error(j, model()); };
   nlohmann::json j = {{"data_parallel", 2},        {"tensor_parallel", 2},
                       {"micro_batch", 1},          {"global_batch", 8},
                       {"sequence_parallel", true}, {"overlap_tensor_communication", true}};
