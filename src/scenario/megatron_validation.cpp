@@ -126,7 +126,8 @@ std::string ValidationRow::name() const {
 ValidationSpec ValidationSpec::load(const core::FileSource& files, const std::string& path) {
   nlohmann::json doc = files.read_json(path);
   core::JsonObject root(doc, path, "");
-  if (root.string("kind") != "validation") throw root.error("kind", "expected \"validation\"");
+  if (root.string("kind") != "validation")
+    throw root.error("kind", "expected \"validation\" or \"published-runs\" (a validation file)");
   ValidationSpec s;
   s.file = path;
   s.name = root.file_name("name");

@@ -82,3 +82,12 @@ TEST_CASE("validate at-scale runs a published run's scenario and compares second
   CHECK(unknown.code == 2);
   CHECK(unknown.err.find("--rows: no run name contains \"gpt-5\"") != std::string::npos);
 }
+
+TEST_CASE("validate: a file of another kind is refused with exit 2 naming both validation kinds") {
+  test::TempDir dir;
+  const std::string other = dir.write("other.json", R"({"kind": "scenario", "name": "x"})");
+  const auto r = test::run_cli({"validate", other, "--out", dir.file("v")});
+  CHECK(r.code == 2);
+  CHECK(r.err.find("other.json: /kind: expected \"validation\" or \"published-runs\"") != std::string::npos);
+  CHECK_FALSE(std::filesystem::exists(dir.file("v")));
+}
