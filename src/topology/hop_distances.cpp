@@ -3,8 +3,10 @@
 
 namespace zs::topology {
 
-std::vector<uint32_t> hops_from(const Machine& machine, NodeId from) {
-  const Topology& topo = machine.topology;
+namespace {
+
+/// hops_from over the nodes of `pod` only (kNoPod: every node).
+std::vector<uint32_t> hops_within(const Topology& topo, NodeId from, uint32_t pod) {
   std::vector<uint32_t> hops(topo.nodes().size(), kUnreachable);
   std::vector<NodeId> queue{from};
   hops[from] = 0;
@@ -12,11 +14,26 @@ std::vector<uint32_t> hops_from(const Machine& machine, NodeId from) {
     const NodeId at = queue[head];
     if (at != from && topo.node(at).kind != NodeKind::kSwitch) continue;  // units and pools forward nothing
     for (auto [next, link] : topo.neighbours(at))
-      if (hops[next] == kUnreachable && topo.active_at_start(link)) {
+      if (hops[next] == kUnreachable && topo.active_at_start(link) &&
+          (pod == kNoPod || topo.pod(next) == pod)) {
         hops[next] = hops[at] + 1;
         queue.push_back(next);
       }
   }
+  return hops;
+}
+
+}  // namespace
+
+std::vector<uint32_t> hops_from(const Machine& machine, NodeId from) {
+  const Topology& topo = machine.topology;
+  auto hops = hops_within(topo, from, kNoPod);
+  const uint32_t pod = topo.pod(from);
+  if (pod == kNoPod) return hops;
+  // Paths to the nodes of from's own pod stay in it, as routes do.
+  const auto inside = hops_within(topo, from, pod);
+  for (NodeId n = 0; n < topo.nodes().size(); ++n)
+    if (topo.pod(n) == pod) hops[n] = inside[n];
   return hops;
 }
 

@@ -14,7 +14,7 @@ inline constexpr uint32_t kUnreachable = std::numeric_limits<uint32_t>::max();
 
 /// Links on the fewest-hop path from `from` to every node (kUnreachable when there is none), over the
 /// links up at the start. Only switches forward: a path may start at a unit or pool but not pass
-/// through one.
+/// through one. Paths between two nodes of one pod stay in the pod (Topology::pod), as routes do.
 std::vector<uint32_t> hops_from(const Machine& machine, NodeId from);
 
 /// Per node, the index of its electrical island: the nodes joined without optical circuits (a pod of a

@@ -8,6 +8,7 @@
 #include "topology/dragonfly_generator.hpp"
 #include "topology/fat_tree_generator.hpp"
 #include "topology/graph_generator.hpp"
+#include "topology/pods_generator.hpp"
 #include "topology/power_domains.hpp"
 #include "topology/rail_optimized_generator.hpp"
 #include "topology/single_switch_generator.hpp"
@@ -31,6 +32,8 @@ TopologyGeneratorRegistry builtin_topology_generators() {
   r.add("disaggregated",
         "racks of units and CXL pools, pods on a fat-tree, pods joined by optical circuit switches",
         generate_disaggregated, &disaggregated_params());
+  r.add("pods", "copies of a pod of any built-in generator joined by a data-centre network", generate_pods,
+        &pods_params());
   return r;
 }
 

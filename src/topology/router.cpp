@@ -64,8 +64,10 @@ std::vector<NodeId> Router::attachment_key(NodeId dst) const {
   return key;
 }
 
-Router::Tree& Router::tree_for(NodeId dst) {
+Router::Tree& Router::tree_for(NodeId dst, uint32_t pod) {
   auto key = attachment_key(dst);
+  const bool is_switch = key.size() == 2 && key[0] == dst && key[1] == dst;
+  key.push_back(pod);
   if (auto it = trees_.find(key); it != trees_.end()) return it->second;
   Tree tree;
   if (trees_.size() >= max_cached_) {  // the oldest map's memory is reused
@@ -82,11 +84,14 @@ Router::Tree& Router::tree_for(NodeId dst) {
   tree.frontier.clear();
   tree.head = 0;
   tree.target = dst;
-  if (key.size() == 2 && key[0] == dst && key[1] == dst) {  // a switch: a search from itself
+  tree.pod = pod;
+  if (is_switch) {  // a search from itself
     tree.dist[dst] = 0;
     tree.frontier.push_back(dst);
-  } else {  // an endpoint: a search from everything it attaches to
-    for (NodeId n : key) {
+  } else {  // an endpoint: a search from everything it attaches to (in its pod when confined)
+    for (size_t i = 0; i + 1 < key.size(); ++i) {
+      const NodeId n = key[i];
+      if (!inside(pod, n)) continue;
       tree.dist[n] = 1;
       tree.frontier.push_back(n);
     }
@@ -106,7 +111,7 @@ void Router::reach(Tree& tree, NodeId node) {
     const uint32_t next = dist[n] + 1;
     for (size_t i = offsets_[n]; i < offsets_[n + 1]; ++i) {
       auto [m, link] = neighbours_[i];
-      if (dist[m] != kUnreached || !enabled_[link]) continue;
+      if (dist[m] != kUnreached || !enabled_[link] || !inside(tree.pod, m)) continue;
       dist[m] = next;
       tree.frontier.push_back(m);
     }
@@ -116,7 +121,7 @@ void Router::reach(Tree& tree, NodeId node) {
 std::vector<LinkId> Router::route(NodeId src, NodeId dst) {
   std::vector<LinkId> links;
   if (src == dst) return links;
-  Tree& tree = tree_for(dst);
+  Tree& tree = tree_for(dst, topo_.same_pod(src, dst) ? topo_.pod(dst) : kNoPod);
   reach(tree, src);
   const auto& map = tree.dist;
   auto dist = [&](NodeId n) { return n == dst ? 0u : map[n]; };
@@ -148,7 +153,19 @@ void Router::spread(const std::vector<std::pair<NodeId, double>>& demand,
                     const std::function<void(LinkId, NodeId, double)>& on_link) {
   if (destinations.empty() || demand.empty()) return;
   const NodeId first = destinations.front().first;
-  Tree& tree = tree_for(first);
+  const uint32_t pod = topo_.pod(first);
+  if (pod == kNoPod) return spread_over(tree_for(first, kNoPod), demand, destinations, on_link);
+  // Sources in the destinations' pod stay in it; the others come over the whole machine.
+  std::vector<std::pair<NodeId, double>> inner, outer;
+  for (const auto& d : demand) (topo_.pod(d.first) == pod ? inner : outer).push_back(d);
+  if (!inner.empty()) spread_over(tree_for(first, pod), inner, destinations, on_link);
+  if (!outer.empty()) spread_over(tree_for(first, kNoPod), outer, destinations, on_link);
+}
+
+void Router::spread_over(Tree& tree, const std::vector<std::pair<NodeId, double>>& demand,
+                         const std::vector<std::pair<NodeId, double>>& destinations,
+                         const std::function<void(LinkId, NodeId, double)>& on_link) {
+  const NodeId first = destinations.front().first;
   for (const auto& [src, bytes] : demand) reach(tree, src);
   const auto& map = tree.dist;
   // Demand arriving at each node (in the node-indexed scratch `at`, reset before returning), by

@@ -30,7 +30,8 @@ enum class PathSelection : uint8_t {
 /// neighbours, so a map from a breadth-first search started at all of them serves every one of them
 /// and gives the same routes as a map per endpoint. Enabling or disabling a link (an optical circuit
 /// being set up or torn down) clears the cache.
-/// Memory pools are endpoints only: no route passes through one.
+/// Memory pools are endpoints only: no route passes through one. A route between two nodes of one pod
+/// (Topology::pod) uses only that pod's nodes.
 class Router {
  public:
   /// `max_cached` 0: as many maps as fit in 512 MiB, between 16 and 4096.
@@ -77,8 +78,16 @@ class Router {
     std::vector<NodeId> frontier;  ///< the search queue
     size_t head = 0;               ///< next node of the queue to expand
     NodeId target = 0;             ///< the destination the search was started for
+    uint32_t pod = kNoPod;         ///< the pod the search stays in, or kNoPod: anywhere
   };
-  Tree& tree_for(NodeId dst);
+  /// The search towards dst, over the whole machine (pod kNoPod) or inside one pod.
+  Tree& tree_for(NodeId dst, uint32_t pod);
+  /// spread() for sources that all use `tree`.
+  void spread_over(Tree& tree, const std::vector<std::pair<NodeId, double>>& demand,
+                   const std::vector<std::pair<NodeId, double>>& destinations,
+                   const std::function<void(LinkId, NodeId, double)>& on_link);
+  /// Whether a search confined to `pod` may label `node`.
+  bool inside(uint32_t pod, NodeId node) const { return pod == kNoPod || topo_.pod(node) == pod; }
   /// Keeps in `candidates` (next hops from one node) only those over the widest links.
   void keep_widest(std::vector<std::pair<NodeId, LinkId>>& candidates) const;
   /// Continues the search until `node` is labelled (or nothing is left to search).
@@ -92,7 +101,7 @@ class Router {
   std::vector<char> enabled_;                          ///< per link
   std::vector<double> bandwidth_;                      ///< per link, B/s; empty: hops only
   std::vector<char> is_pool_;                          ///< per node: a memory pool (does not forward)
-  std::map<std::vector<NodeId>, Tree> trees_;          ///< attachment key -> its search
+  std::map<std::vector<NodeId>, Tree> trees_;          ///< attachment key, then pod -> its search
   std::deque<std::vector<NodeId>> tree_order_;         ///< keys in the order their maps were made
   std::vector<double> spread_bytes_;                   ///< spread's per-node demand, B; zero between calls
   std::vector<char> spread_seen_;                      ///< spread's per-node "has demand"; zero between calls

@@ -12,6 +12,7 @@ NodeId Topology::add_node(std::string name, NodeKind kind, uint32_t model) {
   auto id = static_cast<NodeId>(nodes_.size());
   nodes_.push_back({std::move(name), kind, model});
   adjacency_.emplace_back();
+  pods_.push_back(kNoPod);
   return id;
 }
 

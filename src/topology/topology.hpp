@@ -16,6 +16,9 @@ using LinkId = uint32_t;
 inline constexpr uint32_t kNoModel = 0xffffffffu;
 /// Link::circuit of a link that is not an optical circuit.
 inline constexpr uint32_t kNoCircuit = 0xffffffffu;
+/// Topology::pod of a node that belongs to no pod (every node of a machine not built of pods, and the
+/// data-centre network's switches of one that is).
+inline constexpr uint32_t kNoPod = 0xffffffffu;
 
 enum class NodeKind : uint8_t { kUnit, kSwitch, kMemory };
 
@@ -83,6 +86,14 @@ class Topology {
   /// `width` > 1 stands for a bundle of that many parallel circuits on consecutive ports.
   LinkId add_circuit(uint32_t optical_switch, uint32_t port_a, uint32_t port_b, uint32_t link_model,
                      bool active_at_start, double width = 1.0);
+  /// Puts a node in pod `pod`. Routes between two nodes of the same pod stay inside it (they never
+  /// leave through the data-centre network and come back), as a job's software addresses its own pod
+  /// over the pod's fabric.
+  void set_pod(NodeId n, uint32_t pod) { pods_.at(n) = pod; }
+  /// The node's pod, or kNoPod.
+  uint32_t pod(NodeId n) const { return pods_.at(n); }
+  /// Whether a route between a and b must stay inside their pod: both are in the same pod.
+  bool same_pod(NodeId a, NodeId b) const { return pods_.at(a) != kNoPod && pods_[a] == pods_.at(b); }
   /// Whether the link carries traffic when a run starts (every link but circuits not yet set up).
   bool active_at_start(LinkId l) const {
     return links_.at(l).circuit == kNoCircuit || circuits_[links_[l].circuit].active_at_start;
@@ -111,6 +122,7 @@ class Topology {
   std::vector<OpticalSwitch> optical_switches_;
   std::vector<Circuit> circuits_;
   std::vector<std::vector<std::pair<NodeId, LinkId>>> adjacency_;
+  std::vector<uint32_t> pods_;  ///< per node: its pod, or kNoPod
   uint64_t node_limit_ = kMaxMachineNodes;
 };
 

@@ -83,21 +83,30 @@ Diameter unit_diameter(const Topology& topo, uint64_t max_sources) {
   d.exact = stride == 1;
   std::vector<uint32_t> dist(topo.nodes().size());
   std::queue<NodeId> q;
-  for (uint64_t i = 0; i < units.size(); i += stride) {
-    ++d.sources;
+  // The farthest unit from `from`, searching only the nodes of `pod` (kNoPod: all) and counting only
+  // units for which `counts` holds.
+  auto farthest = [&](NodeId from, uint32_t pod, auto counts) {
     std::fill(dist.begin(), dist.end(), std::numeric_limits<uint32_t>::max());
-    dist[units[i]] = 0;
-    q.push(units[i]);
+    dist[from] = 0;
+    q.push(from);
     while (!q.empty()) {
       NodeId n = q.front();
       q.pop();
-      if (topo.node(n).kind == NodeKind::kUnit) d.hops = std::max(d.hops, dist[n]);
+      if (topo.node(n).kind == NodeKind::kUnit && counts(n)) d.hops = std::max(d.hops, dist[n]);
       for (auto [m, link] : topo.neighbours(n))
-        if (dist[m] == std::numeric_limits<uint32_t>::max() && topo.active_at_start(link)) {
+        if (dist[m] == std::numeric_limits<uint32_t>::max() && topo.active_at_start(link) &&
+            (pod == kNoPod || topo.pod(m) == pod)) {
           dist[m] = dist[n] + 1;
           q.push(m);
         }
     }
+  };
+  for (uint64_t i = 0; i < units.size(); i += stride) {
+    ++d.sources;
+    const uint32_t pod = topo.pod(units[i]);
+    // Routes inside a pod stay in it; only routes to other pods cross the data-centre network.
+    farthest(units[i], kNoPod, [&](NodeId n) { return pod == kNoPod || topo.pod(n) != pod; });
+    if (pod != kNoPod) farthest(units[i], pod, [](NodeId) { return true; });
   }
   return d;
 }

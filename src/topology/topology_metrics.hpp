@@ -17,7 +17,8 @@ struct Diameter {
 };
 
 /// Breadth-first search from every unit, or from `max_sources` units spread evenly over the
-/// topology order when there are more (then the result is a lower bound).
+/// topology order when there are more (then the result is a lower bound). Paths between two units of
+/// one pod stay in the pod, as routes do.
 Diameter unit_diameter(const Topology& topo, uint64_t max_sources = 4096);
 
 /// Maximum flow, in one direction, from the first half of the units (topology order) to the

@@ -8,14 +8,55 @@
 namespace zs::topology {
 namespace {
 
-/// The optical part of a blocked torus: per dimension that has several blocks, one optical switch per
-/// position on a block face; on it, block b's "+d" face chip is port 2b and its "-d" face chip 2b+1.
+constexpr NodeId kNoNode = 0xffffffffu;  ///< a port left uncabled while the switch's ports are laid out
+
+/// A block's two ports across one dimension: on switch `sw` of its face position, its "+d" face chip
+/// on `port` and its "-d" face chip on port + 1.
+struct BlockPorts {
+  uint32_t sw = 0;
+  uint32_t port = 0;
+};
+
+/// The optical part of a blocked torus: per dimension that has several blocks, optical switches per
+/// position on a block face. When one switch has the ports for every block, it is the only one and block
+/// b's "+d" face chip is its port 2b, the "-d" face chip port 2b+1; otherwise each switch serves whole
+/// lines of blocks along d (the blocks that differ only in their d coordinate), as many as its ports hold.
 struct OpticalBlocks {
-  std::vector<int64_t> block;                    ///< block size per dimension
-  std::vector<int64_t> blocks;                   ///< blocks per dimension
-  uint32_t model = 0;                            ///< optical switch model
-  uint32_t circuit_link = 0;                     ///< link model of one circuit
-  std::vector<std::vector<uint32_t>> switch_of;  ///< per dimension, per face position: optical switch
+  std::vector<int64_t> block;   ///< block size per dimension
+  std::vector<int64_t> blocks;  ///< blocks per dimension
+  int64_t block_count = 1;      ///< blocks in all
+  uint32_t ports = 0;           ///< ports of one optical switch
+  uint32_t model = 0;           ///< optical switch model
+  uint32_t circuit_link = 0;    ///< link model of one circuit
+  /// Per dimension, per face position, per switch of that position: the optical switch.
+  std::vector<std::vector<std::vector<uint32_t>>> switch_of;
+
+  /// Whether a face position needs more than one switch (the same for every dimension).
+  bool split() const { return 2 * block_count > ports; }
+  /// Block `blk`'s (block-grid index, first dimension fastest) ports across dimension d.
+  BlockPorts ports_of(size_t d, int64_t blk) const {
+    if (!split()) return {0, static_cast<uint32_t>(2 * blk)};
+    int64_t rest = blk, line = 0, scale = 1, along = 0;
+    for (size_t e = 0; e < blocks.size(); ++e) {
+      const int64_t c = rest % blocks[e];
+      rest /= blocks[e];
+      if (e == d) {
+        along = c;
+      } else {
+        line += c * scale;
+        scale *= blocks[e];
+      }
+    }
+    const int64_t lines_per_switch = ports / (2 * blocks[d]);
+    return {static_cast<uint32_t>(line / lines_per_switch),
+            static_cast<uint32_t>(2 * ((line % lines_per_switch) * blocks[d] + along))};
+  }
+  /// Switches per face position across dimension d.
+  uint32_t switches(size_t d) const {
+    if (!split()) return 1;
+    const int64_t lines = block_count / blocks[d], lines_per_switch = ports / (2 * blocks[d]);
+    return static_cast<uint32_t>((lines + lines_per_switch - 1) / lines_per_switch);
+  }
 };
 
 /// The "optical_blocks" parameter: blocks of the torus joined across their faces by optical circuit
@@ -39,15 +80,15 @@ std::optional<OpticalBlocks> read_optical_blocks(core::ParamReader& params, Mode
   }
   ob.model = binder.optical_switch_model(o, "model");
   o.finish();
-  int64_t block_count = 1;
-  for (int64_t b : ob.blocks) block_count *= b;
-  const uint32_t ports = machine.optical_switch_models[ob.model].ports();
-  if (2 * block_count > ports)
-    throw params.error("optical_blocks", std::to_string(block_count) + " blocks need " +
-                                             std::to_string(2 * block_count) +
-                                             " ports per optical switch, but \"" +
-                                             machine.optical_switch_models[ob.model].name() + "\" has " +
-                                             std::to_string(ports));
+  for (int64_t b : ob.blocks) ob.block_count *= b;
+  ob.ports = machine.optical_switch_models[ob.model].ports();
+  for (size_t d = 0; d < nd; ++d)
+    if (ob.blocks[d] > 1 && 2 * ob.blocks[d] > ob.ports)
+      throw params.error(
+          "optical_blocks",
+          "a line of " + std::to_string(ob.blocks[d]) + " blocks along dimension " + std::to_string(d) +
+              " needs " + std::to_string(2 * ob.blocks[d]) + " ports on one optical switch, but \"" +
+              machine.optical_switch_models[ob.model].name() + "\" has " + std::to_string(ob.ports));
   ob.circuit_link = binder.circuit_link_model(ob.model);
   return ob;
 }
@@ -107,17 +148,18 @@ void generate_torus(core::ParamReader& params, ModelBinder& binder, Machine& mac
   if (optical) {
     // One optical switch per (dimension with several blocks, position on the face across it).
     auto& ob = *optical;
-    int64_t block_count = 1;
-    for (int64_t b : ob.blocks) block_count *= b;
+    const int64_t block_count = ob.block_count;
     ob.switch_of.resize(nd);
     for (size_t d = 0; d < nd; ++d) {
       if (ob.blocks[d] < 2) continue;
       int64_t face = 1;
       for (size_t e = 0; e < nd; ++e)
         if (e != d) face *= ob.block[e];
+      const uint32_t switches = ob.switches(d);
       for (int64_t f = 0; f < face; ++f) {
-        // Ports: for each block in block-grid order, its chip at (+d face, f) then at (-d face, f).
-        std::vector<NodeId> port_nodes;
+        // Ports: each block's chip at (+d face, f), then its chip at (-d face, f).
+        std::vector<std::vector<NodeId>> port_nodes(switches);
+        for (auto& nodes : port_nodes) nodes.resize(ob.split() ? ob.ports : 2 * block_count, kNoNode);
         for (int64_t blk = 0; blk < block_count; ++blk) {
           int64_t rest = blk, inner = f, base = 0;
           std::vector<int64_t> c(nd);
@@ -132,11 +174,19 @@ void generate_torus(core::ParamReader& params, ModelBinder& binder, Machine& mac
             }
           }
           for (size_t e = 0; e < nd; ++e) base += c[e] * strides[e];
-          port_nodes.push_back(units[base + (ob.block[d] - 1) * strides[d]]);  // + face
-          port_nodes.push_back(units[base]);                                   // - face
+          const BlockPorts at = ob.ports_of(d, blk);
+          port_nodes[at.sw][at.port] = units[base + (ob.block[d] - 1) * strides[d]];  // + face
+          port_nodes[at.sw][at.port + 1] = units[base];                               // - face
         }
-        ob.switch_of[d].push_back(machine.topology.add_optical_switch(
-            "ocs-d" + std::to_string(d) + "-f" + std::to_string(f), ob.model, std::move(port_nodes)));
+        ob.switch_of[d].emplace_back();
+        for (uint32_t k = 0; k < switches; ++k) {
+          auto& nodes = port_nodes[k];
+          while (!nodes.empty() && nodes.back() == kNoNode)
+            nodes.pop_back();  // the last switch's spare ports
+          std::string name = "ocs-d" + std::to_string(d) + "-f" + std::to_string(f);
+          if (switches > 1) name += "-s" + std::to_string(k);
+          ob.switch_of[d][f].push_back(machine.topology.add_optical_switch(name, ob.model, std::move(nodes)));
+        }
       }
     }
   }
@@ -170,9 +220,9 @@ void generate_torus(core::ParamReader& params, ModelBinder& binder, Machine& mac
           f += (coord(i, e) % ob.block[e]) * fscale;
           fscale *= ob.block[e];
         }
-      const int64_t blk = block_of(i), next_blk = block_of(next);
-      machine.topology.add_circuit(ob.switch_of[d][f], static_cast<uint32_t>(2 * blk),
-                                   static_cast<uint32_t>(2 * next_blk + 1), ob.circuit_link, true);
+      const BlockPorts from = ob.ports_of(d, block_of(i)), to = ob.ports_of(d, block_of(next));
+      machine.topology.add_circuit(ob.switch_of[d][f][from.sw], from.port, to.port + 1, ob.circuit_link,
+                                   true);
     }
   }
 }

@@ -79,7 +79,7 @@ TEST_CASE("list names each entry's parameter table, and params prints every one 
     CHECK(params.out.find(type) != std::string::npos);
     ++tables;
   }
-  CHECK(tables == 1 + 4 + 7 + 3);  // from-file; four pipelined collectives; the generators
+  CHECK(tables == 1 + 4 + 8 + 3);  // from-file; four pipelined collectives; the generators
 }
 
 TEST_CASE("bad input exits 2 with one line naming the file, and writes no output folder") {

@@ -137,8 +137,11 @@ TEST_CASE("TPU v4-style torus: blocks joined by optical circuits that start as t
                    {"unit_model", "gpu"},
                    {"link_model", "fast"},
                    {"optical_blocks", {{"block", {4, 4, 4}}, {"model", "ocs"}}}};
+  CHECK(build_error(too_many) == "(no error)");  // several switches per face position: see below
+  too_many["dims"] = {4, 4, 4 * 69};
   CHECK(build_error(too_many) ==
-        "t.json: /optical_blocks: 256 blocks need 512 ports per optical switch, but \"test-ocs\" has 136");
+        "t.json: /optical_blocks: a line of 69 blocks along dimension 2 needs 138 "
+        "ports on one optical switch, but \"test-ocs\" has 136");
   json uneven = {{"generator", "torus"},
                  {"dims", {8, 8, 6}},
                  {"unit_model", "gpu"},
@@ -146,6 +149,27 @@ TEST_CASE("TPU v4-style torus: blocks joined by optical circuits that start as t
                  {"optical_blocks", {{"block", {4, 4, 4}}, {"model", "ocs"}}}};
   CHECK(build_error(uneven) ==
         "t.json: /optical_blocks/block: block size 4 must divide dimension 2 of size 6");
+}
+
+TEST_CASE("TPU v4-style torus beyond one switch's ports: whole lines of blocks per switch, still the torus") {
+  // 8 x 8 x 4 blocks of 4x4x4 = 256 blocks: 512 port pairs, more than the 136 ports of "ocs". Along d0 and
+  // d1 a line is 8 blocks (16 ports): 8 lines per switch, 32 lines, so 4 switches per face position;
+  // along d2 a line is 4 blocks: 17 lines per switch, 64 lines, so 4 switches (the last with 13 lines).
+  json params = {
+      {"generator", "torus"}, {"dims", {32, 32, 16}}, {"unit_model", "gpu"}, {"link_model", "fast"}};
+  auto plain = build(params);
+  params["optical_blocks"] = {{"block", {4, 4, 4}}, {"model", "ocs"}};
+  auto blocked = build(params);
+  const auto& topo = blocked.topology;
+  CHECK(topo.optical_switches().size() == size_t(3 * 16 * 4));
+  CHECK(topo.optical_switches()[0].name == "ocs-d0-f0-s0");
+  CHECK(topo.optical_switches()[0].port_nodes.size() == 8 * 16);
+  CHECK(topo.optical_switches()[2 * 16 * 4 + 3].port_nodes.size() == 13 * 8);
+  CHECK(topo.links().size() == plain.topology.links().size());
+  CHECK(topo.circuits().size() == size_t(32 * 32 * 16 / 4 * 3));
+  auto s = topology::summarize(blocked, 64), p = topology::summarize(plain, 64);
+  CHECK(s.diameter.hops == p.diameter.hops);
+  CHECK(s.bisection.value() == zs::test::approx(p.bisection.value()));
 }
 
 TEST_CASE("3D torus: diameter sum of floor(k/2), bisection 2 x (N/k) x B across the slowest dimension") {

@@ -38,7 +38,7 @@ TEST_CASE("unbound models and unknown generators are errors with the JSON path")
   core::JsonObject o2(j, "t.json", "");
   CHECK_THROWS_WITH(topology::build_machine(o2, models()),
                     "t.json: /generator: unknown generator \"hypercube\" (known: single-switch, fat-tree, "
-                    "torus, dragonfly, rail-optimized, graph, disaggregated)");
+                    "torus, dragonfly, rail-optimized, graph, disaggregated, pods)");
   j["generator"] = "single-switch";
   j["units"] = 0;
   core::JsonObject o3(j, "t.json", "");
