@@ -33,6 +33,9 @@ std::vector<PublishedRun> read_runs(core::JsonObject& root) {
     run.scenario = core::resolve_relative(root.file(), r.string("scenario"));
     run.published_iteration_s = r.seconds("iteration_time", core::Bound::kPositive).value();
     run.hardware = r.string("hardware");
+    if (run.hardware.find_first_of(",\"\r\n") != std::string::npos)  // a column of validation.csv as it is
+      throw r.error("hardware",
+                    "expected a label without commas, quotes or line breaks (it is a CSV column)");
     run.moe = r.boolean_or("moe", false);
     run.source = r.string("source");
     r.finish();

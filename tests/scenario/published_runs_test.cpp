@@ -129,6 +129,9 @@ TEST_CASE("a bad published-runs file names the file and the JSON path") {
       R"([{"name": "a", "scenario": "a.json", "iteration_time": "2s", "hardware": "H100", "source": "s", "gpus": 8}])";
   CHECK(load_error(extra).find("/runs/0") != std::string::npos);
   CHECK(load_error(extra).find("gpus") != std::string::npos);
+  const std::string comma =
+      R"([{"name": "a", "scenario": "a.json", "iteration_time": "2s", "hardware": "H100, 80GB", "source": "s"}])";
+  CHECK(load_error(comma).find("/runs/0/hardware: expected a label without commas") != std::string::npos);
   CHECK(load_error("[" + std::string(kRun) + "]", R"([{"name": "s", "runs": ["a", "b"]}])")
             .find("/scaling/0/runs/1: expected the name of a run of this file, got \"b\"") !=
         std::string::npos);
