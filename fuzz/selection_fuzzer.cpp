@@ -16,7 +16,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     uint64_t chosen = 0;
     for (uint64_t r = 0; r < mesh.size(); ++r) chosen += selection.contains(r);
     if (chosen == 0 && !text.empty()) fuzz::finding("an accepted selection of no rank: " + text);
-    if (selection.selects_every_rank() && chosen != mesh.size()) fuzz::finding("every rank, but not all chosen");
+    if (selection.selects_every_rank() && chosen != mesh.size())
+      fuzz::finding("every rank, but not all chosen");
   });
   return 0;
 }

@@ -3,8 +3,8 @@
 
 #include <cstdio>
 
-#include "output/text_columns.hpp"
 #include "core/version.hpp"
+#include "output/text_columns.hpp"
 
 namespace zs::output {
 namespace {

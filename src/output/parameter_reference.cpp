@@ -57,7 +57,8 @@ std::string parameter_table_text(const core::ParamTable& table) {
 std::string parameter_reference_markdown(const std::vector<const core::ParamTable*>& tables) {
   std::string out =
       "# Parameters\n\n"
-      "Every key of the model, failure-rate, topology and transformer files zettasim reads, with its unit, its default\n"
+      "Every key of the model, failure-rate, topology and transformer files zettasim reads, with its unit, "
+      "its default\n"
       "(\"required\": the file must set it; \"optional\": left out, the feature it describes is off), the\n"
       "values accepted and what it means. A model file cites the published source of every value it sets\n"
       "under `sources` (\"source required\"). The same tables read the files, check them, fill in the\n"

@@ -5,8 +5,8 @@
 #include "support/input_error_of.hpp"
 
 using namespace zs::core;
-using zs::test::input_error_of;
 using nlohmann::json;
+using zs::test::input_error_of;
 
 TEST_CASE("typed getters read units and ranges") {
   json j = {{"size", "80GiB"}, {"n", 8}, {"f", 0.5}, {"lat", "1us"}, {"inner", {{"bw", "400Gb/s"}}}};
@@ -36,7 +36,8 @@ TEST_CASE("unknown keys are rejected and the known ones listed") {
   JsonObject o(j, "l.json", "");
   o.string("name");
   o.optional("bandwidth");
-  CHECK(input_error_of([&] { o.finish(); }) == "l.json: /bandwith: unknown key (known keys here: bandwidth, name)");
+  CHECK(input_error_of([&] { o.finish(); }) ==
+        "l.json: /bandwith: unknown key (known keys here: bandwidth, name)");
 }
 
 TEST_CASE("wrong types, bare numbers, zero and negative sizes are errors") {
@@ -48,7 +49,8 @@ TEST_CASE("wrong types, bare numbers, zero and negative sizes are errors") {
   CHECK(input_error_of([&] { o.bytes("c"); }).find("/c: expected a value > 0") != std::string::npos);
   CHECK(input_error_of([&] { o.integer("d", 0, 9); }).find("/d: expected a whole number, got string") !=
         std::string::npos);
-  CHECK(input_error_of([&] { o.integer("e", 0, 9); }).find("/e: expected a whole number") != std::string::npos);
+  CHECK(input_error_of([&] { o.integer("e", 0, 9); }).find("/e: expected a whole number") !=
+        std::string::npos);
   CHECK(input_error_of([&] { o.integer("f", 0, 9); }).find("/f: expected a whole number in [0, 9], got 99") !=
         std::string::npos);
   CHECK(input_error_of([&] { o.seconds("g"); }).find("/g: expected a value >= 0") != std::string::npos);
