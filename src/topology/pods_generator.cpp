@@ -102,10 +102,10 @@ void generate_pods(core::ParamReader& params, ModelBinder& binder, Machine& mach
   topo.set_node_limit(one.node_limit());
   const NodeId core_switch = topo.add_switch("dcn-core", dcn_switch);
   for (uint32_t k = 0; k < pods; ++k) {
-    const NodeId first_unit = static_cast<NodeId>(topo.units().size());
+    const uint64_t units_before = topo.units().size();  // the pod's units follow, in topology order
     copy_pod(one, k, topo);
     const NodeId pod_switch = topo.add_switch("pod" + std::to_string(k) + "/dcn", dcn_switch);
-    for (uint64_t u = first_unit; u < topo.units().size(); ++u)
+    for (uint64_t u = units_before; u < topo.units().size(); ++u)
       topo.add_link(topo.units()[u], pod_switch, nic, 1.0 / units_per_nic);
     topo.add_link(pod_switch, core_switch, nic, double(units) / units_per_nic / oversubscription);
   }

@@ -83,8 +83,8 @@ Diameter unit_diameter(const Topology& topo, uint64_t max_sources) {
   d.exact = stride == 1;
   std::vector<uint32_t> dist(topo.nodes().size());
   std::queue<NodeId> q;
-  // The farthest unit from `from`, searching only the nodes of `pod` (kNoPod: all) and counting only
-  // units for which `counts` holds.
+  // Raises d.hops to the hops from `from` to the farthest unit for which `counts` holds, searching only
+  // the nodes of `pod` (kNoPod: all).
   auto farthest = [&](NodeId from, uint32_t pod, auto counts) {
     std::fill(dist.begin(), dist.end(), std::numeric_limits<uint32_t>::max());
     dist[from] = 0;
