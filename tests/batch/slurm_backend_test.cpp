@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <thread>
@@ -48,6 +49,18 @@ int zettasim(const std::vector<std::string>& args) {
   return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
+/// What `command` prints on stdout (empty when it cannot run).
+std::string output_of(const std::string& command) {
+  std::string text;
+  FILE* pipe = ::popen(command.c_str(), "r");
+  if (pipe == nullptr) return text;
+  char buf[4096];
+  size_t n;
+  while ((n = std::fread(buf, 1, sizeof buf, pipe)) > 0) text.append(buf, n);
+  ::pclose(pipe);
+  return text;
+}
+
 }  // namespace
 
 TEST_CASE(
@@ -65,22 +78,39 @@ TEST_CASE(
     CHECK(std::filesystem::exists(batch::journal_dir(s.dir.file("slurm.h5")) / "slurm" / "task-2.log"));
   }
   SUBCASE("the job cancelled mid-sweep, then the same command again") {
+    // Submitted held, its first task released alone: that task's points run, and the job is cancelled
+    // once it has ended and before the held tasks start, whatever the machine's speed.
     const std::string out = s.dir.file("cancelled.h5");
     std::fflush(nullptr);
     const pid_t pid = ::fork();
     if (pid == 0) {
       std::freopen("/dev/null", "w", stdout);
-      ::execl(ZS_ZETTASIM, ZS_ZETTASIM, "sweep", s.spec.c_str(), "--backend", "slurm", "--tasks", "1",
-              "--out", out.c_str(), "--quiet", static_cast<char*>(nullptr));
+      ::execl(ZS_ZETTASIM, ZS_ZETTASIM, "sweep", s.spec.c_str(), "--backend", "slurm", "--tasks", "3",
+              "--sbatch-option=--hold", "--out", out.c_str(), "--quiet", static_cast<char*>(nullptr));
       ::_exit(127);
     }
-    const auto job_file = batch::journal_dir(out) / "slurm" / "job_id";
-    for (int i = 0; i < 200 && !std::filesystem::exists(job_file); ++i)
+    const auto slurm_dir = batch::journal_dir(out) / "slurm";
+    for (int i = 0; i < 600 && !std::filesystem::exists(slurm_dir / "job_id"); ++i)
       std::this_thread::sleep_for(std::chrono::milliseconds(50));
     std::string id;
-    std::ifstream(job_file) >> id;
+    std::ifstream(slurm_dir / "job_id") >> id;
     REQUIRE_FALSE(id.empty());
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    CHECK(std::system(("scontrol release " + id + "_0").c_str()) == 0);
+    const auto points = nlohmann::json::parse(test::read_text((slurm_dir / "points.json").string()));
+    REQUIRE(points.size() == 12);
+    const auto first_task_done = [&] {
+      for (size_t k = 0; k < points.size(); k += 3)
+        if (!std::filesystem::exists(batch::journal_dir(out) / "points" /
+                                     (std::to_string(points[k].get<uint64_t>()) + ".json")))
+          return false;
+      return output_of("squeue -h -t RUNNING -j " + id).empty();
+    };
+    bool done = false;
+    for (int i = 0; i < 1200 && !(done = first_task_done()); ++i)
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    REQUIRE_MESSAGE(done, "the released array task did not finish its 4 points within 2 minutes");
+    CHECK(std::distance(std::filesystem::directory_iterator(batch::journal_dir(out) / "points"),
+                        std::filesystem::directory_iterator{}) == 4);
     CHECK(std::system(("scancel " + id).c_str()) == 0);
     int status = 0;
     REQUIRE(::waitpid(pid, &status, 0) == pid);
