@@ -90,7 +90,8 @@ std::vector<std::string> approximations(const scenario::Scenario& s, const engin
       "fp8 recipes: casts are charged as the writes of each fp8 operand's two copies (their reads fused "
       "into the kernels producing them); scaling-factor updates (amax history) are not charged",
       "expert routing: all-to-all-v sizes are drawn from the routing model per communicator group, layer "
-      "and micro-batch; expert compute scales with the tokens a rank received",
+      "and micro-batch; expert compute scales with the tokens a rank received (experts split over tensor "
+      "parallelism: its group's tokens taken as tp times its own)",
       "energy counts compute units only (idle power, plus the load increment while computing); links, "
       "switches, memory pools and cooling are not counted"};
   if (r.replay.fidelity == core::Fidelity::kCollapsed) {

@@ -33,8 +33,8 @@ const std::vector<std::string>& megatron_argument_names() {
       // _add_transformer_engine_args
       "--fp8-format", "--fp8-recipe",
       // _add_moe_args
-      "--expert-model-parallel-size", "--num-experts", "--moe-router-topk", "--moe-ffn-hidden-size",
-      "--overlap-moe-expert-parallel-comm",
+      "--expert-model-parallel-size", "--expert-tensor-parallel-size", "--num-experts", "--moe-router-topk",
+      "--moe-ffn-hidden-size", "--overlap-moe-expert-parallel-comm",
       // _add_checkpointing_args
       "--save-interval",
       // _add_mixed_precision_args
@@ -109,6 +109,9 @@ std::vector<MegatronArgument> megatron_arguments(const nlohmann::json& workload,
   }
   a.emplace_back("--context-parallel-size", number(p.at("context_parallel")));
   a.emplace_back("--expert-model-parallel-size", number(p.at("expert_parallel")));
+  // Always written for MoE: left out, Megatron-LM would split the experts over tensor_parallel.
+  if (m.contains("moe"))
+    a.emplace_back("--expert-tensor-parallel-size", number(p.at("expert_tensor_parallel")));
   if (p.at("sequence_parallel").get<bool>()) a.emplace_back("--sequence-parallel", "");
   a.emplace_back("--micro-batch-size", number(p.at("micro_batch")));
   a.emplace_back("--global-batch-size", number(p.at("global_batch")));

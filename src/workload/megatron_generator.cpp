@@ -325,6 +325,12 @@ class StageBuilder {
       sent =
           add(at + "moe/ep-dispatch", phase, kCompute, {},
               CollectiveOp{CollectiveKind::kAllToAll, "ep", dispatch_bytes(false), dispatch(l, mb, false)});
+    // Expert tensor parallelism: the tp ranks' received tokens gathered, a 1/etp slice of every expert
+    // run on all of them (the same FLOPs per rank), the partial outputs reduce-scattered back.
+    const bool split = plan_.expert_tensor_parallel > 1;
+    if (split)
+      collective(at + "moe/etp-all-gather", phase, CollectiveKind::kAllGather, "etp",
+                 dispatch_bytes(false) * double(plan_.expert_tensor_parallel));
     ComputeOp experts =
         linear_op(core::Flops(factor * 2.0 * t * moe.top_k * model_.expert_weights()), layer_experts(l));
     experts.scaled_by = sent;
@@ -332,6 +338,9 @@ class StageBuilder {
         backward ? gathered : std::vector<uint32_t>{}, experts);
     elementwise(at + "moe/elementwise-" + (backward ? "backward" : "forward"), phase, activation_elements(l),
                 0.0, factor, 3, ffn_casts(l, backward));
+    if (split)
+      collective(at + "moe/etp-reduce-scatter", phase, CollectiveKind::kReduceScatter, "etp",
+                 dispatch_bytes(true) * double(plan_.expert_tensor_parallel));
     if (plan_.expert_parallel > 1)
       add(at + "moe/ep-combine", phase, kCompute, {},
           CollectiveOp{CollectiveKind::kAllToAll, "ep", dispatch_bytes(true), dispatch(l, mb, true)});
@@ -555,6 +564,7 @@ Trace generate_megatron_trace(const TransformerSpec& model, const ParallelPlan& 
                std::to_string(plan.pipeline_parallel) + "-tp" + std::to_string(plan.tensor_parallel);
   if (plan.context_parallel > 1) trace.name += "-cp" + std::to_string(plan.context_parallel);
   if (plan.expert_parallel > 1) trace.name += "-ep" + std::to_string(plan.expert_parallel);
+  if (plan.expert_tensor_parallel > 1) trace.name += "-etp" + std::to_string(plan.expert_tensor_parallel);
   trace.mesh = layout.mesh;
   trace.communicators = layout.communicators;
   trace.streams = {"compute", "send-next", "send-previous", "data-parallel"};

@@ -91,7 +91,7 @@ double ffn_activation_bytes(const TransformerSpec& model, const MixedPrecision& 
 StageParameters layer_parameters(const TransformerSpec& model, const ParallelPlan& plan, uint32_t layer) {
   const double routed = routed_expert_params(model, layer);
   return {(model.layer_params(layer) - routed) / plan.tensor_parallel + replicated_kv_params(model, plan),
-          routed / plan.expert_parallel};
+          routed / (double(plan.expert_parallel) * plan.expert_tensor_parallel)};
 }
 
 LayerBlocks layer_blocks(const TransformerSpec& model, const ParallelPlan& plan, uint32_t layer) {
@@ -126,7 +126,8 @@ StageParameters stage_parameters(const TransformerSpec& model, const ParallelPla
   if (first) dense += vh + positions;
   // The output layer: a copy of the tied embedding when the first and last stages differ.
   if (last) dense += final_norm + (first && model.tied_embeddings ? 0.0 : vh);
-  return {dense / plan.tensor_parallel, experts / plan.expert_parallel};
+  return {dense / plan.tensor_parallel,
+          experts / (double(plan.expert_parallel) * plan.expert_tensor_parallel)};
 }
 
 double layer_activation_bytes(const TransformerSpec& model, const ParallelPlan& plan, uint32_t layer,

@@ -80,6 +80,11 @@ const core::ParamTable& ParallelPlan::params() {
            .optional(),
        degree_param("context_parallel", "ranks splitting each sequence (divides the sequence length)"),
        degree_param("expert_parallel", "ranks of the data-parallel axis sharing the routed experts"),
+       degree_param("expert_tensor_parallel",
+                    "ranks splitting each routed expert's FFN: 1 (whole experts on every rank) or "
+                    "tensor_parallel (Megatron-LM's default for --expert-tensor-parallel-size: the "
+                    "tensor-parallel ranks all-gather their dispatched tokens and reduce-scatter the "
+                    "experts' outputs)"),
        Param::integer("micro_batch", 1, 1 << 20, "sequences per micro-batch"),
        Param::integer("global_batch", 1, 1 << 30,
                       "sequences per iteration, whole job (a multiple of data_parallel x micro_batch)"),
@@ -195,6 +200,7 @@ ParallelPlan ParallelPlan::from_params(core::ParamReader& json, const Transforme
   p.pipeline_parallel = degree(json, "pipeline_parallel");
   p.context_parallel = degree(json, "context_parallel");
   p.expert_parallel = degree(json, "expert_parallel");
+  p.expert_tensor_parallel = degree(json, "expert_tensor_parallel");
   p.micro_batch = static_cast<uint32_t>(json.get<int64_t>("micro_batch"));
   p.global_batch = static_cast<uint32_t>(json.get<int64_t>("global_batch"));
   const std::string schedule = json.get<std::string>("schedule");
@@ -273,6 +279,15 @@ ParallelPlan ParallelPlan::from_params(core::ParamReader& json, const Transforme
       throw json.error("sequence_parallel",
                        "a Mixture-of-Experts model with tensor_parallel > 1 needs sequence_parallel: true "
                        "(experts run on each rank's token shard)");
+    if (p.expert_tensor_parallel != 1 && p.expert_tensor_parallel != p.tensor_parallel)
+      throw json.error("expert_tensor_parallel",
+                       "expert_tensor_parallel " + std::to_string(p.expert_tensor_parallel) +
+                           " is neither 1 nor tensor_parallel (" + std::to_string(p.tensor_parallel) +
+                           "); other splits re-lay the experts' mesh, which is not modelled");
+    require_divides(json, "expert_tensor_parallel", p.expert_tensor_parallel, model.moe->expert_ffn_hidden,
+                    "the experts' FFN width");
+  } else if (p.expert_tensor_parallel > 1) {
+    throw json.error("expert_tensor_parallel", "expert tensor parallelism needs a Mixture-of-Experts model");
   }
   if (p.overlap_expert_communication) require_overlappable(json, p);
   if (p.overlap_tensor_communication && (p.tensor_parallel < 2 || !p.sequence_parallel))
@@ -328,6 +343,7 @@ std::string ParallelPlan::describe() const {
                   " x tp " + std::to_string(tensor_parallel);
   if (context_parallel > 1) s += " x cp " + std::to_string(context_parallel);
   if (expert_parallel > 1) s += ", ep " + std::to_string(expert_parallel);
+  if (expert_tensor_parallel > 1) s += ", etp " + std::to_string(expert_tensor_parallel);
   s += " (" + std::string(to_string(schedule));
   if (chunks() > 1) s += ", " + std::to_string(chunks()) + " chunks";
   if (!layers_per_stage.empty()) {

@@ -41,8 +41,11 @@ struct RecomputeGroup {
 /// - Context parallelism splits each sequence over cp ranks; keys and values are all-gathered for
 ///   attention (the volume of ring attention, not its overlap).
 /// - Expert parallelism spreads each MoE layer's routed experts over ep ranks of the data-parallel
-///   axis; every rank runs whole experts (expert tensor parallelism 1) on its own token shard, so
-///   MoE with tensor_parallel > 1 needs sequence_parallel (as Megatron-Core requires).
+///   axis. MoE with tensor_parallel > 1 needs sequence_parallel (as Megatron-Core requires), each rank
+///   routing its own token shard. With expert_tensor_parallel 1 every rank runs whole experts on the
+///   tokens it receives; with expert_tensor_parallel = tensor_parallel (Megatron-Core's default) the
+///   tensor-parallel ranks all-gather what they received, each runs its 1/tp slice of every expert's
+///   FFN on all of it and the outputs are reduce-scattered back before the combine.
 /// - ZeRO stage 1 shards optimizer state over the data-parallel group (dp x cp for dense weights,
 ///   edp x cp x tp for experts), stage 2 also gradients (reduce-scattered every micro-batch), stage 3
 ///   (FSDP) also weights (all-gathered per layer before forward and backward).
@@ -52,6 +55,9 @@ struct ParallelPlan {
   uint32_t pipeline_parallel = 1;
   uint32_t context_parallel = 1;
   uint32_t expert_parallel = 1;
+  /// Ranks splitting each expert's FFN: 1, or tensor_parallel (Megatron-LM's
+  /// --expert-tensor-parallel-size, which defaults to the tensor-parallel size).
+  uint32_t expert_tensor_parallel = 1;
   uint32_t micro_batch = 1;   ///< sequences per micro-batch
   uint32_t global_batch = 1;  ///< sequences per iteration, whole job
   PipelineSchedule schedule = PipelineSchedule::k1F1B;
@@ -107,9 +113,9 @@ struct ParallelPlan {
   std::vector<PipelineStep> stage_steps(uint32_t stage) const;
   /// Ranks sharing dense weights (data parallel x context parallel).
   uint32_t dense_replicas() const { return data_parallel * context_parallel; }
-  /// Ranks sharing the same experts: (dp / ep) x cp x tp.
+  /// Ranks sharing the same experts: (dp / ep) x cp x tp / etp.
   uint32_t expert_replicas() const {
-    return data_parallel / expert_parallel * context_parallel * tensor_parallel;
+    return data_parallel / expert_parallel * context_parallel * (tensor_parallel / expert_tensor_parallel);
   }
   /// The gradients' element type for `model`: gradient_dtype, or Megatron-LM's rule when left out.
   core::Dtype gradients_in(const TransformerSpec& model) const {

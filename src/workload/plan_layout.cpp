@@ -29,7 +29,7 @@ PlanLayout layout_of(const TransformerSpec& model, const ParallelPlan& plan) {
     experts.push_back("cp");
   }
   axes.push_back({"tp", plan.tensor_parallel});
-  experts.push_back("tp");
+  if (plan.expert_tensor_parallel == 1) experts.push_back("tp");
   // The gradient norm's ranks: every rank holding a distinct part of the gradients. With a distributed
   // optimizer every rank owns a shard; without, data-parallel replicas hold the same gradients and the
   // model-parallel ranks (pipeline stages, tensor and expert shards) distinct ones.
@@ -45,6 +45,9 @@ PlanLayout layout_of(const TransformerSpec& model, const ParallelPlan& plan) {
     l.communicators.push_back({"expert-dp", experts});
     l.expert_sync = true;
   }
+  // The tensor-parallel ranks splitting each expert: the tp axis under its own name, so that its
+  // exchanges are not taken for a block's sequence-parallel ones (which --tp-comm-overlap overlaps).
+  if (plan.expert_tensor_parallel > 1) l.communicators.push_back({"etp", {"tp"}});
   return l;
 }
 

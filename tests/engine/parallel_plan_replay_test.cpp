@@ -72,6 +72,17 @@ TEST_CASE(
   }
 }
 
+TEST_CASE("expert tensor parallelism replays, its gathers and reduce-scatters adding to the iteration") {
+  auto p = plan(4, 2, 2);
+  p.expert_parallel = 4;
+  p.sequence_parallel = true;
+  const auto whole = replay(moe_model(), p);
+  p.expert_tensor_parallel = 2;
+  const auto split = replay(moe_model(), p);
+  CHECK(split.replay.ranks.size() == p.ranks());
+  CHECK(split.replay.iteration_time.value() > whole.replay.iteration_time.value());
+}
+
 TEST_CASE("routing skew slows an expert-parallel iteration, the same seed replays the same") {
   auto p = plan(4, 1, 1);
   p.expert_parallel = 4;

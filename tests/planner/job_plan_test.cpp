@@ -114,6 +114,9 @@ TEST_CASE("Megatron-LM arguments: the plan's sizes, every flag one that argument
   };
   const auto moe = mixtral_plan({{"data_parallel", 3}, {"global_batch", 24}, {"gradient_clipping", false}});
   CHECK(flag_value(moe, "--num-experts") == "8");
+  // always written for MoE: left out, Megatron-LM would split the experts over tensor_parallel
+  CHECK(flag_value(moe, "--expert-tensor-parallel-size") == "1");
+  CHECK(flag_value(plan, "--expert-tensor-parallel-size") == "(absent)");  // a dense model
   CHECK(flag_value(moe, "--moe-router-topk") == "2");
   CHECK(flag_value(moe, "--num-query-groups") == "8");
   CHECK(flag_value(moe, "--num-layers-per-virtual-pipeline-stage") == "4");  // 32 layers / (4 x 2)
@@ -133,6 +136,8 @@ TEST_CASE("Megatron-LM arguments: the plan's sizes, every flag one that argument
                                         {"global_batch", 16},
                                         {"overlap_expert_communication", true}});
   CHECK(flag_value(overlapped, "--overlap-moe-expert-parallel-comm") == "(set)");
+  CHECK(flag_value(mixtral_plan({{"data_parallel", 3}, {"global_batch", 24}, {"expert_tensor_parallel", 2}}),
+                   "--expert-tensor-parallel-size") == "2");
   CHECK(flag_value(moe, "--overlap-moe-expert-parallel-comm") == "(absent)");
   check_known_flags(overlapped);
   const auto tp_overlapped =

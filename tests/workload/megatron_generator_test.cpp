@@ -138,6 +138,15 @@ TEST_CASE("impossible plans name the constraint that failed") {
   CHECK(error_of(j, moe) ==
         "s.json: /workload/expert_parallel: expert_parallel 2 does not divide data_parallel (1)");
   j["expert_parallel"] = 1;
+  j["expert_tensor_parallel"] = 3;
+  CHECK(error_of(j, moe) ==
+        "s.json: /workload/expert_tensor_parallel: expert_tensor_parallel 3 is neither 1 nor tensor_parallel "
+        "(2); other splits re-lay the experts' mesh, which is not modelled");
+  j["expert_tensor_parallel"] = 2;
+  CHECK(
+      error_of(j, model()) ==
+      "s.json: /workload/expert_tensor_parallel: expert tensor parallelism needs a Mixture-of-Experts model");
+  j.erase("expert_tensor_parallel");
   j["schedule"] = "interleaved-1f1b";
   j["virtual_stages"] = 2;
   j["global_batch"] = 3;
@@ -361,6 +370,46 @@ TEST_CASE("expert parallelism: dispatch and combine all-to-alls of tokens x top_
   // Each rank holds 8 / 4 = 2 whole experts per layer.
   auto params = workload::stage_parameters(moe_model(), p, 0);
   CHECK(params.experts == zs::test::approx(4 * 2 * moe_model().expert_params()));
+}
+
+TEST_CASE(
+    "expert tensor parallelism: the tp ranks gather their dispatched tokens, split each expert, and "
+    "reduce-scatter its outputs") {
+  auto p = plan(4, 2, 1, 1, 8);
+  p.sequence_parallel = true;
+  p.expert_parallel = 4;
+  const auto whole = workload::generate_megatron_trace(moe_model(), p);
+  p.expert_tensor_parallel = 2;
+  const auto split = workload::generate_megatron_trace(moe_model(), p);
+  workload::validate(split, "moe-etp");
+  auto a = totals(whole), b = totals(split);
+  // The same FLOPs and all-to-alls; per MoE layer, pass and micro-batch one all-gather of the two tp
+  // ranks' dispatched tokens (2 x 128 tokens x top-2 x h 512 x 2 B) and one reduce-scatter of as many
+  // outputs; 4 layers, forward and backward, 2 micro-batches.
+  CHECK(b.flops == zs::test::approx(a.flops).epsilon(1e-12));
+  CHECK(b.bytes["ep:all-to-all"] == zs::test::approx(a.bytes["ep:all-to-all"]));
+  CHECK(a.count["etp:all-gather"] == 0);
+  CHECK(b.count["etp:all-gather"] == 4 * 2 * 2);
+  CHECK(b.count["etp:reduce-scatter"] == 4 * 2 * 2);
+  CHECK(b.bytes["etp:all-gather"] == zs::test::approx(4 * 2 * 2 * 2 * 128.0 * 2 * 512 * 2));
+  CHECK(b.bytes["etp:reduce-scatter"] == zs::test::approx(b.bytes["etp:all-gather"]));
+  CHECK(b.bytes["tp:all-gather"] == zs::test::approx(a.bytes["tp:all-gather"]));  // the blocks' own
+  REQUIRE(split.communicator_axes("etp").has_value());
+  CHECK(split.mesh.group_size(*split.communicator_axes("etp")) == 2);
+  // Half of each of its 2 experts per rank, so no expert replicas to synchronize (dp 4 = ep 4).
+  CHECK(!split.communicator_axes("expert-dp").has_value());
+  CHECK(p.expert_replicas() == 1);
+  CHECK(workload::stage_parameters(moe_model(), p, 0).experts ==
+        zs::test::approx(4 * 2 * moe_model().expert_params() / 2));
+  // The expert GEMMs read half the weights.
+  auto expert_weight_bytes = [](const workload::Trace& t) {
+    double bytes = 0;
+    for (const auto& op : t.roles[0].ops)
+      if (op.name.find("moe/experts/") != std::string::npos)
+        bytes += std::get<ComputeOp>(op.body).bytes.value();
+    return bytes;
+  };
+  CHECK(expert_weight_bytes(split) == zs::test::approx(expert_weight_bytes(whole) / 2));
 }
 
 TEST_CASE("a routing histogram from a file: read relative to the plan's file, its errors name that file") {
