@@ -81,6 +81,13 @@ TEST_CASE("expert tensor parallelism replays, its gathers and reduce-scatters ad
   const auto split = replay(moe_model(), p);
   CHECK(split.replay.ranks.size() == p.ranks());
   CHECK(split.replay.iteration_time.value() > whole.replay.iteration_time.value());
+  // and with Megatron-LM's combined 1F1B, the expert all-to-alls on their own stream
+  auto combined = plan(4, 2, 1);
+  combined.expert_parallel = 4;
+  combined.sequence_parallel = true;
+  combined.expert_tensor_parallel = 2;
+  combined.overlap_expert_communication = true;
+  CHECK(replay(moe_model(), combined).replay.ranks.size() == combined.ranks());
 }
 
 TEST_CASE("routing skew slows an expert-parallel iteration, the same seed replays the same") {
