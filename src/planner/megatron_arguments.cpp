@@ -130,6 +130,8 @@ std::vector<MegatronArgument> megatron_arguments(const nlohmann::json& workload,
   if (p.value("overlap_expert_communication", false))
     a.emplace_back("--overlap-moe-expert-parallel-comm", "");
   if (p.value("overlap_tensor_communication", false)) a.emplace_back("--tp-comm-overlap", "");
+  if (p.value("batched_exchanges", false) && p.at("pipeline_parallel").get<long long>() > 1)
+    unmapped.push_back("plan.batched_exchanges (Megatron-LM 2021's pipeline exchanges)");
   add_fp8(p.value("fp8", "none"), a, unmapped);
   if (p.at("flash_attention").get<bool>()) a.emplace_back("--use-flash-attn", "");
   if (save_interval > 0) a.emplace_back("--save-interval", std::to_string(save_interval));

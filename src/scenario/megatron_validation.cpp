@@ -147,6 +147,7 @@ ValidationSpec ValidationSpec::load(const core::FileSource& files, const std::st
   s.dtype = work.string("dtype");
   s.recompute = work.string("recompute");
   s.flash_attention = work.boolean_or("flash_attention", true);
+  s.batched_exchanges = work.boolean_or("batched_exchanges", false);
   work.finish();
 
   s.fidelity = root.string("fidelity");
@@ -201,6 +202,7 @@ RowScenario row_scenario(const ValidationSpec& spec, const ValidationRow& row) {
                              {"global_batch", row.global_batch},
                              {"recompute", spec.recompute},
                              {"flash_attention", spec.flash_attention},
+                             {"batched_exchanges", spec.batched_exchanges},
                              {"zero_stage", row.scheme == "zero-3" ? 3 : 0}};
   if (row.virtual_stages > 1) {
     workload["schedule"] = "interleaved-1f1b";

@@ -43,6 +43,7 @@ struct ValidationSpec {
   std::string dtype;
   std::string recompute;
   bool flash_attention = false;
+  bool batched_exchanges = false;  ///< Megatron-LM 2021's pipeline exchanges (the plan key of that name)
   std::string fidelity;
   double row_tolerance = 0;   ///< largest accepted |predicted / published - 1| per row
   double mean_tolerance = 0;  ///< largest accepted mean of |predicted / published - 1|

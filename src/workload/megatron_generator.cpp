@@ -1,7 +1,9 @@
 // Megatron-Core-style trace generation: 5D parallelism, pipeline schedules, ZeRO, recomputation.
 #include "workload/megatron_generator.hpp"
 
+#include <algorithm>
 #include <cstdint>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -38,6 +40,12 @@ class StageBuilder {
   void build() {
     params_ = stage_parameters(model_, plan_, stage_);
     const auto steps = plan_.stage_steps(stage_);
+    if (plan_.batched_exchanges) {
+      batched_steps(steps);
+      optimizer();
+      program_.memory = stage_footprint(model_, plan_, stage_);
+      return;
+    }
     for (size_t i = 0; i < steps.size(); ++i) {
       const PipelineStep& step = steps[i];
       if (step.combined_with_next) {
@@ -71,6 +79,10 @@ class StageBuilder {
                           " ops (one per kernel, transfer and collective of every pipeline stage; layers and "
                           "micro-batches multiply them)");
     --ops_left_;
+    if (stream == kCompute && !wait_for_.empty()) {  // a batched exchange's sends, waited for
+      deps.insert(deps.end(), wait_for_.begin(), wait_for_.end());
+      wait_for_.clear();
+    }
     program_.ops.push_back({std::move(name), std::move(phase), stream, std::move(deps), std::move(body)});
     auto id = static_cast<uint32_t>(program_.ops.size() - 1);
     if (stream == kCompute) last_compute_ = id;
@@ -402,7 +414,8 @@ class StageBuilder {
   void forward_step(uint32_t mb, uint32_t chunk) {
     const std::string at = step_prefix(mb, chunk);
     const uint32_t vs = virtual_stage(chunk);
-    if (vs > 0) p2p(at + "recv-activations", "forward", P2PDirection::kRecv, -1);
+    const bool exchanges = !plan_.batched_exchanges;  // else batched_steps posts them
+    if (vs > 0 && exchanges) p2p(at + "recv-activations", "forward", P2PDirection::kRecv, -1);
     for (uint32_t l : chunk_layers(model_, plan_, stage_, chunk))
       layer_forward(l, mb, layer_prefix(at, l), "forward");
     if (vs + 1 == virtual_stages()) {
@@ -410,20 +423,23 @@ class StageBuilder {
               model_.logits_forward_flops(plan_.micro_batch) / (tp() * cp()),
               double(model_.vocab) * model_.hidden / tp());
       loss(at, "forward");
-    } else
+    } else if (exchanges) {
       p2p(at + "send-activations", "forward", P2PDirection::kSend, +1);
+    }
   }
 
   void backward_step(uint32_t mb, uint32_t chunk) {
     const std::string at = step_prefix(mb, chunk);
     const uint32_t vs = virtual_stage(chunk);
+    const bool exchanges = !plan_.batched_exchanges;  // else batched_steps posts them
     if (vs + 1 == virtual_stages()) {
       loss(at, "backward");
       compute(at + "logits/backward", "backward",
               model_.logits_forward_flops(plan_.micro_batch) * 2.0 / (tp() * cp()),
               2.0 * model_.vocab * model_.hidden / tp());
-    } else
+    } else if (exchanges) {
       p2p(at + "recv-gradients", "backward", P2PDirection::kRecv, +1);
+    }
     const auto layers = chunk_layers(model_, plan_, stage_, chunk);
     const auto groups = plan_.recompute_groups(static_cast<uint32_t>(layers.size()));
     for (uint32_t i = static_cast<uint32_t>(layers.size()); i-- > 0;) {
@@ -434,8 +450,65 @@ class StageBuilder {
             layer_forward(layers[j], mb, layer_prefix(at, layers[j]) + "recompute/", "recompute");
       layer_backward(layers[i], mb, layer_prefix(at, layers[i]));
     }
-    if (vs > 0) p2p(at + "send-gradients", "backward", P2PDirection::kSend, -1);
+    if (vs > 0 && exchanges) p2p(at + "send-gradients", "backward", P2PDirection::kSend, -1);
     if (plan_.zero_stage == 2) reduce_chunk_gradients(at, chunk);
+  }
+
+  /// Megatron-LM 2021's schedules (batched_exchanges): an exchange after every step but a forward that
+  /// the interleaved schedule pairs with the backward after it; each exchange posts the sends of the
+  /// steps since the previous one and the receives of the steps up to the next one, and the next compute
+  /// waits for all of them (batch_isend_irecv, wait, device synchronize). Receives run in order on the
+  /// compute stream after the sends are posted, so no exchange waits on a neighbour's send.
+  void batched_steps(const std::vector<PipelineStep>& steps) {
+    // A steady state (a backward before the last forward): without one, as when every step of the
+    // stage is a warm-up forward, the last forward is followed by an exchange too.
+    const auto last_forward = std::find_if(steps.rbegin(), steps.rend(), [](auto& s) { return s.forward; });
+    const bool steady = std::any_of(last_forward, steps.rend(), [](auto& s) { return !s.forward; });
+    auto paired = [&](size_t i) {
+      return steady && plan_.chunks() > 1 && steps[i].forward && i + 1 < steps.size() &&
+             !steps[i + 1].forward;
+    };
+    size_t sent_from = 0;
+    auto exchange = [&](size_t done, size_t next) {
+      std::vector<uint32_t> sends;
+      for (size_t i = sent_from; i < done; ++i)
+        if (auto id = step_send(steps[i])) sends.push_back(*id);
+      for (size_t i = next; i < steps.size(); ++i) {
+        step_recv(steps[i]);
+        if (!paired(i)) break;
+      }
+      sent_from = done;
+      wait_for_ = std::move(sends);
+    };
+    exchange(0, 0);
+    for (size_t i = 0; i < steps.size(); ++i) {
+      steps[i].forward ? forward_step(steps[i].micro_batch, steps[i].chunk)
+                       : backward_step(steps[i].micro_batch, steps[i].chunk);
+      if (!paired(i)) exchange(i + 1, i + 1);
+    }
+  }
+
+  /// The send a step ends with, if any (its activations to the next virtual stage, its gradients to
+  /// the previous one); the op's index.
+  std::optional<uint32_t> step_send(const PipelineStep& step) {
+    const std::string at = step_prefix(step.micro_batch, step.chunk);
+    const uint32_t vs = virtual_stage(step.chunk);
+    if (step.forward && vs + 1 < virtual_stages())
+      p2p(at + "send-activations", "forward", P2PDirection::kSend, +1);
+    else if (!step.forward && vs > 0)
+      p2p(at + "send-gradients", "backward", P2PDirection::kSend, -1);
+    else
+      return std::nullopt;
+    return static_cast<uint32_t>(program_.ops.size() - 1);
+  }
+
+  /// The receive a step starts from, if any.
+  void step_recv(const PipelineStep& step) {
+    const std::string at = step_prefix(step.micro_batch, step.chunk);
+    const uint32_t vs = virtual_stage(step.chunk);
+    if (step.forward && vs > 0) p2p(at + "recv-activations", "forward", P2PDirection::kRecv, -1);
+    if (!step.forward && vs + 1 < virtual_stages())
+      p2p(at + "recv-gradients", "backward", P2PDirection::kRecv, +1);
   }
 
   /// Megatron-LM's combined 1F1B: forward `f` and backward `b` (of different micro-batches or chunks,
@@ -552,6 +625,7 @@ class StageBuilder {
   const uint64_t max_ops_;
   StageParameters params_;
   uint32_t last_compute_ = 0;
+  std::vector<uint32_t> wait_for_;         ///< sends the next compute-stream op waits for (batched exchanges)
   std::vector<uint32_t> compute_history_;  ///< the last compute op of each block pass, in order
 };
 

@@ -123,6 +123,13 @@ const core::ParamTable& ParallelPlan::params() {
                       "on their own stream while the other computes; needs expert_parallel > 1 and, with "
                       "pipeline_parallel > 1, the interleaved schedule")
            .or_default(false),
+       Param::boolean("batched_exchanges",
+                      "Megatron-LM 2021's pipeline exchanges (the schedules of its SC'21 paper): after "
+                      "each step its sends and the next step's receives are posted together and waited "
+                      "for, except between a forward and the backward paired with it in the interleaved "
+                      "schedule's steady state; false: each send on its own stream as soon as its step "
+                      "ends, each receive just before the step that needs it")
+           .or_default(false),
        Param::boolean(
            "overlap_tensor_communication",
            "Megatron-LM's --tp-comm-overlap (Transformer Engine userbuffers): each tensor-parallel "
@@ -230,6 +237,7 @@ ParallelPlan ParallelPlan::from_params(core::ParamReader& json, const Transforme
   p.offload_optimizer = json.get<bool>("offload_optimizer");
   p.overlap_expert_communication = json.get<bool>("overlap_expert_communication");
   p.overlap_tensor_communication = json.get<bool>("overlap_tensor_communication");
+  p.batched_exchanges = json.get<bool>("batched_exchanges");
   const std::string fp8 = json.get<std::string>("fp8");
   if (fp8 == "transformer-engine")
     p.fp8 = Fp8Recipe::kTransformerEngine;
@@ -290,6 +298,10 @@ ParallelPlan ParallelPlan::from_params(core::ParamReader& json, const Transforme
     throw json.error("expert_tensor_parallel", "expert tensor parallelism needs a Mixture-of-Experts model");
   }
   if (p.overlap_expert_communication) require_overlappable(json, p);
+  if (p.batched_exchanges && p.overlap_expert_communication)
+    throw json.error("batched_exchanges",
+                     "batched exchanges are Megatron-LM 2021's schedules, which have no combined 1F1B "
+                     "(overlap_expert_communication)");
   if (p.overlap_tensor_communication && (p.tensor_parallel < 2 || !p.sequence_parallel))
     throw json.error("overlap_tensor_communication",
                      "overlapping tensor-parallel communication needs tensor_parallel > 1 and "
@@ -363,6 +375,7 @@ std::string ParallelPlan::describe() const {
   if (fp8 != Fp8Recipe::kNone) s += ", fp8 (" + std::string(to_string(fp8)) + ")";
   if (offload_optimizer) s += ", optimizer offloaded";
   if (overlap_expert_communication) s += ", expert all-to-alls overlapped (combined 1F1B)";
+  if (batched_exchanges && pipeline_parallel > 1) s += ", batched pipeline exchanges";
   if (overlap_tensor_communication) s += ", tensor-parallel communication overlapped with GEMMs";
   if (!flash_attention) s += ", attention scores in HBM";
   return s;

@@ -80,6 +80,12 @@ struct ParallelPlan {
   /// Megatron-LM's combined 1F1B (--overlap-moe-expert-parallel-comm): each steady-state forward runs
   /// beside the next backward, one's expert all-to-alls on their own stream while the other computes.
   bool overlap_expert_communication = false;
+  /// Megatron-LM 2021's pipeline exchanges (its SC'21 schedules): after each step its sends and the next
+  /// step's receives are posted together and waited for (batch_isend_irecv, then a device synchronize),
+  /// except between a forward and the backward it is paired with in the interleaved schedule's steady
+  /// state. false: each send on its own stream as soon as its step ends, each receive just before the
+  /// step that needs it (Megatron-Core's overlapped exchanges).
+  bool batched_exchanges = false;
   /// Megatron-LM's --tp-comm-overlap (Transformer Engine userbuffers): each tensor-parallel all-gather and
   /// reduce-scatter of a block runs beside the GEMM it feeds or drains (needs sequence parallelism).
   bool overlap_tensor_communication = false;

@@ -1,6 +1,8 @@
-// Pipeline schedules replayed: the bubble fraction is (p-1)/(m+p-1) for GPipe and 1F1B.
+// Pipeline schedules replayed: the bubble fraction is (p-1)/(m+p-1) for GPipe and 1F1B, (p-1)/(v m+p-1)
+// interleaved, with overlapped exchanges and with Megatron-LM 2021's batched ones alike.
 #include <doctest/doctest.h>
 
+#include "core/json_object.hpp"
 #include "engine/simulation.hpp"
 #include "policy/collective/ring_collective.hpp"
 #include "policy/placement/linear_placement.hpp"
@@ -19,27 +21,30 @@ TEST_CASE("replayed bubble fraction (p-1)/(m+p-1) with equal stage times") {
   struct Case {
     uint32_t p, m;
   };
-  for (auto schedule : {workload::PipelineSchedule::kGpipe, workload::PipelineSchedule::k1F1B})
-    for (const auto& c : {Case{4, 8}, Case{4, 16}, Case{8, 8}, Case{2, 4}}) {
-      CAPTURE(c.p);
-      CAPTURE(c.m);
-      CAPTURE(int(schedule));
-      workload::ParallelPlan plan;
-      plan.pipeline_parallel = c.p;
-      plan.global_batch = c.m;
-      plan.schedule = schedule;
-      auto machine = test::single_switch_machine(int(c.p), test::unit_model("100TFLOPS", 0.5, "0s"),
-                                                 test::link_model("1PB/s", "1ns"));
-      auto r = engine::simulate(machine, workload::generate_megatron_trace(m, plan),
-                                policy::LinearPlacement(), policy::RingCollective());
-      const double T = r.replay.iteration_time.value();
-      const double expected = double(c.p - 1) / (c.m + c.p - 1);
-      for (const auto& rank : r.replay.ranks) {
-        double bubble = (T - rank.compute.value()) / T;  // waiting on neighbours, then idle at the end
-        CHECK(bubble == zs::test::approx(expected).epsilon(0.01));
+  for (bool batched : {false, true})
+    for (auto schedule : {workload::PipelineSchedule::kGpipe, workload::PipelineSchedule::k1F1B})
+      for (const auto& c : {Case{4, 8}, Case{4, 16}, Case{8, 8}, Case{2, 4}}) {
+        CAPTURE(c.p);
+        CAPTURE(c.m);
+        CAPTURE(int(schedule));
+        CAPTURE(batched);
+        workload::ParallelPlan plan;
+        plan.pipeline_parallel = c.p;
+        plan.global_batch = c.m;
+        plan.schedule = schedule;
+        plan.batched_exchanges = batched;
+        auto machine = test::single_switch_machine(int(c.p), test::unit_model("100TFLOPS", 0.5, "0s"),
+                                                   test::link_model("1PB/s", "1ns"));
+        auto r = engine::simulate(machine, workload::generate_megatron_trace(m, plan),
+                                  policy::LinearPlacement(), policy::RingCollective());
+        const double T = r.replay.iteration_time.value();
+        const double expected = double(c.p - 1) / (c.m + c.p - 1);
+        for (const auto& rank : r.replay.ranks) {
+          double bubble = (T - rank.compute.value()) / T;  // waiting on neighbours, then idle at the end
+          CHECK(bubble == zs::test::approx(expected).epsilon(0.01));
+        }
+        CHECK(r.replay.ranks[0].pipeline_bubble.value() > 0);
       }
-      CHECK(r.replay.ranks[0].pipeline_bubble.value() > 0);
-    }
 }
 
 TEST_CASE("interleaved 1F1B: replayed bubble fraction (p-1)/(v m + p-1) with equal chunk times") {
@@ -49,25 +54,58 @@ TEST_CASE("interleaved 1F1B: replayed bubble fraction (p-1)/(v m + p-1) with equ
   struct Case {
     uint32_t p, m, v;
   };
-  for (const auto& c : {Case{4, 8, 2}, Case{4, 16, 4}, Case{2, 4, 2}, Case{8, 8, 2}, Case{4, 4, 2}}) {
-    CAPTURE(c.p);
-    CAPTURE(c.m);
-    CAPTURE(c.v);
-    workload::ParallelPlan plan;
-    plan.pipeline_parallel = c.p;
-    plan.global_batch = c.m;
-    plan.schedule = workload::PipelineSchedule::kInterleaved1F1B;
-    plan.virtual_stages = c.v;
-    auto machine = test::single_switch_machine(int(c.p), test::unit_model("100TFLOPS", 0.5, "0s"),
-                                               test::link_model("1PB/s", "1ns"));
-    auto trace = workload::generate_megatron_trace(m, plan);
-    workload::validate(trace, "interleaved");
-    auto r = engine::simulate(machine, trace, policy::LinearPlacement(), policy::RingCollective());
-    const double T = r.replay.iteration_time.value();
-    const double expected = double(c.p - 1) / (c.v * c.m + c.p - 1);
-    for (const auto& rank : r.replay.ranks) {
-      double bubble = (T - rank.compute.value()) / T;
-      CHECK(bubble == zs::test::approx(expected).epsilon(0.02));
+  // Batched, as Megatron-LM 2021 ran it, including m = p (every step of a stage a warm-up forward):
+  // the same bubble when the exchanges cost nothing.
+  for (const auto& c : {Case{4, 8, 2}, Case{4, 16, 4}, Case{2, 4, 2}, Case{8, 8, 2}, Case{4, 4, 2},
+                        Case{8, 16, 2}, Case{4, 8, 4}})
+    for (bool batched : {false, true}) {
+      CAPTURE(c.p);
+      CAPTURE(c.m);
+      CAPTURE(c.v);
+      CAPTURE(batched);
+      workload::ParallelPlan plan;
+      plan.batched_exchanges = batched;
+      plan.pipeline_parallel = c.p;
+      plan.global_batch = c.m;
+      plan.schedule = workload::PipelineSchedule::kInterleaved1F1B;
+      plan.virtual_stages = c.v;
+      auto machine = test::single_switch_machine(int(c.p), test::unit_model("100TFLOPS", 0.5, "0s"),
+                                                 test::link_model("1PB/s", "1ns"));
+      auto trace = workload::generate_megatron_trace(m, plan);
+      workload::validate(trace, "interleaved");
+      auto r = engine::simulate(machine, trace, policy::LinearPlacement(), policy::RingCollective());
+      const double T = r.replay.iteration_time.value();
+      const double expected = double(c.p - 1) / (c.v * c.m + c.p - 1);
+      for (const auto& rank : r.replay.ranks) {
+        double bubble = (T - rank.compute.value()) / T;
+        CHECK(bubble == zs::test::approx(expected).epsilon(0.02));
+      }
     }
-  }
+}
+
+TEST_CASE(
+    "batched exchanges run beside no compute: the overlap slowdown leaves an interleaved pipeline's "
+    "compute") {
+  // Overlapped, a send posted at the end of its step waits on its stream for the receiving stage while
+  // the sender computes on (and is charged the slowdown); batched, the sender waits for it instead.
+  auto m = test::gpt("equal", 16, 256, 4, 1024, 8, 2048);
+  auto json = test::unit_model_json("100TFLOPS", 0.5, "0s");
+  auto compute_of = [&](double slowdown, bool batched) {
+    json["overlap_slowdown"] = slowdown;
+    json["sources"]["overlap_slowdown"] = "test value";
+    core::JsonObject o(json, "test-gpu.json", "");
+    auto machine = test::single_switch_machine(4, hw::ComputeUnitModel::from_json(o),
+                                               test::link_model("100GB/s", "1us"));
+    workload::ParallelPlan plan;
+    plan.pipeline_parallel = 4;
+    plan.global_batch = 8;
+    plan.schedule = workload::PipelineSchedule::kInterleaved1F1B;
+    plan.virtual_stages = 2;
+    plan.batched_exchanges = batched;
+    auto r = engine::simulate(machine, workload::generate_megatron_trace(m, plan), policy::LinearPlacement(),
+                              policy::RingCollective());
+    return r.replay.ranks[1].compute.value();
+  };
+  CHECK(compute_of(0.25, true) == zs::test::approx(compute_of(0.0, true)).epsilon(1e-9));
+  CHECK(compute_of(0.25, false) > 1.01 * compute_of(0.0, false));
 }

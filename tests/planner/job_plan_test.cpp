@@ -143,6 +143,13 @@ TEST_CASE("Megatron-LM arguments: the plan's sizes, every flag one that argument
   const auto tp_overlapped =
       mixtral_plan({{"data_parallel", 3}, {"global_batch", 24}, {"overlap_tensor_communication", true}});
   CHECK(flag_value(tp_overlapped, "--tp-comm-overlap") == "(set)");
+  const auto batched =
+      mixtral_plan({{"data_parallel", 3}, {"global_batch", 24}, {"batched_exchanges", true}});
+  CHECK(std::find(batched.unmapped.begin(), batched.unmapped.end(),
+                  "plan.batched_exchanges (Megatron-LM 2021's pipeline exchanges)") !=
+        batched.unmapped.end());
+  CHECK(std::find(moe.unmapped.begin(), moe.unmapped.end(),
+                  "plan.batched_exchanges (Megatron-LM 2021's pipeline exchanges)") == moe.unmapped.end());
   CHECK(flag_value(moe, "--tp-comm-overlap") == "(absent)");
   check_known_flags(tp_overlapped);
   for (const char* recipe : {"transformer-engine", "deepseek-v3"}) {

@@ -88,6 +88,7 @@ TEST_CASE("a row composes a scenario that loads: the row's plan on ceil(gpus/8) 
   CHECK(plan["virtual_stages"] == 4);
   CHECK(plan["recompute"] == "full");
   CHECK(plan["flash_attention"] == false);
+  CHECK(plan["batched_exchanges"] == true);  // Megatron-LM 2021's pipeline exchanges
   CHECK(plan["micro_batch"] == 1);
   CHECK(sc.resolved["workload"]["model"]["ffn_hidden"] == 4 * 12288);
 

@@ -147,6 +147,18 @@ TEST_CASE("impossible plans name the constraint that failed") {
       error_of(j, model()) ==
       "s.json: /workload/expert_tensor_parallel: expert tensor parallelism needs a Mixture-of-Experts model");
   j.erase("expert_tensor_parallel");
+  j["expert_parallel"] = 2;
+  j["data_parallel"] = 2;
+  j["pipeline_parallel"] = 1;
+  j["overlap_expert_communication"] = true;
+  j["batched_exchanges"] = true;
+  CHECK(error_of(j, moe) ==
+        "s.json: /workload/batched_exchanges: batched exchanges are Megatron-LM 2021's schedules, which have "
+        "no combined 1F1B (overlap_expert_communication)");
+  for (const char* key : {"overlap_expert_communication", "batched_exchanges"}) j.erase(key);
+  j["expert_parallel"] = 1;
+  j["data_parallel"] = 1;
+  j["pipeline_parallel"] = 2;
   j["schedule"] = "interleaved-1f1b";
   j["virtual_stages"] = 2;
   j["global_batch"] = 3;
@@ -766,4 +778,44 @@ TEST_CASE("tensor-parallel overlap is refused without tensor parallelism or sequ
   j["sequence_parallel"] = true;
   j["tensor_parallel"] = 1;
   CHECK(error_of(j).find("needs tensor_parallel > 1") != std::string::npos);
+}
+
+TEST_CASE(
+    "batched exchanges: a step's sends and the next step's receives together, waited for; none between an "
+    "interleaved forward and its backward") {
+  auto p = plan(1, 1, 2, 1, 4, workload::PipelineSchedule::kInterleaved1F1B);
+  p.virtual_stages = 2;
+  p.batched_exchanges = true;
+  const auto trace = workload::generate_megatron_trace(model(), p);
+  workload::validate(trace, "batched");
+  const auto& ops = trace.roles[0].ops;  // stage 0
+  auto index_of = [&](const std::string& name) {
+    const auto it = std::find_if(ops.begin(), ops.end(), [&](const auto& op) { return op.name == name; });
+    REQUIRE(it != ops.end());
+    return static_cast<uint32_t>(it - ops.begin());
+  };
+  auto last_with_prefix = [&](const std::string& prefix) {
+    uint32_t last = 0;
+    for (uint32_t i = 0; i < ops.size(); ++i)
+      if (ops[i].name.rfind(prefix, 0) == 0 && std::holds_alternative<ComputeOp>(ops[i].body)) last = i;
+    return last;
+  };
+  // Stage 0 of 2, 2 chunks, 4 micro-batches: warm-up F(0,c0) F(1,c0) F(0,c1) F(1,c1), then the steady
+  // pairs F(2,c0) B(0,c1), F(3,c0) B(1,c1), ... (Megatron-LM's interleaved order).
+  const uint32_t send = index_of("mb2/chunk0/send-activations");
+  CHECK(send > last_with_prefix("mb0/chunk1/"));  // sent after the paired backward, with its own sends
+  const uint32_t next_recv = index_of("mb3/chunk0/recv-activations");
+  CHECK(send < next_recv);  // and the next forward's receive posted in the same exchange
+  CHECK(index_of("mb1/chunk1/recv-gradients") < last_with_prefix("mb3/chunk0/"));  // prefetched
+  // The next compute waits for the exchange's sends.
+  const uint32_t after = next_recv + 1;
+  REQUIRE(std::holds_alternative<ComputeOp>(ops[after].body));
+  CHECK(std::find(ops[after].deps.begin(), ops[after].deps.end(), send) != ops[after].deps.end());
+  // The same ops as with overlapped exchanges, in another order.
+  p.batched_exchanges = false;
+  const auto overlapped = workload::generate_megatron_trace(model(), p);
+  CHECK(overlapped.roles[0].ops.size() == ops.size());
+  CHECK(totals(overlapped).bytes == totals(trace).bytes);
+  CHECK(overlapped.roles[0].ops[index_of("mb2/chunk0/send-activations")].name !=
+        "mb2/chunk0/send-activations");
 }
