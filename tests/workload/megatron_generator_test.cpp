@@ -781,7 +781,8 @@ TEST_CASE("tensor-parallel overlap is refused without tensor parallelism or sequ
 }
 
 TEST_CASE(
-    "batched exchanges: a step's sends and the next step's receives together, waited for; none between an "
+    "batched exchanges: a step's sends and the next step's receives together, waited for, and none between "
+    "an "
     "interleaved forward and its backward") {
   auto p = plan(1, 1, 2, 1, 4, workload::PipelineSchedule::kInterleaved1F1B);
   p.virtual_stages = 2;
