@@ -805,12 +805,15 @@ TEST_CASE(
   // pairs F(2,c0) B(0,c1), F(3,c0) B(1,c1), ... (Megatron-LM's interleaved order).
   const uint32_t send = index_of("mb2/chunk0/send-activations");
   CHECK(send > last_with_prefix("mb0/chunk1/"));  // sent after the paired backward, with its own sends
-  const uint32_t next_recv = index_of("mb3/chunk0/recv-activations");
-  CHECK(send < next_recv);  // and the next forward's receive posted in the same exchange
-  CHECK(index_of("mb1/chunk1/recv-gradients") < last_with_prefix("mb3/chunk0/"));  // prefetched
+  // In the same exchange, the receive of the backward paired with the next forward (B(1,c1), from stage 1's
+  // last chunk), posted before that forward F(3,c0) runs.
+  const uint32_t next_recv = index_of("mb1/chunk1/recv-gradients");
+  CHECK(send < next_recv);
+  CHECK(index_of("mb0/chunk1/send-gradients") < next_recv);
   // The next compute waits for the exchange's sends.
   const uint32_t after = next_recv + 1;
   REQUIRE(std::holds_alternative<ComputeOp>(ops[after].body));
+  CHECK(ops[after].name.rfind("mb3/chunk0/", 0) == 0);
   CHECK(std::find(ops[after].deps.begin(), ops[after].deps.end(), send) != ops[after].deps.end());
   // The same ops as with overlapped exchanges, in another order.
   p.batched_exchanges = false;
