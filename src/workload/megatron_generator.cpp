@@ -42,17 +42,16 @@ class StageBuilder {
     const auto steps = plan_.stage_steps(stage_);
     if (plan_.batched_exchanges) {
       batched_steps(steps);
-      optimizer();
-      program_.memory = stage_footprint(model_, plan_, stage_);
-      return;
-    }
-    for (size_t i = 0; i < steps.size(); ++i) {
-      const PipelineStep& step = steps[i];
-      if (step.combined_with_next) {
-        combined_step(step, steps[++i]);
-        continue;
+    } else {
+      for (size_t i = 0; i < steps.size(); ++i) {
+        const PipelineStep& step = steps[i];
+        if (step.combined_with_next) {
+          combined_step(step, steps[++i]);
+          continue;
+        }
+        step.forward ? forward_step(step.micro_batch, step.chunk)
+                     : backward_step(step.micro_batch, step.chunk);
       }
-      step.forward ? forward_step(step.micro_batch, step.chunk) : backward_step(step.micro_batch, step.chunk);
     }
     optimizer();
     program_.memory = stage_footprint(model_, plan_, stage_);
