@@ -40,10 +40,11 @@ class TraceTooLarge : public std::length_error {
 /// all-gathered before its forward and backward); then Adam (memory-bound) on the rank's shard, the optimizer
 /// state moved from and to the memory pool when offloaded, and the updated weights all-gathered under ZeRO
 /// 1-2. Point-to-point receives, tensor-, context- and expert-parallel collectives block the compute stream;
-/// sends use one stream per direction; data-parallel collectives their own. Each role states its memory
-/// footprint (stage_footprint). Not modelled: embedding gradient sync between first and last stage,
-/// vocabulary-parallel loss all-reduces, the loss's element-wise work over the logits, and Megatron
-/// 2021's blocking pipeline exchanges (sends and receives batched, then a device synchronize).
+/// sends use one stream per direction; data-parallel collectives their own (Megatron-Core's overlapped
+/// exchanges; with batched_exchanges, Megatron-LM 2021's: batched_exchange_actions). Tied embeddings on
+/// a pipeline sum their two gradients between the first and last stage; the loss runs over the rank's
+/// vocabulary shard with its tensor-parallel all-reduces. Each role states its memory footprint
+/// (stage_footprint).
 /// `max_ops`: the most ops the trace may hold (TraceTooLarge past it, before generating when the plan
 /// alone exceeds it).
 Trace generate_megatron_trace(const TransformerSpec& model, const ParallelPlan& plan,

@@ -1,0 +1,189 @@
+// A stage's pipeline steps and exchanges, and the ops every block uses.
+#include "workload/stage_builder.hpp"
+
+#include <algorithm>
+#include <optional>
+#include <utility>
+
+#include "workload/combined_step.hpp"
+#include "workload/cross_entropy.hpp"
+#include "workload/megatron_generator.hpp"
+#include "workload/pipeline_exchanges.hpp"
+
+namespace zs::workload {
+
+void StageBuilder::build() {
+  params_ = stage_parameters(model_, plan_, stage_);
+  const auto steps = plan_.stage_steps(stage_);
+  if (plan_.batched_exchanges) {
+    batched_steps(steps);
+  } else {
+    for (size_t i = 0; i < steps.size(); ++i) {
+      if (steps[i].combined_with_next) {
+        combined_step(steps[i], steps[i + 1]);
+        ++i;
+      } else {
+        run_step(steps[i], true);
+      }
+    }
+  }
+  optimizer();
+  program_.memory = stage_footprint(model_, plan_, stage_);
+}
+
+uint32_t StageBuilder::add(std::string name, std::string phase, uint32_t stream, std::vector<uint32_t> deps,
+                           Body body) {
+  if (ops_left_ == 0)
+    throw TraceTooLarge("the generated trace would hold more than " + std::to_string(max_ops_) +
+                        " ops (one per kernel, transfer and collective of every pipeline stage; layers and "
+                        "micro-batches multiply them)");
+  --ops_left_;
+  if (stream == kCompute && !wait_for_.empty()) {  // a batched exchange's sends, waited for
+    deps.insert(deps.end(), wait_for_.begin(), wait_for_.end());
+    wait_for_.clear();
+  }
+  program_.ops.push_back({std::move(name), std::move(phase), stream, std::move(deps), std::move(body)});
+  auto id = static_cast<uint32_t>(program_.ops.size() - 1);
+  if (stream == kCompute) last_compute_ = id;
+  return id;
+}
+
+uint32_t StageBuilder::compute(const std::string& name, const std::string& phase, core::Flops flops,
+                               double params, std::vector<uint32_t> deps) {
+  return add(name, phase, kCompute, std::move(deps),
+             ComputeOp{flops, core::Bytes(params * elem()), model_.dtype, core::WorkKind::kMatrix, 1});
+}
+
+uint32_t StageBuilder::linear(const std::string& name, const std::string& phase, core::Flops flops,
+                              double params, std::vector<uint32_t> deps) {
+  return add(name, phase, kCompute, std::move(deps), linear_op(flops, params));
+}
+
+void StageBuilder::collective(const std::string& name, const std::string& phase, CollectiveKind kind,
+                              const char* comm, core::Bytes bytes) {
+  add(name, phase, kCompute, {}, CollectiveOp{kind, comm, bytes});
+}
+
+void StageBuilder::tensor_exchange(const std::string& at, const std::string& phase, bool entering) {
+  if (plan_.tensor_parallel == 1) return;
+  if (sp())
+    collective(at + (entering ? "tp-all-gather" : "tp-reduce-scatter"), phase,
+               entering ? CollectiveKind::kAllGather : CollectiveKind::kReduceScatter, "tp", activations());
+  else if (!entering)
+    collective(at + "tp-all-reduce", phase, CollectiveKind::kAllReduce, "tp", activations());
+}
+
+void StageBuilder::p2p(const std::string& name, const std::string& phase, P2PDirection dir, int32_t offset) {
+  core::Bytes bytes(tokens() * model_.hidden * elem() / tp());
+  const uint32_t stream = dir == P2PDirection::kRecv ? kCompute : offset > 0 ? kSendNext : kSendPrev;
+  std::vector<uint32_t> deps;
+  if (dir == P2PDirection::kSend) deps.push_back(last_compute_);
+  add(name, phase, stream, deps, P2POp{dir, "pp", offset, bytes, plan_.chunks() > 1});
+  if (dir == P2PDirection::kRecv && plan_.tensor_parallel > 1 && !sp())
+    collective(name + "/tp-all-gather", phase, CollectiveKind::kAllGather, "tp", activations());
+}
+
+void StageBuilder::loss(const std::string& at, const std::string& phase) {
+  const double logits = tokens() * model_.vocab / tp();
+  const bool forward = phase == "forward";
+  add(at + "loss/" + phase, phase, kCompute, {},
+      loss_step(logits, forward ? kLossForwardBytesPerLogit : kLossBackwardBytesPerLogit));
+  if (!forward || plan_.tensor_parallel == 1) return;
+  for (const char* value : kLossAllReduces)
+    collective(at + "loss/tp-all-reduce-" + value, phase, CollectiveKind::kAllReduce, "tp",
+               core::Bytes(tokens() * kLossAllReduceBytesPerToken));
+}
+
+void StageBuilder::run_step(const PipelineStep& step, bool exchanges) {
+  if (exchanges) step_recv(step);
+  step.forward ? forward_step(step.micro_batch, step.chunk) : backward_step(step.micro_batch, step.chunk);
+  if (exchanges) step_send(step);
+  if (!step.forward && plan_.zero_stage == 2)
+    reduce_chunk_gradients(step_prefix(step.micro_batch, step.chunk), step.chunk);
+}
+
+void StageBuilder::forward_step(uint32_t mb, uint32_t chunk) {
+  const std::string at = step_prefix(mb, chunk);
+  for (uint32_t l : chunk_layers(model_, plan_, stage_, chunk))
+    layer_forward(l, mb, layer_prefix(at, l), "forward");
+  if (virtual_stage(chunk) + 1 == virtual_stages()) {
+    compute(at + "logits/forward", "forward", model_.logits_forward_flops(plan_.micro_batch) / (tp() * cp()),
+            double(model_.vocab) * model_.hidden / tp());
+    loss(at, "forward");
+  }
+}
+
+void StageBuilder::backward_step(uint32_t mb, uint32_t chunk) {
+  const std::string at = step_prefix(mb, chunk);
+  if (virtual_stage(chunk) + 1 == virtual_stages()) {
+    loss(at, "backward");
+    compute(at + "logits/backward", "backward",
+            model_.logits_forward_flops(plan_.micro_batch) * 2.0 / (tp() * cp()),
+            2.0 * model_.vocab * model_.hidden / tp());
+  }
+  const auto layers = chunk_layers(model_, plan_, stage_, chunk);
+  const auto groups = plan_.recompute_groups(static_cast<uint32_t>(layers.size()));
+  for (uint32_t i = static_cast<uint32_t>(layers.size()); i-- > 0;) {
+    // Full recomputation reruns a group's forward before the backward of its last layer.
+    for (const auto& group : groups)
+      if (group.end == i + 1)
+        for (uint32_t j = group.first; j < group.end; ++j)
+          layer_forward(layers[j], mb, layer_prefix(at, layers[j]) + "recompute/", "recompute");
+    layer_backward(layers[i], mb, layer_prefix(at, layers[i]));
+  }
+}
+
+void StageBuilder::batched_steps(const std::vector<PipelineStep>& steps) {
+  std::vector<uint32_t> sends;
+  for (const StageAction& a : batched_exchange_actions(steps, plan_.chunks())) {
+    switch (a.kind) {
+      case StageAction::Kind::kCompute:
+        run_step(steps[a.step], false);
+        break;
+      case StageAction::Kind::kSend:
+        if (auto id = step_send(steps[a.step])) sends.push_back(*id);
+        break;
+      case StageAction::Kind::kReceive:
+        step_recv(steps[a.step]);
+        break;
+      case StageAction::Kind::kWait:
+        wait_for_ = std::move(sends);
+        sends.clear();
+        break;
+    }
+  }
+}
+
+std::optional<uint32_t> StageBuilder::step_send(const PipelineStep& step) {
+  const std::string at = step_prefix(step.micro_batch, step.chunk);
+  const uint32_t vs = virtual_stage(step.chunk);
+  if (step.forward && vs + 1 < virtual_stages())
+    p2p(at + "send-activations", "forward", P2PDirection::kSend, +1);
+  else if (!step.forward && vs > 0)
+    p2p(at + "send-gradients", "backward", P2PDirection::kSend, -1);
+  else
+    return std::nullopt;
+  return static_cast<uint32_t>(program_.ops.size() - 1);
+}
+
+void StageBuilder::step_recv(const PipelineStep& step) {
+  const std::string at = step_prefix(step.micro_batch, step.chunk);
+  const uint32_t vs = virtual_stage(step.chunk);
+  if (step.forward && vs > 0) p2p(at + "recv-activations", "forward", P2PDirection::kRecv, -1);
+  if (!step.forward && vs + 1 < virtual_stages())
+    p2p(at + "recv-gradients", "backward", P2PDirection::kRecv, +1);
+}
+
+void StageBuilder::combined_step(const PipelineStep& f, const PipelineStep& b) {
+  const auto start = static_cast<uint32_t>(program_.ops.size());
+  run_step(f, true);
+  const auto middle = static_cast<uint32_t>(program_.ops.size());
+  run_step(b, true);
+  const auto moved = interleave_at_expert_exchanges(program_, start, middle, {kCompute, kExpertExchange});
+  for (uint32_t i = start; i < program_.ops.size(); ++i)
+    if (program_.ops[i].stream == kCompute) last_compute_ = i;
+  for (auto& id : compute_history_)
+    if (id >= start) id = moved[id - start];
+}
+
+}  // namespace zs::workload

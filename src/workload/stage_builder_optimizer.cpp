@@ -1,0 +1,100 @@
+// A stage's gradient synchronization and optimizer step.
+#include "workload/stage_builder.hpp"
+
+#include "workload/adam_step.hpp"
+#include "workload/gradient_passes.hpp"
+
+namespace zs::workload {
+
+void StageBuilder::reduce_gradients(const std::string& at, const std::string& phase, double dense,
+                                    double experts) {
+  const auto kind = plan_.zero_stage == 0 ? CollectiveKind::kAllReduce : CollectiveKind::kReduceScatter;
+  const std::string verb = plan_.zero_stage == 0 ? "all-reduce" : "reduce-scatter";
+  if (plan_.dense_replicas() > 1 && dense > 0)
+    add(at + "dp-" + verb + "-gradients", phase, kDataParallel, {last_compute_},
+        CollectiveOp{kind, "dp", core::Bytes(dense * gradient_elem())});
+  if (layout_.expert_sync && experts > 0)
+    add(at + "expert-dp-" + verb + "-gradients", phase, kDataParallel, {last_compute_},
+        CollectiveOp{kind, "expert-dp", core::Bytes(experts * gradient_elem())});
+}
+
+void StageBuilder::reduce_chunk_gradients(const std::string& at, uint32_t chunk) {
+  double dense = 0, experts = 0;
+  for (uint32_t l : chunk_layers(model_, plan_, stage_, chunk)) {
+    dense += layer_dense(l);
+    experts += layer_experts(l);
+  }
+  const uint32_t extras_chunk = stage_ + 1 == plan_.pipeline_parallel ? plan_.chunks() - 1 : 0;
+  if (chunk == extras_chunk) {
+    double layers_dense = 0;
+    for (uint32_t c = 0; c < plan_.chunks(); ++c)
+      for (uint32_t l : chunk_layers(model_, plan_, stage_, c)) layers_dense += layer_dense(l);
+    dense += params_.dense - layers_dense;
+  }
+  reduce_gradients(at, "gradient-sync", dense, experts);
+}
+
+void StageBuilder::sync_embedding_gradients(const std::vector<uint32_t>& after_sync) {
+  const bool first = stage_ == 0, last = stage_ + 1 == plan_.pipeline_parallel;
+  if (!model_.tied_embeddings || plan_.pipeline_parallel == 1 || !(first || last)) return;
+  const double elements = double(model_.vocab) * model_.hidden / tp();
+  const core::Bytes bytes(elements * gradient_elem());
+  const int32_t peer = first ? -1 : +1;
+  add("optimizer/embedding-gradients/send", "gradient-sync", first ? kSendPrev : kSendNext, after_sync,
+      P2POp{P2PDirection::kSend, "pp", peer, bytes, true});
+  add("optimizer/embedding-gradients/recv", "gradient-sync", kCompute, after_sync,
+      P2POp{P2PDirection::kRecv, "pp", peer, bytes, true});
+  add("optimizer/embedding-gradients/add", "gradient-sync", kCompute, {},
+      ComputeOp{core::Flops(elements), core::Bytes(3.0 * elements * gradient_elem()),
+                plan_.gradients_in(model_), core::WorkKind::kVector, 1});
+}
+
+void StageBuilder::prepare_gradients(double shard, const std::vector<uint32_t>& after_sync) {
+  const double g = gradient_elem();
+  if (g < kMainGradientBytes)
+    add("optimizer/gradients-to-fp32", "optimizer", kCompute, after_sync,
+        gradient_pass(GradientPass::kToFp32, shard, g));
+  if (model_.dtype == core::Dtype::kFp16) {
+    add("optimizer/unscale-gradients", "optimizer", kCompute, after_sync,
+        gradient_pass(GradientPass::kUnscale, shard, g));
+    if (layout_.norm_reduction)
+      collective("optimizer/found-inf-all-reduce", "optimizer", CollectiveKind::kAllReduce,
+                 kGradientNormGroup, core::Bytes(kGradientScalarBytes));
+  }
+  if (!plan_.gradient_clipping) return;
+  add("optimizer/gradient-norm", "optimizer", kCompute, after_sync,
+      gradient_pass(GradientPass::kNorm, shard, g));
+  if (layout_.norm_reduction)
+    collective("optimizer/gradient-norm-all-reduce", "optimizer", CollectiveKind::kAllReduce,
+               kGradientNormGroup, core::Bytes(kGradientScalarBytes));
+  add("optimizer/clip-gradients", "optimizer", kCompute, {}, gradient_pass(GradientPass::kClip, shard, g));
+}
+
+void StageBuilder::optimizer() {
+  if (plan_.zero_stage <= 1) reduce_gradients("", "gradient-sync", params_.dense, params_.experts);
+  const double dense_shard = plan_.zero_stage >= 1 ? params_.dense / plan_.dense_replicas() : params_.dense;
+  const double expert_shard =
+      plan_.zero_stage >= 1 ? params_.experts / plan_.expert_replicas() : params_.experts;
+  const double shard = dense_shard + expert_shard;
+  std::vector<uint32_t> after_sync;
+  if (!program_.ops.empty()) after_sync.push_back(static_cast<uint32_t>(program_.ops.size() - 1));
+  sync_embedding_gradients(after_sync);
+  prepare_gradients(shard, after_sync);
+  const core::Bytes state(precision_.optimizer_bytes() * shard);
+  if (plan_.offload_optimizer)
+    add("optimizer/load-state", "optimizer", kCompute, after_sync, MemoryOp{MemoryDirection::kRead, state});
+  add("optimizer/adam", "optimizer", kCompute, after_sync,
+      adam_step(shard, kMainGradientBytes, precision_.moment_bytes()));
+  if (plan_.offload_optimizer)
+    add("optimizer/store-state", "optimizer", kCompute, {}, MemoryOp{MemoryDirection::kWrite, state});
+  if (plan_.zero_stage == 1 || plan_.zero_stage == 2) {
+    if (plan_.dense_replicas() > 1)
+      add("optimizer/dp-all-gather-weights", "optimizer", kDataParallel, {last_compute_},
+          CollectiveOp{CollectiveKind::kAllGather, "dp", core::Bytes(params_.dense * elem())});
+    if (layout_.expert_sync && params_.experts > 0)
+      add("optimizer/expert-dp-all-gather-weights", "optimizer", kDataParallel, {last_compute_},
+          CollectiveOp{CollectiveKind::kAllGather, "expert-dp", core::Bytes(params_.experts * elem())});
+  }
+}
+
+}  // namespace zs::workload
