@@ -48,12 +48,13 @@ std::vector<uint32_t> chunk_layers(const TransformerSpec& model, const ParallelP
 /// both norms' inputs 4 s'bh, the attention and FFN inputs 2 s'bh each, and with dropout its two 1-byte
 /// masks 2 s'bh. Split over it: queries, keys, values and the attention output at their widths (2 s'b
 /// each: 8 s'bh for multi-head attention, less with grouped keys and values) and the FFN's 2 s'b x
-/// ffn_activation_width; and the attention probabilities, 5 a s' s b with dropout (softmax output,
-/// mask, dropped-out copy) or 2 a s' s b without, dropped by selective recomputation. Flash attention
-/// keeps no probabilities, only each query row's softmax statistic (4 a s'b). For GPT-3-style layers
-/// (4h GELU FFN, dropout) this is the paper's 34 s'bh + 5 a s' s b. Parallel blocks keep one norm's
-/// input and one block input, 4 s'bh less. Full recomputation keeps only the
-/// layer input, 2 s'bh. With an fp8 recipe the inputs of the linear layers (both blocks' inputs, the
+/// ffn_activation_width, and in an MoE layer the routed experts' inputs (top_k copies of each token, 2
+/// s'b x top_k x h, times expert_tensor_parallel for the tokens gathered over it); and the attention
+/// probabilities, 5 a s' s b with dropout (softmax output, mask, dropped-out copy) or 2 a s' s b without,
+/// dropped by selective recomputation. Flash attention keeps no probabilities, only each query row's softmax
+/// statistic (4 a s'b). For GPT-3-style layers (4h GELU FFN, dropout) this is the paper's 34 s'bh + 5 a s' s
+/// b. Parallel blocks keep one norm's input and one block input, 4 s'bh less. Full recomputation keeps only
+/// the layer input, 2 s'bh. With an fp8 recipe the inputs of the linear layers (both blocks' inputs, the
 /// attention output, the FFN's second matrix's input) take the recipe's bytes instead of 2: 1 B
 /// (transformer-engine), 1 + 4/128 B (deepseek-v3, the attention output 1.5 + 4/128 B as E5M6), and
 /// deepseek-v3's MoE SwiGLU layers keep only their gate and up outputs, in fp8.
