@@ -8,11 +8,10 @@
 #include "fuzz_contract.hpp"
 #include "hw/file_system_model.hpp"
 #include "reliability/failure_rates.hpp"
-#include "scenario/scenario_loader.hpp"
+#include "scenario/machine_loader.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace zs;
-  static const scenario::Catalog catalog;
   const std::string text(reinterpret_cast<const char*>(data), size);
   fuzz::check_contract([&] {
     const nlohmann::json doc = core::parse_json(text, "model.json");
@@ -23,12 +22,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     } else if (kind == "file-system") {
       hw::FileSystemModel::from_json(o);
     } else {
-      // A machine binding the model: the loader reads it as it reads every model a machine names.
-      const core::BundledFileSource files(
-          {{"model.json", text},
-           {"machine.json",
-            R"({"kind": "machine", "topology": "none.json", "models": {"m": "model.json"}})"}});
-      scenario::ScenarioLoader(files, catalog).load_machine("machine.json");
+      // The machine loader's reading of every model a machine binds.
+      const core::BundledFileSource files({{"model.json", text}});
+      const nlohmann::json bindings = {{"m", "model.json"}};
+      core::JsonObject object(bindings, "machine.json", "/models");
+      scenario::load_models(files, object);
     }
   });
   return 0;

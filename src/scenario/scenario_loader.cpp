@@ -6,8 +6,8 @@
 #include "chakra/chakra_import.hpp"
 #include "core/json_object.hpp"
 #include "core/param_reader.hpp"
-#include "inventory/cluster_machine.hpp"
 #include "policy/policy_catalog.hpp"
+#include "scenario/machine_loader.hpp"
 #include "scenario/scenario_params.hpp"
 #include "scenario/workload_builder.hpp"
 #include "topology/machine_builder.hpp"
@@ -25,56 +25,19 @@ struct LoadedMachine {
 
 LoadedMachine load_machine_object(const core::FileSource& files, core::ParamReader& json,
                                   const topology::TopologyGeneratorRegistry& generators, uint64_t max_nodes) {
-  topology::ModelSet models;
-  nlohmann::json resolved_models = nlohmann::json::object();
   core::JsonObject bindings = json.object("models");
-  for (const auto& name : bindings.keys()) {
-    std::string path;
-    nlohmann::json doc = files.read_json_named(bindings, name, path);
-    core::JsonObject model(doc, path, "");
-    std::string kind = model.string("kind");
-    if (kind == "compute-unit") {
-      auto m = hw::ComputeUnitModel::from_json(model);
-      resolved_models[name] = m.to_json();
-      models.units.emplace(name, std::move(m));
-    } else if (kind == "link") {
-      auto m = hw::LinkModel::from_json(model);
-      resolved_models[name] = m.to_json();
-      models.links.emplace(name, std::move(m));
-    } else if (kind == "memory-pool") {
-      auto m = hw::MemoryPoolModel::from_json(model);
-      resolved_models[name] = m.to_json();
-      models.memories.emplace(name, std::move(m));
-    } else if (kind == "switch") {
-      auto m = hw::SwitchModel::from_json(model);
-      resolved_models[name] = m.to_json();
-      models.switches.emplace(name, std::move(m));
-    } else if (kind == "optical-circuit-switch") {
-      auto m = hw::OpticalSwitchModel::from_json(model);
-      resolved_models[name] = m.to_json();
-      models.optical_switches.emplace(name, std::move(m));
-    } else {
-      throw model.error("kind",
-                        "unknown model kind \"" + kind +
-                            "\" (known: compute-unit, link, memory-pool, switch, optical-circuit-switch)");
-    }
-  }
-  bindings.finish();
-
+  BoundModels bound = load_models(files, bindings);
   json.get<std::string>("topology");
   std::string topo_path;
   nlohmann::json topo_doc = files.read_json_named(json.json(), "topology", topo_path);
-  core::JsonObject topo(topo_doc, topo_path, "");
   nlohmann::json resolved_topology;
-  const bool cluster = topo_doc.is_object() && topo_doc.value("kind", "") == "cluster-inventory";
-  LoadedMachine out{cluster
-                        ? inventory::build_cluster_machine(topo, files, models, max_nodes, &resolved_topology)
-                        : topology::build_machine(topo, models, generators, max_nodes, &resolved_topology),
+  LoadedMachine out{build_topology_file(files, topo_doc, topo_path, bound.models, generators, max_nodes,
+                                        &resolved_topology),
                     {}};
   json.finish();
   out.resolved = {{"topology", std::move(resolved_topology)},
                   {"topology_file", topo_path},
-                  {"models", resolved_models},
+                  {"models", std::move(bound.resolved)},
                   {"units", out.machine.unit_count()},
                   {"memory_pools", out.machine.topology.memories().size()},
                   {"switches", out.machine.topology.nodes().size() - out.machine.unit_count() -
