@@ -109,6 +109,13 @@ RegressionCase read_case(core::ParamReader& in, const core::FileSource& files, c
   return c;
 }
 
+/// The string at `key` of `doc`, or "" where `doc` is no object or the value is missing or not a string.
+std::string string_member(const nlohmann::json& doc, const char* key) {
+  if (!doc.is_object()) return "";
+  const auto it = doc.find(key);
+  return it != doc.end() && it->is_string() ? it->get<std::string>() : "";
+}
+
 }  // namespace
 
 const core::ParamTable& regression_suite_params() {
@@ -159,19 +166,19 @@ RegressionBaselines load_regression_baselines(const core::FileSource& files, con
   if (!files.exists(suite.baselines)) return out;
   const nlohmann::json doc = files.read_json(suite.baselines);
   const std::string& f = suite.baselines;
-  if (!doc.is_object() || doc.value("kind", "") != "regression-baselines")
+  if (string_member(doc, "kind") != "regression-baselines")
     throw core::InputError(f, "/kind", "expected a baselines file ({\"kind\": \"regression-baselines\"})");
-  if (doc.value("suite", "") != suite.name)
+  if (string_member(doc, "suite") != suite.name)
     throw core::InputError(f, "/suite", "expected the baselines of suite \"" + suite.name + "\"");
   const auto cases = doc.find("cases");
   if (cases == doc.end() || !cases->is_object())
     throw core::InputError(f, "/cases", "expected an object: case name → {metric: value}");
   for (const auto& [name, metrics] : cases->items()) {
-    if (!metrics.is_object())
-      throw core::InputError(f, "/cases/" + name, "expected an object: metric → value");
+    const std::string at = core::json_pointer_append("/cases", name);
+    if (!metrics.is_object()) throw core::InputError(f, at, "expected an object: metric → value");
     for (const auto& [metric, value] : metrics.items()) {
       if (!value.is_number() || !std::isfinite(value.get<double>()))
-        throw core::InputError(f, "/cases/" + name + "/" + metric, "expected a finite number");
+        throw core::InputError(f, core::json_pointer_append(at, metric), "expected a finite number");
       out[name][metric] = value.get<double>();
     }
   }

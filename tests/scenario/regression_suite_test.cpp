@@ -81,3 +81,29 @@ TEST_CASE("a bad suite is one error naming the JSON path") {
   doc["kind"] = "sweep";
   CHECK(load_error(dir, doc).find("/kind: expected \"regression-suite\"") != std::string::npos);
 }
+
+TEST_CASE("a baselines file is read by case and metric, and a bad one is one error naming its JSON path") {
+  test::TempDir dir;
+  dir.write("a.json", "{}");
+  const auto s =
+      scenario::RegressionSuite::load(core::DiskFileSource(), dir.write("suite.json", suite().dump()));
+  const auto baselines_error = [&](const nlohmann::json& doc) {
+    dir.write("s.baselines.json", doc.dump());
+    return test::input_error_of([&] { scenario::load_regression_baselines(core::DiskFileSource(), s); });
+  };
+  CHECK(scenario::load_regression_baselines(core::DiskFileSource(), s).empty());  // none written yet
+  nlohmann::json good = {
+      {"kind", "regression-baselines"}, {"suite", "s"}, {"cases", {{"a", {{"mfu", 0.5}}}}}};
+  dir.write("s.baselines.json", good.dump());
+  CHECK(scenario::load_regression_baselines(core::DiskFileSource(), s).at("a").at("mfu") == 0.5);
+
+  auto doc = good;
+  doc["kind"] = 5;  // not a string: refused at the key, not a JSON library's type error
+  CHECK(baselines_error(doc).find("/kind: expected a baselines file") != std::string::npos);
+  doc = good;
+  doc["suite"] = {"s"};
+  CHECK(baselines_error(doc).find("/suite: expected the baselines of suite \"s\"") != std::string::npos);
+  doc = good;
+  doc["cases"] = {{"a/b", {{"mfu", "high"}}}};
+  CHECK(baselines_error(doc).find("/cases/a~1b/mfu: expected a finite number") != std::string::npos);
+}
