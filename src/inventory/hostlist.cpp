@@ -79,7 +79,8 @@ void expand_item(std::string_view item, std::vector<std::string>& out) {
       throw std::invalid_argument("\"" + std::string(item) + "\": a ']' without its '['");
     const auto values = bracket_values(item.substr(open + 1, close - open - 1), item);
     if (names.size() * values.size() + out.size() > kMaxHostlistHosts)
-      throw std::invalid_argument("the expression names more than 2^24 hosts");
+      throw std::invalid_argument("the expression names more than " + std::to_string(kMaxHostlistHosts) +
+                                  " hosts");
     std::vector<std::string> longer;
     longer.reserve(names.size() * values.size());
     for (const auto& n : names)

@@ -9,8 +9,9 @@
 
 namespace zs::inventory {
 
-/// Most host names one expression may expand to (a node list of a real cluster is far smaller).
-inline constexpr uint64_t kMaxHostlistHosts = uint64_t(1) << 24;
+/// Most host names one expression, or one topology.conf, may name: 2^17, a million GPUs at eight per node
+/// (the largest clusters published have about 2^14 nodes). Bounds the work a short expression can ask for.
+inline constexpr uint64_t kMaxHostlistHosts = uint64_t(1) << 17;
 
 /// The host names of `expression`, in order, duplicates kept: items separated by commas outside brackets
 /// (empty items skipped); in an item, each bracket holds comma-separated numbers or ranges lo-hi (hi >= lo),

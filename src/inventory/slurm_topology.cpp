@@ -83,8 +83,14 @@ SlurmTopology SlurmTopology::parse(const std::string& text, const std::string& f
   SlurmTopology t;
   t.file = file;
   std::map<std::string, size_t> index;
+  uint64_t names = 0;  // nodes and switches listed so far
   for (const auto& [number, line] : logical_lines(text)) {
     SlurmSwitch s = parse_line(number, line, file);
+    names += s.nodes.size() + s.switches.size();
+    if (names > kMaxHostlistHosts)
+      throw core::InputError(file, "",
+                             "line " + std::to_string(number) + ": the file lists more than " +
+                                 std::to_string(kMaxHostlistHosts) + " nodes and switches");
     if (const auto it = index.find(s.name); it != index.end())
       throw core::InputError(file, "",
                              "line " + std::to_string(number) + ": switch \"" + s.name +

@@ -88,4 +88,7 @@ TEST_CASE("a bad hostlist says what is wrong, as scontrol refuses it") {
                        std::invalid_argument);
   CHECK_THROWS_WITH_AS(inventory::expand_hostlist("n[0-99999999]"),
                        "\"n[0-99999999]\": range 0-99999999 is too long", std::invalid_argument);
+  // 1,024 x 1,024 names from two brackets of one item: past the bound of 2^17, refused before expanding.
+  CHECK_THROWS_WITH_AS(inventory::expand_hostlist("n[0000-1023]x[0000-1023]"),
+                       "the expression names more than 131072 hosts", std::invalid_argument);
 }

@@ -61,3 +61,13 @@ TEST_CASE("a bad topology.conf is one line naming the file and the line") {
         "topology.conf: no SwitchName line: expected the switches of the cluster");
   CHECK(parse_error("SwitchName=a Nodes\n") == "topology.conf: line 1: expected Key=Value, got \"Nodes\"");
 }
+
+TEST_CASE(
+    "a topology.conf that lists more nodes and switches than the bound is refused at the line that passes "
+    "it") {
+  // 2 x 65,537 names: each line's expression is within the bound, the two together are not.
+  const std::string text = "SwitchName=a Nodes=n[000000-065536]\nSwitchName=b Nodes=m[000000-065536]\n";
+  const std::string error = test::input_error_of([&] { inventory::SlurmTopology::parse(text, "t.conf"); });
+  CHECK(error.find("t.conf") != std::string::npos);
+  CHECK(error.find("line 2: the file lists more than 131072 nodes and switches") != std::string::npos);
+}
