@@ -1,9 +1,23 @@
 // Reading a machine's parts: the models it binds, and the topology file those models are bound into.
 #include "scenario/machine_loader.hpp"
 
+#include <map>
+
 #include "inventory/cluster_machine.hpp"
 
 namespace zs::scenario {
+namespace {
+
+/// Reads `model` as a Model and keeps it, and its resolved configuration, under the binding `name`.
+template <class Model>
+void bind(core::JsonObject& model, const std::string& name, std::map<std::string, Model>& into,
+          nlohmann::json& resolved) {
+  auto m = Model::from_json(model);
+  resolved[name] = m.to_json();
+  into.emplace(name, std::move(m));
+}
+
+}  // namespace
 
 BoundModels load_models(const core::FileSource& files, core::JsonObject& bindings) {
   BoundModels out;
@@ -13,25 +27,15 @@ BoundModels load_models(const core::FileSource& files, core::JsonObject& binding
     core::JsonObject model(doc, path, "");
     std::string kind = model.string("kind");
     if (kind == "compute-unit") {
-      auto m = hw::ComputeUnitModel::from_json(model);
-      out.resolved[name] = m.to_json();
-      out.models.units.emplace(name, std::move(m));
+      bind<hw::ComputeUnitModel>(model, name, out.models.units, out.resolved);
     } else if (kind == "link") {
-      auto m = hw::LinkModel::from_json(model);
-      out.resolved[name] = m.to_json();
-      out.models.links.emplace(name, std::move(m));
+      bind<hw::LinkModel>(model, name, out.models.links, out.resolved);
     } else if (kind == "memory-pool") {
-      auto m = hw::MemoryPoolModel::from_json(model);
-      out.resolved[name] = m.to_json();
-      out.models.memories.emplace(name, std::move(m));
+      bind<hw::MemoryPoolModel>(model, name, out.models.memories, out.resolved);
     } else if (kind == "switch") {
-      auto m = hw::SwitchModel::from_json(model);
-      out.resolved[name] = m.to_json();
-      out.models.switches.emplace(name, std::move(m));
+      bind<hw::SwitchModel>(model, name, out.models.switches, out.resolved);
     } else if (kind == "optical-circuit-switch") {
-      auto m = hw::OpticalSwitchModel::from_json(model);
-      out.resolved[name] = m.to_json();
-      out.models.optical_switches.emplace(name, std::move(m));
+      bind<hw::OpticalSwitchModel>(model, name, out.models.optical_switches, out.resolved);
     } else {
       throw model.error("kind",
                         "unknown model kind \"" + kind +
