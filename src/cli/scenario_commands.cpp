@@ -40,7 +40,8 @@ void write_and_print(const std::filesystem::path& dir, const FolderOptions& fold
 }
 
 /// `zettasim validate`'s input: a file on disk, the name of a shipped validation ("at-scale": the embedded
-/// scenarios/validation/at-scale.json), or, with none, the embedded Megatron-LM SC'21 file.
+/// scenarios/validation/at-scale.json; "megatron-2022" likewise), or, with none, the embedded Megatron-LM
+/// SC'21 file.
 InputFiles validation_input(const std::string& file) {
   const std::string bundled = std::string(kValidationFolder) + file + ".json";
   if (!file.empty() && file.find('/') == std::string::npos && !file.ends_with(".json")) {

@@ -1,6 +1,7 @@
 // validation.json, validation.csv and the report of a published-runs validation.
 #include "output/published_runs_report.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 
@@ -37,14 +38,16 @@ std::string published_runs_report(const scenario::PublishedRunsSpec& spec,
   std::ostringstream out;
   out << "validation \"" << spec.name << "\" (" << spec.file << ")\n" << spec.description << "\n";
   out << "mechanisms: " << spec.mechanisms << "\n\n";
-  out << column("run", 30) << column("hardware", 16) << column("gpus", 6) << column("published", 11)
+  std::size_t name_width = 30;
+  for (const auto& r : study.runs) name_width = std::max(name_width, r.run.name.size() + 2);
+  out << column("run", name_width) << column("hardware", 16) << column("gpus", 6) << column("published", 11)
       << column("predicted", 11) << "error\n";
   for (const auto& r : study.runs) {
-    out << column(r.run.name, 30) << column(r.run.hardware, 16)
+    out << column(r.run.name, name_width) << column(r.run.hardware, 16)
         << column(r.gpus > 0 ? std::to_string(r.gpus) : "-", 6)
-        << column(format_number(r.run.published_iteration_s, "%.3g s"), 11);
+        << column(format_number(r.run.published_iteration_s, "%.4g s"), 11);
     if (r.predicted_iteration_s)
-      out << column(format_number(*r.predicted_iteration_s, "%.3g s"), 11) << percent(r.error())
+      out << column(format_number(*r.predicted_iteration_s, "%.4g s"), 11) << percent(r.error())
           << (std::abs(r.error()) > spec.row_tolerance ? "  (outside)" : "") << "\n";
     else
       out << column("-", 11) << "no prediction: " << r.failure << "\n";
