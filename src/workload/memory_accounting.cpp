@@ -147,15 +147,18 @@ double layer_activation_bytes(const TransformerSpec& model, const ParallelPlan& 
   // the attention output (the output projection's input), and the FFN's. An MoE layer's routed experts
   // also keep their first matrix's input, each token once per expert it is routed to (top_k copies of h,
   // the rank's sequence-parallel shard), and under expert tensor parallelism the copies its etp group
-  // gathered.
+  // gathered. The combine keeps the experts' outputs it weighs by the router's probabilities (top_k copies
+  // of h at 2 B, the rank's own tokens), which the probabilities' gradient reads: Megatron-Core's unpermute
+  // and Transformer Engine's moe_unpermute with merging probabilities save their input for backward.
   const double replicas = model.kv_replicas(plan.tensor_parallel);
-  const double expert_inputs = model.is_moe_layer(layer) ? double(model.moe->top_k) * h * linear_input *
-                                                               double(plan.expert_tensor_parallel)
-                                                         : 0.0;
+  const double routed_copies =
+      model.is_moe_layer(layer)
+          ? double(model.moe->top_k) * h * (linear_input * double(plan.expert_tensor_parallel) + 2.0)
+          : 0.0;
   const double split =
       sb * (2.0 * (model.query_width() + replicas * (model.key_width() + model.value_width())) +
             precision.saved_attention_output_bytes() * model.attention_output_width() +
-            ffn_activation_bytes(model, precision, layer) + expert_inputs);
+            ffn_activation_bytes(model, precision, layer) + routed_copies);
   // Attention probabilities: 2 B per score for softmax's output, and with dropout a 1 B mask and the
   // 2 B dropped-out copy; flash attention keeps only each query row's softmax statistic (4 B per head).
   double scores = 0;

@@ -101,7 +101,9 @@ TEST_CASE("activations per layer follow Korthikanti et al. 2022 (34 sbh + 5 a s^
         zs::test::approx(s / 2 * b * h / t * 34 + 4 * a * s / 2 * b / t));
 }
 
-TEST_CASE("an MoE layer keeps its routed experts' inputs: top_k copies of each token, gathered over etp") {
+TEST_CASE(
+    "an MoE layer keeps its routed experts' inputs (top_k copies of each token, gathered over etp) and "
+    "the combine's weighted outputs") {
   const double s = 2048, b = 1, h = 1024, t = 4, top_k = 2;
   // A dense layer whose FFN is as wide as the MoE layer's active experts keeps the same FFN activations.
   auto dense = test::gpt("dense", 8, 1024, 16, 2 * 1024, 50000, 2048);
@@ -111,13 +113,16 @@ TEST_CASE("an MoE layer keeps its routed experts' inputs: top_k copies of each t
   p.sequence_parallel = true;
   const double extra = workload::layer_activation_bytes(moe, p, 0, Recompute::kSelective) -
                        workload::layer_activation_bytes(dense, p, 0, Recompute::kSelective);
-  CHECK(extra == zs::test::approx(2.0 * s * b * top_k * h / t));
+  // Each of the rank's tokens (its sequence-parallel shard) enters top_k experts, 2 B per element, and
+  // comes back as top_k outputs the combine weighs and keeps for the probabilities' gradient, 2 B each.
+  CHECK(extra == zs::test::approx(2.0 * s * b * top_k * h / t + 2.0 * s * b * top_k * h / t));
   // Expert tensor parallelism: each rank runs its etp group's tokens through a 1/etp slice of each expert,
-  // so it keeps all of their inputs and the same share of the intermediate activations.
+  // so it keeps all of their inputs and the same share of the intermediate activations; the combine runs
+  // after the reduce-scatter, on the rank's own tokens.
   p.expert_tensor_parallel = 4;
   const double gathered = workload::layer_activation_bytes(moe, p, 0, Recompute::kSelective) -
                           workload::layer_activation_bytes(dense, p, 0, Recompute::kSelective);
-  CHECK(gathered == zs::test::approx(2.0 * s * b * top_k * h));
+  CHECK(gathered == zs::test::approx(2.0 * s * b * top_k * h + 2.0 * s * b * top_k * h / t));
   // Full recomputation keeps the layer's input alone.
   CHECK(workload::layer_activation_bytes(moe, p, 0, Recompute::kFull) ==
         workload::layer_activation_bytes(dense, p, 0, Recompute::kFull));
