@@ -339,10 +339,11 @@ Command add_place(CLI::App& app) {
 
 Command add_validate(CLI::App& app) {
   auto opt = std::make_shared<ValidateOptions>();
-  auto* validate = app.add_subcommand("validate",
-                                      "Predict published throughput (Megatron-LM SC'21 Tables 1 and 2, "
-                                      "published runs at scale, or Megatron-LM's "
-                                      "2022 recomputation study) through the scenario path");
+  auto* validate =
+      app.add_subcommand("validate",
+                         "Predict published throughput (Megatron-LM SC'21 Tables 1 and 2, published "
+                         "runs at scale, or Megatron-LM's 2022 recomputation study) through the "
+                         "scenario path");
   validate->add_option("file", opt->file,
                        "Validation file, or the name of a shipped one (megatron-sc21, at-scale, "
                        "megatron-2022); default: megatron-sc21");

@@ -151,9 +151,11 @@ double layer_activation_bytes(const TransformerSpec& model, const ParallelPlan& 
   // of h at 2 B, the rank's own tokens), which the probabilities' gradient reads: Megatron-Core's unpermute
   // and Transformer Engine's moe_unpermute with merging probabilities save their input for backward.
   const double replicas = model.kv_replicas(plan.tensor_parallel);
+  const double combine_output_bytes = 2.0;  // B per element: the combine runs in 16 bits, fp8 recipe or not
   const double routed_copies =
       model.is_moe_layer(layer)
-          ? double(model.moe->top_k) * h * (linear_input * double(plan.expert_tensor_parallel) + 2.0)
+          ? double(model.moe->top_k) * h *
+                (linear_input * double(plan.expert_tensor_parallel) + combine_output_bytes)
           : 0.0;
   const double split =
       sb * (2.0 * (model.query_width() + replicas * (model.key_width() + model.value_width())) +
