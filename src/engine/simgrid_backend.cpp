@@ -1,6 +1,7 @@
 // SimGrid 3.32 behind the backend interface (the only file of zettasim that includes SimGrid).
 #include "engine/simgrid_backend.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <exception>
@@ -15,6 +16,7 @@
 #include <simgrid/kernel/routing/NetZoneImpl.hpp>
 #include <simgrid/s4u.hpp>
 #include <xbt/config.hpp>
+#include "topology/routing.hpp"
 
 // SimGrid 3.32 keeps its clock in a process-wide static that no public call resets, so a second
 // engine in one process would start at the first one's end time and round differently. We reset
@@ -93,9 +95,8 @@ struct SimgridBackend::Impl {
   sg4::Host* timer_host = nullptr;
   /// One-way SimGrid links per topology link: [0] carries a -> b, [1] carries b -> a.
   std::vector<std::array<simgrid::kernel::resource::StandardLinkImpl*, 2>> links;
-  std::vector<double> link_latency;                           ///< per topology link, s
-  std::vector<double> transit_latency;                        ///< per node: its switch model latency, s
   const std::vector<topology::LinkId>* next_route = nullptr;  ///< set while a transfer starts
+  double next_step_latency = 0;  ///< the least latency of the transfer being started, s
   double start_clock = 0;
   std::unordered_map<Token, Pending> pending;
   std::vector<sg4::ActivityPtr> finished;  ///< kept alive until SimGrid's completion callback returns
@@ -132,9 +133,10 @@ struct SimgridBackend::Impl {
       const auto& link = machine.topology.link(l);
       int direction = link.a == at ? 0 : 1;
       into->link_list_.push_back(links[l][direction]);
-      if (latency != nullptr) *latency += link_latency[l] + (at == src ? 0.0 : transit_latency[at]);
       at = direction == 0 ? link.b : link.a;
     }
+    if (latency != nullptr)
+      *latency += std::max(topology::route_latency(machine, *next_route).value(), next_step_latency);
   }
 
   /// The platform's root zone (the engine owns and deletes it), routing through resolve(); no hosts yet.
@@ -210,10 +212,7 @@ SimgridBackend::SimgridBackend(const topology::Machine& machine) {
     }
     if (point->id() != n) throw std::logic_error("SimGrid numbered the platform's points out of order");
   }
-  for (topology::NodeId n = 0; n < topo.nodes().size(); ++n)
-    impl_->transit_latency.push_back(machine.transit_latency(n).value());
   impl_->links.resize(topo.links().size());
-  impl_->link_latency.resize(topo.links().size());
   for (topology::LinkId l = 0; l < topo.links().size(); ++l) {
     double latency = machine.link_model(l).latency().value();
     auto make = [&](const char* dir) {
@@ -223,7 +222,6 @@ SimgridBackend::SimgridBackend(const topology::Machine& machine) {
           ->get_impl();
     };
     impl_->links[l] = {make("f"), make("b")};
-    impl_->link_latency[l] = latency;
   }
   impl_->close_zone(zone);
 }
@@ -269,7 +267,8 @@ void SimgridBackend::start_transfer(topology::NodeId src, topology::NodeId dst, 
 }
 
 void SimgridBackend::start_transfer(topology::NodeId src, topology::NodeId dst, core::Bytes bytes,
-                                    Token token, const std::vector<topology::LinkId>& route) {
+                                    Token token, const std::vector<topology::LinkId>& route,
+                                    double step_latency) {
   if (src == dst) {
     start_compute(src, core::Seconds(0.0), token);
     return;
@@ -280,6 +279,8 @@ void SimgridBackend::start_transfer(topology::NodeId src, topology::NodeId dst, 
   auto comm = sg4::Comm::sendto_init(impl_->hosts.at(src), impl_->hosts.at(dst));
   comm->set_payload_size(static_cast<uint64_t>(std::llround(bytes.value())));
   impl_->next_route = &route;  // SimGrid resolves the route synchronously inside start()
+  impl_->next_step_latency =
+      step_latency >= 0 ? step_latency : topology::route_step_latency(impl_->machine, route).value();
   try {
     impl_->start(comm, token);
   } catch (...) {

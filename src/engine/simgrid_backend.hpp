@@ -46,8 +46,10 @@ class SimgridBackend {
   /// A transfer from a unit to itself completes at once.
   void start_transfer(topology::NodeId src, topology::NodeId dst, core::Bytes bytes, Token token);
   /// The same over a given route: its links in order from src to dst (each must be enabled).
+  /// `step_latency` (s) is the least latency the transfer pays; negative: its route's step latency
+  /// (topology::route_step_latency).
   void start_transfer(topology::NodeId src, topology::NodeId dst, core::Bytes bytes, Token token,
-                      const std::vector<topology::LinkId>& route);
+                      const std::vector<topology::LinkId>& route, double step_latency = -1);
   /// Completes after `delay` of simulated time and loads nothing; any number may run at once.
   void start_timer(core::Seconds delay, Token token);
   /// The router the default transfers use; switch links on and off through it.

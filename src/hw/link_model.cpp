@@ -13,6 +13,13 @@ const core::ParamTable& LinkModel::params() {
        core::Param::number("efficiency", 0.01, 1.0,
                            "achieved fraction of the bandwidth for bulk data (protocol and packet overhead)")
            .or_default(1.0)
+           .cite(),
+       core::Param::seconds("step_latency",
+                            "the least time one step of a collective library (a chunk handed from one rank "
+                            "to the next: flag synchronization, network proxy) takes over this link, wire "
+                            "included; a transfer's latency is the larger of its route's summed latencies "
+                            "and the largest step_latency on the route; left out, 0 (no floor)")
+           .or_default("0s")
            .cite()});
   return table;
 }
@@ -26,6 +33,7 @@ LinkModel LinkModel::from_json(core::JsonObject& json) {
   m.bandwidth_ = r.get<core::ByteRate>("bandwidth");
   m.latency_ = r.get<core::Seconds>("latency");
   m.efficiency_ = r.get<double>("efficiency");
+  m.step_latency_ = r.get<core::Seconds>("step_latency");
   r.finish();
   m.resolved_ = r.resolved();
   return m;

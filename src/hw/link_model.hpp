@@ -14,7 +14,8 @@ namespace zs::hw {
 
 /// A full-duplex link: the bandwidth is available in each direction independently. Bulk data moves at
 /// bandwidth x efficiency (protocol and packet overhead, as measured by collective benchmarks); the
-/// efficiency is 1 unless the model gives one with its source.
+/// efficiency is 1 unless the model gives one with its source. A collective library's per-step cost
+/// (step_latency) floors the latency of every transfer whose route crosses the link.
 class LinkModel {
  public:
   /// Reads a model file ("kind": "link"); every parameter needs a cited source.
@@ -32,6 +33,8 @@ class LinkModel {
   core::ByteRate bandwidth() const { return bandwidth_; }  ///< B/s per direction
   core::Seconds latency() const { return latency_; }       ///< s, one traversal
   double efficiency() const { return efficiency_; }        ///< achieved fraction of bandwidth for bulk data
+  /// Least time one collective-library step over this link takes, wire included, s (0: no floor).
+  core::Seconds step_latency() const { return step_latency_; }
   /// What bulk data achieves per direction: bandwidth x efficiency, B/s.
   core::ByteRate effective_bandwidth() const { return bandwidth_ * efficiency_; }
 
@@ -41,6 +44,7 @@ class LinkModel {
   core::ByteRate bandwidth_;
   core::Seconds latency_;
   double efficiency_ = 1.0;
+  core::Seconds step_latency_{0.0};
   nlohmann::json resolved_;
 };
 

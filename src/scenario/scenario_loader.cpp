@@ -192,6 +192,7 @@ void ScenarioLoader::read_policies(core::ParamReader& root, Scenario& s) const {
     auto c = policies.part("collective");
     s.collective_policy = policy_name(c, "name", check_collective);
     s.collective_options = policy::CollectiveOptions::from_params(c);
+    s.machine.step_latency = c.get<bool>("step_latency");
     c.finish();
   } else {
     s.collective_policy = policy_name(policies, "collective", check_collective);
@@ -318,7 +319,8 @@ Scenario ScenarioLoader::load(const std::string& path) const {
                  {{"placement", s.placement_policy},
                   {"collective", s.collective_policy},
                   {"collective_chunk", core::to_string(s.collective_options.chunk)},
-                  {"collective_max_chunks", s.collective_options.max_chunks}}}};
+                  {"collective_max_chunks", s.collective_options.max_chunks},
+                  {"collective_step_latency", s.machine.step_latency}}}};
   if (s.placement_map) s.resolved["policies"]["placement_map"] = s.placement_map->file;
   for (const auto& p : s.plugins) s.resolved["plugins"].push_back({{"name", p.name}, {"file", p.file}});
   if (s.reliability) s.resolved["reliability"] = s.reliability->resolved;

@@ -97,13 +97,24 @@ std::vector<Param> named_policy(Param name, const core::ParamTable& policy) {
   return params;
 }
 
+/// The collective policy object's keys: its name, the chunking options and the step-latency switch.
+std::vector<Param> collective_policy_params() {
+  auto params = named_policy(Param::text("name", "the collective policy (zettasim list)"),
+                             policy::CollectiveOptions::params());
+  params.push_back(Param::boolean("step_latency",
+                                  "charge every transfer at least the step_latency of its links' models (a "
+                                  "collective library's cost per algorithm step: NCCL's latency model); "
+                                  "false: the links' and switches' latencies only")
+                       .or_default(false));
+  return params;
+}
+
 }  // namespace
 
 const core::ParamTable& collective_options_params() {
-  static const core::ParamTable table(
-      "policies.collective", "a collective policy with its chunking options (collective-chunking)",
-      named_policy(Param::text("name", "the collective policy (zettasim list)"),
-                   policy::CollectiveOptions::params()));
+  static const core::ParamTable table("policies.collective",
+                                      "a collective policy with its chunking options (collective-chunking)",
+                                      collective_policy_params());
   return table;
 }
 

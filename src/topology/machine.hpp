@@ -46,6 +46,9 @@ struct Machine {
   /// Failed links (a cable, a transceiver, an optical switch port): no route crosses them. Empty for a
   /// healthy machine.
   std::set<LinkId> links_down;
+  /// Whether transfers pay the step_latency of their links' models (policies.collective.step_latency: a
+  /// collective library's per-step cost); false: the links' and switches' latencies only.
+  bool step_latency = false;
   /// Power domains the topology file declares (topology/power_domains.hpp); empty when it declares none.
   std::vector<PowerDomain> power_domains;
 

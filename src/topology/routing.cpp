@@ -35,17 +35,31 @@ Route shortest_route(const Topology& topo, NodeId src, NodeId dst) {
   return r;
 }
 
-core::Seconds route_latency(const Machine& machine, const Route& route) {
-  core::Seconds total(0.0);
-  for (LinkId l : route.links) total += machine.link_model(l).latency();
-  // Every node between two consecutive links is crossed; a switch adds its model's latency.
-  for (size_t i = 0; i + 1 < route.links.size(); ++i) {
-    const auto& x = machine.topology.link(route.links[i]);
-    const auto& y = machine.topology.link(route.links[i + 1]);
-    NodeId shared = (x.a == y.a || x.a == y.b) ? x.a : x.b;
-    total += machine.transit_latency(shared);
+core::Seconds route_latency(const Machine& machine, const std::vector<LinkId>& links) {
+  // Each link adds its latency and, after the first, that of the switch it leaves from (the node it
+  // shares with the link before it).
+  double total = 0;
+  for (size_t i = 0; i < links.size(); ++i) {
+    double transit = 0;
+    if (i > 0) {
+      const auto& x = machine.topology.link(links[i - 1]);
+      const auto& y = machine.topology.link(links[i]);
+      transit = machine.transit_latency((x.a == y.a || x.a == y.b) ? x.a : x.b).value();
+    }
+    total += machine.link_model(links[i]).latency().value() + transit;
   }
-  return total;
+  return core::Seconds(total);
+}
+
+core::Seconds route_step_latency(const Machine& machine, const std::vector<LinkId>& links) {
+  core::Seconds floor(0.0);
+  if (!machine.step_latency) return floor;
+  for (LinkId l : links) floor = std::max(floor, machine.link_model(l).step_latency());
+  return floor;
+}
+
+core::Seconds transfer_latency(const Machine& machine, const std::vector<LinkId>& links) {
+  return std::max(route_latency(machine, links), route_step_latency(machine, links));
 }
 
 core::ByteRate route_bandwidth(const Machine& machine, const Route& route) {

@@ -18,7 +18,15 @@ struct Route {
 Route shortest_route(const Topology& topo, NodeId src, NodeId dst);
 
 /// Sum of link latencies along the route plus the latency of every switch it crosses, s.
-core::Seconds route_latency(const Machine& machine, const Route& route);
+core::Seconds route_latency(const Machine& machine, const std::vector<LinkId>& links);
+inline core::Seconds route_latency(const Machine& machine, const Route& route) {
+  return route_latency(machine, route.links);
+}
+/// The largest step_latency of the route's links: the least time one step of a collective library
+/// takes over it, s (0 when no link model gives one, or when the machine's step_latency is off).
+core::Seconds route_step_latency(const Machine& machine, const std::vector<LinkId>& links);
+/// Latency of one transfer along the route: route_latency, at least route_step_latency, s.
+core::Seconds transfer_latency(const Machine& machine, const std::vector<LinkId>& links);
 /// Bandwidth of the route's narrowest link, B/s per direction.
 core::ByteRate route_bandwidth(const Machine& machine, const Route& route);
 

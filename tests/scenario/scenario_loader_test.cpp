@@ -72,6 +72,20 @@ TEST_CASE("unit speed variation is drawn onto the machine from the scenario's se
   CHECK(jittered.resolved["unit_speed_variation"]["op_cv"] == 0.03);
 }
 
+TEST_CASE("the collective step latency is off unless the collective policy object switches it on") {
+  test::TempDir dir;
+  test::ScenarioFiles files;
+  core::DiskFileSource disk;
+  auto plain = scenario::ScenarioLoader(disk).load(files.write(dir));
+  CHECK_FALSE(plain.machine.step_latency);
+  CHECK(plain.resolved["policies"]["collective_step_latency"] == false);
+  CHECK(plain.resolved["machine"]["models"]["link"]["step_latency"] == "0s");
+  files.scenario["policies"]["collective"] = {{"name", "ring"}, {"step_latency", true}};
+  auto on = scenario::ScenarioLoader(disk).load(files.write(dir));
+  CHECK(on.machine.step_latency);
+  CHECK(on.resolved["policies"]["collective_step_latency"] == true);
+}
+
 TEST_CASE("a from-file placement map is read relative to the scenario") {
   test::TempDir dir;
   test::ScenarioFiles files;
@@ -157,6 +171,14 @@ TEST_CASE("bad input: each case names the file and the JSON path") {
          f.scenario["policies"]["collective"] = {{"name", "ring"}, {"max_chunks", 0}};
        },
        "scenario.json", "/policies/collective/max_chunks", "expected a whole number in [1, 4096], got 0"},
+      {"step latency switch not a boolean",
+       [](F& f, const D&) {
+         f.scenario["policies"]["collective"] = {{"name", "ring"}, {"step_latency", "yes"}};
+       },
+       "scenario.json", "/policies/collective/step_latency", "expected true or false"},
+      {"step latency in a link model without its source",
+       [](F& f, const D&) { f.link["step_latency"] = "14us"; }, "models/link.json", "/sources",
+       "missing the source of parameter \"step_latency\""},
       {"policy neither a name nor an object",
        [](F& f, const D&) { f.scenario["policies"]["collective"] = 3; }, "scenario.json",
        "/policies/collective", "expected a policy name or an object"},

@@ -48,12 +48,18 @@ inline hw::ComputeUnitModel unit_model(const std::string& bf16_peak, double matr
   return hw::ComputeUnitModel::from_json(o);
 }
 
-inline hw::LinkModel link_model(const std::string& bandwidth, const std::string& latency) {
+/// A link model from plain values; a non-empty `step_latency` adds a collective library's per-step latency.
+inline hw::LinkModel link_model(const std::string& bandwidth, const std::string& latency,
+                                const std::string& step_latency = "") {
   nlohmann::json j = {{"kind", "link"},
                       {"name", "test-link"},
                       {"bandwidth", bandwidth},
                       {"latency", latency},
                       {"sources", {{"bandwidth", "test value"}, {"latency", "test value"}}}};
+  if (!step_latency.empty()) {
+    j["step_latency"] = step_latency;
+    j["sources"]["step_latency"] = "test value";
+  }
   core::JsonObject o(j, "test-link.json", "");
   return hw::LinkModel::from_json(o);
 }

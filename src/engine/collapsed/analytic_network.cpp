@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "core/input_error.hpp"
+#include "topology/routing.hpp"
 
 namespace zs::engine {
 
@@ -106,10 +107,11 @@ AnalyticNetwork::StepCost AnalyticNetwork::fluid_step(
     }
   }
   StepCost cost;
+  StepLatency latency;
   const size_t stride = std::max<size_t>(1, own.size() / 64);
   for (size_t i = 0; i < own.size(); i += stride)
-    if (own[i].src != own[i].dst && own[i].bytes > 0)
-      cost.latency = std::max(cost.latency, route(own[i].src, own[i].dst).latency);
+    if (own[i].src != own[i].dst && own[i].bytes > 0) latency.add(route(own[i].src, own[i].dst));
+  cost.latency = latency.value();
   finish_step(cost, others_weight, link_bytes, repeat, own_link_bytes);
   return cost;
 }
@@ -129,10 +131,10 @@ const AnalyticNetwork::CachedRoute& AnalyticNetwork::route(topology::NodeId src,
     const auto& link = machine_.topology.link(l);
     const bool forward = link.a == at;
     r.directions.push_back(2 * l + (forward ? 0 : 1));
-    r.latency +=
-        machine_.link_model(l).latency().value() + (at == src ? 0.0 : machine_.transit_latency(at).value());
     at = forward ? link.b : link.a;
   }
+  r.latency = topology::route_latency(machine_, links).value();
+  r.step_latency = topology::route_step_latency(machine_, links).value();
   route_index_.emplace(key, static_cast<uint32_t>(routes_.size()));
   routes_.push_back(std::move(r));
   return routes_.back();
@@ -158,21 +160,24 @@ AnalyticNetwork::StepCost AnalyticNetwork::step(const std::vector<Flow>& own, co
   for (const auto& f : own) add(f, 1.0);
   for (const auto& f : others) add(f, others_weight);
   if (per_own != nullptr) per_own->reserve(own.size());
+  StepLatency latency;
   for (const auto& f : own) {
     if (f.src == f.dst || f.bytes <= 0) {
-      if (per_own != nullptr) per_own->push_back({f.src == f.dst ? 0.0 : route(f.src, f.dst).latency, 0.0});
+      if (per_own != nullptr)
+        per_own->push_back({f.src == f.dst ? 0.0 : route(f.src, f.dst).transfer_latency(), 0.0});
       continue;
     }
     const auto& r = route(f.src, f.dst);
-    cost.latency = std::max(cost.latency, r.latency);
+    latency.add(r);
     double drain = 0;
     for (uint32_t d : r.directions) {
       drain = std::max(drain, load_[d] / direction_bandwidth_[d]);
       own_touched_[d] = 1;
     }
     cost.drain = std::max(cost.drain, drain);
-    if (per_own != nullptr) per_own->push_back({r.latency, drain});
+    if (per_own != nullptr) per_own->push_back({r.transfer_latency(), drain});
   }
+  cost.latency = latency.value();
   finish_step(cost, others_weight, link_bytes, repeat, own_link_bytes);
   return cost;
 }

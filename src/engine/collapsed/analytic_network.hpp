@@ -2,6 +2,7 @@
 // slowest route's latency plus the busiest link direction's bytes over that direction's bandwidth.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <unordered_map>
 #include <utility>
@@ -24,7 +25,8 @@ class AnalyticNetwork {
     topology::NodeId dst = 0;
     double bytes = 0;  ///< B
   };
-  /// A step's cost in two parts, s: the slowest own route's latency, and the drain time.
+  /// A step's cost in two parts, s: the latency (the slowest own route's, at least the mean step
+  /// latency of the own transfers' routes), and the drain time.
   struct StepCost {
     double latency = 0;
     double drain = 0;
@@ -64,6 +66,23 @@ class AnalyticNetwork {
   struct CachedRoute {
     std::vector<uint32_t> directions;  ///< link directions in order: 2 l (a to b) or 2 l + 1
     double latency = 0;                ///< links' latencies plus transit latencies, s
+    double step_latency = 0;           ///< the largest step_latency of its links, s
+    /// The transfer's own latency: the route's, at least its step latency, s.
+    double transfer_latency() const { return std::max(latency, step_latency); }
+  };
+  /// A step's latency as its transfers are added: the largest route latency, at least the mean step
+  /// latency. A collective library's steps are pipelined along its rings and trees, so a chunk pays
+  /// the step latency of each hop it crosses, not the slowest hop's at every step (NCCL's latency model
+  /// counts intra-node and network steps apart); the mean over a step's transfers is that per step.
+  struct StepLatency {
+    double slowest_route = 0, step_sum = 0;
+    size_t transfers = 0;
+    void add(const CachedRoute& r) {
+      slowest_route = std::max(slowest_route, r.latency);
+      step_sum += r.step_latency;
+      ++transfers;
+    }
+    double value() const { return std::max(slowest_route, transfers == 0 ? 0.0 : step_sum / transfers); }
   };
   const CachedRoute& route(topology::NodeId src, topology::NodeId dst);
   StepCost fluid_step(const std::vector<Flow>& own, const std::vector<Flow>& others, double others_weight,

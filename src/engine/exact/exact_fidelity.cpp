@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "core/input_error.hpp"
+#include "topology/routing.hpp"
 #include "topology/unit_domains.hpp"
 
 namespace zs::engine {
@@ -25,7 +26,25 @@ void ExactFidelity::start_p2p(uint64_t src, uint64_t dst, core::Bytes bytes, con
 void ExactFidelity::start_collective_transfer(const CollectiveInstance& inst, uint32_t t,
                                               const ReplayActivity& done) {
   const auto& tr = inst.schedule.transfers[t];
-  start_transfer(endpoint_node(inst, tr.src), endpoint_node(inst, tr.dst), tr.bytes, done);
+  const double step_latency = inst.step_latency.empty() ? -1.0 : inst.step_latency[tr.step];
+  start_transfer(endpoint_node(inst, tr.src), endpoint_node(inst, tr.dst), tr.bytes, done, step_latency);
+}
+
+std::vector<double> ExactFidelity::schedule_step_latencies(const CollectiveInstance& inst) {
+  std::vector<double> sum(inst.schedule.steps, 0.0), count(inst.schedule.steps, 0.0);
+  for (const auto& tr : inst.schedule.transfers) {
+    const auto src = endpoint_node(inst, tr.src), dst = endpoint_node(inst, tr.dst);
+    if (src == dst || tr.bytes.value() <= 0) continue;
+    if (tr.step >= sum.size()) {
+      sum.resize(tr.step + 1, 0.0);
+      count.resize(tr.step + 1, 0.0);
+    }
+    sum[tr.step] +=
+        topology::route_step_latency(core_.machine, core_.backend.router().route(src, dst)).value();
+    count[tr.step] += 1;
+  }
+  for (size_t s = 0; s < sum.size(); ++s) sum[s] = count[s] > 0 ? sum[s] / count[s] : 0.0;
+  return sum;
 }
 
 uint32_t ExactFidelity::create_instance(const InstanceKey& key, uint64_t rank, uint32_t op,
@@ -36,6 +55,7 @@ uint32_t ExactFidelity::create_instance(const InstanceKey& key, uint64_t rank, u
   inst.bytes = c.bytes;
   inst.members = groups.members(rank);
   core_.schedule_transfers(inst, rank, op, groups, c);
+  if (core_.machine.step_latency) inst.step_latency = schedule_step_latencies(inst);
   return core_.add_instance(std::move(inst), key);
 }
 
@@ -49,7 +69,7 @@ void ExactFidelity::complete(const ReplayActivity& a) {
     throw std::logic_error("exact fidelity started no activity of this kind");
   HeldTransfer h = held_transfers_[a.held];
   free_held_.push_back(a.held);
-  start_transfer(h.src, h.dst, h.bytes, h.activity);
+  start_transfer(h.src, h.dst, h.bytes, h.activity, h.step_latency);
 }
 
 void ExactFidelity::count_link_bytes(topology::NodeId src, const std::vector<topology::LinkId>& route,
@@ -64,7 +84,7 @@ void ExactFidelity::count_link_bytes(topology::NodeId src, const std::vector<top
 }
 
 void ExactFidelity::start_transfer(topology::NodeId src, topology::NodeId dst, core::Bytes bytes,
-                                   const ReplayActivity& a) {
+                                   const ReplayActivity& a, double step_latency) {
   if (!circuits_.empty()) circuits_.advance(core_.backend.now(), core_.backend.router());
   std::vector<topology::LinkId> route;
   try {
@@ -79,7 +99,7 @@ void ExactFidelity::start_transfer(topology::NodeId src, topology::NodeId dst, c
     count_link_bytes(src, route, bytes.value());
     const auto token = core_.new_token(a);
     if (core_.timeline && !route.empty()) core_.record_link_transfer(token, src, route, bytes.value());
-    core_.backend.start_transfer(src, dst, bytes, token, route);
+    core_.backend.start_transfer(src, dst, bytes, token, route, step_latency);
     return;
   }
   ++core_.result.circuit_waits;
@@ -87,10 +107,10 @@ void ExactFidelity::start_transfer(topology::NodeId src, topology::NodeId dst, c
   if (!free_held_.empty()) {
     index = free_held_.back();
     free_held_.pop_back();
-    held_transfers_[index] = {src, dst, bytes, a};
+    held_transfers_[index] = {src, dst, bytes, a, step_latency};
   } else {
     index = static_cast<uint32_t>(held_transfers_.size());
-    held_transfers_.push_back({src, dst, bytes, a});
+    held_transfers_.push_back({src, dst, bytes, a, step_latency});
   }
   ReplayActivity wait;
   wait.kind = ReplayActivity::Kind::kCircuitWait;

@@ -36,7 +36,7 @@ struct AlphaBeta {
                topology::NodeId b) {
     if (a == b) return;
     const topology::Route route{router.route(a, b)};
-    alpha = std::max(alpha, topology::route_latency(machine, route).value());
+    alpha = std::max(alpha, topology::transfer_latency(machine, route.links).value());
     bandwidth = std::min(bandwidth, topology::route_bandwidth(machine, route).value());
   }
   /// Ends the measurement: with no route measured (all on one unit), a bandwidth that costs nothing.
@@ -66,7 +66,7 @@ AlphaBeta measure_step(const CollectiveRequest& request, topology::Router& route
     auto& route = directions.emplace_back();
     if (src == dst) continue;
     const topology::Route links{router.route(src, dst)};
-    ab.alpha = std::max(ab.alpha, topology::route_latency(machine, links).value());
+    ab.alpha = std::max(ab.alpha, topology::transfer_latency(machine, links.links).value());
     topology::NodeId at = src;
     for (auto l : links.links) {
       const auto& link = machine.topology.link(l);

@@ -69,3 +69,31 @@ TEST_CASE("a copy whose own links are busier than the own transfers' holds the s
                         {{star.unit(2), star.unit(3), 1e9}, {star.unit(2), star.unit(3), 1e9}}, 1.0, &bytes);
   CHECK(slower.drain == approx(0.02));
 }
+
+TEST_CASE("a step pays its slowest route's latency, at least the mean step latency of its transfers") {
+  // Four units on one switch: units 0 and 1 on NVLink-like links (3.4 us per library step), 2 and 3 on
+  // network-like links (14 us); every link 1 us. A collective library pipelines its steps along the
+  // ring, so a chunk pays each hop's step latency once: per step, the mean over the step's transfers.
+  topology::Machine m;
+  m.unit_models.push_back(test::unit_model("1PFLOPS", 1, "0s"));
+  m.link_models.push_back(test::link_model("100GB/s", "1us", "3.4us"));
+  m.link_models.push_back(test::link_model("100GB/s", "1us", "14us"));
+  const auto hub = m.topology.add_switch("hub");
+  std::vector<topology::NodeId> u;
+  for (int i = 0; i < 4; ++i) {
+    u.push_back(m.topology.add_unit("u" + std::to_string(i), 0));
+    m.topology.add_link(u.back(), hub, i < 2 ? 0 : 1);
+  }
+  m.step_latency = true;
+  topology::Router router{m};
+  AnalyticNetwork network{m, router};
+  const auto mixed = network.step({{u[0], u[1], 1.0}, {u[2], u[3], 1.0}}, {}, 0.0);
+  CHECK(mixed.latency == approx((3.4e-6 + 14e-6) / 2).epsilon(1e-9));
+  const auto alone = network.step({{u[2], u[3], 1.0}}, {}, 0.0);
+  CHECK(alone.latency == approx(14e-6).epsilon(1e-9));
+  // Off: the slowest route's latency, two links of 1 us.
+  m.step_latency = false;
+  topology::Router plain_router{m};
+  AnalyticNetwork plain{m, plain_router};
+  CHECK(plain.step({{u[0], u[1], 1.0}, {u[2], u[3], 1.0}}, {}, 0.0).latency == approx(2e-6).epsilon(1e-9));
+}
