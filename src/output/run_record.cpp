@@ -73,6 +73,13 @@ std::vector<std::string> approximations(const scenario::Scenario& s, const engin
       "the arithmetic of collective reductions is not charged; a switch's in-network reduction is charged "
       "as 1 / reduction_efficiency of the wire time of the data it reduces, and NVLS's round trip of each "
       "member's reduced slice is not modelled",
+      s.machine.step_latency
+          ? "a collective library's cost per algorithm step is charged as its links' step_latency (NCCL's "
+            "Simple-protocol latency per hop), a step of concurrent transfers at least the mean of theirs, at "
+            "every message size (NCCL's LL and LL128 protocols take less per step for small messages)"
+          : "a collective library's cost per algorithm step (synchronization, the network proxy) is not "
+            "charged: a transfer's latency is its route's link and switch latencies (the collective policy's "
+            "step_latency switches NCCL's per-step latency on)",
       "network transfers use SimGrid's fluid max-min model (CM02), not packets; each connection (source, "
       "destination) takes one fewest-hop route, chosen among equal ones by hash (ECMP per connection, not "
       "per packet); switches without a switch model add no latency beyond their links'",
