@@ -1,4 +1,4 @@
-// The whole published-runs validation at scale (13 runs on 1,024 to 3,360 GPUs): label "slow".
+// The whole published-runs validation at scale (23 runs on 1,024 to 3,360 GPUs): label "slow".
 #include <doctest/doctest.h>
 
 #include <fstream>
