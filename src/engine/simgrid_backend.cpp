@@ -16,6 +16,7 @@
 #include <simgrid/kernel/routing/NetZoneImpl.hpp>
 #include <simgrid/s4u.hpp>
 #include <xbt/config.hpp>
+
 #include "topology/routing.hpp"
 
 // SimGrid 3.32 keeps its clock in a process-wide static that no public call resets, so a second
