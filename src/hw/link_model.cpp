@@ -17,8 +17,9 @@ const core::ParamTable& LinkModel::params() {
        core::Param::seconds("step_latency",
                             "the least time one step of a collective library (a chunk handed from one rank "
                             "to the next: flag synchronization, network proxy) takes over this link, wire "
-                            "included; a transfer's latency is the larger of its route's summed latencies "
-                            "and the largest step_latency on the route; left out, 0 (no floor)")
+                            "included (NCCL's per-hop latency); charged only when the scenario's collective "
+                            "policy sets step_latency: a transfer then pays at least the largest on its "
+                            "route, a step of concurrent transfers at least their mean; left out, 0")
            .or_default("0s")
            .cite()});
   return table;

@@ -15,7 +15,8 @@ namespace zs::hw {
 /// A full-duplex link: the bandwidth is available in each direction independently. Bulk data moves at
 /// bandwidth x efficiency (protocol and packet overhead, as measured by collective benchmarks); the
 /// efficiency is 1 unless the model gives one with its source. A collective library's per-step cost
-/// (step_latency) floors the latency of every transfer whose route crosses the link.
+/// (step_latency) floors the latency of every transfer whose route crosses the link, when the scenario
+/// switches it on (Machine::step_latency).
 class LinkModel {
  public:
   /// Reads a model file ("kind": "link"); every parameter needs a cited source.

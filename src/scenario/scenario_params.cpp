@@ -113,7 +113,8 @@ std::vector<Param> collective_policy_params() {
 
 const core::ParamTable& collective_options_params() {
   static const core::ParamTable table("policies.collective",
-                                      "a collective policy with its chunking options (collective-chunking)",
+                                      "a collective policy with its chunking options (collective-chunking) "
+                                      "and the step-latency switch",
                                       collective_policy_params());
   return table;
 }
