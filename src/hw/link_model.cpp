@@ -19,7 +19,8 @@ const core::ParamTable& LinkModel::params() {
                             "to the next: flag synchronization, network proxy) takes over this link, wire "
                             "included (NCCL's per-hop latency); charged only when the scenario's collective "
                             "policy sets step_latency: a transfer then pays at least the largest on its "
-                            "route, a step of concurrent transfers at least their mean; left out, 0")
+                            "route, a step of concurrent transfers at least their mean, a pipelined "
+                            "schedule on its first chunk only; left out, 0")
            .or_default("0s")
            .cite()});
   return table;

@@ -76,10 +76,8 @@ std::vector<std::string> approximations(const scenario::Scenario& s, const engin
       s.machine.step_latency
           ? "a collective library's cost per algorithm step is charged as its links' step_latency (NCCL's "
             "Simple-protocol latency per hop), a step of concurrent transfers at least the mean of theirs, "
-            "at "
-            "every message size (NCCL's LL and LL128 protocols take less per step for small messages) and "
-            "per "
-            "chunk of a pipelined schedule (NCCL counts it once per algorithm step)"
+            "a pipelined schedule on its first chunk only, at every message size (NCCL's LL and LL128 "
+            "protocols take less per step for small messages)"
           : "a collective library's cost per algorithm step (synchronization, the network proxy) is not "
             "charged: a transfer's latency is its route's link and switch latencies (the collective policy's "
             "step_latency switches NCCL's per-step latency on)",

@@ -103,7 +103,8 @@ std::vector<Param> collective_policy_params() {
                              policy::CollectiveOptions::params());
   params.push_back(Param::boolean("step_latency",
                                   "charge every transfer at least the step_latency of its links' models (a "
-                                  "collective library's cost per algorithm step: NCCL's latency model); "
+                                  "collective library's cost per algorithm step: NCCL's latency model; a "
+                                  "pipelined schedule's first chunk only); "
                                   "false: the links' and switches' latencies only")
                        .or_default(false));
   return params;

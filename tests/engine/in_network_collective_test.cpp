@@ -76,6 +76,29 @@ TEST_CASE("in-network all-reduce takes k (alpha + S/(k eta B)) + alpha + S/(k B)
   }
 }
 
+TEST_CASE("with step latency, in-network pays it on the first chunk's way up and down only") {
+  // Every chunk goes up at eta B and comes down at B; the chunks behind the first are pipelined and pay
+  // the link's 1 us, the first pays the collective library's 20 us each way. The up chain then takes
+  // L + x + (k-1)(alpha + x), and the last chunk comes down in alpha + y; the down chain, when it paces,
+  // 2 L + x + y + (k-1)(alpha + y). Charged on every chunk, it would add k (L - alpha) instead.
+  const double alpha = 1e-6, L = 20e-6, B = 100e9, S = 64.0 * 1024 * 1024;
+  const uint32_t n = 8;
+  for (double eta : {1.0, 0.5}) {
+    CAPTURE(eta);
+    auto machine = test::single_switch_machine(int(n), test::unit_model("1PFLOPS", 1, "0s"),
+                                               test::link_model("100GB/s", "1us", "20us"),
+                                               test::switch_model(64, "0s", eta));
+    machine.step_latency = true;
+    policy::CollectiveOptions options;
+    const double k = options.chunks_for(S), x = S / k / (eta * B), y = S / k / B;
+    REQUIRE(k == 16);
+    const double up_chain = L + x + (k - 1) * (alpha + x) + alpha + y;
+    const double down_chain = 2 * L + x + y + (k - 1) * (alpha + y);
+    const double t = run(machine, policy::InNetworkCollective(options), CollectiveKind::kAllReduce, n, S);
+    CHECK(t == test::approx(std::max(up_chain, down_chain)).epsilon(0.01));
+  }
+}
+
 TEST_CASE("in-network reduce-scatter and all-gather move S up and S/n down, or S/n up and S down") {
   const uint32_t n = 16;
   const double S = 512.0 * 1024 * 1024, alpha = 1e-6, B = 100e9;
@@ -149,6 +172,38 @@ TEST_CASE("hierarchical all-reduce in k chunks: paced by the busier link, betwee
     CHECK(t < 0.7 * k * one_chunk);
     // The flat ring crosses the slow rails: hierarchical beats it at large messages.
     CHECK(t < 0.5 * run(machine, policy::RingCollective(), CollectiveKind::kAllReduce, n, S));
+  }
+}
+
+TEST_CASE("with step latency, the hierarchical pipeline pays it once per algorithm step, not per chunk") {
+  // Step latencies 3.4 us on the server links and 14 us on the rails (NCCL's NVLink and network values),
+  // over routes of two 1 us links. Collapsed fidelity adds exactly the fill's excess over the route
+  // latency: 2(m-1)(3.4 - 2) + 2(d-1)(14 - 2) us. The exact replay adds that fill too, and the chunks
+  // behind it then settle into a max-min sharing of the phases that may end a little earlier or later;
+  // charged per chunk it would add k = 64 times the fill (37% at 2 x 4, 77% at 4 x 8).
+  const double S = 1024.0 * 1024 * 1024;
+  for (auto shape : {std::pair{2u, 4u}, {4u, 8u}}) {
+    const uint32_t d = shape.first, m = shape.second;
+    auto machine = servers(d, m);
+    machine.link_models[0] = test::link_model("400GB/s", "1us", "3.4us");
+    machine.link_models[1] = test::link_model("50GB/s", "1us", "14us");
+    const double fill = 2 * (m - 1) * (3.4e-6 - 2e-6) + 2 * (d - 1) * (14e-6 - 2e-6);
+    for (auto fidelity : {engine::Fidelity::kCollapsed, engine::Fidelity::kExact}) {
+      CAPTURE(d);
+      CAPTURE(m);
+      CAPTURE(int(fidelity));
+      double t[2];
+      for (bool on : {false, true}) {
+        machine.step_latency = on;
+        t[on] = engine::simulate(machine, test::one_collective(CollectiveKind::kAllReduce, d * m, S),
+                                 policy::LinearPlacement(), policy::HierarchicalCollective(), {}, fidelity)
+                    .replay.iteration_time.value();
+      }
+      if (fidelity == engine::Fidelity::kCollapsed)
+        CHECK(t[1] - t[0] == test::approx(fill).epsilon(1e-6));
+      else
+        CHECK(std::abs(t[1] - t[0]) < 0.03 * t[0]);
+    }
   }
 }
 

@@ -71,7 +71,8 @@ TEST_CASE("2 x 8 H100 over 8 HDR-class rails: the hierarchical all-reduce within
 }
 
 TEST_CASE(
-    "2 x 8 H100 with NCCL's step latencies: a small ring pays them per hop, a pipelined schedule per chunk") {
+    "2 x 8 H100 with NCCL's step latencies: a small ring pays them per hop, a pipeline once per algorithm "
+    "step") {
   auto machine = two_servers();
   machine.step_latency = true;  // nvlink4 3.4 us, ib-hdr 14 us per step (NCCL's latency model)
   // One ring in communicator order: each of its 2(n-1) = 30 steps has 14 transfers inside a server and 2
@@ -87,16 +88,19 @@ TEST_CASE(
                          .replay.iteration_time.value();
     CHECK(t == test::approx(30 * (14 * 3.4e-6 + 2 * 14e-6) / 16).epsilon(0.005));
   }
-  // The pipelined hierarchical all-reduce pays the step latency per chunk and phase (NCCL overlaps its
-  // slices and counts it once per algorithm step, so this is the model's own charge, not NCCL's count):
-  // nccl-tests' 298 GB/s at 1 GiB comes within 6% (10.6% above it without), 339 GB/s at 8 GiB within 3%.
-  const double one = bus_bandwidth(machine, policy::HierarchicalCollective(), 1 * kGiB);
-  CHECK(one == test::approx(298e9).epsilon(0.06));
-  machine.step_latency = false;
-  CHECK(one < bus_bandwidth(machine, policy::HierarchicalCollective(), 1 * kGiB));
-  machine.step_latency = true;
-  CHECK(bus_bandwidth(machine, policy::HierarchicalCollective(), 8 * kGiB) ==
-        test::approx(339e9).epsilon(0.03));
+  // The hierarchical all-reduce of 1 GiB (64 chunks) pays the step latencies on its first chunk only, the
+  // pipeline's fill of 16 steps, about 0.1 ms in 6 ms: collapsed fidelity moves by 1%, the exact replay
+  // by under 5% (its max-min sharing of the phases settles differently behind the fill). nccl-tests'
+  // 298 GB/s keeps its gap (about 0.94 ms of fixed cost that nothing here models).
+  for (auto fidelity : {engine::Fidelity::kCollapsed, engine::Fidelity::kExact}) {
+    CAPTURE(int(fidelity));
+    machine.step_latency = true;
+    const double on = bus_bandwidth(machine, policy::HierarchicalCollective(), 1 * kGiB, fidelity);
+    machine.step_latency = false;
+    const double off = bus_bandwidth(machine, policy::HierarchicalCollective(), 1 * kGiB, fidelity);
+    CHECK(on < off);
+    CHECK(on > (fidelity == engine::Fidelity::kCollapsed ? 0.985 : 0.95) * off);
+  }
 }
 
 TEST_CASE("auto across servers is never more than 5% slower than the best fixed algorithm") {
@@ -104,24 +108,28 @@ TEST_CASE("auto across servers is never more than 5% slower than the best fixed 
   for (const char* file :
        {"topologies/hgx-h100-rails-16.machine.json", "topologies/hgx-b200-rails-32.machine.json"}) {
     CAPTURE(file);
-    const auto machine = load(file);
+    auto machine = load(file);
     const auto n = static_cast<uint32_t>(machine.topology.units().size());
-    for (double bytes : {64.0 * 1024, 4.0 * 1024 * 1024, 256.0 * 1024 * 1024, 2 * kGiB})
-      for (auto kind :
-           {CollectiveKind::kAllReduce, CollectiveKind::kReduceScatter, CollectiveKind::kAllGather}) {
-        CAPTURE(bytes);
-        CAPTURE(int(kind));
-        auto seconds = [&](const policy::CollectivePolicy& p) {
-          return engine::simulate(machine, test::one_collective(kind, n, bytes), policy::LinearPlacement(), p)
-              .replay.iteration_time.value();
-        };
-        double best =
-            std::min({seconds(policy::RingCollective()), seconds(policy::ChannelRingsCollective()),
-                      seconds(policy::RecursiveCollective()), seconds(policy::HierarchicalCollective())});
-        if (kind == CollectiveKind::kAllReduce)
-          best = std::min(best, seconds(policy::DoubleBinaryTreeCollective()));
-        CHECK(seconds(policy::AutoCollective()) <= 1.05 * best);
-      }
+    for (bool step_latency : {false, true})
+      for (double bytes : {64.0 * 1024, 4.0 * 1024 * 1024, 256.0 * 1024 * 1024, 2 * kGiB})
+        for (auto kind :
+             {CollectiveKind::kAllReduce, CollectiveKind::kReduceScatter, CollectiveKind::kAllGather}) {
+          CAPTURE(step_latency);
+          CAPTURE(bytes);
+          CAPTURE(int(kind));
+          machine.step_latency = step_latency;
+          auto seconds = [&](const policy::CollectivePolicy& p) {
+            return engine::simulate(machine, test::one_collective(kind, n, bytes), policy::LinearPlacement(),
+                                    p)
+                .replay.iteration_time.value();
+          };
+          double best =
+              std::min({seconds(policy::RingCollective()), seconds(policy::ChannelRingsCollective()),
+                        seconds(policy::RecursiveCollective()), seconds(policy::HierarchicalCollective())});
+          if (kind == CollectiveKind::kAllReduce)
+            best = std::min(best, seconds(policy::DoubleBinaryTreeCollective()));
+          CHECK(seconds(policy::AutoCollective()) <= 1.05 * best);
+        }
   }
 }
 

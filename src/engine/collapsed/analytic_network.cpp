@@ -110,7 +110,8 @@ AnalyticNetwork::StepCost AnalyticNetwork::fluid_step(
   StepLatency latency;
   const size_t stride = std::max<size_t>(1, own.size() / 64);
   for (size_t i = 0; i < own.size(); i += stride)
-    if (own[i].src != own[i].dst && own[i].bytes > 0) latency.add(route(own[i].src, own[i].dst));
+    if (own[i].src != own[i].dst && own[i].bytes > 0)
+      latency.add(route(own[i].src, own[i].dst), own[i].pipelined);
   cost.latency = latency.value();
   finish_step(cost, others_weight, link_bytes, repeat, own_link_bytes);
   return cost;
@@ -150,6 +151,9 @@ AnalyticNetwork::StepCost AnalyticNetwork::step(const std::vector<Flow>& own, co
   if (own.size() + others.size() > kFluidTransfers)
     return fluid_step(own, others, others_weight, link_bytes, repeat, own_link_bytes);
   StepCost cost;
+  auto own_latency = [](const CachedRoute& r, bool pipelined) {
+    return pipelined ? r.latency : r.transfer_latency();
+  };
   auto add = [&](const Flow& f, double weight) {
     if (f.src == f.dst || f.bytes <= 0) return;
     for (uint32_t d : route(f.src, f.dst).directions) {
@@ -164,18 +168,18 @@ AnalyticNetwork::StepCost AnalyticNetwork::step(const std::vector<Flow>& own, co
   for (const auto& f : own) {
     if (f.src == f.dst || f.bytes <= 0) {
       if (per_own != nullptr)
-        per_own->push_back({f.src == f.dst ? 0.0 : route(f.src, f.dst).transfer_latency(), 0.0});
+        per_own->push_back({f.src == f.dst ? 0.0 : own_latency(route(f.src, f.dst), f.pipelined), 0.0});
       continue;
     }
     const auto& r = route(f.src, f.dst);
-    latency.add(r);
+    latency.add(r, f.pipelined);
     double drain = 0;
     for (uint32_t d : r.directions) {
       drain = std::max(drain, load_[d] / direction_bandwidth_[d]);
       own_touched_[d] = 1;
     }
     cost.drain = std::max(cost.drain, drain);
-    if (per_own != nullptr) per_own->push_back({r.transfer_latency(), drain});
+    if (per_own != nullptr) per_own->push_back({own_latency(r, f.pipelined), drain});
   }
   cost.latency = latency.value();
   finish_step(cost, others_weight, link_bytes, repeat, own_link_bytes);

@@ -24,6 +24,9 @@ class AnalyticNetwork {
     topology::NodeId src = 0;
     topology::NodeId dst = 0;
     double bytes = 0;  ///< B
+    /// A chunk behind the first of a pipelined schedule (policy::Transfer::pipelined): it pays its
+    /// route's physical latency, never a step latency.
+    bool pipelined = false;
   };
   /// A step's cost in two parts, s: the latency (the slowest own route's, at least the mean step
   /// latency of the own transfers' routes), and the drain time.
@@ -46,8 +49,9 @@ class AnalyticNetwork {
   /// it is not null (directions numbered as in ReplayResult::link_bytes), and the same for the
   /// directions own transfers cross to `own_link_bytes` when it is not null.
   /// When `per_own` is not null and the step is routed transfer by transfer (not fluid), it receives
-  /// each own transfer's cost in order: its route's latency and its busiest direction's load over that
-  /// direction's bandwidth (a transfer without bytes costs its latency only); it is left empty otherwise.
+  /// each own transfer's cost in order: its route's latency (at least its step latency unless it is
+  /// pipelined) and its busiest direction's load over that direction's bandwidth (a transfer without bytes
+  /// costs its latency only); it is left empty otherwise.
   StepCost step(const std::vector<Flow>& own, const std::vector<Flow>& others, double others_weight,
                 std::vector<std::pair<uint32_t, double>>* link_bytes = nullptr, double repeat = 1.0,
                 std::vector<std::pair<uint32_t, double>>* own_link_bytes = nullptr,
@@ -71,14 +75,16 @@ class AnalyticNetwork {
     double transfer_latency() const { return std::max(latency, step_latency); }
   };
   /// A step's latency as its transfers are added: the largest route latency, at least the mean step
-  /// latency. A collective library's steps are pipelined along its rings and trees, so a chunk pays
-  /// the step latency of each hop it crosses, not the slowest hop's at every step (NCCL's latency model
-  /// counts intra-node and network steps apart); the mean over a step's transfers is that per step.
+  /// latency of its transfers that are not pipelined. A collective library's steps are pipelined along
+  /// its rings and trees, so a chunk pays the step latency of each hop it crosses, not the slowest hop's
+  /// at every step (NCCL's latency model counts intra-node and network steps apart); the mean over a
+  /// step's transfers is that per step. Chunks behind the first pay none (Flow::pipelined).
   struct StepLatency {
     double slowest_route = 0, step_sum = 0;
     size_t transfers = 0;
-    void add(const CachedRoute& r) {
+    void add(const CachedRoute& r, bool pipelined) {
       slowest_route = std::max(slowest_route, r.latency);
+      if (pipelined) return;
       step_sum += r.step_latency;
       ++transfers;
     }

@@ -192,10 +192,10 @@ CollapsedCosts::Cost CollapsedCosts::schedule_cost(uint64_t rank, const std::vec
     for (const auto& tr : step.transfers) {
       const auto& units = request.member_units;
       own.push_back({policy::endpoint_node(machine_, units, tr.src),
-                     policy::endpoint_node(machine_, units, tr.dst), tr.bytes.value()});
+                     policy::endpoint_node(machine_, units, tr.dst), tr.bytes.value(), tr.pipelined});
       for (const auto& copy : copy_units)
         others.push_back({policy::endpoint_node(machine_, copy, tr.src),
-                          policy::endpoint_node(machine_, copy, tr.dst), tr.bytes.value()});
+                          policy::endpoint_node(machine_, copy, tr.dst), tr.bytes.value(), tr.pipelined});
     }
     const double repeat = step.repeat;
     const auto s =
@@ -219,10 +219,10 @@ void CollapsedCosts::replayed_schedule_cost(const policy::CollectiveSchedule& sc
   const auto& units = request.member_units;
   auto add = [&](const policy::Transfer& tr) {
     own.push_back({policy::endpoint_node(machine_, units, tr.src),
-                   policy::endpoint_node(machine_, units, tr.dst), tr.bytes.value()});
+                   policy::endpoint_node(machine_, units, tr.dst), tr.bytes.value(), tr.pipelined});
     for (const auto& copy : copy_units)
       others.push_back({policy::endpoint_node(machine_, copy, tr.src),
-                        policy::endpoint_node(machine_, copy, tr.dst), tr.bytes.value()});
+                        policy::endpoint_node(machine_, copy, tr.dst), tr.bytes.value(), tr.pipelined});
   };
   // The bytes each step puts on the links (for utilization and sharing), step by step as above.
   std::vector<std::vector<uint32_t>> by_step;

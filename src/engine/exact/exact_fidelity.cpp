@@ -26,7 +26,10 @@ void ExactFidelity::start_p2p(uint64_t src, uint64_t dst, core::Bytes bytes, con
 void ExactFidelity::start_collective_transfer(const CollectiveInstance& inst, uint32_t t,
                                               const ReplayActivity& done) {
   const auto& tr = inst.schedule.transfers[t];
-  const double step_latency = inst.step_latency.empty() ? -1.0 : inst.step_latency[tr.step];
+  // A pipelined chunk pays its route's physical latency only; the others their step's mean step latency.
+  const double step_latency = tr.pipelined                ? 0.0
+                              : inst.step_latency.empty() ? -1.0
+                                                          : inst.step_latency[tr.step];
   start_transfer(endpoint_node(inst, tr.src), endpoint_node(inst, tr.dst), tr.bytes, done, step_latency);
 }
 
@@ -34,7 +37,7 @@ std::vector<double> ExactFidelity::schedule_step_latencies(const CollectiveInsta
   std::vector<double> sum(inst.schedule.steps, 0.0), count(inst.schedule.steps, 0.0);
   for (const auto& tr : inst.schedule.transfers) {
     const auto src = endpoint_node(inst, tr.src), dst = endpoint_node(inst, tr.dst);
-    if (src == dst || tr.bytes.value() <= 0) continue;
+    if (src == dst || tr.bytes.value() <= 0 || tr.pipelined) continue;
     if (tr.step >= sum.size()) {
       sum.resize(tr.step + 1, 0.0);
       count.resize(tr.step + 1, 0.0);

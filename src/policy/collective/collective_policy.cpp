@@ -16,7 +16,9 @@ namespace {
 bool same_step(const std::vector<Transfer>& a, const std::vector<Transfer>& b) {
   if (a.size() != b.size()) return false;
   for (size_t i = 0; i < a.size(); ++i)
-    if (a[i].src != b[i].src || a[i].dst != b[i].dst || a[i].bytes != b[i].bytes) return false;
+    if (a[i].src != b[i].src || a[i].dst != b[i].dst || a[i].bytes != b[i].bytes ||
+        a[i].pipelined != b[i].pipelined)
+      return false;
   return true;
 }
 }  // namespace
@@ -57,7 +59,7 @@ std::vector<RepeatedStep> repeated_steps(const CollectiveSchedule& schedule) {
   std::vector<std::vector<Transfer>> by_step;
   for (const auto& t : schedule.transfers) {
     if (by_step.size() <= t.step) by_step.resize(t.step + 1);
-    by_step[t.step].push_back({t.src, t.dst, t.bytes, t.step, {}});
+    by_step[t.step].push_back({t.src, t.dst, t.bytes, t.step, {}, t.pipelined});
   }
   std::vector<RepeatedStep> out;
   std::multimap<uint64_t, size_t> seen;  // hash of a step -> its index in out
@@ -66,7 +68,7 @@ std::vector<RepeatedStep> repeated_steps(const CollectiveSchedule& schedule) {
     uint64_t h = 0x243f6a8885a308d3ull;
     for (const auto& t : transfers) {
       h = core::splitmix64(h ^ (uint64_t(t.src) << 32 | t.dst));
-      h = core::splitmix64(h ^ static_cast<uint64_t>(t.bytes.value() * 1024.0));
+      h = core::splitmix64(h ^ static_cast<uint64_t>(t.bytes.value() * 1024.0) ^ uint64_t(t.pipelined));
     }
     bool merged = false;
     for (auto [it, end] = seen.equal_range(h); it != end; ++it)

@@ -25,6 +25,10 @@ struct Transfer {
   core::Bytes bytes;
   uint32_t step = 0;            ///< algorithm step, for reports and for collapsing repeated steps
   std::vector<uint32_t> after;  ///< indices of earlier transfers of the same schedule
+  /// A chunk behind the first of a pipelined schedule: it moves while the pipeline is already full, so
+  /// it pays its route's physical latency but no collective library step latency (NCCL counts that once
+  /// per algorithm step, for the pipeline's fill, however many chunks follow).
+  bool pipelined = false;
 };
 
 /// A collective as a DAG of transfers. The local reduction arithmetic is not charged (an
@@ -76,7 +80,8 @@ struct RepeatedStep {
 };
 
 /// A schedule's steps, distinct ones merged with their repeat counts, in order of first occurrence.
-/// Steps are equal when they move the same bytes between the same members in the same order.
+/// Steps are equal when they move the same bytes between the same members in the same order, with the
+/// same transfers pipelined.
 std::vector<RepeatedStep> repeated_steps(const CollectiveSchedule& schedule);
 
 /// A pure function of a collective request to a schedule: no clock, no globals, no simulator types.

@@ -96,22 +96,26 @@ CollectiveSchedule DoubleBinaryTreeCollective::schedule(const CollectiveRequest&
   const double chunk = S / 2 / k;
   // Every (step, sender, receiver) once: at step t a node at height h sends chunk t - h up; the root
   // of height H has chunk c after step c + H - 1 and a node at depth e sends it down at step c + H + e.
-  std::map<uint32_t, std::vector<std::pair<uint32_t, uint32_t>>> by_step;
+  struct Send {
+    uint32_t src, dst;
+    bool pipelined;  ///< a chunk behind the first
+  };
+  std::map<uint32_t, std::vector<Send>> by_step;
   for (const auto& tree : trees) {
     const uint32_t H = tree.height[tree.root];
     for (uint32_t r = 0; r < n; ++r) {
       if (tree.parent[r] < 0) continue;
       const auto p = static_cast<uint32_t>(tree.parent[r]);
       for (uint32_t c = 0; c < k; ++c) {
-        by_step[c + tree.height[r]].push_back({r, p});
-        by_step[c + H + tree.depth[p]].push_back({p, r});
+        by_step[c + tree.height[r]].push_back({r, p, c > 0});
+        by_step[c + H + tree.depth[p]].push_back({p, r, c > 0});
       }
     }
   }
   ScheduleBuilder b(s, n);
   for (const auto& [step, sends] : by_step) {
     while (b.steps() < step) b.end_step();  // keeps the builder's step numbers equal to the plan's
-    for (auto [src, dst] : sends) b.send(src, dst, chunk);
+    for (const auto& send : sends) b.send(send.src, send.dst, chunk, send.pipelined);
     b.end_step();
   }
   return s;

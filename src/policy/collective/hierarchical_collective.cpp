@@ -131,7 +131,7 @@ CollectiveSchedule HierarchicalCollective::schedule(const CollectiveRequest& req
         for (const auto& ring : *phase.groups)
           for (size_t i = 0; i < ring.size(); ++i) {
             const uint32_t src = ring[i], dst = ring[(i + 1) % ring.size()];
-            Transfer t{src, dst, core::Bytes(phase.bytes), c + p, {}};
+            Transfer t{src, dst, core::Bytes(phase.bytes), c + p, {}, c > 0};
             // The data it forwards or reduces, its own previous send, and the previous chunk's send at
             // this step: chunks follow each other through every step, several steps in flight at once.
             for (int64_t before : {received[src], sent[src], previous[size_t(p) * n + src]})
@@ -170,9 +170,11 @@ std::pair<std::string, std::vector<RepeatedStep>> HierarchicalCollective::steps(
       const int64_t hi = std::min<int64_t>(first[q + 1] - 1, w);
       if (hi < lo) continue;
       const double bytes = phases[q].bytes * double(hi - lo + 1);
+      const bool pipelined = hi != int64_t(w);  // chunk 0 is at step w when the phase holds it
       for (const auto& ring : *phases[q].groups)
         for (size_t i = 0; i < ring.size(); ++i)
-          waves.transfers.push_back({ring[i], ring[(i + 1) % ring.size()], core::Bytes(bytes), w, {}});
+          waves.transfers.push_back(
+              {ring[i], ring[(i + 1) % ring.size()], core::Bytes(bytes), w, {}, pipelined});
     }
   }
   auto out = repeated_steps(waves);

@@ -47,12 +47,12 @@ CollectiveSchedule InNetworkCollective::schedule(const CollectiveRequest& reques
   // Transfer index of member i's chunk c going up: 2nc + i; coming down: 2nc + n + i.
   for (uint32_t c = 0; c < k; ++c) {
     for (uint32_t i = 0; i < n; ++i) {
-      Transfer t{i, switch_endpoint(n, i), core::Bytes(up), c, {}};
+      Transfer t{i, switch_endpoint(n, i), core::Bytes(up), c, {}, c > 0};
       if (c > 0) t.after.push_back(2 * n * (c - 1) + i);
       s.transfers.push_back(std::move(t));
     }
     for (uint32_t i = 0; i < n; ++i) {
-      Transfer t{switch_endpoint(n, i), i, core::Bytes(down), c + 1, {}};
+      Transfer t{switch_endpoint(n, i), i, core::Bytes(down), c + 1, {}, c > 0};
       for (uint32_t j = 0; j < n; ++j) t.after.push_back(2 * n * c + j);
       if (c > 0) t.after.push_back(2 * n * (c - 1) + n + i);
       s.transfers.push_back(std::move(t));

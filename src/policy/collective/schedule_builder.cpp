@@ -8,8 +8,8 @@ namespace zs::policy {
 ScheduleBuilder::ScheduleBuilder(CollectiveSchedule& schedule, uint32_t endpoints)
     : schedule_(schedule), last_send_(endpoints, -1), received_(endpoints) {}
 
-void ScheduleBuilder::send(uint32_t src, uint32_t dst, double bytes) {
-  Transfer t{src, dst, core::Bytes(bytes), schedule_.steps, received_[src]};
+void ScheduleBuilder::send(uint32_t src, uint32_t dst, double bytes, bool pipelined) {
+  Transfer t{src, dst, core::Bytes(bytes), schedule_.steps, received_[src], pipelined};
   t.after.insert(t.after.end(), received_[dst].begin(), received_[dst].end());
   for (uint32_t end : {src, dst})
     if (last_send_[end] >= 0) t.after.push_back(static_cast<uint32_t>(last_send_[end]));

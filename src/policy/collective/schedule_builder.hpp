@@ -17,7 +17,8 @@ class ScheduleBuilder {
   /// `endpoints`: the members (and any switch endpoints) the transfers may name.
   ScheduleBuilder(CollectiveSchedule& schedule, uint32_t endpoints);
 
-  void send(uint32_t src, uint32_t dst, double bytes);
+  /// `pipelined`: see Transfer::pipelined.
+  void send(uint32_t src, uint32_t dst, double bytes, bool pipelined = false);
   /// Ends a step: its transfers become the members' last sends and pending receives.
   void end_step();
   /// Steps ended so far.

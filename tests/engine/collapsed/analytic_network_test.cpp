@@ -70,7 +70,9 @@ TEST_CASE("a copy whose own links are busier than the own transfers' holds the s
   CHECK(slower.drain == approx(0.02));
 }
 
-TEST_CASE("a step pays its slowest route's latency, at least the mean step latency of its transfers") {
+TEST_CASE(
+    "a step pays its slowest route's latency, at least the mean step latency of its transfers not "
+    "pipelined") {
   // Four units on one switch: units 0 and 1 on NVLink-like links (3.4 us per library step), 2 and 3 on
   // network-like links (14 us); every link 1 us. A collective library pipelines its steps along the
   // ring, so a chunk pays each hop's step latency once: per step, the mean over the step's transfers.
@@ -91,6 +93,15 @@ TEST_CASE("a step pays its slowest route's latency, at least the mean step laten
   CHECK(mixed.latency == approx((3.4e-6 + 14e-6) / 2).epsilon(1e-9));
   const auto alone = network.step({{u[2], u[3], 1.0}}, {}, 0.0);
   CHECK(alone.latency == approx(14e-6).epsilon(1e-9));
+  // A pipelined chunk (one behind the first) pays its route's 2 us only: the mean is over the others.
+  const auto behind = network.step({{u[0], u[1], 1.0, true}, {u[2], u[3], 1.0}}, {}, 0.0);
+  CHECK(behind.latency == approx(14e-6).epsilon(1e-9));
+  std::vector<AnalyticNetwork::StepCost> per_own;
+  const auto steady = network.step({{u[0], u[1], 1.0, true}, {u[2], u[3], 1.0, true}}, {}, 0.0, nullptr, 1.0,
+                                   nullptr, &per_own);
+  CHECK(steady.latency == approx(2e-6).epsilon(1e-9));
+  REQUIRE(per_own.size() == 2);
+  CHECK(per_own[1].latency == approx(2e-6).epsilon(1e-9));
   // Off: the slowest route's latency, two links of 1 us.
   m.step_latency = false;
   topology::Router plain_router{m};
