@@ -30,6 +30,9 @@ using workload::CollectiveKind;
 struct AlphaBeta {
   double alpha = 0;                                       ///< s
   double bandwidth = std::numeric_limits<double>::max();  ///< B/s
+  /// The slowest route's own latency, without a collective library's step latency: what the chunks
+  /// behind a pipeline's first pay (Transfer::pipelined), s.
+  double wire = 0;
 
   /// Takes route a -> b into account (nothing when a and b are one unit).
   void include(const topology::Machine& machine, topology::Router& router, topology::NodeId a,
@@ -37,6 +40,7 @@ struct AlphaBeta {
     if (a == b) return;
     const topology::Route route{router.route(a, b)};
     alpha = std::max(alpha, topology::transfer_latency(machine, route.links).value());
+    wire = std::max(wire, topology::route_latency(machine, route.links).value());
     bandwidth = std::min(bandwidth, topology::route_bandwidth(machine, route).value());
   }
   /// Ends the measurement: with no route measured (all on one unit), a bandwidth that costs nothing.
@@ -67,6 +71,7 @@ AlphaBeta measure_step(const CollectiveRequest& request, topology::Router& route
     if (src == dst) continue;
     const topology::Route links{router.route(src, dst)};
     ab.alpha = std::max(ab.alpha, topology::transfer_latency(machine, links.links).value());
+    ab.wire = std::max(ab.wire, topology::route_latency(machine, links.links).value());
     topology::NodeId at = src;
     for (auto l : links.links) {
       const auto& link = machine.topology.link(l);
@@ -170,17 +175,23 @@ double recursive_estimate(const CollectiveRequest& request, topology::Router& sh
   return t;
 }
 
-/// The in-network estimate: k chunks up at eta B then the last one down (in_network_collective.hpp).
+/// The in-network estimate (in_network_collective.hpp): k chunks up at eta B, each coming down once it is
+/// reduced; the slower way paces the chunks. The first chunk pays the step latency each way, when there
+/// is one; the others their routes' latency.
 double in_network_estimate(const CollectiveRequest& request, topology::NodeId sw, const AlphaBeta& ab,
                            const CollectiveOptions& options) {
   const double n = double(request.member_units.size()), S = request.bytes.value();
   const double eta = request.machine->switch_model(sw)->reduction_efficiency();
-  const double alpha = ab.alpha / 2;  // member to switch is half a member-to-member route
+  const double wire = ab.wire / 2;  // member to switch is half a member-to-member route
+  const double first = ab.alpha > ab.wire ? ab.alpha : wire;  // a step latency is the link's, not halved
   const double k = options.chunks_for(S);
   double up = S / k / eta, down = S / k;
   if (request.kind == CollectiveKind::kReduceScatter) down /= n;
   if (request.kind == CollectiveKind::kAllGather) up = S / k / n;
-  return k * (alpha + std::max(up, down) / ab.bandwidth) + alpha + std::min(up, down) / ab.bandwidth;
+  const double x = up / ab.bandwidth, y = down / ab.bandwidth;
+  const double up_paced = first + x + (k - 1) * (wire + x) + wire + y;
+  const double down_paced = 2 * first + x + y + (k - 1) * (wire + y);
+  return std::max(up_paced, down_paced);
 }
 
 /// The hierarchical estimate: rings inside the domains and across them, pipelined in k chunks
@@ -226,14 +237,15 @@ double tree_depth(size_t n) {
 std::unique_ptr<CollectivePolicy> AutoCollective::choose(const CollectiveRequest& request) const {
   const double n = double(request.member_units.size());
   if (n <= 1) return std::make_unique<RingCollective>();
-  const auto [alpha, B] = measure(request);
+  const AlphaBeta all = measure(request);
+  const double alpha = all.alpha, B = all.bandwidth;
   const bool reduction = request.kind == CollectiveKind::kAllReduce ||
                          request.kind == CollectiveKind::kReduceScatter ||
                          request.kind == CollectiveKind::kAllGather;
   // The ECMP routes of the ring's and the recursive rounds' steps: every member is a destination in each,
   // so one router's distance maps serve them all.
   topology::Router shared_routes(*request.machine, topology::PathSelection::kEcmpHash);
-  const AlphaBeta ring = reduction ? measure_ring(request, shared_routes, {alpha, B}) : AlphaBeta{alpha, B};
+  const AlphaBeta ring = reduction ? measure_ring(request, shared_routes, all) : all;
   const double S = request.bytes.value();
   const double lg = std::ceil(std::log2(n));
   const bool power_of_two = std::exp2(lg) == n;
@@ -251,12 +263,13 @@ std::unique_ptr<CollectivePolicy> AutoCollective::choose(const CollectiveRequest
     case CollectiveKind::kAllReduce: {
       add(2 * (n - 1) * ring.alpha + 2 * (n - 1) / n * S / ring.bandwidth,
           [] { return std::make_unique<RingCollective>(); });
-      add(recursive_estimate(request, shared_routes, {alpha, B}),
+      add(recursive_estimate(request, shared_routes, all),
           [] { return std::make_unique<RecursiveCollective>(); });
       add(2 * (tree_depth(request.member_units.size()) * alpha + lg * S / B),
           [] { return std::make_unique<TreeCollective>(); });
       const double k = options_.chunks_for(S / 2), H = std::floor(std::log2(n));
-      add((k + 2 * H) * (alpha + 2 * S / k / B),
+      // The first chunk pays the step latency on each of the 2H steps of its way, the others the wire's.
+      add(2 * H * alpha + k * all.wire + (k + 2 * H) * 2 * S / k / B,
           [this] { return std::make_unique<DoubleBinaryTreeCollective>(options_); });
       break;
     }
@@ -265,7 +278,7 @@ std::unique_ptr<CollectivePolicy> AutoCollective::choose(const CollectiveRequest
       add((n - 1) * ring.alpha + (n - 1) / n * S / ring.bandwidth,
           [] { return std::make_unique<RingCollective>(); });
       if (power_of_two)
-        add(recursive_estimate(request, shared_routes, {alpha, B}),
+        add(recursive_estimate(request, shared_routes, all),
             [] { return std::make_unique<RecursiveCollective>(); });
       break;
     case CollectiveKind::kBroadcast:
@@ -278,7 +291,7 @@ std::unique_ptr<CollectivePolicy> AutoCollective::choose(const CollectiveRequest
   }
   if (reduction) {
     if (const auto sw = shared_reduction_switch(request))
-      add(in_network_estimate(request, *sw, {alpha, B}, options_),
+      add(in_network_estimate(request, *sw, all, options_),
           [this] { return std::make_unique<InNetworkCollective>(options_); });
     if (const auto domains = member_domains(request); !domains.empty()) {
       add(channel_rings_estimate(request, domains),
