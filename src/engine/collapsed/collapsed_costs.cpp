@@ -64,18 +64,18 @@ std::vector<std::pair<uint32_t, double>> CollapsedCosts::shareable(
 template <typename Ends>
 const CollapsedCosts::Cost& CollapsedCosts::copied_flow(uint64_t src, uint64_t dst, core::Bytes bytes,
                                                         int tag, Ends ends, std::vector<double>& link_bytes,
-                                                        bool slowest_copy) {
+                                                        bool slowest_copy, bool pipelined) {
   const auto own = ends(src, dst);
-  const auto key = std::make_tuple(own.first, own.second, bytes.value(), tag);
+  const auto key = std::make_tuple(own.first, own.second, bytes.value(), 2 * tag + int(pipelined));
   auto found = flow_costs_.find(key);
   if (found == flow_costs_.end()) {
     const auto& axes = collapse_.collapsed_axes();
     std::vector<uint64_t> copies;
     const double weight = sampled_copies(collapse_.copy_count(axes), copies);
-    std::vector<AnalyticNetwork::Flow> mine{{own.first, own.second, bytes.value()}}, others;
+    std::vector<AnalyticNetwork::Flow> mine{{own.first, own.second, bytes.value(), pipelined}}, others;
     for (uint64_t c : copies) {
       const auto e = ends(collapse_.copy_of(src, axes, c), collapse_.copy_of(dst, axes, c));
-      others.push_back({e.first, e.second, bytes.value()});
+      others.push_back({e.first, e.second, bytes.value(), pipelined});
     }
     Cost cost;
     const bool sampled = weight > 1;
@@ -112,10 +112,11 @@ CollapsedCosts::Charge CollapsedCosts::p2p(uint64_t src, uint64_t dst, core::Byt
   return {cost.latency + cost.drain, cost.shared_bytes};
 }
 
-CollapsedCosts::Charge CollapsedCosts::collective_transfer(const std::vector<uint64_t>& members, uint32_t src,
-                                                           uint32_t dst, core::Bytes bytes,
+CollapsedCosts::Charge CollapsedCosts::collective_transfer(const std::vector<uint64_t>& members,
+                                                           const policy::Transfer& transfer,
                                                            std::vector<double>& link_bytes) {
   const auto n = static_cast<uint32_t>(members.size());
+  const uint32_t src = transfer.src, dst = transfer.dst;
   const bool src_switch = src >= n, dst_switch = dst >= n;
   const auto& units = placement_.unit_of_rank;
   // A switch endpoint is the reducing switch next to its member's unit: endpoint 1 of that unit alone.
@@ -123,9 +124,9 @@ CollapsedCosts::Charge CollapsedCosts::collective_transfer(const std::vector<uin
     return at_switch ? policy::endpoint_node(machine_, {units[rank]}, 1) : units[rank];
   };
   const Cost& cost = copied_flow(
-      members[src_switch ? src - n : src], members[dst_switch ? dst - n : dst], bytes, 0,
+      members[src_switch ? src - n : src], members[dst_switch ? dst - n : dst], transfer.bytes, 0,
       [&](uint64_t s, uint64_t r) { return std::make_pair(node(s, src_switch), node(r, dst_switch)); },
-      link_bytes, false);
+      link_bytes, false, transfer.pipelined);
   return {cost.latency + cost.drain, cost.shared_bytes};
 }
 

@@ -40,8 +40,7 @@ void CollapsedFidelity::start_p2p(uint64_t src, uint64_t dst, core::Bytes bytes,
 
 void CollapsedFidelity::start_collective_transfer(const CollectiveInstance& inst, uint32_t t,
                                                   const ReplayActivity& done) {
-  const auto& tr = inst.schedule.transfers[t];
-  start_charge(costs_.collective_transfer(inst.members, tr.src, tr.dst, tr.bytes, core_.result.link_bytes),
+  start_charge(costs_.collective_transfer(inst.members, inst.schedule.transfers[t], core_.result.link_bytes),
                done);
 }
 
