@@ -26,9 +26,9 @@ struct CollectiveInstance {
   std::vector<uint32_t> pending_after;            ///< by transfer: earlier transfers it still waits for
   std::vector<std::vector<uint32_t>> successors;  ///< by transfer
   std::vector<bool> started;                      ///< by transfer
-  /// Exact, with the machine's step latency on: per schedule step, the mean step latency of the routes
-  /// of its transfers that move bytes and are not pipelined, s (what each of them pays at least; a
-  /// pipelined one pays its physical latency only); empty otherwise.
+  /// Run transfer by transfer with the machine's step latency on: per schedule step, the mean step
+  /// latency of the routes of its transfers that move bytes and are not pipelined, s (what each of them
+  /// pays at least; a pipelined one pays its physical latency only); empty otherwise.
   std::vector<double> step_latency;
   uint32_t done_members = 0;
   std::vector<double> load_of_member;  ///< expert dispatch: tokens received / nominal

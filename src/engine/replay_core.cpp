@@ -8,6 +8,7 @@
 #include "engine/op_duration.hpp"
 #include "engine/op_jitter.hpp"
 #include "policy/placement/trace_fit.hpp"
+#include "topology/routing.hpp"
 
 namespace zs::engine {
 namespace {
@@ -313,6 +314,25 @@ void ReplayCore::schedule_transfers(Instance& inst, uint64_t rank, uint32_t op,
       ++inst.remaining_of_member[end];
     }
   }
+  if (machine.step_latency) inst.step_latency = step_latencies(inst.schedule, request.member_units);
+}
+
+std::vector<double> ReplayCore::step_latencies(const policy::CollectiveSchedule& schedule,
+                                               const std::vector<topology::NodeId>& units) {
+  std::vector<double> sum(schedule.steps, 0.0), count(schedule.steps, 0.0);
+  for (const auto& tr : schedule.transfers) {
+    const auto src = policy::endpoint_node(machine, units, tr.src);
+    const auto dst = policy::endpoint_node(machine, units, tr.dst);
+    if (src == dst || tr.bytes.value() <= 0 || tr.pipelined) continue;
+    if (tr.step >= sum.size()) {
+      sum.resize(tr.step + 1, 0.0);
+      count.resize(tr.step + 1, 0.0);
+    }
+    sum[tr.step] += topology::route_step_latency(machine, backend.router().route(src, dst)).value();
+    count[tr.step] += 1;
+  }
+  for (size_t s = 0; s < sum.size(); ++s) sum[s] = count[s] > 0 ? sum[s] / count[s] : 0.0;
+  return sum;
 }
 
 void ReplayCore::try_start(uint32_t id, uint32_t t) {

@@ -129,9 +129,15 @@ struct ReplayCore {
   /// Registers collective instance `inst` under `key`; returns its id.
   uint32_t add_instance(Instance inst, const InstanceKey& key);
   /// The collective policy's schedule of `inst` (members set) for `rank`'s op `op`, with the bookkeeping
-  /// that starts each transfer once its members joined and its predecessors finished.
+  /// that starts each transfer once its members joined and its predecessors finished, and, with the
+  /// machine's step latency on, each schedule step's (CollectiveInstance::step_latency).
   void schedule_transfers(Instance& inst, uint64_t rank, uint32_t op,
                           const workload::CommunicatorGroups& groups, const workload::CollectiveOp& c);
+
+  /// The mean route step latency of the transfers of each step of `schedule` (members on `units`) that
+  /// move bytes and are not pipelined, s.
+  std::vector<double> step_latencies(const policy::CollectiveSchedule& schedule,
+                                     const std::vector<topology::NodeId>& units);
 
   void try_start(uint32_t id, uint32_t t);
 

@@ -114,6 +114,7 @@ CollapsedCosts::Charge CollapsedCosts::p2p(uint64_t src, uint64_t dst, core::Byt
 
 CollapsedCosts::Charge CollapsedCosts::collective_transfer(const std::vector<uint64_t>& members,
                                                            const policy::Transfer& transfer,
+                                                           double step_latency,
                                                            std::vector<double>& link_bytes) {
   const auto n = static_cast<uint32_t>(members.size());
   const uint32_t src = transfer.src, dst = transfer.dst;
@@ -126,8 +127,8 @@ CollapsedCosts::Charge CollapsedCosts::collective_transfer(const std::vector<uin
   const Cost& cost = copied_flow(
       members[src_switch ? src - n : src], members[dst_switch ? dst - n : dst], transfer.bytes, 0,
       [&](uint64_t s, uint64_t r) { return std::make_pair(node(s, src_switch), node(r, dst_switch)); },
-      link_bytes, false, transfer.pipelined);
-  return {cost.latency + cost.drain, cost.shared_bytes};
+      link_bytes, false, true);  // the route's latency; the step latency is the step's, below
+  return {std::max(cost.latency, step_latency) + cost.drain, cost.shared_bytes};
 }
 
 CollapsedCosts::Charge CollapsedCosts::memory_move(uint64_t rank, core::Bytes bytes, bool read,

@@ -59,9 +59,11 @@ class CollapsedCosts {
   /// A point-to-point transfer of `bytes` from representative `src` to representative `dst`.
   Charge p2p(uint64_t src, uint64_t dst, core::Bytes bytes, std::vector<double>& link_bytes);
   /// A transfer of a collective schedule over `members` (all representatives, in group order; endpoint
-  /// n + m is the reducing switch next to member m), with its copies.
+  /// n + m is the reducing switch next to member m), with its copies. It pays its route's latency, at
+  /// least `step_latency` (s: its schedule step's, CollectiveInstance::step_latency; 0 for a pipelined
+  /// chunk or with the machine's step latency off).
   Charge collective_transfer(const std::vector<uint64_t>& members, const policy::Transfer& transfer,
-                             std::vector<double>& link_bytes);
+                             double step_latency, std::vector<double>& link_bytes);
   /// A move of `bytes` between representative `rank`'s unit and its memory pool: the slowest of the
   /// ranks it stands for (sampled as copies are), since their groups wait for the slowest.
   Charge memory_move(uint64_t rank, core::Bytes bytes, bool read, std::vector<double>& link_bytes);
@@ -95,7 +97,7 @@ class CollapsedCosts {
                                                      double seconds) const;
   /// Copies of a group to cost explicitly (never copy 0, the group itself); returns each one's weight.
   static double sampled_copies(uint64_t count, std::vector<uint64_t>& copies);
-  /// `pipelined`: the transfer is a chunk behind a pipeline's first (AnalyticNetwork::Flow::pipelined).
+  /// `pipelined`: the flow pays its route's latency only (AnalyticNetwork::Flow::pipelined).
   template <typename Ends>
   const Cost& copied_flow(uint64_t src, uint64_t dst, core::Bytes bytes, int tag, Ends ends,
                           std::vector<double>& link_bytes, bool slowest_copy, bool pipelined = false);

@@ -40,8 +40,10 @@ void CollapsedFidelity::start_p2p(uint64_t src, uint64_t dst, core::Bytes bytes,
 
 void CollapsedFidelity::start_collective_transfer(const CollectiveInstance& inst, uint32_t t,
                                                   const ReplayActivity& done) {
-  start_charge(costs_.collective_transfer(inst.members, inst.schedule.transfers[t], core_.result.link_bytes),
-               done);
+  const auto& tr = inst.schedule.transfers[t];
+  // As in exact fidelity: a pipelined chunk pays its route's latency, the others their step's mean.
+  const double step_latency = tr.pipelined || inst.step_latency.empty() ? 0.0 : inst.step_latency[tr.step];
+  start_charge(costs_.collective_transfer(inst.members, tr, step_latency, core_.result.link_bytes), done);
 }
 
 void CollapsedFidelity::complete(const ReplayActivity& a) {

@@ -5,7 +5,6 @@
 #include <stdexcept>
 
 #include "core/input_error.hpp"
-#include "topology/routing.hpp"
 #include "topology/unit_domains.hpp"
 
 namespace zs::engine {
@@ -33,23 +32,6 @@ void ExactFidelity::start_collective_transfer(const CollectiveInstance& inst, ui
   start_transfer(endpoint_node(inst, tr.src), endpoint_node(inst, tr.dst), tr.bytes, done, step_latency);
 }
 
-std::vector<double> ExactFidelity::schedule_step_latencies(const CollectiveInstance& inst) {
-  std::vector<double> sum(inst.schedule.steps, 0.0), count(inst.schedule.steps, 0.0);
-  for (const auto& tr : inst.schedule.transfers) {
-    const auto src = endpoint_node(inst, tr.src), dst = endpoint_node(inst, tr.dst);
-    if (src == dst || tr.bytes.value() <= 0 || tr.pipelined) continue;
-    if (tr.step >= sum.size()) {
-      sum.resize(tr.step + 1, 0.0);
-      count.resize(tr.step + 1, 0.0);
-    }
-    sum[tr.step] +=
-        topology::route_step_latency(core_.machine, core_.backend.router().route(src, dst)).value();
-    count[tr.step] += 1;
-  }
-  for (size_t s = 0; s < sum.size(); ++s) sum[s] = count[s] > 0 ? sum[s] / count[s] : 0.0;
-  return sum;
-}
-
 uint32_t ExactFidelity::create_instance(const InstanceKey& key, uint64_t rank, uint32_t op,
                                         const workload::CommunicatorGroups& groups,
                                         const workload::CollectiveOp& c) {
@@ -58,7 +40,6 @@ uint32_t ExactFidelity::create_instance(const InstanceKey& key, uint64_t rank, u
   inst.bytes = c.bytes;
   inst.members = groups.members(rank);
   core_.schedule_transfers(inst, rank, op, groups, c);
-  if (core_.machine.step_latency) inst.step_latency = schedule_step_latencies(inst);
   return core_.add_instance(std::move(inst), key);
 }
 

@@ -43,9 +43,6 @@ class ExactFidelity final : public ReplayFidelity {
   /// circuits on that route are up.
   void start_transfer(topology::NodeId src, topology::NodeId dst, core::Bytes bytes, const ReplayActivity& a,
                       double step_latency = -1);
-  /// The mean route step latency of the transfers of each step of the instance's schedule that are not
-  /// pipelined (CollectiveInstance::step_latency).
-  std::vector<double> schedule_step_latencies(const CollectiveInstance& inst);
   /// Adds a transfer's bytes to each link of its route, in the direction it crosses it.
   void count_link_bytes(topology::NodeId src, const std::vector<topology::LinkId>& route, double bytes);
   /// The node of a schedule endpoint: a member's unit, or the reducing switch next to it.
