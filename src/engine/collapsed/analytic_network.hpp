@@ -29,7 +29,7 @@ class AnalyticNetwork {
     bool pipelined = false;
   };
   /// A step's cost in two parts, s: the latency (the slowest own route's, at least the mean step
-  /// latency of the own transfers' routes), and the drain time.
+  /// latency of the routes of the own transfers that are not pipelined), and the drain time.
   struct StepCost {
     double latency = 0;
     double drain = 0;

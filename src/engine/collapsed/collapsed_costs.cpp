@@ -64,18 +64,20 @@ std::vector<std::pair<uint32_t, double>> CollapsedCosts::shareable(
 template <typename Ends>
 const CollapsedCosts::Cost& CollapsedCosts::copied_flow(uint64_t src, uint64_t dst, core::Bytes bytes,
                                                         int tag, Ends ends, std::vector<double>& link_bytes,
-                                                        bool slowest_copy, bool pipelined) {
+                                                        bool slowest_copy, bool route_latency_only) {
   const auto own = ends(src, dst);
-  const auto key = std::make_tuple(own.first, own.second, bytes.value(), 2 * tag + int(pipelined));
+  // The same flow with and without its step latency are cached apart.
+  const auto key = std::make_tuple(own.first, own.second, bytes.value(), 2 * tag + int(route_latency_only));
   auto found = flow_costs_.find(key);
   if (found == flow_costs_.end()) {
     const auto& axes = collapse_.collapsed_axes();
     std::vector<uint64_t> copies;
     const double weight = sampled_copies(collapse_.copy_count(axes), copies);
-    std::vector<AnalyticNetwork::Flow> mine{{own.first, own.second, bytes.value(), pipelined}}, others;
+    std::vector<AnalyticNetwork::Flow> mine{{own.first, own.second, bytes.value(), route_latency_only}},
+        others;
     for (uint64_t c : copies) {
       const auto e = ends(collapse_.copy_of(src, axes, c), collapse_.copy_of(dst, axes, c));
-      others.push_back({e.first, e.second, bytes.value(), pipelined});
+      others.push_back({e.first, e.second, bytes.value(), route_latency_only});
     }
     Cost cost;
     const bool sampled = weight > 1;
@@ -127,7 +129,7 @@ CollapsedCosts::Charge CollapsedCosts::collective_transfer(const std::vector<uin
   const Cost& cost = copied_flow(
       members[src_switch ? src - n : src], members[dst_switch ? dst - n : dst], transfer.bytes, 0,
       [&](uint64_t s, uint64_t r) { return std::make_pair(node(s, src_switch), node(r, dst_switch)); },
-      link_bytes, false, true);  // the route's latency; the step latency is the step's, below
+      link_bytes, false, true);  // the route's latency only: the step's step latency is the floor below
   return {std::max(cost.latency, step_latency) + cost.drain, cost.shared_bytes};
 }
 

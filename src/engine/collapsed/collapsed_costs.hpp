@@ -97,10 +97,12 @@ class CollapsedCosts {
                                                      double seconds) const;
   /// Copies of a group to cost explicitly (never copy 0, the group itself); returns each one's weight.
   static double sampled_copies(uint64_t count, std::vector<uint64_t>& copies);
-  /// `pipelined`: the flow pays its route's latency only (AnalyticNetwork::Flow::pipelined).
+  /// `route_latency_only`: the flow pays its route's latency, never a step latency
+  /// (AnalyticNetwork::Flow::pipelined); a caller that does so charges any step latency itself.
   template <typename Ends>
   const Cost& copied_flow(uint64_t src, uint64_t dst, core::Bytes bytes, int tag, Ends ends,
-                          std::vector<double>& link_bytes, bool slowest_copy, bool pipelined = false);
+                          std::vector<double>& link_bytes, bool slowest_copy,
+                          bool route_latency_only = false);
   Cost schedule_cost(uint64_t rank, const std::vector<size_t>& axes, const workload::CollectiveOp& c,
                      const std::vector<std::vector<double>>* peer_bytes, const std::string& where);
   /// A schedule whose steps need not run in lockstep (a pairwise all-to-all: each send-receive step
