@@ -328,7 +328,8 @@ std::vector<double> ReplayCore::step_latencies(const policy::CollectiveSchedule&
       sum.resize(tr.step + 1, 0.0);
       count.resize(tr.step + 1, 0.0);
     }
-    sum[tr.step] += topology::route_step_latency(machine, backend.router().route(src, dst)).value();
+    sum[tr.step] +=
+        topology::route_step_latency(machine, backend.router().route(src, dst), tr.protocol).value();
     count[tr.step] += 1;
   }
   for (size_t s = 0; s < sum.size(); ++s) sum[s] = count[s] > 0 ? sum[s] / count[s] : 0.0;

@@ -14,14 +14,28 @@ const core::ParamTable& LinkModel::params() {
                            "achieved fraction of the bandwidth for bulk data (protocol and packet overhead)")
            .or_default(1.0)
            .cite(),
-       core::Param::seconds("step_latency",
-                            "the least time one step of a collective library (a chunk handed from one rank "
-                            "to the next: flag synchronization, network proxy) takes over this link, wire "
-                            "included (NCCL's per-hop latency); charged only when the scenario's collective "
-                            "policy sets step_latency: a transfer then pays at least the largest on its "
-                            "route, a step of concurrent transfers at least their mean, a pipelined "
-                            "schedule on its first chunk only; left out, 0")
+       core::Param::seconds(
+           "step_latency",
+           "the least time one step of a collective library (a chunk handed from one rank "
+           "to the next: flag synchronization, network proxy) takes over this link, wire "
+           "included (NCCL's per-hop latency under its Simple protocol); charged only when the "
+           "scenario's collective "
+           "policy sets step_latency: a transfer then pays at least the largest on its "
+           "route, a step of concurrent transfers at least their mean, a pipelined "
+           "schedule on its first chunk only; left out, 0")
            .or_default("0s")
+           .cite(),
+       core::Param::seconds("step_latency_ll128",
+                            "step_latency under a collective library's LL128 protocol (payload at 0.92 of "
+                            "the bandwidth); left out, the link's step_latency")
+           .optional()
+           .positive()
+           .cite(),
+       core::Param::seconds("step_latency_ll",
+                            "step_latency under a collective library's LL protocol (payload at 1/4 of the "
+                            "bandwidth); left out, the link's step_latency")
+           .optional()
+           .positive()
            .cite()});
   return table;
 }
@@ -36,9 +50,18 @@ LinkModel LinkModel::from_json(core::JsonObject& json) {
   m.latency_ = r.get<core::Seconds>("latency");
   m.efficiency_ = r.get<double>("efficiency");
   m.step_latency_ = r.get<core::Seconds>("step_latency");
+  m.step_latency_ll128_ = r.find<core::Seconds>("step_latency_ll128").value_or(core::Seconds(0.0));
+  m.step_latency_ll_ = r.find<core::Seconds>("step_latency_ll").value_or(core::Seconds(0.0));
   r.finish();
   m.resolved_ = r.resolved();
   return m;
+}
+
+core::Seconds LinkModel::step_latency(CollectiveProtocol protocol) const {
+  const core::Seconds own = protocol == CollectiveProtocol::kLl128 ? step_latency_ll128_
+                            : protocol == CollectiveProtocol::kLl  ? step_latency_ll_
+                                                                   : step_latency_;
+  return own.value() > 0 ? own : step_latency_;
 }
 
 LinkModel LinkModel::derived(std::string name, core::ByteRate bandwidth, core::Seconds latency,

@@ -9,6 +9,7 @@
 #include "core/json_object.hpp"
 #include "core/param_table.hpp"
 #include "core/units.hpp"
+#include "hw/collective_protocol.hpp"
 
 namespace zs::hw {
 
@@ -36,6 +37,9 @@ class LinkModel {
   double efficiency() const { return efficiency_; }        ///< achieved fraction of bandwidth for bulk data
   /// Least time one collective-library step over this link takes, wire included, s (0: no floor).
   core::Seconds step_latency() const { return step_latency_; }
+  /// The step latency under `protocol`, s: step_latency for Simple; for LL128 and LL the model's own
+  /// (step_latency_ll128, step_latency_ll), or step_latency where the model gives none.
+  core::Seconds step_latency(CollectiveProtocol protocol) const;
   /// What bulk data achieves per direction: bandwidth x efficiency, B/s.
   core::ByteRate effective_bandwidth() const { return bandwidth_ * efficiency_; }
 
@@ -46,6 +50,8 @@ class LinkModel {
   core::Seconds latency_;
   double efficiency_ = 1.0;
   core::Seconds step_latency_{0.0};
+  core::Seconds step_latency_ll128_{0.0};  ///< 0: not given
+  core::Seconds step_latency_ll_{0.0};     ///< 0: not given
   nlohmann::json resolved_;
 };
 

@@ -47,6 +47,33 @@ constexpr const char* kCollapsedRanExact =
     "expert routing drawn per call makes every rank differ, so there was nothing to merge, and the trace "
     "is within exact fidelity's limit";
 
+/// What the report says of a collective library's per-step cost under the scenario's settings.
+std::string step_latency_note(const scenario::Scenario& s) {
+  if (!s.machine.step_latency)
+    return "a collective library's cost per algorithm step (synchronization, the network proxy) is not "
+           "charged: a transfer's latency is its route's link and switch latencies (the collective policy's "
+           "step_latency switches NCCL's per-step latency on)";
+  const std::string charged =
+      "a collective library's cost per algorithm step is charged as its links' step_latency (NCCL's latency "
+      "per hop), a step of concurrent transfers at least the mean of theirs, a pipelined schedule on its "
+      "first chunk only; ";
+  switch (s.collective_options.protocol) {
+    case policy::ProtocolSetting::kSimple:
+      return charged +
+             "the Simple protocol at every message size (NCCL's LL and LL128 take less per step "
+             "for small messages)";
+    case policy::ProtocolSetting::kAuto:
+      return charged +
+             "reductions and gathers under the protocol (LL, LL128, Simple) of least estimate, "
+             "uncontended, its bytes grown by its bandwidth fraction (NCCL's per-channel caps "
+             "not modelled); all-to-all under Simple";
+    default:
+      return charged + "reductions and gathers under the " +
+             std::string(policy::to_string(s.collective_options.protocol)) +
+             " protocol, its bytes grown by its bandwidth fraction; all-to-all under Simple";
+  }
+}
+
 }  // namespace
 
 std::vector<std::string> warnings(const scenario::Scenario& s) {
@@ -73,14 +100,7 @@ std::vector<std::string> approximations(const scenario::Scenario& s, const engin
       "the arithmetic of collective reductions is not charged; a switch's in-network reduction is charged "
       "as 1 / reduction_efficiency of the wire time of the data it reduces, and NVLS's round trip of each "
       "member's reduced slice is not modelled",
-      s.machine.step_latency
-          ? "a collective library's cost per algorithm step is charged as its links' step_latency (NCCL's "
-            "Simple-protocol latency per hop), a step of concurrent transfers at least the mean of theirs, "
-            "a pipelined schedule on its first chunk only, at every message size (NCCL's LL and LL128 "
-            "protocols take less per step for small messages)"
-          : "a collective library's cost per algorithm step (synchronization, the network proxy) is not "
-            "charged: a transfer's latency is its route's link and switch latencies (the collective policy's "
-            "step_latency switches NCCL's per-step latency on)",
+      step_latency_note(s),
       "network transfers use SimGrid's fluid max-min model (CM02), not packets; each connection (source, "
       "destination) takes one fewest-hop route, chosen among equal ones by hash (ECMP per connection, not "
       "per packet); switches without a switch model add no latency beyond their links'",

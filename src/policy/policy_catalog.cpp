@@ -9,6 +9,7 @@
 #include "policy/collective/hierarchical_collective.hpp"
 #include "policy/collective/in_network_collective.hpp"
 #include "policy/collective/pairwise_collective.hpp"
+#include "policy/collective/protocol_choice.hpp"
 #include "policy/collective/recursive_collective.hpp"
 #include "policy/collective/ring_collective.hpp"
 #include "policy/collective/tree_collective.hpp"
@@ -133,7 +134,9 @@ std::unique_ptr<PlacementPolicy> make_placement_policy(const std::string& name, 
 std::unique_ptr<CollectivePolicy> make_collective_policy(const CollectiveRegistry& collectives,
                                                          const std::string& name,
                                                          const CollectiveOptions& options) {
-  return collectives.at(name).make(options);
+  auto policy = collectives.at(name).make(options);
+  if (options.protocol == ProtocolSetting::kSimple) return policy;
+  return std::make_unique<ProtocolChoice>(std::move(policy), options.protocol);
 }
 
 std::unique_ptr<CollectivePolicy> make_collective_policy(const std::string& name,

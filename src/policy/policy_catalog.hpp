@@ -76,7 +76,8 @@ std::unique_ptr<PlacementPolicy> make_placement_policy(const PlacementRegistry& 
 /// The same among the built-ins.
 std::unique_ptr<PlacementPolicy> make_placement_policy(const std::string& name,
                                                        const PlacementMap* map = nullptr);
-/// Makes the collective policy `name` of `collectives`; throws std::out_of_range for an unknown name.
+/// Makes the collective policy `name` of `collectives` (wrapped in ProtocolChoice when options.protocol
+/// is not Simple); throws std::out_of_range for an unknown name.
 std::unique_ptr<CollectivePolicy> make_collective_policy(const CollectiveRegistry& collectives,
                                                          const std::string& name,
                                                          const CollectiveOptions& options = {});

@@ -107,6 +107,14 @@ std::vector<Param> collective_policy_params() {
                                   "pipelined schedule's first chunk only); "
                                   "false: the links' and switches' latencies only")
                        .or_default(false));
+  params.push_back(Param::choice("protocol", {"simple", "ll128", "ll", "auto"},
+                                 "the collective library's protocol for reductions and gathers (NCCL's): "
+                                 "simple, ll128 (payload at 0.92 of the bandwidth) or ll (at 1/4), each "
+                                 "paying its links' step latency for that protocol, or auto: per "
+                                 "collective the one with the least estimate (as NCCL's tuner picks); "
+                                 "other than simple, needs step_latency true")
+                       .noun("collective protocol")
+                       .or_default("simple"));
   return params;
 }
 
@@ -114,8 +122,8 @@ std::vector<Param> collective_policy_params() {
 
 const core::ParamTable& collective_options_params() {
   static const core::ParamTable table("policies.collective",
-                                      "a collective policy with its chunking options (collective-chunking) "
-                                      "and the step-latency switch",
+                                      "a collective policy with its chunking options (collective-chunking), "
+                                      "the step-latency switch and the protocol",
                                       collective_policy_params());
   return table;
 }

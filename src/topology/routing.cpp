@@ -51,10 +51,11 @@ core::Seconds route_latency(const Machine& machine, const std::vector<LinkId>& l
   return core::Seconds(total);
 }
 
-core::Seconds route_step_latency(const Machine& machine, const std::vector<LinkId>& links) {
+core::Seconds route_step_latency(const Machine& machine, const std::vector<LinkId>& links,
+                                 hw::CollectiveProtocol protocol) {
   core::Seconds floor(0.0);
   if (!machine.step_latency) return floor;
-  for (LinkId l : links) floor = std::max(floor, machine.link_model(l).step_latency());
+  for (LinkId l : links) floor = std::max(floor, machine.link_model(l).step_latency(protocol));
   return floor;
 }
 

@@ -24,7 +24,9 @@ inline core::Seconds route_latency(const Machine& machine, const Route& route) {
 }
 /// The largest step_latency of the route's links: the least time one step of a collective library
 /// takes over it, s (0 when no link model gives one, or when the machine's step_latency is off).
-core::Seconds route_step_latency(const Machine& machine, const std::vector<LinkId>& links);
+/// Under `protocol`, each link's step latency for that protocol (hw::LinkModel::step_latency).
+core::Seconds route_step_latency(const Machine& machine, const std::vector<LinkId>& links,
+                                 hw::CollectiveProtocol protocol = hw::CollectiveProtocol::kSimple);
 /// Latency of one transfer along the route: route_latency, at least route_step_latency, s.
 core::Seconds transfer_latency(const Machine& machine, const std::vector<LinkId>& links);
 /// Bandwidth of the route's narrowest link, B/s per direction.

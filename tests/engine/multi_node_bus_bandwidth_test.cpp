@@ -10,6 +10,7 @@
 #include "policy/collective/channel_rings_collective.hpp"
 #include "policy/collective/double_binary_tree_collective.hpp"
 #include "policy/collective/hierarchical_collective.hpp"
+#include "policy/collective/protocol_choice.hpp"
 #include "policy/collective/recursive_collective.hpp"
 #include "policy/collective/ring_collective.hpp"
 #include "policy/collective/tree_collective.hpp"
@@ -100,6 +101,40 @@ TEST_CASE(
     const double off = bus_bandwidth(machine, policy::HierarchicalCollective(), 1 * kGiB, fidelity);
     CHECK(on < off);
     CHECK(on > (fidelity == engine::Fidelity::kCollapsed ? 0.985 : 0.95) * off);
+  }
+}
+
+TEST_CASE(
+    "2 x 8 H100, NCCL's protocols: auto runs each all-reduce as fast as the best of LL, LL128, Simple") {
+  // nvlink4: 0.6 / 1.9 / 3.4 us per step under LL / LL128 / Simple, ib-hdr 2.7 / 4.0 / 14 us (NCCL 2.19).
+  // With the protocol chosen per collective, a small all-reduce no longer pays Simple's step latency: the
+  // channel rings' 1 KiB all-reduce takes 30 steps of the slowest route's 2.2 us (above LL128's mean step
+  // latency) plus 1 KiB / 16 / 0.92 over the links, where Simple pays 4.725 us a step; 1 GiB stays Simple.
+  auto machine = two_servers();
+  machine.step_latency = true;
+  const auto n = static_cast<uint32_t>(machine.topology.units().size());
+  auto seconds = [&](policy::ProtocolSetting setting, double bytes, engine::Fidelity fidelity) {
+    const policy::ProtocolChoice policy(std::make_unique<policy::ChannelRingsCollective>(), setting);
+    return engine::simulate(machine, test::one_collective(CollectiveKind::kAllReduce, n, bytes),
+                            policy::LinearPlacement(), policy, {}, fidelity)
+        .replay.iteration_time.value();
+  };
+  for (auto fidelity : {engine::Fidelity::kExact, engine::Fidelity::kCollapsed}) {
+    CAPTURE(int(fidelity));
+    CHECK(seconds(policy::ProtocolSetting::kAuto, 1024, fidelity) ==
+          test::approx(30 * 2.2e-6).epsilon(0.005));
+    CHECK(seconds(policy::ProtocolSetting::kSimple, 1024, fidelity) >
+          2 * seconds(policy::ProtocolSetting::kAuto, 1024, fidelity));
+    for (double bytes : {1024.0, 1024.0 * 1024, 64.0 * 1024 * 1024, kGiB}) {
+      CAPTURE(bytes);
+      double best = 1e30;
+      for (auto setting :
+           {policy::ProtocolSetting::kSimple, policy::ProtocolSetting::kLl128, policy::ProtocolSetting::kLl})
+        best = std::min(best, seconds(setting, bytes, fidelity));
+      CHECK(seconds(policy::ProtocolSetting::kAuto, bytes, fidelity) <= best * 1.005);
+    }
+    CHECK(seconds(policy::ProtocolSetting::kAuto, kGiB, fidelity) ==
+          seconds(policy::ProtocolSetting::kSimple, kGiB, fidelity));
   }
 }
 

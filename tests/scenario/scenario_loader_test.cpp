@@ -84,6 +84,27 @@ TEST_CASE("the collective step latency is off unless the collective policy objec
   auto on = scenario::ScenarioLoader(disk).load(files.write(dir));
   CHECK(on.machine.step_latency);
   CHECK(on.resolved["policies"]["collective_step_latency"] == true);
+  CHECK(on.resolved["policies"]["collective_protocol"] == "simple");
+}
+
+TEST_CASE("a collective protocol other than simple is read, and refused without the step latency") {
+  test::TempDir dir;
+  test::ScenarioFiles files;
+  core::DiskFileSource disk;
+  files.scenario["policies"]["collective"] = {{"name", "ring"}, {"step_latency", true}, {"protocol", "auto"}};
+  auto s = scenario::ScenarioLoader(disk).load(files.write(dir));
+  CHECK(s.collective_options.protocol == policy::ProtocolSetting::kAuto);
+  CHECK(s.resolved["policies"]["collective_protocol"] == "auto");
+  const auto without = failure_after([](test::ScenarioFiles& f, const test::TempDir&) {
+    f.scenario["policies"]["collective"] = {{"name", "ring"}, {"protocol", "ll"}};
+  });
+  CHECK(without.path == "/policies/collective/protocol");
+  CHECK(std::string(without.message).find("set \"step_latency\": true") != std::string::npos);
+  const auto unknown = failure_after([](test::ScenarioFiles& f, const test::TempDir&) {
+    f.scenario["policies"]["collective"] = {{"name", "ring"}, {"step_latency", true}, {"protocol", "ll64"}};
+  });
+  CHECK(unknown.path == "/policies/collective/protocol");
+  CHECK(std::string(unknown.message).find("unknown collective protocol \"ll64\"") != std::string::npos);
 }
 
 TEST_CASE("a from-file placement map is read relative to the scenario") {

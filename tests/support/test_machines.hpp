@@ -50,16 +50,21 @@ inline hw::ComputeUnitModel unit_model(const std::string& bf16_peak, double matr
 
 /// A link model from plain values; a non-empty `step_latency` adds a collective library's per-step latency.
 inline hw::LinkModel link_model(const std::string& bandwidth, const std::string& latency,
-                                const std::string& step_latency = "") {
+                                const std::string& step_latency = "",
+                                const std::string& step_latency_ll128 = "",
+                                const std::string& step_latency_ll = "") {
   nlohmann::json j = {{"kind", "link"},
                       {"name", "test-link"},
                       {"bandwidth", bandwidth},
                       {"latency", latency},
                       {"sources", {{"bandwidth", "test value"}, {"latency", "test value"}}}};
-  if (!step_latency.empty()) {
-    j["step_latency"] = step_latency;
-    j["sources"]["step_latency"] = "test value";
-  }
+  for (const auto& [key, value] : {std::pair<std::string, std::string>{"step_latency", step_latency},
+                                   {"step_latency_ll128", step_latency_ll128},
+                                   {"step_latency_ll", step_latency_ll}})
+    if (!value.empty()) {
+      j[key] = value;
+      j["sources"][key] = "test value";
+    }
   core::JsonObject o(j, "test-link.json", "");
   return hw::LinkModel::from_json(o);
 }

@@ -110,8 +110,7 @@ AnalyticNetwork::StepCost AnalyticNetwork::fluid_step(
   StepLatency latency;
   const size_t stride = std::max<size_t>(1, own.size() / 64);
   for (size_t i = 0; i < own.size(); i += stride)
-    if (own[i].src != own[i].dst && own[i].bytes > 0)
-      latency.add(route(own[i].src, own[i].dst), own[i].pipelined);
+    if (own[i].src != own[i].dst && own[i].bytes > 0) latency.add(route(own[i].src, own[i].dst), own[i]);
   cost.latency = latency.value();
   finish_step(cost, others_weight, link_bytes, repeat, own_link_bytes);
   return cost;
@@ -135,7 +134,8 @@ const AnalyticNetwork::CachedRoute& AnalyticNetwork::route(topology::NodeId src,
     at = forward ? link.b : link.a;
   }
   r.latency = topology::route_latency(machine_, links).value();
-  r.step_latency = topology::route_step_latency(machine_, links).value();
+  for (auto protocol : hw::kCollectiveProtocols)
+    r.step_latency[size_t(protocol)] = topology::route_step_latency(machine_, links, protocol).value();
   route_index_.emplace(key, static_cast<uint32_t>(routes_.size()));
   routes_.push_back(std::move(r));
   return routes_.back();
@@ -151,8 +151,8 @@ AnalyticNetwork::StepCost AnalyticNetwork::step(const std::vector<Flow>& own, co
   if (own.size() + others.size() > kFluidTransfers)
     return fluid_step(own, others, others_weight, link_bytes, repeat, own_link_bytes);
   StepCost cost;
-  auto own_latency = [](const CachedRoute& r, bool pipelined) {
-    return pipelined ? r.latency : r.transfer_latency();
+  auto own_latency = [](const CachedRoute& r, const Flow& f) {
+    return f.pipelined ? r.latency : r.transfer_latency(f.protocol);
   };
   auto add = [&](const Flow& f, double weight) {
     if (f.src == f.dst || f.bytes <= 0) return;
@@ -168,18 +168,18 @@ AnalyticNetwork::StepCost AnalyticNetwork::step(const std::vector<Flow>& own, co
   for (const auto& f : own) {
     if (f.src == f.dst || f.bytes <= 0) {
       if (per_own != nullptr)
-        per_own->push_back({f.src == f.dst ? 0.0 : own_latency(route(f.src, f.dst), f.pipelined), 0.0});
+        per_own->push_back({f.src == f.dst ? 0.0 : own_latency(route(f.src, f.dst), f), 0.0});
       continue;
     }
     const auto& r = route(f.src, f.dst);
-    latency.add(r, f.pipelined);
+    latency.add(r, f);
     double drain = 0;
     for (uint32_t d : r.directions) {
       drain = std::max(drain, load_[d] / direction_bandwidth_[d]);
       own_touched_[d] = 1;
     }
     cost.drain = std::max(cost.drain, drain);
-    if (per_own != nullptr) per_own->push_back({own_latency(r, f.pipelined), drain});
+    if (per_own != nullptr) per_own->push_back({own_latency(r, f), drain});
   }
   cost.latency = latency.value();
   finish_step(cost, others_weight, link_bytes, repeat, own_link_bytes);

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <unordered_map>
 #include <utility>
@@ -27,6 +28,8 @@ class AnalyticNetwork {
     /// A chunk behind the first of a pipelined schedule (policy::Transfer::pipelined): it pays its
     /// route's physical latency, never a step latency.
     bool pipelined = false;
+    /// The collective library's protocol: the step latency its links charge (policy::Transfer::protocol).
+    hw::CollectiveProtocol protocol = hw::CollectiveProtocol::kSimple;
   };
   /// A step's cost in two parts, s: the latency (the slowest own route's, at least the mean step
   /// latency of the routes of the own transfers that are not pipelined), and the drain time.
@@ -70,9 +73,12 @@ class AnalyticNetwork {
   struct CachedRoute {
     std::vector<uint32_t> directions;  ///< link directions in order: 2 l (a to b) or 2 l + 1
     double latency = 0;                ///< links' latencies plus transit latencies, s
-    double step_latency = 0;           ///< the largest step_latency of its links, s
-    /// The transfer's own latency: the route's, at least its step latency, s.
-    double transfer_latency() const { return std::max(latency, step_latency); }
+    /// The largest step_latency of its links, by protocol (hw::CollectiveProtocol order), s.
+    std::array<double, hw::kCollectiveProtocols.size()> step_latency{};
+    /// The transfer's own latency under `protocol`: the route's, at least its step latency, s.
+    double transfer_latency(hw::CollectiveProtocol protocol) const {
+      return std::max(latency, step_latency[size_t(protocol)]);
+    }
   };
   /// A step's latency as its transfers are added: the largest route latency, at least the mean step
   /// latency of its transfers that are not pipelined. A collective library's steps are pipelined along
@@ -82,10 +88,10 @@ class AnalyticNetwork {
   struct StepLatency {
     double slowest_route = 0, step_sum = 0;
     size_t transfers = 0;
-    void add(const CachedRoute& r, bool pipelined) {
+    void add(const CachedRoute& r, const Flow& f) {
       slowest_route = std::max(slowest_route, r.latency);
-      if (pipelined) return;
-      step_sum += r.step_latency;
+      if (f.pipelined) return;
+      step_sum += r.step_latency[size_t(f.protocol)];
       ++transfers;
     }
     double value() const { return std::max(slowest_route, transfers == 0 ? 0.0 : step_sum / transfers); }

@@ -196,10 +196,12 @@ CollapsedCosts::Cost CollapsedCosts::schedule_cost(uint64_t rank, const std::vec
     for (const auto& tr : step.transfers) {
       const auto& units = request.member_units;
       own.push_back({policy::endpoint_node(machine_, units, tr.src),
-                     policy::endpoint_node(machine_, units, tr.dst), tr.bytes.value(), tr.pipelined});
+                     policy::endpoint_node(machine_, units, tr.dst), tr.bytes.value(), tr.pipelined,
+                     tr.protocol});
       for (const auto& copy : copy_units)
         others.push_back({policy::endpoint_node(machine_, copy, tr.src),
-                          policy::endpoint_node(machine_, copy, tr.dst), tr.bytes.value(), tr.pipelined});
+                          policy::endpoint_node(machine_, copy, tr.dst), tr.bytes.value(), tr.pipelined,
+                          tr.protocol});
     }
     const double repeat = step.repeat;
     const auto s =
@@ -223,10 +225,12 @@ void CollapsedCosts::replayed_schedule_cost(const policy::CollectiveSchedule& sc
   const auto& units = request.member_units;
   auto add = [&](const policy::Transfer& tr) {
     own.push_back({policy::endpoint_node(machine_, units, tr.src),
-                   policy::endpoint_node(machine_, units, tr.dst), tr.bytes.value(), tr.pipelined});
+                   policy::endpoint_node(machine_, units, tr.dst), tr.bytes.value(), tr.pipelined,
+                   tr.protocol});
     for (const auto& copy : copy_units)
       others.push_back({policy::endpoint_node(machine_, copy, tr.src),
-                        policy::endpoint_node(machine_, copy, tr.dst), tr.bytes.value(), tr.pipelined});
+                        policy::endpoint_node(machine_, copy, tr.dst), tr.bytes.value(), tr.pipelined,
+                        tr.protocol});
   };
   // The bytes each step puts on the links (for utilization and sharing), step by step as above.
   std::vector<std::vector<uint32_t>> by_step;

@@ -1,4 +1,4 @@
-// Distinct steps of a collective schedule, for costing it without replaying it.
+// Distinct steps of a collective schedule, for costing it without replaying it; the protocol settings.
 #include "policy/collective/collective_policy.hpp"
 
 #include <algorithm>
@@ -17,7 +17,7 @@ bool same_step(const std::vector<Transfer>& a, const std::vector<Transfer>& b) {
   if (a.size() != b.size()) return false;
   for (size_t i = 0; i < a.size(); ++i)
     if (a[i].src != b[i].src || a[i].dst != b[i].dst || a[i].bytes != b[i].bytes ||
-        a[i].pipelined != b[i].pipelined)
+        a[i].pipelined != b[i].pipelined || a[i].protocol != b[i].protocol)
       return false;
   return true;
 }
@@ -55,11 +55,32 @@ topology::NodeId endpoint_node(const topology::Machine& machine, const std::vect
   return *sw;
 }
 
+std::string_view to_string(ProtocolSetting setting) {
+  switch (setting) {
+    case ProtocolSetting::kSimple:
+      return "simple";
+    case ProtocolSetting::kLl128:
+      return "ll128";
+    case ProtocolSetting::kLl:
+      return "ll";
+    case ProtocolSetting::kAuto:
+      return "auto";
+  }
+  return "simple";
+}
+
+ProtocolSetting protocol_setting(std::string_view name) {
+  for (auto s :
+       {ProtocolSetting::kSimple, ProtocolSetting::kLl128, ProtocolSetting::kLl, ProtocolSetting::kAuto})
+    if (to_string(s) == name) return s;
+  throw std::invalid_argument("unknown collective protocol \"" + std::string(name) + "\"");
+}
+
 std::vector<RepeatedStep> repeated_steps(const CollectiveSchedule& schedule) {
   std::vector<std::vector<Transfer>> by_step;
   for (const auto& t : schedule.transfers) {
     if (by_step.size() <= t.step) by_step.resize(t.step + 1);
-    by_step[t.step].push_back({t.src, t.dst, t.bytes, t.step, {}, t.pipelined});
+    by_step[t.step].push_back({t.src, t.dst, t.bytes, t.step, {}, t.pipelined, t.protocol});
   }
   std::vector<RepeatedStep> out;
   std::multimap<uint64_t, size_t> seen;  // hash of a step -> its index in out
@@ -68,7 +89,8 @@ std::vector<RepeatedStep> repeated_steps(const CollectiveSchedule& schedule) {
     uint64_t h = 0x243f6a8885a308d3ull;
     for (const auto& t : transfers) {
       h = core::splitmix64(h ^ (uint64_t(t.src) << 32 | t.dst));
-      h = core::splitmix64(h ^ static_cast<uint64_t>(t.bytes.value() * 1024.0) ^ uint64_t(t.pipelined));
+      h = core::splitmix64(h ^ static_cast<uint64_t>(t.bytes.value() * 1024.0) ^ uint64_t(t.pipelined) ^
+                           uint64_t(t.protocol) << 8);
     }
     bool merged = false;
     for (auto [it, end] = seen.equal_range(h); it != end; ++it)

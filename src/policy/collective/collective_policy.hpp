@@ -9,6 +9,7 @@
 
 #include "core/param_reader.hpp"
 #include "core/units.hpp"
+#include "hw/collective_protocol.hpp"
 #include "topology/machine.hpp"
 #include "workload/trace.hpp"
 
@@ -29,6 +30,9 @@ struct Transfer {
   /// it pays its route's physical latency but no collective library step latency (NCCL counts that once
   /// per algorithm step, for the pipeline's fill, however many chunks follow).
   bool pipelined = false;
+  /// How the collective library moves it: its links' step latency under this protocol, its bytes
+  /// already grown to what the protocol puts on the wire (ProtocolChoice).
+  hw::CollectiveProtocol protocol = hw::CollectiveProtocol::kSimple;
 };
 
 /// A collective as a DAG of transfers. The local reduction arithmetic is not charged (an
@@ -48,10 +52,20 @@ struct CollectiveRequest {
   std::vector<std::vector<double>> peer_bytes = {};
 };
 
-/// Options of the algorithms that pipeline a buffer in chunks (in-network, double binary tree).
+/// The protocol a scenario asks the collective library for: one of NCCL's for every collective, or per
+/// collective the one whose estimate is least (kAuto, as NCCL's tuner picks).
+enum class ProtocolSetting : uint8_t { kSimple, kLl128, kLl, kAuto };
+/// "simple", "ll128", "ll" or "auto".
+std::string_view to_string(ProtocolSetting setting);
+/// The setting named `name` (one of to_string's); throws std::invalid_argument for another name.
+ProtocolSetting protocol_setting(std::string_view name);
+
+/// Options of the algorithms that pipeline a buffer in chunks (in-network, double binary tree), and
+/// the protocol of every policy's reductions and gathers (ProtocolChoice; not part of params()).
 struct CollectiveOptions {
   core::Bytes chunk{4.0 * 1024 * 1024};  ///< largest chunk, B
   uint32_t max_chunks = 64;              ///< most chunks a buffer is split into
+  ProtocolSetting protocol = ProtocolSetting::kSimple;
   /// Chunks for a buffer of `bytes`: ceil(bytes / chunk), between 1 and max_chunks.
   uint32_t chunks_for(double bytes) const;
 

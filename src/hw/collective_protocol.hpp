@@ -1,0 +1,27 @@
+// The protocols a collective library moves data with (NCCL's LL, LL128 and Simple) and their costs.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string_view>
+
+namespace zs::hw {
+
+/// How a collective library moves each step's data. Simple pays the most per step (flag synchronization
+/// and the network proxy once per chunk) at full bandwidth; LL128 and LL trade bandwidth for lower
+/// per-step latency by carrying flags with the data (NCCL's three protocols).
+enum class CollectiveProtocol : uint8_t { kSimple, kLl128, kLl };
+
+inline constexpr std::array<CollectiveProtocol, 3> kCollectiveProtocols = {
+    CollectiveProtocol::kSimple, CollectiveProtocol::kLl128, CollectiveProtocol::kLl};
+
+/// "simple", "ll128" or "ll".
+std::string_view to_string(CollectiveProtocol protocol);
+
+/// The fraction of a route's bandwidth the protocol's payload achieves (NCCL's tuner, src/graph/tuning.cc,
+/// NCCL 2.19: a ring's bus bandwidth x 1 for Simple, x 0.92 for LL128 (120 payload bytes of each
+/// 128-byte line), x 1/4 for LL (4 payload bytes of each 8-byte store, at a lower store rate) across
+/// servers or for an all-reduce). The per-channel caps NCCL applies on top are not modelled.
+double bandwidth_fraction(CollectiveProtocol protocol);
+
+}  // namespace zs::hw

@@ -1,0 +1,127 @@
+// The protocol decorator: picks NCCL's LL, LL128 or Simple per collective and applies it to the transfers.
+#include "policy/collective/protocol_choice.hpp"
+
+#include <algorithm>
+#include <limits>
+#include <unordered_map>
+
+#include "topology/router.hpp"
+#include "topology/routing.hpp"
+
+namespace zs::policy {
+
+namespace {
+
+/// Transfers routed per step for an estimate: larger steps are sampled evenly, each sampled transfer's
+/// bytes weighted by the sampling stride, so large steps stay cheap to estimate.
+constexpr size_t kSampledTransfers = 4096;
+
+bool runs_under_protocol(workload::CollectiveKind kind) {
+  return kind != workload::CollectiveKind::kAllToAll;
+}
+
+/// Sets the protocol of every transfer and grows its bytes to what the protocol puts on the wire.
+void apply(std::vector<Transfer>& transfers, hw::CollectiveProtocol protocol) {
+  const double fraction = hw::bandwidth_fraction(protocol);
+  for (auto& t : transfers) {
+    t.protocol = protocol;
+    t.bytes = core::Bytes(t.bytes.value() / fraction);
+  }
+}
+
+std::string with_protocol(std::string algorithm, hw::CollectiveProtocol protocol) {
+  if (protocol == hw::CollectiveProtocol::kSimple) return algorithm;
+  return algorithm + "/" + std::string(hw::to_string(protocol));
+}
+
+}  // namespace
+
+ProtocolChoice::ProtocolChoice(std::unique_ptr<CollectivePolicy> inner, ProtocolSetting setting)
+    : inner_(std::move(inner)), setting_(setting) {}
+
+double ProtocolChoice::estimate(const CollectiveRequest& request, const std::vector<RepeatedStep>& steps,
+                                hw::CollectiveProtocol protocol) {
+  const topology::Machine& machine = *request.machine;
+  topology::Router router(machine, topology::PathSelection::kLowestId, 1);
+  const double fraction = hw::bandwidth_fraction(protocol);
+  std::unordered_map<uint64_t, double> load;  // link direction (2 link + reversed) -> B
+  double total = 0;
+  for (const auto& step : steps) {
+    double slowest = 0, step_sum = 0;
+    size_t counted = 0;
+    load.clear();
+    const size_t stride = std::max<size_t>(1, step.transfers.size() / kSampledTransfers);
+    for (size_t i = 0; i < step.transfers.size(); i += stride) {
+      const Transfer& t = step.transfers[i];
+      const auto src = endpoint_node(machine, request.member_units, t.src);
+      const auto dst = endpoint_node(machine, request.member_units, t.dst);
+      if (src == dst || t.bytes.value() <= 0) continue;
+      const topology::Route route{router.route(src, dst)};
+      slowest = std::max(slowest, topology::route_latency(machine, route.links).value());
+      topology::NodeId at = src;
+      for (auto l : route.links) {
+        const auto& link = machine.topology.link(l);
+        const bool forward = link.a == at;
+        load[2 * uint64_t(l) + (forward ? 0 : 1)] += t.bytes.value() * double(stride);
+        at = forward ? link.b : link.a;
+      }
+      if (t.pipelined) continue;
+      step_sum += topology::route_step_latency(machine, route.links, protocol).value();
+      ++counted;
+    }
+    double drain = 0;
+    for (const auto& [direction, bytes] : load)
+      drain = std::max(drain,
+                       bytes / (fraction * machine.link_bandwidth(topology::LinkId(direction / 2)).value()));
+    const double latency = std::max(slowest, counted == 0 ? 0.0 : step_sum / double(counted));
+    total += step.repeat * (latency + drain);
+  }
+  return total;
+}
+
+hw::CollectiveProtocol ProtocolChoice::protocol_for(const CollectiveRequest& request,
+                                                    const std::vector<RepeatedStep>& steps) const {
+  switch (setting_) {
+    case ProtocolSetting::kSimple:
+      return hw::CollectiveProtocol::kSimple;
+    case ProtocolSetting::kLl128:
+      return hw::CollectiveProtocol::kLl128;
+    case ProtocolSetting::kLl:
+      return hw::CollectiveProtocol::kLl;
+    case ProtocolSetting::kAuto:
+      break;
+  }
+  auto best = hw::CollectiveProtocol::kSimple;
+  double least = std::numeric_limits<double>::infinity();
+  for (auto protocol : hw::kCollectiveProtocols) {
+    const double t = estimate(request, steps, protocol);
+    if (t < least) {
+      least = t;
+      best = protocol;
+    }
+  }
+  return best;
+}
+
+CollectiveSchedule ProtocolChoice::schedule(const CollectiveRequest& request) const {
+  CollectiveSchedule s = inner_->schedule(request);
+  if (!runs_under_protocol(request.kind)) return s;
+  // Chosen from the wrapped policy's steps, as steps() chooses, so both fidelities run one protocol.
+  const auto protocol = setting_ == ProtocolSetting::kAuto
+                            ? protocol_for(request, inner_->steps(request).second)
+                            : protocol_for(request, {});
+  apply(s.transfers, protocol);
+  s.algorithm = with_protocol(std::move(s.algorithm), protocol);
+  return s;
+}
+
+std::pair<std::string, std::vector<RepeatedStep>> ProtocolChoice::steps(
+    const CollectiveRequest& request) const {
+  auto [algorithm, steps] = inner_->steps(request);
+  if (!runs_under_protocol(request.kind)) return {std::move(algorithm), std::move(steps)};
+  const auto protocol = protocol_for(request, steps);
+  for (auto& step : steps) apply(step.transfers, protocol);
+  return {with_protocol(std::move(algorithm), protocol), std::move(steps)};
+}
+
+}  // namespace zs::policy
