@@ -81,11 +81,20 @@ TEST_CASE("protocol auto: LL for small buffers, LL128 in between, Simple for lar
 TEST_CASE("a protocol marks every transfer and grows its bytes by its bandwidth fraction") {
   const double bytes = 1e6;
   const auto plain = policy::RingCollective().schedule(request(CollectiveKind::kAllReduce, bytes));
-  for (auto [setting, protocol, fraction, suffix] :
-       {std::tuple{policy::ProtocolSetting::kLl, CollectiveProtocol::kLl, 0.25, "/ll"},
-        std::tuple{policy::ProtocolSetting::kLl128, CollectiveProtocol::kLl128, 0.92, "/ll128"},
-        std::tuple{policy::ProtocolSetting::kSimple, CollectiveProtocol::kSimple, 1.0, ""}}) {
-    CAPTURE(suffix);
+  struct Case {
+    policy::ProtocolSetting setting;
+    CollectiveProtocol protocol;
+    double fraction;
+    std::string suffix;
+  };
+  for (const Case& c : {Case{policy::ProtocolSetting::kLl, CollectiveProtocol::kLl, 0.25, "/ll"},
+                        Case{policy::ProtocolSetting::kLl128, CollectiveProtocol::kLl128, 0.92, "/ll128"},
+                        Case{policy::ProtocolSetting::kSimple, CollectiveProtocol::kSimple, 1.0, ""}}) {
+    CAPTURE(c.suffix);
+    const auto setting = c.setting;
+    const auto protocol = c.protocol;
+    const double fraction = c.fraction;
+    const std::string& suffix = c.suffix;
     const auto policy = ring(setting);
     const auto r = request(CollectiveKind::kAllReduce, bytes);
     const auto s = policy->schedule(r);
@@ -96,9 +105,9 @@ TEST_CASE("a protocol marks every transfer and grows its bytes by its bandwidth 
       CHECK(s.transfers[i].bytes.value() == doctest::Approx(plain.transfers[i].bytes.value() / fraction));
     }
     // The stepwise form (collapsed fidelity) runs the same protocol.
-    const auto [algorithm, steps] = policy->steps(r);
-    CHECK(algorithm == s.algorithm);
-    for (const auto& step : steps)
+    const auto stepwise = policy->steps(r);
+    CHECK(stepwise.first == s.algorithm);
+    for (const auto& step : stepwise.second)
       for (const auto& t : step.transfers) CHECK(t.protocol == protocol);
   }
 }
