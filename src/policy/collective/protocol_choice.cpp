@@ -2,6 +2,7 @@
 #include "policy/collective/protocol_choice.hpp"
 
 #include <algorithm>
+#include <array>
 #include <limits>
 #include <unordered_map>
 
@@ -15,6 +16,9 @@ namespace {
 /// Transfers routed per step for an estimate: larger steps are sampled evenly, each sampled transfer's
 /// bytes weighted by the sampling stride, so large steps stay cheap to estimate.
 constexpr size_t kSampledTransfers = 4096;
+
+/// Route maps the kept router caches (each 4 B per node of the machine).
+constexpr size_t kCachedRouteMaps = 16;
 
 bool runs_under_protocol(workload::CollectiveKind kind) {
   return kind != workload::CollectiveKind::kAllToAll;
@@ -39,15 +43,22 @@ std::string with_protocol(std::string algorithm, hw::CollectiveProtocol protocol
 ProtocolChoice::ProtocolChoice(std::unique_ptr<CollectivePolicy> inner, ProtocolSetting setting)
     : inner_(std::move(inner)), setting_(setting) {}
 
-double ProtocolChoice::estimate(const CollectiveRequest& request, const std::vector<RepeatedStep>& steps,
-                                hw::CollectiveProtocol protocol) {
+ProtocolChoice::Estimates ProtocolChoice::estimates(const CollectiveRequest& request,
+                                                    const std::vector<RepeatedStep>& steps) {
+  topology::Router router(*request.machine, topology::PathSelection::kLowestId, 1);
+  return estimates(request, steps, router);
+}
+
+ProtocolChoice::Estimates ProtocolChoice::estimates(const CollectiveRequest& request,
+                                                    const std::vector<RepeatedStep>& steps,
+                                                    topology::Router& router) {
   const topology::Machine& machine = *request.machine;
-  topology::Router router(machine, topology::PathSelection::kLowestId, 1);
-  const double fraction = hw::bandwidth_fraction(protocol);
+  constexpr size_t kProtocols = hw::kCollectiveProtocols.size();
   std::unordered_map<uint64_t, double> load;  // link direction (2 link + reversed) -> B
-  double total = 0;
+  Estimates total{};
   for (const auto& step : steps) {
-    double slowest = 0, step_sum = 0;
+    double slowest = 0;
+    std::array<double, kProtocols> step_sum{};
     size_t counted = 0;
     load.clear();
     const size_t stride = std::max<size_t>(1, step.transfers.size() / kSampledTransfers);
@@ -66,15 +77,19 @@ double ProtocolChoice::estimate(const CollectiveRequest& request, const std::vec
         at = forward ? link.b : link.a;
       }
       if (t.pipelined) continue;
-      step_sum += topology::route_step_latency(machine, route.links, protocol).value();
+      for (auto protocol : hw::kCollectiveProtocols)
+        step_sum[size_t(protocol)] += topology::route_step_latency(machine, route.links, protocol).value();
       ++counted;
     }
+    // Under Simple; a protocol moves its payload at its fraction of that rate.
     double drain = 0;
     for (const auto& [direction, bytes] : load)
-      drain = std::max(drain,
-                       bytes / (fraction * machine.link_bandwidth(topology::LinkId(direction / 2)).value()));
-    const double latency = std::max(slowest, counted == 0 ? 0.0 : step_sum / double(counted));
-    total += step.repeat * (latency + drain);
+      drain = std::max(drain, bytes / machine.link_bandwidth(topology::LinkId(direction / 2)).value());
+    for (auto protocol : hw::kCollectiveProtocols) {
+      const size_t p = size_t(protocol);
+      const double latency = std::max(slowest, counted == 0 ? 0.0 : step_sum[p] / double(counted));
+      total[p] += step.repeat * (latency + drain / hw::bandwidth_fraction(protocol));
+    }
   }
   return total;
 }
@@ -91,16 +106,27 @@ hw::CollectiveProtocol ProtocolChoice::protocol_for(const CollectiveRequest& req
     case ProtocolSetting::kAuto:
       break;
   }
+  const Estimates all = estimates(request, steps, router_for(*request.machine));
   auto best = hw::CollectiveProtocol::kSimple;
   double least = std::numeric_limits<double>::infinity();
   for (auto protocol : hw::kCollectiveProtocols) {
-    const double t = estimate(request, steps, protocol);
+    const double t = all[size_t(protocol)];
     if (t < least) {
       least = t;
       best = protocol;
     }
   }
   return best;
+}
+
+topology::Router& ProtocolChoice::router_for(const topology::Machine& machine) const {
+  if (!router_ || router_machine_ != &machine || router_links_down_ != machine.links_down) {
+    router_ =
+        std::make_unique<topology::Router>(machine, topology::PathSelection::kLowestId, kCachedRouteMaps);
+    router_machine_ = &machine;
+    router_links_down_ = machine.links_down;
+  }
+  return *router_;
 }
 
 CollectiveSchedule ProtocolChoice::schedule(const CollectiveRequest& request) const {

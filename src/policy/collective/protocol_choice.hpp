@@ -2,12 +2,15 @@
 // Simple): the one a scenario names, or per collective the one with the least estimate.
 #pragma once
 
+#include <array>
 #include <memory>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "policy/collective/collective_policy.hpp"
+#include "topology/router.hpp"
 
 namespace zs::policy {
 
@@ -32,17 +35,28 @@ class ProtocolChoice final : public CollectivePolicy {
     return inner_->members_advance_independently(request);
   }
 
-  /// The estimate of `steps` of `request` under `protocol`, s (as the class comment says).
-  static double estimate(const CollectiveRequest& request, const std::vector<RepeatedStep>& steps,
-                         hw::CollectiveProtocol protocol);
+  /// Per protocol (hw::CollectiveProtocol order), the estimate of `steps` of `request`, s (as the class
+  /// comment says); the routes are found once for all three.
+  using Estimates = std::array<double, hw::kCollectiveProtocols.size()>;
+  static Estimates estimates(const CollectiveRequest& request, const std::vector<RepeatedStep>& steps);
+  /// The same over `router` (lowest-id routes on the request's machine).
+  static Estimates estimates(const CollectiveRequest& request, const std::vector<RepeatedStep>& steps,
+                             topology::Router& router);
 
  private:
   /// The protocol for `request`, whose wrapped steps are `steps`.
   hw::CollectiveProtocol protocol_for(const CollectiveRequest& request,
                                       const std::vector<RepeatedStep>& steps) const;
 
+  /// A router for `machine` kept between calls (its construction dominates on large machines); made
+  /// anew when the machine or its failed links change. Routes do not depend on it: lowest-id paths.
+  topology::Router& router_for(const topology::Machine& machine) const;
+
   std::unique_ptr<CollectivePolicy> inner_;
   ProtocolSetting setting_;
+  mutable std::unique_ptr<topology::Router> router_;
+  mutable const topology::Machine* router_machine_ = nullptr;
+  mutable std::set<topology::LinkId> router_links_down_;
 };
 
 }  // namespace zs::policy

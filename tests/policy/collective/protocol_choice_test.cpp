@@ -52,12 +52,13 @@ TEST_CASE("protocol estimates: each protocol's ring all-reduce closed form") {
   for (double bytes : {1024.0, 1e6, 1e9}) {
     CAPTURE(bytes);
     const auto steps = policy::RingCollective().steps(request(CollectiveKind::kAllReduce, bytes)).second;
-    const auto r = request(CollectiveKind::kAllReduce, bytes);
-    CHECK(policy::ProtocolChoice::estimate(r, steps, CollectiveProtocol::kSimple) ==
+    const auto estimates =
+        policy::ProtocolChoice::estimates(request(CollectiveKind::kAllReduce, bytes), steps);
+    CHECK(estimates[size_t(CollectiveProtocol::kSimple)] ==
           doctest::Approx(ring_closed_form(bytes, 10e-6, 1.0)).epsilon(1e-9));
-    CHECK(policy::ProtocolChoice::estimate(r, steps, CollectiveProtocol::kLl128) ==
+    CHECK(estimates[size_t(CollectiveProtocol::kLl128)] ==
           doctest::Approx(ring_closed_form(bytes, 4e-6, 0.92)).epsilon(1e-9));
-    CHECK(policy::ProtocolChoice::estimate(r, steps, CollectiveProtocol::kLl) ==
+    CHECK(estimates[size_t(CollectiveProtocol::kLl)] ==
           doctest::Approx(ring_closed_form(bytes, 2e-6, 0.25)).epsilon(1e-9));
   }
 }
