@@ -14,15 +14,13 @@ const core::ParamTable& LinkModel::params() {
                            "achieved fraction of the bandwidth for bulk data (protocol and packet overhead)")
            .or_default(1.0)
            .cite(),
-       core::Param::seconds(
-           "step_latency",
-           "the least time one step of a collective library (a chunk handed from one rank "
-           "to the next: flag synchronization, network proxy) takes over this link, wire "
-           "included (NCCL's per-hop latency under its Simple protocol); charged only when the "
-           "scenario's collective "
-           "policy sets step_latency: a transfer then pays at least the largest on its "
-           "route, a step of concurrent transfers at least their mean, a pipelined "
-           "schedule on its first chunk only; left out, 0")
+       core::Param::seconds("step_latency",
+                            "the least time one step of a collective library (a chunk handed from one rank "
+                            "to the next: flag synchronization, network proxy) takes over this link, wire "
+                            "included (NCCL's per-hop latency under its Simple protocol); charged only "
+                            "when the scenario's collective policy sets step_latency: a transfer then pays "
+                            "at least the largest on its route, a step of concurrent transfers at least "
+                            "their mean, a pipelined schedule on its first chunk only; left out, 0")
            .or_default("0s")
            .cite(),
        core::Param::seconds("step_latency_ll128",

@@ -64,9 +64,9 @@ std::string step_latency_note(const scenario::Scenario& s) {
              "for small messages)";
     case policy::ProtocolSetting::kAuto:
       return charged +
-             "reductions and gathers under the protocol (LL, LL128, Simple) of least estimate, "
-             "uncontended, its bytes grown by its bandwidth fraction (NCCL's per-channel caps "
-             "not modelled); all-to-all under Simple";
+             "reductions and gathers under the protocol (LL, LL128, Simple) of least estimate "
+             "(other collectives in flight unseen), its bytes grown by its bandwidth fraction "
+             "(NCCL's per-channel caps not modelled); all-to-all under Simple";
     default:
       return charged + "reductions and gathers under the " +
              std::string(policy::to_string(s.collective_options.protocol)) +

@@ -63,6 +63,19 @@ core::Seconds transfer_latency(const Machine& machine, const std::vector<LinkId>
   return std::max(route_latency(machine, links), route_step_latency(machine, links));
 }
 
+std::vector<uint32_t> route_directions(const Topology& topo, NodeId src, const std::vector<LinkId>& links) {
+  std::vector<uint32_t> out;
+  out.reserve(links.size());
+  NodeId at = src;
+  for (LinkId l : links) {
+    const auto& link = topo.link(l);
+    const bool forward = link.a == at;
+    out.push_back(2 * l + (forward ? 0 : 1));
+    at = forward ? link.b : link.a;
+  }
+  return out;
+}
+
 core::ByteRate route_bandwidth(const Machine& machine, const Route& route) {
   core::ByteRate narrowest(std::numeric_limits<double>::infinity());
   for (LinkId l : route.links) narrowest = std::min(narrowest, machine.link_bandwidth(l));

@@ -32,4 +32,8 @@ core::Seconds transfer_latency(const Machine& machine, const std::vector<LinkId>
 /// Bandwidth of the route's narrowest link, B/s per direction.
 core::ByteRate route_bandwidth(const Machine& machine, const Route& route);
 
+/// The link directions a route from `src` crosses, in order: 2 l when it crosses link l from its end a to
+/// its end b, 2 l + 1 the other way (the numbering of per-direction loads).
+std::vector<uint32_t> route_directions(const Topology& topo, NodeId src, const std::vector<LinkId>& links);
+
 }  // namespace zs::topology

@@ -126,13 +126,7 @@ const AnalyticNetwork::CachedRoute& AnalyticNetwork::route(topology::NodeId src,
   } catch (const std::invalid_argument& e) {
     throw core::InputError(machine_.name, "", std::string(e.what()) + " (the links between them are down)");
   }
-  topology::NodeId at = src;
-  for (auto l : links) {
-    const auto& link = machine_.topology.link(l);
-    const bool forward = link.a == at;
-    r.directions.push_back(2 * l + (forward ? 0 : 1));
-    at = forward ? link.b : link.a;
-  }
+  r.directions = topology::route_directions(machine_.topology, src, links);
   r.latency = topology::route_latency(machine_, links).value();
   for (auto protocol : hw::kCollectiveProtocols)
     r.step_latency[size_t(protocol)] = topology::route_step_latency(machine_, links, protocol).value();

@@ -72,13 +72,8 @@ AlphaBeta measure_step(const CollectiveRequest& request, topology::Router& route
     const topology::Route links{router.route(src, dst)};
     ab.alpha = std::max(ab.alpha, topology::transfer_latency(machine, links.links).value());
     ab.wire = std::max(ab.wire, topology::route_latency(machine, links.links).value());
-    topology::NodeId at = src;
-    for (auto l : links.links) {
-      const auto& link = machine.topology.link(l);
-      route.push_back(2 * l + (link.a == at ? 0 : 1));
-      ++crossings[route.back()];
-      at = link.a == at ? link.b : link.a;
-    }
+    route = topology::route_directions(machine.topology, src, links.links);
+    for (uint32_t d : route) ++crossings[d];
   }
   for (const auto& route : directions)
     for (uint32_t d : route)

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <array>
 #include <limits>
+#include <optional>
 #include <unordered_map>
 
 #include "topology/router.hpp"
@@ -33,6 +34,21 @@ void apply(std::vector<Transfer>& transfers, hw::CollectiveProtocol protocol) {
   }
 }
 
+/// The protocol `setting` names; none under kAuto.
+std::optional<hw::CollectiveProtocol> named_protocol(ProtocolSetting setting) {
+  switch (setting) {
+    case ProtocolSetting::kSimple:
+      return hw::CollectiveProtocol::kSimple;
+    case ProtocolSetting::kLl128:
+      return hw::CollectiveProtocol::kLl128;
+    case ProtocolSetting::kLl:
+      return hw::CollectiveProtocol::kLl;
+    case ProtocolSetting::kAuto:
+      break;
+  }
+  return std::nullopt;
+}
+
 std::string with_protocol(std::string algorithm, hw::CollectiveProtocol protocol) {
   if (protocol == hw::CollectiveProtocol::kSimple) return algorithm;
   return algorithm + "/" + std::string(hw::to_string(protocol));
@@ -54,7 +70,7 @@ ProtocolChoice::Estimates ProtocolChoice::estimates(const CollectiveRequest& req
                                                     topology::Router& router) {
   const topology::Machine& machine = *request.machine;
   constexpr size_t kProtocols = hw::kCollectiveProtocols.size();
-  std::unordered_map<uint64_t, double> load;  // link direction (2 link + reversed) -> B
+  std::unordered_map<uint32_t, double> load;  // link direction (topology::route_directions) -> B
   Estimates total{};
   for (const auto& step : steps) {
     double slowest = 0;
@@ -69,13 +85,8 @@ ProtocolChoice::Estimates ProtocolChoice::estimates(const CollectiveRequest& req
       if (src == dst || t.bytes.value() <= 0) continue;
       const topology::Route route{router.route(src, dst)};
       slowest = std::max(slowest, topology::route_latency(machine, route.links).value());
-      topology::NodeId at = src;
-      for (auto l : route.links) {
-        const auto& link = machine.topology.link(l);
-        const bool forward = link.a == at;
-        load[2 * uint64_t(l) + (forward ? 0 : 1)] += t.bytes.value() * double(stride);
-        at = forward ? link.b : link.a;
-      }
+      for (uint32_t d : topology::route_directions(machine.topology, src, route.links))
+        load[d] += t.bytes.value() * double(stride);
       if (t.pipelined) continue;
       for (auto protocol : hw::kCollectiveProtocols)
         step_sum[size_t(protocol)] += topology::route_step_latency(machine, route.links, protocol).value();
@@ -84,7 +95,7 @@ ProtocolChoice::Estimates ProtocolChoice::estimates(const CollectiveRequest& req
     // Under Simple; a protocol moves its payload at its fraction of that rate.
     double drain = 0;
     for (const auto& [direction, bytes] : load)
-      drain = std::max(drain, bytes / machine.link_bandwidth(topology::LinkId(direction / 2)).value());
+      drain = std::max(drain, bytes / machine.link_bandwidth(direction / 2).value());
     for (auto protocol : hw::kCollectiveProtocols) {
       const size_t p = size_t(protocol);
       const double latency = std::max(slowest, counted == 0 ? 0.0 : step_sum[p] / double(counted));
@@ -94,18 +105,8 @@ ProtocolChoice::Estimates ProtocolChoice::estimates(const CollectiveRequest& req
   return total;
 }
 
-hw::CollectiveProtocol ProtocolChoice::protocol_for(const CollectiveRequest& request,
-                                                    const std::vector<RepeatedStep>& steps) const {
-  switch (setting_) {
-    case ProtocolSetting::kSimple:
-      return hw::CollectiveProtocol::kSimple;
-    case ProtocolSetting::kLl128:
-      return hw::CollectiveProtocol::kLl128;
-    case ProtocolSetting::kLl:
-      return hw::CollectiveProtocol::kLl;
-    case ProtocolSetting::kAuto:
-      break;
-  }
+hw::CollectiveProtocol ProtocolChoice::least_estimate(const CollectiveRequest& request,
+                                                      const std::vector<RepeatedStep>& steps) const {
   const Estimates all = estimates(request, steps, router_for(*request.machine));
   auto best = hw::CollectiveProtocol::kSimple;
   double least = std::numeric_limits<double>::infinity();
@@ -133,11 +134,10 @@ CollectiveSchedule ProtocolChoice::schedule(const CollectiveRequest& request) co
   CollectiveSchedule s = inner_->schedule(request);
   if (!runs_under_protocol(request.kind)) return s;
   // Chosen from the wrapped policy's steps, as steps() chooses, so both fidelities run one protocol.
-  const auto protocol = setting_ == ProtocolSetting::kAuto
-                            ? protocol_for(request, inner_->steps(request).second)
-                            : protocol_for(request, {});
-  apply(s.transfers, protocol);
-  s.algorithm = with_protocol(std::move(s.algorithm), protocol);
+  auto protocol = named_protocol(setting_);
+  if (!protocol) protocol = least_estimate(request, inner_->steps(request).second);
+  apply(s.transfers, *protocol);
+  s.algorithm = with_protocol(std::move(s.algorithm), *protocol);
   return s;
 }
 
@@ -145,9 +145,10 @@ std::pair<std::string, std::vector<RepeatedStep>> ProtocolChoice::steps(
     const CollectiveRequest& request) const {
   auto [algorithm, steps] = inner_->steps(request);
   if (!runs_under_protocol(request.kind)) return {std::move(algorithm), std::move(steps)};
-  const auto protocol = protocol_for(request, steps);
-  for (auto& step : steps) apply(step.transfers, protocol);
-  return {with_protocol(std::move(algorithm), protocol), std::move(steps)};
+  auto protocol = named_protocol(setting_);
+  if (!protocol) protocol = least_estimate(request, steps);
+  for (auto& step : steps) apply(step.transfers, *protocol);
+  return {with_protocol(std::move(algorithm), *protocol), std::move(steps)};
 }
 
 }  // namespace zs::policy

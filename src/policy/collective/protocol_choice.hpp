@@ -44,9 +44,9 @@ class ProtocolChoice final : public CollectivePolicy {
                              topology::Router& router);
 
  private:
-  /// The protocol for `request`, whose wrapped steps are `steps`.
-  hw::CollectiveProtocol protocol_for(const CollectiveRequest& request,
-                                      const std::vector<RepeatedStep>& steps) const;
+  /// The protocol of least estimate for `request`, whose wrapped steps are `steps` (ties: Simple, LL128).
+  hw::CollectiveProtocol least_estimate(const CollectiveRequest& request,
+                                        const std::vector<RepeatedStep>& steps) const;
 
   /// A router for `machine` kept between calls (its construction dominates on large machines); made
   /// anew when the machine or its failed links change. Routes do not depend on it: lowest-id paths.
