@@ -30,6 +30,10 @@ struct CollectiveInstance {
   /// latency of the routes of its transfers that move bytes and are not pipelined, s (what each of them
   /// pays at least; a pipelined one pays its physical latency only); empty otherwise.
   std::vector<double> step_latency;
+  /// Run transfer by transfer with the machine's step latency on: the collective library's fixed cost
+  /// (policy::collective_base_latency), paid before each transfer of the first step that is not
+  /// pipelined starts, s.
+  double base_latency = 0;
   uint32_t done_members = 0;
   std::vector<double> load_of_member;  ///< expert dispatch: tokens received / nominal
   double duration = 0;                 ///< collapsed: the analytic cost, s

@@ -12,7 +12,7 @@ struct ReplayActivity {
     kOp,
     kCollectiveTransfer,
     kP2P,
-    kCircuitWait,      ///< exact: a held transfer's optical circuits are up (`held`)
+    kHeldTransfer,     ///< exact: a held transfer may start (`held`: its circuits are up or its wait is over)
     kCollectiveTimer,  ///< collapsed: a part of collective `instance` ended
     kChargeTimer,      ///< collapsed: the earliest finish among the charges in flight (`transfer`: which
                        ///< arming of the timer)
@@ -25,7 +25,7 @@ struct ReplayActivity {
   uint32_t transfer = 0;   ///< collective transfer: index in its schedule
   uint64_t peer_rank = 0;  ///< p2p: the receiver
   uint32_t peer_op = 0;    ///< p2p: the receiver's op
-  uint32_t held = 0;       ///< circuit wait: index of the held transfer
+  uint32_t held = 0;       ///< held transfer: its index
   uint32_t chained = 0;    ///< op: compute ops after `op` run in the same activity (ReplayCore::start_op)
 };
 

@@ -314,7 +314,11 @@ void ReplayCore::schedule_transfers(Instance& inst, uint64_t rank, uint32_t op,
       ++inst.remaining_of_member[end];
     }
   }
-  if (machine.step_latency) inst.step_latency = step_latencies(inst.schedule, request.member_units);
+  if (!machine.step_latency) return;
+  inst.step_latency = step_latencies(inst.schedule, request.member_units);
+  if (inst.schedule.transfers.empty()) return;
+  const auto protocol = inst.schedule.transfers.front().protocol;
+  inst.base_latency = policy::collective_base_latency(collective, request, protocol).value();
 }
 
 std::vector<double> ReplayCore::step_latencies(const policy::CollectiveSchedule& schedule,

@@ -130,7 +130,8 @@ struct ReplayCore {
   uint32_t add_instance(Instance inst, const InstanceKey& key);
   /// The collective policy's schedule of `inst` (members set) for `rank`'s op `op`, with the bookkeeping
   /// that starts each transfer once its members joined and its predecessors finished, and, with the
-  /// machine's step latency on, each schedule step's (CollectiveInstance::step_latency).
+  /// machine's step latency on, each schedule step's (CollectiveInstance::step_latency) and the policy's
+  /// base latency (CollectiveInstance::base_latency).
   void schedule_transfers(Instance& inst, uint64_t rank, uint32_t op,
                           const workload::CommunicatorGroups& groups, const workload::CollectiveOp& c);
 

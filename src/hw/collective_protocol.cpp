@@ -1,4 +1,4 @@
-// Names and bandwidth fractions of the collective library protocols.
+// Names, bandwidth fractions and base latencies of the collective library protocols.
 #include "hw/collective_protocol.hpp"
 
 namespace zs::hw {
@@ -25,6 +25,19 @@ double bandwidth_fraction(CollectiveProtocol protocol) {
       return 0.25;
   }
   return 1.0;
+}
+
+core::Seconds base_latency(LibraryAlgorithm algorithm, CollectiveProtocol protocol) {
+  const bool ring = algorithm == LibraryAlgorithm::kRing;
+  switch (protocol) {
+    case CollectiveProtocol::kSimple:
+      return core::Seconds(ring ? 8.4e-6 : 0.0);
+    case CollectiveProtocol::kLl128:
+      return core::Seconds(14.0e-6);
+    case CollectiveProtocol::kLl:
+      return core::Seconds(ring ? 6.6e-6 : 6.8e-6);
+  }
+  return core::Seconds(0.0);
 }
 
 }  // namespace zs::hw

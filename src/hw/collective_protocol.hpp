@@ -5,6 +5,8 @@
 #include <cstdint>
 #include <string_view>
 
+#include "core/units.hpp"
+
 namespace zs::hw {
 
 /// How a collective library moves each step's data. Simple pays the most per step (flag synchronization
@@ -23,5 +25,15 @@ std::string_view to_string(CollectiveProtocol protocol);
 /// 128-byte line), x 1/4 for LL (4 payload bytes of each 8-byte store, at a lower store rate) across
 /// servers or for an all-reduce). The per-channel caps NCCL applies on top are not modelled.
 double bandwidth_fraction(CollectiveProtocol protocol);
+
+/// The collective library's algorithm families that carry a fixed cost per collective: NCCL's ring and
+/// tree.
+enum class LibraryAlgorithm : uint8_t { kRing, kTree };
+
+/// The collective library's fixed cost of one collective of `algorithm` under `protocol` (kernel launch
+/// and setup before its first step), s. NCCL's tuner (src/graph/tuning.cc, NCCL 2.19, baseLat): ring
+/// 8.4 us Simple, 14 us LL128, 6.6 us LL; tree 0 us Simple (its per-step latency carries it), 14 us
+/// LL128, 6.8 us LL.
+core::Seconds base_latency(LibraryAlgorithm algorithm, CollectiveProtocol protocol);
 
 }  // namespace zs::hw

@@ -50,13 +50,14 @@ constexpr const char* kCollapsedRanExact =
 /// What the report says of a collective library's per-step cost under the scenario's settings.
 std::string step_latency_note(const scenario::Scenario& s) {
   if (!s.machine.step_latency)
-    return "a collective library's cost per algorithm step (synchronization, the network proxy) is not "
-           "charged: a transfer's latency is its route's link and switch latencies (the collective policy's "
-           "step_latency switches NCCL's per-step latency on)";
+    return "a collective library's cost per algorithm step (synchronization, the network proxy) and per "
+           "collective is not charged: a transfer's latency is its route's link and switch latencies (the "
+           "collective policy's step_latency switches NCCL's per-step and per-collective latencies on)";
   const std::string charged =
       "a collective library's cost per algorithm step is charged as its links' step_latency (NCCL's latency "
       "per hop), a step of concurrent transfers at least the mean of theirs, a pipelined schedule on its "
-      "first chunk only; ";
+      "first chunk only; its cost per collective (NCCL's base latency of its ring and tree) raises the first "
+      "step's; ";
   switch (s.collective_options.protocol) {
     case policy::ProtocolSetting::kSimple:
       return charged +

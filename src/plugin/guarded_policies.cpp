@@ -65,6 +65,10 @@ class GuardedCollectivePolicy : public policy::CollectivePolicy {
   bool members_advance_independently(const policy::CollectiveRequest& request) const override {
     return guarded(origin_, [&] { return inner_->members_advance_independently(request); });
   }
+  std::optional<hw::LibraryAlgorithm> library_algorithm(
+      const policy::CollectiveRequest& request) const override {
+    return guarded(origin_, [&] { return inner_->library_algorithm(request); });
+  }
 
  private:
   std::unique_ptr<policy::CollectivePolicy> inner_;

@@ -78,8 +78,8 @@ TEST_CASE(
   machine.step_latency = true;  // nvlink4 3.4 us, ib-hdr 14 us per step (NCCL's latency model)
   // One ring in communicator order: each of its 2(n-1) = 30 steps has 14 transfers inside a server and 2
   // across, so a step's latency is the mean (14 x 3.4 + 2 x 14) / 16 = 4.725 us, above the slowest route's
-  // 2.2 us; 1 KiB moves 64 B per step. NCCL's own count for this ring (NCCL 2.19): 8.4 + 26 x 3.4 + 4 x 14
-  // = 152.8 us.
+  // 2.2 us, and the ring's base latency (8.4 us) comes before the first step; 1 KiB moves 64 B per step.
+  // NCCL's own count for this ring (NCCL 2.19): 8.4 + 26 x 3.4 + 4 x 14 = 152.8 us.
   const auto n = static_cast<uint32_t>(machine.topology.units().size());
   const double small = 1024;
   for (auto fidelity : {engine::Fidelity::kExact, engine::Fidelity::kCollapsed}) {
@@ -87,7 +87,7 @@ TEST_CASE(
     const double t = engine::simulate(machine, test::one_collective(CollectiveKind::kAllReduce, n, small),
                                       policy::LinearPlacement(), policy::RingCollective(), {}, fidelity)
                          .replay.iteration_time.value();
-    CHECK(t == test::approx(30 * (14 * 3.4e-6 + 2 * 14e-6) / 16).epsilon(0.005));
+    CHECK(t == test::approx(30 * (14 * 3.4e-6 + 2 * 14e-6) / 16 + 8.4e-6).epsilon(0.005));
   }
   // The hierarchical all-reduce of 1 GiB (64 chunks) pays the step latencies on its first chunk only, the
   // pipeline's fill of 16 steps, about 0.1 ms in 6 ms: collapsed fidelity moves by 1%, the exact replay
@@ -108,8 +108,9 @@ TEST_CASE(
     "2 x 8 H100, NCCL's protocols: auto runs each all-reduce as fast as the best of LL, LL128, Simple") {
   // nvlink4: 0.6 / 1.9 / 3.4 us per step under LL / LL128 / Simple, ib-hdr 2.7 / 4.0 / 14 us (NCCL 2.19).
   // With the protocol chosen per collective, a small all-reduce no longer pays Simple's step latency: the
-  // channel rings' 1 KiB all-reduce takes 30 steps of the slowest route's 2.2 us (above LL128's mean step
-  // latency) plus 1 KiB / 16 / 0.92 over the links, where Simple pays 4.725 us a step; 1 GiB stays Simple.
+  // channel rings' 1 KiB all-reduce runs under LL: LL's base latency, 6.6 us (LL128's 14 us), then 30 steps
+  // of the slowest route's 2.2 us (above LL's mean step latency, (14 x 0.6 + 2 x 2.7) / 16 = 0.8625 us),
+  // where Simple pays 8.4 us and 4.725 us a step; 1 GiB stays Simple.
   auto machine = two_servers();
   machine.step_latency = true;
   const auto n = static_cast<uint32_t>(machine.topology.units().size());
@@ -122,7 +123,7 @@ TEST_CASE(
   for (auto fidelity : {engine::Fidelity::kExact, engine::Fidelity::kCollapsed}) {
     CAPTURE(int(fidelity));
     CHECK(seconds(policy::ProtocolSetting::kAuto, 1024, fidelity) ==
-          test::approx(30 * 2.2e-6).epsilon(0.005));
+          test::approx(6.6e-6 + 30 * 2.2e-6).epsilon(0.005));
     CHECK(seconds(policy::ProtocolSetting::kSimple, 1024, fidelity) >
           2 * seconds(policy::ProtocolSetting::kAuto, 1024, fidelity));
     for (double bytes : {1024.0, 1024.0 * 1024, 64.0 * 1024 * 1024, kGiB}) {

@@ -179,8 +179,15 @@ CollapsedCosts::Cost CollapsedCosts::schedule_cost(uint64_t rank, const std::vec
   // The policy gives steps that repeat (the 2(n-1) steps of a ring) once, with their count.
   Cost cost;
   cost.algorithm = std::move(steps.first);
+  // The collective library's fixed cost, paid before the first step (0 with the step latency off).
+  const auto* first = steps.second.empty() || steps.second.front().transfers.empty()
+                          ? nullptr
+                          : &steps.second.front().transfers.front();
+  const double base =
+      first == nullptr ? 0.0 : policy::collective_base_latency(collective_, request, first->protocol).value();
   if (replayed) {
-    replayed_schedule_cost(*replayed, request, copy_units, weight, sampled ? &own_bytes : nullptr, cost);
+    replayed_schedule_cost(*replayed, request, copy_units, weight, sampled ? &own_bytes : nullptr, base,
+                           cost);
     cost.shared_bytes =
         shareable(sampled ? std::move(own_bytes) : cost.link_bytes, cost.latency + cost.drain);
     ++patterns_costed_;
@@ -209,6 +216,7 @@ CollapsedCosts::Cost CollapsedCosts::schedule_cost(uint64_t rank, const std::vec
     cost.latency += s.latency * repeat;
     cost.drain += s.drain * repeat;
   }
+  cost.latency += base;
   cost.shared_bytes = shareable(sampled ? std::move(own_bytes) : cost.link_bytes, cost.latency + cost.drain);
   ++patterns_costed_;
   return cost;
@@ -218,7 +226,8 @@ void CollapsedCosts::replayed_schedule_cost(const policy::CollectiveSchedule& sc
                                             const policy::CollectiveRequest& request,
                                             const std::vector<std::vector<topology::NodeId>>& copy_units,
                                             double weight,
-                                            std::vector<std::pair<uint32_t, double>>* own_bytes, Cost& cost) {
+                                            std::vector<std::pair<uint32_t, double>>* own_bytes, double base,
+                                            Cost& cost) {
   const auto& transfers = schedule.transfers;
   auto& own = own_flows_;
   auto& others = other_flows_;
@@ -255,6 +264,7 @@ void CollapsedCosts::replayed_schedule_cost(const policy::CollectiveSchedule& sc
     const auto alone = network_.step(own, others, weight, &alone_bytes, 1.0, nullptr, &own_transfer_costs_);
     auto& r = replayed[t];
     r.latency = own_transfer_costs_.empty() ? alone.latency : own_transfer_costs_[0].latency;
+    if (transfers[t].step == 0 && !transfers[t].pipelined) r.latency += base;
     r.seconds = alone.drain;
     r.link_bytes = alone_bytes;
     r.after = transfers[t].after;

@@ -108,11 +108,12 @@ class CollapsedCosts {
   /// A schedule whose steps need not run in lockstep (a pairwise all-to-all: each send-receive step
   /// waits only for its ends' previous step), into `cost`: each transfer costed alone with its copies
   /// (`copy_units`, weighted `weight`), then replayed with its dependencies by run_chained. The links'
-  /// bytes are added step by step as for other schedules.
+  /// bytes are added step by step as for other schedules. The first step's transfers that are not pipelined
+  /// start `base` later (the library's base latency, s).
   void replayed_schedule_cost(const policy::CollectiveSchedule& schedule,
                               const policy::CollectiveRequest& request,
                               const std::vector<std::vector<topology::NodeId>>& copy_units, double weight,
-                              std::vector<std::pair<uint32_t, double>>* own_bytes, Cost& cost);
+                              std::vector<std::pair<uint32_t, double>>* own_bytes, double base, Cost& cost);
 
   /// The routing of an expert dispatch (or combine) `d` over group `group` of `n` members, small enough
   /// to be routed per call: this call's own draw when every rank is simulated; otherwise one of

@@ -43,7 +43,9 @@ void CollapsedFidelity::start_collective_transfer(const CollectiveInstance& inst
   const auto& tr = inst.schedule.transfers[t];
   // As in exact fidelity: a pipelined chunk pays its route's latency, the others their step's mean.
   const double step_latency = tr.pipelined || inst.step_latency.empty() ? 0.0 : inst.step_latency[tr.step];
-  start_charge(costs_.collective_transfer(inst.members, tr, step_latency, core_.result.link_bytes), done);
+  auto charge = costs_.collective_transfer(inst.members, tr, step_latency, core_.result.link_bytes);
+  if (tr.step == 0 && !tr.pipelined) charge.seconds += inst.base_latency;  // the library's fixed cost
+  start_charge(std::move(charge), done);
 }
 
 void CollapsedFidelity::complete(const ReplayActivity& a) {

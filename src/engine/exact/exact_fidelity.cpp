@@ -29,7 +29,12 @@ void ExactFidelity::start_collective_transfer(const CollectiveInstance& inst, ui
   const double step_latency = tr.pipelined                ? 0.0
                               : inst.step_latency.empty() ? -1.0
                                                           : inst.step_latency[tr.step];
-  start_transfer(endpoint_node(inst, tr.src), endpoint_node(inst, tr.dst), tr.bytes, done, step_latency);
+  const auto src = endpoint_node(inst, tr.src), dst = endpoint_node(inst, tr.dst);
+  // The library's fixed cost delays the first step's transfers; their latency and share are unchanged.
+  if (tr.step == 0 && !tr.pipelined && inst.base_latency > 0)
+    hold({src, dst, tr.bytes, done, step_latency}, inst.base_latency);
+  else
+    start_transfer(src, dst, tr.bytes, done, step_latency);
 }
 
 uint32_t ExactFidelity::create_instance(const InstanceKey& key, uint64_t rank, uint32_t op,
@@ -49,7 +54,7 @@ void ExactFidelity::join_analytic(uint32_t, uint64_t, uint32_t, const workload::
 }
 
 void ExactFidelity::complete(const ReplayActivity& a) {
-  if (a.kind != ReplayActivity::Kind::kCircuitWait)
+  if (a.kind != ReplayActivity::Kind::kHeldTransfer)
     throw std::logic_error("exact fidelity started no activity of this kind");
   HeldTransfer h = held_transfers_[a.held];
   free_held_.push_back(a.held);
@@ -87,19 +92,23 @@ void ExactFidelity::start_transfer(topology::NodeId src, topology::NodeId dst, c
     return;
   }
   ++core_.result.circuit_waits;
+  hold({src, dst, bytes, a, step_latency}, ready - core_.now());
+}
+
+void ExactFidelity::hold(const HeldTransfer& transfer, double delay) {
   uint32_t index;
   if (!free_held_.empty()) {
     index = free_held_.back();
     free_held_.pop_back();
-    held_transfers_[index] = {src, dst, bytes, a, step_latency};
+    held_transfers_[index] = transfer;
   } else {
     index = static_cast<uint32_t>(held_transfers_.size());
-    held_transfers_.push_back({src, dst, bytes, a, step_latency});
+    held_transfers_.push_back(transfer);
   }
   ReplayActivity wait;
-  wait.kind = ReplayActivity::Kind::kCircuitWait;
+  wait.kind = ReplayActivity::Kind::kHeldTransfer;
   wait.held = index;
-  core_.backend.start_timer(core::Seconds(ready - core_.now()), core_.new_token(wait));
+  core_.backend.start_timer(core::Seconds(delay), core_.new_token(wait));
 }
 
 topology::NodeId ExactFidelity::endpoint_node(const CollectiveInstance& inst, uint32_t end) const {

@@ -31,7 +31,8 @@ class ExactFidelity final : public ReplayFidelity {
   void finish(ReplayResult&) const override {}
 
  private:
-  /// A transfer waiting for an optical circuit on its route to come up.
+  /// A transfer waiting for an optical circuit on its route to come up, or for its collective's base
+  /// latency to pass.
   struct HeldTransfer {
     topology::NodeId src, dst;
     core::Bytes bytes;
@@ -43,6 +44,8 @@ class ExactFidelity final : public ReplayFidelity {
   /// circuits on that route are up.
   void start_transfer(topology::NodeId src, topology::NodeId dst, core::Bytes bytes, const ReplayActivity& a,
                       double step_latency = -1);
+  /// Starts `transfer` (start_transfer) after `delay` (s) of simulated time.
+  void hold(const HeldTransfer& transfer, double delay);
   /// Adds a transfer's bytes to each link of its route, in the direction it crosses it.
   void count_link_bytes(topology::NodeId src, const std::vector<topology::LinkId>& route, double bytes);
   /// The node of a schedule endpoint: a member's unit, or the reducing switch next to it.

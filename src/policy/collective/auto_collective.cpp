@@ -251,8 +251,11 @@ std::unique_ptr<CollectivePolicy> AutoCollective::choose(const CollectiveRequest
     std::function<std::unique_ptr<CollectivePolicy>()> make;
   };
   std::vector<Candidate> candidates;
+  // With the library's step latency on, each candidate also pays its base latency (Simple's).
   auto add = [&](double seconds, std::function<std::unique_ptr<CollectivePolicy>()> make) {
-    if (seconds < kNever) candidates.push_back({seconds, std::move(make)});
+    if (seconds >= kNever) return;
+    seconds += collective_base_latency(*make(), request, hw::CollectiveProtocol::kSimple).value();
+    candidates.push_back({seconds, std::move(make)});
   };
   switch (request.kind) {
     case CollectiveKind::kAllReduce: {
@@ -314,6 +317,12 @@ std::pair<std::string, std::vector<RepeatedStep>> AutoCollective::steps(
   auto picked = choose(request)->steps(request);
   picked.first = "auto:" + picked.first;
   return picked;
+}
+
+std::optional<hw::LibraryAlgorithm> AutoCollective::library_algorithm(
+    const CollectiveRequest& request) const {
+  if (request.kind == CollectiveKind::kAllToAll) return std::nullopt;
+  return choose(request)->library_algorithm(request);
 }
 
 }  // namespace zs::policy

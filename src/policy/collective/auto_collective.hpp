@@ -26,6 +26,8 @@ class AutoCollective final : public CollectivePolicy {
   std::string_view name() const override { return "auto"; }
   CollectiveSchedule schedule(const CollectiveRequest& request) const override;
   std::pair<std::string, std::vector<RepeatedStep>> steps(const CollectiveRequest& request) const override;
+  /// The picked algorithm's (none for all-to-all).
+  std::optional<hw::LibraryAlgorithm> library_algorithm(const CollectiveRequest& request) const override;
 
  private:
   /// The policy with the cheapest estimate for a collective other than all-to-all.

@@ -80,4 +80,9 @@ std::pair<std::string, std::vector<RepeatedStep>> ChannelRingsCollective::steps(
   return {"rings", {std::move(step)}};
 }
 
+std::optional<hw::LibraryAlgorithm> ChannelRingsCollective::library_algorithm(
+    const CollectiveRequest& request) const {
+  return ring_library_algorithm(request);
+}
+
 }  // namespace zs::policy

@@ -21,6 +21,8 @@ class ChannelRingsCollective final : public CollectivePolicy {
   CollectiveSchedule schedule(const CollectiveRequest& request) const override;
   /// One step of m rings repeated: linear in the members.
   std::pair<std::string, std::vector<RepeatedStep>> steps(const CollectiveRequest& request) const override;
+  /// The library's ring (ring_library_algorithm): NCCL runs its channels as one ring collective.
+  std::optional<hw::LibraryAlgorithm> library_algorithm(const CollectiveRequest& request) const override;
 };
 
 }  // namespace zs::policy

@@ -107,4 +107,12 @@ std::vector<RepeatedStep> repeated_steps(const CollectiveSchedule& schedule) {
   return out;
 }
 
+core::Seconds collective_base_latency(const CollectivePolicy& policy, const CollectiveRequest& request,
+                                      hw::CollectiveProtocol protocol) {
+  if (request.machine == nullptr || !request.machine->step_latency || request.member_units.size() <= 1)
+    return core::Seconds(0.0);
+  const auto algorithm = policy.library_algorithm(request);
+  return algorithm ? hw::base_latency(*algorithm, protocol) : core::Seconds(0.0);
+}
+
 }  // namespace zs::policy

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -117,6 +118,18 @@ class CollectivePolicy {
   /// everywhere. A cost model must then replay the schedule with its dependencies instead of summing its
   /// steps in lockstep. The engine asks this; it never compares a policy's name.
   virtual bool members_advance_independently(const CollectiveRequest& /*request*/) const { return false; }
+  /// Which of the collective library's algorithms this request's schedule is, for its fixed cost per
+  /// collective (hw::base_latency under the transfers' protocol; collective_base_latency); none (the
+  /// default) for schedules that are neither the library's ring nor its tree, which pay no base latency.
+  virtual std::optional<hw::LibraryAlgorithm> library_algorithm(const CollectiveRequest& /*request*/) const {
+    return std::nullopt;
+  }
 };
+
+/// The fixed cost `policy`'s collective for `request` pays once, before its first step, when its
+/// transfers run under `protocol` and the machine's step latency is on: hw::base_latency of the policy's
+/// library_algorithm, s; 0 when the step latency is off, for one member, or for no library algorithm.
+core::Seconds collective_base_latency(const CollectivePolicy& policy, const CollectiveRequest& request,
+                                      hw::CollectiveProtocol protocol);
 
 }  // namespace zs::policy

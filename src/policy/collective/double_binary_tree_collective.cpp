@@ -121,4 +121,10 @@ CollectiveSchedule DoubleBinaryTreeCollective::schedule(const CollectiveRequest&
   return s;
 }
 
+std::optional<hw::LibraryAlgorithm> DoubleBinaryTreeCollective::library_algorithm(
+    const CollectiveRequest& request) const {
+  if (request.kind == CollectiveKind::kAllReduce) return hw::LibraryAlgorithm::kTree;
+  return ring_library_algorithm(request);
+}
+
 }  // namespace zs::policy

@@ -27,6 +27,8 @@ class DoubleBinaryTreeCollective final : public CollectivePolicy {
   explicit DoubleBinaryTreeCollective(CollectiveOptions options = {}) : options_(options) {}
   std::string_view name() const override { return "double-binary-tree"; }
   CollectiveSchedule schedule(const CollectiveRequest& request) const override;
+  /// All-reduce: the library's tree; reduce-scatter and all-gather: its ring; none for the others.
+  std::optional<hw::LibraryAlgorithm> library_algorithm(const CollectiveRequest& request) const override;
 
  private:
   CollectiveOptions options_;

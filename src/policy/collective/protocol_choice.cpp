@@ -108,10 +108,14 @@ ProtocolChoice::Estimates ProtocolChoice::estimates(const CollectiveRequest& req
 hw::CollectiveProtocol ProtocolChoice::least_estimate(const CollectiveRequest& request,
                                                       const std::vector<RepeatedStep>& steps) const {
   const Estimates all = estimates(request, steps, router_for(*request.machine));
+  // The library's base latency under each protocol, from one call (auto's pick is made once).
+  const bool charged = request.machine->step_latency && request.member_units.size() > 1;
+  const auto algorithm = charged ? inner_->library_algorithm(request) : std::nullopt;
   auto best = hw::CollectiveProtocol::kSimple;
   double least = std::numeric_limits<double>::infinity();
   for (auto protocol : hw::kCollectiveProtocols) {
-    const double t = all[size_t(protocol)];
+    const double t =
+        all[size_t(protocol)] + (algorithm ? hw::base_latency(*algorithm, protocol).value() : 0.0);
     if (t < least) {
       least = t;
       best = protocol;

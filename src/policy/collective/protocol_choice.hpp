@@ -22,7 +22,8 @@ namespace zs::policy {
 /// by latency + bytes / bandwidth: per step, the slowest route's latency, at least the mean step latency
 /// under the protocol of its transfers that are not pipelined, plus the busiest link direction's bytes
 /// over the protocol's fraction of its bandwidth (the step's transfers sharing links; steps of more than
-/// 4,096 transfers sampled evenly). Other collectives in flight are not seen, as NCCL's tuner does not
+/// 4,096 transfers sampled evenly), plus the wrapped policy's base latency under the protocol
+/// (collective_base_latency). Other collectives in flight are not seen, as NCCL's tuner does not
 /// see them. Ties go to Simple, then LL128.
 /// The algorithm's name gains "/ll" or "/ll128" when the protocol is not Simple.
 class ProtocolChoice final : public CollectivePolicy {
@@ -33,6 +34,9 @@ class ProtocolChoice final : public CollectivePolicy {
   std::pair<std::string, std::vector<RepeatedStep>> steps(const CollectiveRequest& request) const override;
   bool members_advance_independently(const CollectiveRequest& request) const override {
     return inner_->members_advance_independently(request);
+  }
+  std::optional<hw::LibraryAlgorithm> library_algorithm(const CollectiveRequest& request) const override {
+    return inner_->library_algorithm(request);
   }
 
   /// Per protocol (hw::CollectiveProtocol order), the estimate of `steps` of `request`, s (as the class

@@ -50,6 +50,16 @@ std::pair<std::string, std::vector<RepeatedStep>> RingCollective::steps(
   return {"ring", {std::move(step)}};
 }
 
+std::optional<hw::LibraryAlgorithm> RingCollective::library_algorithm(
+    const CollectiveRequest& request) const {
+  return ring_library_algorithm(request);
+}
+
+std::optional<hw::LibraryAlgorithm> ring_library_algorithm(const CollectiveRequest& request) {
+  if (!ring_step_count(request.kind, 2)) return std::nullopt;
+  return hw::LibraryAlgorithm::kRing;
+}
+
 std::optional<uint32_t> ring_step_count(workload::CollectiveKind kind, uint32_t n) {
   switch (kind) {
     case workload::CollectiveKind::kAllReduce:

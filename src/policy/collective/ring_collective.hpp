@@ -20,10 +20,15 @@ class RingCollective final : public CollectivePolicy {
   CollectiveSchedule schedule(const CollectiveRequest& request) const override;
   /// One step pattern (member i to i + 1, S/n) repeated n-1 or 2(n-1) times: linear in n.
   std::pair<std::string, std::vector<RepeatedStep>> steps(const CollectiveRequest& request) const override;
+  /// The library's ring (ring_library_algorithm).
+  std::optional<hw::LibraryAlgorithm> library_algorithm(const CollectiveRequest& request) const override;
 };
 
 /// Steps of a ring over n members: 2(n-1) for all-reduce, n-1 for reduce-scatter and all-gather; none for
 /// kinds without a ring form.
 std::optional<uint32_t> ring_step_count(workload::CollectiveKind kind, uint32_t n);
+
+/// The library's ring for the kinds with a ring form, none for the others.
+std::optional<hw::LibraryAlgorithm> ring_library_algorithm(const CollectiveRequest& request);
 
 }  // namespace zs::policy

@@ -64,18 +64,20 @@ TEST_CASE("protocol estimates: each protocol's ring all-reduce closed form") {
 }
 
 TEST_CASE("protocol auto: LL for small buffers, LL128 in between, Simple for large ones") {
-  // Crossovers of the closed forms: LL and LL128 are equal where 2 us + S/(n 0.25 B) = 4 us +
-  // S/(n 0.92 B), S = 549 kB; LL128 and Simple where 4 us + S/(n 0.92 B) = 10 us + S/(n B), S = 55.2 MB.
+  // Crossovers of the closed forms with each protocol's ring base latency (LL 6.6, LL128 14, Simple
+  // 8.4 us) added: LL and LL128 are equal where 6.6 us + 14 (2 us + S/(n 0.25 B)) = 14 us + 14 (4 us +
+  // S/(n 0.92 B)), S = 694 kB; LL128 and Simple where 14 us + 14 (4 us + S/(n 0.92 B)) = 8.4 us +
+  // 14 (10 us + S/(n B)), S = 51.5 MB. Without the base latencies they would be 549 kB and 55.2 MB.
   const auto pick = [](double bytes) {
     return ring(policy::ProtocolSetting::kAuto)
         ->schedule(request(CollectiveKind::kAllReduce, bytes))
         .algorithm;
   };
   CHECK(pick(64e3) == "ring/ll");
-  CHECK(pick(500e3) == "ring/ll");
-  CHECK(pick(600e3) == "ring/ll128");
+  CHECK(pick(650e3) == "ring/ll");
+  CHECK(pick(750e3) == "ring/ll128");
   CHECK(pick(50e6) == "ring/ll128");
-  CHECK(pick(60e6) == "ring");
+  CHECK(pick(53e6) == "ring");
   CHECK(pick(1e9) == "ring");
 }
 
