@@ -179,3 +179,37 @@ TEST_CASE("4 x 8 B200 over 8 NDR rails: channel rings within 10% of nccl-tests' 
         test::approx(377e9).epsilon(0.10));
   CHECK(bus_bandwidth(machine, policy::HierarchicalCollective(), 16 * kGiB) > 1.3 * 377e9);
 }
+
+TEST_CASE("auto with NCCL's protocols is never more than 5% slower than the best algorithm and protocol") {
+  // 2 x 8 H100 with the step latency on: every fixed algorithm under each forced protocol against `auto`
+  // choosing both (the algorithm from its estimates under each protocol, the protocol for the schedule).
+  auto machine = load("topologies/hgx-h100-rails-16.machine.json");
+  machine.step_latency = true;
+  const auto n = static_cast<uint32_t>(machine.topology.units().size());
+  const auto protocols = {policy::ProtocolSetting::kSimple, policy::ProtocolSetting::kLl128,
+                          policy::ProtocolSetting::kLl};
+  for (double bytes : {4.0 * 1024, 256.0 * 1024, 4.0 * 1024 * 1024, 64.0 * 1024 * 1024})
+    for (auto kind :
+         {CollectiveKind::kAllReduce, CollectiveKind::kReduceScatter, CollectiveKind::kAllGather}) {
+      CAPTURE(bytes);
+      CAPTURE(int(kind));
+      auto seconds = [&](std::unique_ptr<policy::CollectivePolicy> inner, policy::ProtocolSetting setting) {
+        const policy::ProtocolChoice p(std::move(inner), setting);
+        return engine::simulate(machine, test::one_collective(kind, n, bytes), policy::LinearPlacement(), p)
+            .replay.iteration_time.value();
+      };
+      double best = 1e30;
+      for (auto setting : protocols) {
+        best = std::min({best, seconds(std::make_unique<policy::RingCollective>(), setting),
+                         seconds(std::make_unique<policy::ChannelRingsCollective>(), setting),
+                         seconds(std::make_unique<policy::RecursiveCollective>(), setting),
+                         seconds(std::make_unique<policy::HierarchicalCollective>(), setting)});
+        if (kind == CollectiveKind::kAllReduce)
+          best = std::min(best, seconds(std::make_unique<policy::DoubleBinaryTreeCollective>(), setting));
+      }
+      policy::CollectiveOptions both;
+      both.protocol = policy::ProtocolSetting::kAuto;
+      CHECK(seconds(std::make_unique<policy::AutoCollective>(both), policy::ProtocolSetting::kAuto) <=
+            1.05 * best);
+    }
+}

@@ -2,6 +2,7 @@
 #include "policy/collective/auto_collective.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <functional>
 #include <limits>
@@ -33,15 +34,32 @@ struct AlphaBeta {
   /// The slowest route's own latency, without a collective library's step latency: what the chunks
   /// behind a pipeline's first pay (Transfer::pipelined), s.
   double wire = 0;
+  /// The largest step latency of the routes under each protocol (hw::CollectiveProtocol order; 0 with
+  /// the machine's step latency off), s.
+  std::array<double, hw::kCollectiveProtocols.size()> step{};
 
+  /// Takes a route's latency and step latencies into account (its bandwidth is the caller's).
+  void include_latency(const topology::Machine& machine, const std::vector<topology::LinkId>& links) {
+    alpha = std::max(alpha, topology::transfer_latency(machine, links).value());
+    wire = std::max(wire, topology::route_latency(machine, links).value());
+    for (auto p : hw::kCollectiveProtocols)
+      step[size_t(p)] = std::max(step[size_t(p)], topology::route_step_latency(machine, links, p).value());
+  }
   /// Takes route a -> b into account (nothing when a and b are one unit).
   void include(const topology::Machine& machine, topology::Router& router, topology::NodeId a,
                topology::NodeId b) {
     if (a == b) return;
     const topology::Route route{router.route(a, b)};
-    alpha = std::max(alpha, topology::transfer_latency(machine, route.links).value());
-    wire = std::max(wire, topology::route_latency(machine, route.links).value());
+    include_latency(machine, route.links);
     bandwidth = std::min(bandwidth, topology::route_bandwidth(machine, route).value());
+  }
+  /// The model a collective running under `protocol` sees: every transfer at least the protocol's step
+  /// latency, its payload at the protocol's fraction of the bandwidth (ProtocolChoice).
+  AlphaBeta under(hw::CollectiveProtocol protocol) const {
+    AlphaBeta ab = *this;
+    ab.alpha = std::max(wire, step[size_t(protocol)]);
+    ab.bandwidth *= hw::bandwidth_fraction(protocol);
+    return ab;
   }
   /// Ends the measurement: with no route measured (all on one unit), a bandwidth that costs nothing.
   AlphaBeta& done() {
@@ -70,8 +88,7 @@ AlphaBeta measure_step(const CollectiveRequest& request, topology::Router& route
     auto& route = directions.emplace_back();
     if (src == dst) continue;
     const topology::Route links{router.route(src, dst)};
-    ab.alpha = std::max(ab.alpha, topology::transfer_latency(machine, links.links).value());
-    ab.wire = std::max(ab.wire, topology::route_latency(machine, links.links).value());
+    ab.include_latency(machine, links.links);
     route = topology::route_directions(machine.topology, src, links.links);
     for (uint32_t d : route) ++crossings[d];
   }
@@ -131,6 +148,9 @@ AlphaBeta measure_exchange(const CollectiveRequest& request, topology::Router& s
 /// The alpha-beta models inside one domain and across domains (among the domains' first members).
 struct DomainLinks {
   AlphaBeta inside, between;
+  DomainLinks under(hw::CollectiveProtocol protocol) const {
+    return {inside.under(protocol), between.under(protocol)};
+  }
 };
 
 DomainLinks measure_domains(const CollectiveRequest& request,
@@ -140,29 +160,46 @@ DomainLinks measure_domains(const CollectiveRequest& request,
   return {measure(request, domains.front()), measure(request, across)};
 }
 
-/// The recursive estimate, round by round at each round's own distance (recursive_collective.hpp):
-/// halving sends S/2, S/4, ... at distances p/2, p/4, ...; doubling S/p, 2S/p, ... at 1, 2, ...; a
-/// communicator that is not a power of two folds its extra members in and out (S each way).
-double recursive_estimate(const CollectiveRequest& request, topology::Router& shared_routes,
-                          const AlphaBeta& all) {
+/// The largest power of two at most the members.
+uint32_t recursive_members(const CollectiveRequest& request) {
   const auto n = static_cast<uint32_t>(request.member_units.size());
   uint32_t p = 1;
   while (p * 2 <= n) p *= 2;
-  const double S = request.bytes.value();
-  double t = p == n ? 0 : 2 * (all.alpha + S / all.bandwidth);
-  std::vector<AlphaBeta> round;  // by log2(distance)
+  return p;
+}
+
+/// The alpha-beta models of the recursive exchanges, by log2(distance).
+std::vector<AlphaBeta> recursive_rounds(const CollectiveRequest& request, topology::Router& shared_routes) {
+  const uint32_t p = recursive_members(request);
+  std::vector<AlphaBeta> rounds;
   for (uint32_t distance = 1; distance < p; distance *= 2)
-    round.push_back(measure_exchange(request, shared_routes, p, distance));
+    rounds.push_back(measure_exchange(request, shared_routes, p, distance));
+  return rounds;
+}
+
+/// The recursive estimate under `protocol`, round by round at each round's own distance
+/// (recursive_collective.hpp): halving sends S/2, S/4, ... at distances p/2, p/4, ...; doubling S/p,
+/// 2S/p, ... at 1, 2, ...; a communicator that is not a power of two folds its extra members in and out
+/// (S each way).
+double recursive_estimate(const CollectiveRequest& request, const std::vector<AlphaBeta>& rounds,
+                          const AlphaBeta& all_routes, hw::CollectiveProtocol protocol) {
+  const auto n = static_cast<uint32_t>(request.member_units.size());
+  const uint32_t p = recursive_members(request);
+  const double S = request.bytes.value();
+  const AlphaBeta all = all_routes.under(protocol);
+  double t = p == n ? 0 : 2 * (all.alpha + S / all.bandwidth);
   if (request.kind != CollectiveKind::kAllGather) {
     double bytes = S;
-    for (size_t j = round.size(); j-- > 0;) {
+    for (size_t j = rounds.size(); j-- > 0;) {
       bytes /= 2;
-      t += round[j].alpha + bytes / round[j].bandwidth;
+      const AlphaBeta r = rounds[j].under(protocol);
+      t += r.alpha + bytes / r.bandwidth;
     }
   }
   if (request.kind != CollectiveKind::kReduceScatter) {
     double block = S / p;
-    for (const auto& r : round) {
+    for (const auto& round : rounds) {
+      const AlphaBeta r = round.under(protocol);
       t += r.alpha + block / r.bandwidth;
       block *= 2;
     }
@@ -193,11 +230,11 @@ double in_network_estimate(const CollectiveRequest& request, topology::NodeId sw
 /// (hierarchical_collective.hpp): one chunk through every phase, then k - 1 more at the pace of the
 /// busier of the domain links and the network links.
 double hierarchical_estimate(const CollectiveRequest& request,
-                             const std::vector<std::vector<uint32_t>>& domains,
+                             const std::vector<std::vector<uint32_t>>& domains, const DomainLinks& links,
                              const CollectiveOptions& options) {
   const double d = double(domains.size()), m = double(domains.front().size()), S = request.bytes.value();
   const double k = options.chunks_for(S);
-  const auto [inside, between] = measure_domains(request, domains);
+  const auto& [inside, between] = links;
   const double phases = request.kind == CollectiveKind::kAllReduce ? 2 : 1;
   const double intra = (m - 1) * (inside.alpha + S / k / m / inside.bandwidth);
   const double inter = (d - 1) * (between.alpha + S / k / m / d / between.bandwidth);
@@ -209,10 +246,10 @@ double hierarchical_estimate(const CollectiveRequest& request,
 /// The channel rings' estimate (channel_rings.hpp): every step, S/(m n) over the network and (m - 1) of
 /// them over the domain link, whichever takes longer.
 double channel_rings_estimate(const CollectiveRequest& request,
-                              const std::vector<std::vector<uint32_t>>& domains) {
+                              const std::vector<std::vector<uint32_t>>& domains, const DomainLinks& links) {
   const double d = double(domains.size()), m = double(domains.front().size()), n = d * m;
   const double S = request.bytes.value();
-  const auto [inside, between] = measure_domains(request, domains);
+  const auto& [inside, between] = links;
   const double steps = request.kind == CollectiveKind::kAllReduce ? 2 * (n - 1) : n - 1;
   return steps * (std::max(inside.alpha, between.alpha) +
                   std::max(S / (m * n) / between.bandwidth, (m - 1) * S / (m * n) / inside.bandwidth));
@@ -227,13 +264,29 @@ double tree_depth(size_t n) {
   return depth;
 }
 
+/// The protocols auto estimates each algorithm under: the one the scenario names, or all three when the
+/// protocol is chosen per collective (the algorithm and the protocol picked together, as NCCL's tuner does).
+std::vector<hw::CollectiveProtocol> candidate_protocols(ProtocolSetting setting) {
+  switch (setting) {
+    case ProtocolSetting::kSimple:
+      return {hw::CollectiveProtocol::kSimple};
+    case ProtocolSetting::kLl128:
+      return {hw::CollectiveProtocol::kLl128};
+    case ProtocolSetting::kLl:
+      return {hw::CollectiveProtocol::kLl};
+    case ProtocolSetting::kAuto:
+      break;
+  }
+  return {hw::kCollectiveProtocols.begin(), hw::kCollectiveProtocols.end()};
+}
+
 }  // namespace
 
 std::unique_ptr<CollectivePolicy> AutoCollective::choose(const CollectiveRequest& request) const {
+  using hw::CollectiveProtocol;
   const double n = double(request.member_units.size());
   if (n <= 1) return std::make_unique<RingCollective>();
   const AlphaBeta all = measure(request);
-  const double alpha = all.alpha, B = all.bandwidth;
   const bool reduction = request.kind == CollectiveKind::kAllReduce ||
                          request.kind == CollectiveKind::kReduceScatter ||
                          request.kind == CollectiveKind::kAllGather;
@@ -244,44 +297,71 @@ std::unique_ptr<CollectivePolicy> AutoCollective::choose(const CollectiveRequest
   const double S = request.bytes.value();
   const double lg = std::ceil(std::log2(n));
   const bool power_of_two = std::exp2(lg) == n;
-  constexpr double kNever = std::numeric_limits<double>::max();
-  // Candidates in order of preference on a tie.
+  const double depth = tree_depth(request.member_units.size());
+  // Candidates in order of preference on a tie, each estimated under every protocol it may run.
   struct Candidate {
     double seconds;
     std::function<std::unique_ptr<CollectivePolicy>()> make;
   };
   std::vector<Candidate> candidates;
-  // With the library's step latency on, each candidate also pays its base latency (Simple's).
-  auto add = [&](double seconds, std::function<std::unique_ptr<CollectivePolicy>()> make) {
-    if (seconds >= kNever) return;
-    seconds += collective_base_latency(*make(), request, hw::CollectiveProtocol::kSimple).value();
-    candidates.push_back({seconds, std::move(make)});
+  const auto protocols = candidate_protocols(options_.protocol);
+  // A candidate's time: its least estimate over the protocols, each with its base latency under it.
+  auto add = [&](const std::function<double(CollectiveProtocol)>& estimate,
+                 std::function<std::unique_ptr<CollectivePolicy>()> make) {
+    const auto made = make();
+    double least = std::numeric_limits<double>::infinity();
+    for (auto p : protocols)
+      least = std::min(least, estimate(p) + collective_base_latency(*made, request, p).value());
+    candidates.push_back({least, std::move(make)});
   };
   switch (request.kind) {
     case CollectiveKind::kAllReduce: {
-      add(2 * (n - 1) * ring.alpha + 2 * (n - 1) / n * S / ring.bandwidth,
+      add(
+          [&](CollectiveProtocol p) {
+            const AlphaBeta r = ring.under(p);
+            return 2 * (n - 1) * r.alpha + 2 * (n - 1) / n * S / r.bandwidth;
+          },
           [] { return std::make_unique<RingCollective>(); });
-      add(recursive_estimate(request, shared_routes, all),
+      const auto rounds = recursive_rounds(request, shared_routes);
+      add([&](CollectiveProtocol p) { return recursive_estimate(request, rounds, all, p); },
           [] { return std::make_unique<RecursiveCollective>(); });
-      add(2 * (tree_depth(request.member_units.size()) * alpha + lg * S / B),
+      add(
+          [&](CollectiveProtocol p) {
+            const AlphaBeta a = all.under(p);
+            return 2 * (depth * a.alpha + lg * S / a.bandwidth);
+          },
           [] { return std::make_unique<TreeCollective>(); });
       const double k = options_.chunks_for(S / 2), H = std::floor(std::log2(n));
       // The first chunk pays the step latency on each of the 2H steps of its way, the others the wire's.
-      add(2 * H * alpha + k * all.wire + (k + 2 * H) * 2 * S / k / B,
+      add(
+          [&](CollectiveProtocol p) {
+            const AlphaBeta a = all.under(p);
+            return 2 * H * a.alpha + k * a.wire + (k + 2 * H) * 2 * S / k / a.bandwidth;
+          },
           [this] { return std::make_unique<DoubleBinaryTreeCollective>(options_); });
       break;
     }
     case CollectiveKind::kReduceScatter:
     case CollectiveKind::kAllGather:
-      add((n - 1) * ring.alpha + (n - 1) / n * S / ring.bandwidth,
+      add(
+          [&](CollectiveProtocol p) {
+            const AlphaBeta r = ring.under(p);
+            return (n - 1) * r.alpha + (n - 1) / n * S / r.bandwidth;
+          },
           [] { return std::make_unique<RingCollective>(); });
-      if (power_of_two)
-        add(recursive_estimate(request, shared_routes, all),
+      if (power_of_two) {
+        const auto rounds = recursive_rounds(request, shared_routes);
+        add([&](CollectiveProtocol p) { return recursive_estimate(request, rounds, all, p); },
             [] { return std::make_unique<RecursiveCollective>(); });
+      }
       break;
     case CollectiveKind::kBroadcast:
     case CollectiveKind::kReduce:
-      add(tree_depth(request.member_units.size()) * alpha + lg * S / B,
+      add(
+          [&](CollectiveProtocol p) {
+            const AlphaBeta a = all.under(p);
+            return depth * a.alpha + lg * S / a.bandwidth;
+          },
           [] { return std::make_unique<TreeCollective>(); });
       break;
     case CollectiveKind::kAllToAll:
@@ -289,12 +369,16 @@ std::unique_ptr<CollectivePolicy> AutoCollective::choose(const CollectiveRequest
   }
   if (reduction) {
     if (const auto sw = shared_reduction_switch(request))
-      add(in_network_estimate(request, *sw, all, options_),
+      add([&](CollectiveProtocol p) { return in_network_estimate(request, *sw, all.under(p), options_); },
           [this] { return std::make_unique<InNetworkCollective>(options_); });
     if (const auto domains = member_domains(request); !domains.empty()) {
-      add(channel_rings_estimate(request, domains),
+      const DomainLinks links = measure_domains(request, domains);
+      add([&](CollectiveProtocol p) { return channel_rings_estimate(request, domains, links.under(p)); },
           [] { return std::make_unique<ChannelRingsCollective>(); });
-      add(hierarchical_estimate(request, domains, options_),
+      add(
+          [&](CollectiveProtocol p) {
+            return hierarchical_estimate(request, domains, links.under(p), options_);
+          },
           [this] { return std::make_unique<HierarchicalCollective>(options_); });
     }
   }

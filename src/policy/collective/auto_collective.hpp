@@ -19,7 +19,11 @@ namespace zs::policy {
 /// a reducing switch and hierarchical when they form equal domains, for all three; tree for broadcast
 /// and reduce; direct for all-to-all (hierarchical all-to-all is chosen by naming it). Ties go to the
 /// earliest in that order. The schedule's algorithm reads "auto:<picked>", so a run reports what was
-/// chosen. The estimate ignores contention between collectives, as NCCL's tuner does.
+/// chosen. The estimate ignores contention between collectives, as NCCL's tuner does. Each algorithm is
+/// estimated under the options' protocol (alpha at least the protocol's step latency, B times its
+/// bandwidth fraction), plus its base latency under it (collective_base_latency); under
+/// ProtocolSetting::kAuto under each protocol, keeping the least, so that algorithm and protocol are picked
+/// together as NCCL's tuner picks them (ProtocolChoice then picks the protocol for the schedule).
 class AutoCollective final : public CollectivePolicy {
  public:
   explicit AutoCollective(CollectiveOptions options = {}) : options_(options) {}
