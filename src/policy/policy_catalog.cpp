@@ -88,7 +88,8 @@ CollectiveRegistry builtin_collective_policies() {
         plain<PairwiseCollective, CollectivePolicy, O>());
   r.add("auto",
         "per collective, the cheapest of ring, rings, recursive, tree, double binary tree, in-network "
-        "and hierarchical by alpha-beta estimates on the members' routes (reported as auto:<algorithm>)",
+        "and hierarchical by alpha-beta estimates on the members' routes, under the scenario's protocol or, "
+        "with protocol auto, under each (reported as auto:<algorithm>)",
         chunked<AutoCollective>(), &CollectiveOptions::params());
   return r;
 }
