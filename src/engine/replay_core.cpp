@@ -333,7 +333,8 @@ std::vector<double> ReplayCore::step_latencies(const policy::CollectiveSchedule&
       count.resize(tr.step + 1, 0.0);
     }
     sum[tr.step] +=
-        topology::route_step_latency(machine, backend.router().route(src, dst), tr.protocol).value();
+        topology::route_step_latency(machine, backend.router().route(src, dst), tr.protocol, tr.algorithm)
+            .value();
     count[tr.step] += 1;
   }
   for (size_t s = 0; s < sum.size(); ++s) sum[s] = count[s] > 0 ? sum[s] / count[s] : 0.0;

@@ -34,6 +34,23 @@ const core::ParamTable& LinkModel::params() {
                             "bandwidth); left out, the link's step_latency")
            .optional()
            .positive()
+           .cite(),
+       core::Param::seconds("tree_step_latency",
+                            "step_latency of a step of the collective library's tree algorithm under its "
+                            "Simple protocol (NCCL counts its tree's steps apart from its ring's); left out, "
+                            "the link's step_latency")
+           .optional()
+           .positive()
+           .cite(),
+       core::Param::seconds("tree_step_latency_ll128",
+                            "tree_step_latency under the LL128 protocol; left out, step_latency_ll128")
+           .optional()
+           .positive()
+           .cite(),
+       core::Param::seconds("tree_step_latency_ll",
+                            "tree_step_latency under the LL protocol; left out, step_latency_ll")
+           .optional()
+           .positive()
            .cite()});
   return table;
 }
@@ -50,12 +67,19 @@ LinkModel LinkModel::from_json(core::JsonObject& json) {
   m.step_latency_ = r.get<core::Seconds>("step_latency");
   m.step_latency_ll128_ = r.find<core::Seconds>("step_latency_ll128").value_or(core::Seconds(0.0));
   m.step_latency_ll_ = r.find<core::Seconds>("step_latency_ll").value_or(core::Seconds(0.0));
+  m.tree_step_latency_ = {r.find<core::Seconds>("tree_step_latency").value_or(core::Seconds(0.0)),
+                          r.find<core::Seconds>("tree_step_latency_ll128").value_or(core::Seconds(0.0)),
+                          r.find<core::Seconds>("tree_step_latency_ll").value_or(core::Seconds(0.0))};
   r.finish();
   m.resolved_ = r.resolved();
   return m;
 }
 
-core::Seconds LinkModel::step_latency(CollectiveProtocol protocol) const {
+core::Seconds LinkModel::step_latency(CollectiveProtocol protocol, LibraryAlgorithm algorithm) const {
+  if (algorithm == LibraryAlgorithm::kTree) {
+    const core::Seconds tree = tree_step_latency_[size_t(protocol)];
+    if (tree.value() > 0) return tree;
+  }
   const core::Seconds own = protocol == CollectiveProtocol::kLl128 ? step_latency_ll128_
                             : protocol == CollectiveProtocol::kLl  ? step_latency_ll_
                                                                    : step_latency_;

@@ -1,6 +1,7 @@
 // Parameter set of one link type (NVLink, PCIe, InfiniBand, Ethernet, optical).
 #pragma once
 
+#include <array>
 #include <map>
 #include <string>
 
@@ -38,8 +39,10 @@ class LinkModel {
   /// Least time one collective-library step over this link takes, wire included, s (0: no floor).
   core::Seconds step_latency() const { return step_latency_; }
   /// The step latency under `protocol`, s: step_latency for Simple; for LL128 and LL the model's own
-  /// (step_latency_ll128, step_latency_ll), or step_latency where the model gives none.
-  core::Seconds step_latency(CollectiveProtocol protocol) const;
+  /// (step_latency_ll128, step_latency_ll), or step_latency where the model gives none. A step of the
+  /// library's tree takes the model's tree_step_latency for the protocol where it gives one.
+  core::Seconds step_latency(CollectiveProtocol protocol,
+                             LibraryAlgorithm algorithm = LibraryAlgorithm::kRing) const;
   /// What bulk data achieves per direction: bandwidth x efficiency, B/s.
   core::ByteRate effective_bandwidth() const { return bandwidth_ * efficiency_; }
 
@@ -52,6 +55,8 @@ class LinkModel {
   core::Seconds step_latency_{0.0};
   core::Seconds step_latency_ll128_{0.0};  ///< 0: not given
   core::Seconds step_latency_ll_{0.0};     ///< 0: not given
+  /// tree_step_latency, _ll128, _ll in hw::CollectiveProtocol order (Simple, LL128, LL); 0: not given.
+  std::array<core::Seconds, kCollectiveProtocols.size()> tree_step_latency_{};
   nlohmann::json resolved_;
 };
 

@@ -52,10 +52,10 @@ core::Seconds route_latency(const Machine& machine, const std::vector<LinkId>& l
 }
 
 core::Seconds route_step_latency(const Machine& machine, const std::vector<LinkId>& links,
-                                 hw::CollectiveProtocol protocol) {
+                                 hw::CollectiveProtocol protocol, hw::LibraryAlgorithm algorithm) {
   core::Seconds floor(0.0);
   if (!machine.step_latency) return floor;
-  for (LinkId l : links) floor = std::max(floor, machine.link_model(l).step_latency(protocol));
+  for (LinkId l : links) floor = std::max(floor, machine.link_model(l).step_latency(protocol, algorithm));
   return floor;
 }
 

@@ -24,9 +24,11 @@ inline core::Seconds route_latency(const Machine& machine, const Route& route) {
 }
 /// The largest step_latency of the route's links: the least time one step of a collective library
 /// takes over it, s (0 when no link model gives one, or when the machine's step_latency is off).
-/// Under `protocol`, each link's step latency for that protocol (hw::LinkModel::step_latency).
+/// Under `protocol`, each link's step latency for that protocol, and for a step of the library's tree its
+/// tree row (hw::LinkModel::step_latency).
 core::Seconds route_step_latency(const Machine& machine, const std::vector<LinkId>& links,
-                                 hw::CollectiveProtocol protocol = hw::CollectiveProtocol::kSimple);
+                                 hw::CollectiveProtocol protocol = hw::CollectiveProtocol::kSimple,
+                                 hw::LibraryAlgorithm algorithm = hw::LibraryAlgorithm::kRing);
 /// Latency of one transfer along the route: route_latency, at least route_step_latency, s.
 core::Seconds transfer_latency(const Machine& machine, const std::vector<LinkId>& links);
 /// Bandwidth of the route's narrowest link, B/s per direction.

@@ -213,3 +213,27 @@ TEST_CASE("auto with NCCL's protocols is never more than 5% slower than the best
             1.05 * best);
     }
 }
+
+TEST_CASE("the double binary tree pays NCCL's tree row of step latencies and its tree's base latency") {
+  // 8 H100 on NVSwitch, 1 KiB (one chunk per tree, H = 3 levels up and down): under Simple each of the 2H
+  // steps takes the tree's 28 us (the ring's is 3.4 us) and the tree has no base latency; under LL128 the
+  // tree's 1.25 us step is below the route's 1.3 us of link and switch latency, plus 14 us of base
+  // latency; under LL 6.8 us of base latency, then 2H routes of 1.3 us.
+  auto machine = load("topologies/hgx-h100-8.machine.json");
+  machine.step_latency = true;
+  const auto n = static_cast<uint32_t>(machine.topology.units().size());
+  auto seconds = [&](policy::ProtocolSetting setting, engine::Fidelity fidelity) {
+    const policy::ProtocolChoice p(std::make_unique<policy::DoubleBinaryTreeCollective>(), setting);
+    return engine::simulate(machine, test::one_collective(CollectiveKind::kAllReduce, n, 1024),
+                            policy::LinearPlacement(), p, {}, fidelity)
+        .replay.iteration_time.value();
+  };
+  for (auto fidelity : {engine::Fidelity::kExact, engine::Fidelity::kCollapsed}) {
+    CAPTURE(int(fidelity));
+    CHECK(seconds(policy::ProtocolSetting::kSimple, fidelity) == test::approx(6 * 28e-6).epsilon(0.005));
+    CHECK(seconds(policy::ProtocolSetting::kLl128, fidelity) ==
+          test::approx(14e-6 + 6 * 1.3e-6).epsilon(0.005));
+    CHECK(seconds(policy::ProtocolSetting::kLl, fidelity) ==
+          test::approx(6.8e-6 + 6 * 1.3e-6).epsilon(0.005));
+  }
+}

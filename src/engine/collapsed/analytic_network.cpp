@@ -128,8 +128,10 @@ const AnalyticNetwork::CachedRoute& AnalyticNetwork::route(topology::NodeId src,
   }
   r.directions = topology::route_directions(machine_.topology, src, links);
   r.latency = topology::route_latency(machine_, links).value();
-  for (auto protocol : hw::kCollectiveProtocols)
-    r.step_latency[size_t(protocol)] = topology::route_step_latency(machine_, links, protocol).value();
+  for (auto algorithm : {hw::LibraryAlgorithm::kRing, hw::LibraryAlgorithm::kTree})
+    for (auto protocol : hw::kCollectiveProtocols)
+      r.step_latency[Flow{0, 0, 0, false, protocol, algorithm}.step_kind()] =
+          topology::route_step_latency(machine_, links, protocol, algorithm).value();
   route_index_.emplace(key, static_cast<uint32_t>(routes_.size()));
   routes_.push_back(std::move(r));
   return routes_.back();
@@ -146,7 +148,7 @@ AnalyticNetwork::StepCost AnalyticNetwork::step(const std::vector<Flow>& own, co
     return fluid_step(own, others, others_weight, link_bytes, repeat, own_link_bytes);
   StepCost cost;
   auto own_latency = [](const CachedRoute& r, const Flow& f) {
-    return f.pipelined ? r.latency : r.transfer_latency(f.protocol);
+    return f.pipelined ? r.latency : r.transfer_latency(f);
   };
   auto add = [&](const Flow& f, double weight) {
     if (f.src == f.dst || f.bytes <= 0) return;

@@ -30,6 +30,12 @@ class AnalyticNetwork {
     bool pipelined = false;
     /// The collective library's protocol: the step latency its links charge (policy::Transfer::protocol).
     hw::CollectiveProtocol protocol = hw::CollectiveProtocol::kSimple;
+    /// Whose row of step latencies it pays (policy::Transfer::algorithm).
+    hw::LibraryAlgorithm algorithm = hw::LibraryAlgorithm::kRing;
+    /// Its index into CachedRoute::step_latency.
+    size_t step_kind() const {
+      return size_t(algorithm) * hw::kCollectiveProtocols.size() + size_t(protocol);
+    }
   };
   /// A step's cost in two parts, s: the latency (the slowest own route's, at least the mean step
   /// latency of the routes of the own transfers that are not pipelined), and the drain time.
@@ -73,12 +79,10 @@ class AnalyticNetwork {
   struct CachedRoute {
     std::vector<uint32_t> directions;  ///< link directions in order: 2 l (a to b) or 2 l + 1
     double latency = 0;                ///< links' latencies plus transit latencies, s
-    /// The largest step_latency of its links, by protocol (hw::CollectiveProtocol order), s.
-    std::array<double, hw::kCollectiveProtocols.size()> step_latency{};
+    /// The largest step_latency of its links, by library algorithm and protocol (Flow::step_kind), s.
+    std::array<double, 2 * hw::kCollectiveProtocols.size()> step_latency{};
     /// The transfer's own latency under `protocol`: the route's, at least its step latency, s.
-    double transfer_latency(hw::CollectiveProtocol protocol) const {
-      return std::max(latency, step_latency[size_t(protocol)]);
-    }
+    double transfer_latency(const Flow& f) const { return std::max(latency, step_latency[f.step_kind()]); }
   };
   /// A step's latency as its transfers are added: the largest route latency, at least the mean step
   /// latency of its transfers that are not pipelined. A collective library's steps are pipelined along
@@ -91,7 +95,7 @@ class AnalyticNetwork {
     void add(const CachedRoute& r, const Flow& f) {
       slowest_route = std::max(slowest_route, r.latency);
       if (f.pipelined) return;
-      step_sum += r.step_latency[size_t(f.protocol)];
+      step_sum += r.step_latency[f.step_kind()];
       ++transfers;
     }
     double value() const { return std::max(slowest_route, transfers == 0 ? 0.0 : step_sum / transfers); }

@@ -204,11 +204,11 @@ CollapsedCosts::Cost CollapsedCosts::schedule_cost(uint64_t rank, const std::vec
       const auto& units = request.member_units;
       own.push_back({policy::endpoint_node(machine_, units, tr.src),
                      policy::endpoint_node(machine_, units, tr.dst), tr.bytes.value(), tr.pipelined,
-                     tr.protocol});
+                     tr.protocol, tr.algorithm});
       for (const auto& copy : copy_units)
         others.push_back({policy::endpoint_node(machine_, copy, tr.src),
                           policy::endpoint_node(machine_, copy, tr.dst), tr.bytes.value(), tr.pipelined,
-                          tr.protocol});
+                          tr.protocol, tr.algorithm});
     }
     const double repeat = step.repeat;
     const auto s =
@@ -235,11 +235,11 @@ void CollapsedCosts::replayed_schedule_cost(const policy::CollectiveSchedule& sc
   auto add = [&](const policy::Transfer& tr) {
     own.push_back({policy::endpoint_node(machine_, units, tr.src),
                    policy::endpoint_node(machine_, units, tr.dst), tr.bytes.value(), tr.pipelined,
-                   tr.protocol});
+                   tr.protocol, tr.algorithm});
     for (const auto& copy : copy_units)
       others.push_back({policy::endpoint_node(machine_, copy, tr.src),
                         policy::endpoint_node(machine_, copy, tr.dst), tr.bytes.value(), tr.pipelined,
-                        tr.protocol});
+                        tr.protocol, tr.algorithm});
   };
   // The bytes each step puts on the links (for utilization and sharing), step by step as above.
   std::vector<std::vector<uint32_t>> by_step;

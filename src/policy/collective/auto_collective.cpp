@@ -35,15 +35,19 @@ struct AlphaBeta {
   /// behind a pipeline's first pay (Transfer::pipelined), s.
   double wire = 0;
   /// The largest step latency of the routes under each protocol (hw::CollectiveProtocol order; 0 with
-  /// the machine's step latency off), s.
-  std::array<double, hw::kCollectiveProtocols.size()> step{};
+  /// the machine's step latency off), s: for the library's ring row, and for its tree's.
+  std::array<double, hw::kCollectiveProtocols.size()> step{}, tree_step{};
 
   /// Takes a route's latency and step latencies into account (its bandwidth is the caller's).
   void include_latency(const topology::Machine& machine, const std::vector<topology::LinkId>& links) {
     alpha = std::max(alpha, topology::transfer_latency(machine, links).value());
     wire = std::max(wire, topology::route_latency(machine, links).value());
-    for (auto p : hw::kCollectiveProtocols)
+    for (auto p : hw::kCollectiveProtocols) {
       step[size_t(p)] = std::max(step[size_t(p)], topology::route_step_latency(machine, links, p).value());
+      tree_step[size_t(p)] =
+          std::max(tree_step[size_t(p)],
+                   topology::route_step_latency(machine, links, p, hw::LibraryAlgorithm::kTree).value());
+    }
   }
   /// Takes route a -> b into account (nothing when a and b are one unit).
   void include(const topology::Machine& machine, topology::Router& router, topology::NodeId a,
@@ -55,9 +59,11 @@ struct AlphaBeta {
   }
   /// The model a collective running under `protocol` sees: every transfer at least the protocol's step
   /// latency, its payload at the protocol's fraction of the bandwidth (ProtocolChoice).
-  AlphaBeta under(hw::CollectiveProtocol protocol) const {
+  AlphaBeta under(hw::CollectiveProtocol protocol,
+                  hw::LibraryAlgorithm algorithm = hw::LibraryAlgorithm::kRing) const {
     AlphaBeta ab = *this;
-    ab.alpha = std::max(wire, step[size_t(protocol)]);
+    const auto& row = algorithm == hw::LibraryAlgorithm::kTree ? tree_step : step;
+    ab.alpha = std::max(wire, row[size_t(protocol)]);
     ab.bandwidth *= hw::bandwidth_fraction(protocol);
     return ab;
   }
@@ -335,7 +341,7 @@ std::unique_ptr<CollectivePolicy> AutoCollective::choose(const CollectiveRequest
       // The first chunk pays the step latency on each of the 2H steps of its way, the others the wire's.
       add(
           [&](CollectiveProtocol p) {
-            const AlphaBeta a = all.under(p);
+            const AlphaBeta a = all.under(p, hw::LibraryAlgorithm::kTree);
             return 2 * H * a.alpha + k * a.wire + (k + 2 * H) * 2 * S / k / a.bandwidth;
           },
           [this] { return std::make_unique<DoubleBinaryTreeCollective>(options_); });

@@ -17,7 +17,8 @@ bool same_step(const std::vector<Transfer>& a, const std::vector<Transfer>& b) {
   if (a.size() != b.size()) return false;
   for (size_t i = 0; i < a.size(); ++i)
     if (a[i].src != b[i].src || a[i].dst != b[i].dst || a[i].bytes != b[i].bytes ||
-        a[i].pipelined != b[i].pipelined || a[i].protocol != b[i].protocol)
+        a[i].pipelined != b[i].pipelined || a[i].protocol != b[i].protocol ||
+        a[i].algorithm != b[i].algorithm)
       return false;
   return true;
 }
@@ -80,7 +81,7 @@ std::vector<RepeatedStep> repeated_steps(const CollectiveSchedule& schedule) {
   std::vector<std::vector<Transfer>> by_step;
   for (const auto& t : schedule.transfers) {
     if (by_step.size() <= t.step) by_step.resize(t.step + 1);
-    by_step[t.step].push_back({t.src, t.dst, t.bytes, t.step, {}, t.pipelined, t.protocol});
+    by_step[t.step].push_back({t.src, t.dst, t.bytes, t.step, {}, t.pipelined, t.protocol, t.algorithm});
   }
   std::vector<RepeatedStep> out;
   std::multimap<uint64_t, size_t> seen;  // hash of a step -> its index in out
@@ -90,7 +91,7 @@ std::vector<RepeatedStep> repeated_steps(const CollectiveSchedule& schedule) {
     for (const auto& t : transfers) {
       h = core::splitmix64(h ^ (uint64_t(t.src) << 32 | t.dst));
       h = core::splitmix64(h ^ static_cast<uint64_t>(t.bytes.value() * 1024.0) ^ uint64_t(t.pipelined) ^
-                           uint64_t(t.protocol) << 8);
+                           uint64_t(t.protocol) << 8 ^ uint64_t(t.algorithm) << 16);
     }
     bool merged = false;
     for (auto [it, end] = seen.equal_range(h); it != end; ++it)

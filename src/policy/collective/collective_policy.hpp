@@ -34,6 +34,9 @@ struct Transfer {
   /// How the collective library moves it: its links' step latency under this protocol, its bytes
   /// already grown to what the protocol puts on the wire (ProtocolChoice).
   hw::CollectiveProtocol protocol = hw::CollectiveProtocol::kSimple;
+  /// Whose per-step latency it pays: the library's ring row (the default) or its tree's
+  /// (hw::LinkModel::step_latency).
+  hw::LibraryAlgorithm algorithm = hw::LibraryAlgorithm::kRing;
 };
 
 /// A collective as a DAG of transfers. The local reduction arithmetic is not charged (an

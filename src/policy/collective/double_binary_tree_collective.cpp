@@ -118,6 +118,8 @@ CollectiveSchedule DoubleBinaryTreeCollective::schedule(const CollectiveRequest&
     for (const auto& send : sends) b.send(send.src, send.dst, chunk, send.pipelined);
     b.end_step();
   }
+  // Its steps pay the library's tree row of per-step latencies.
+  for (auto& t : s.transfers) t.algorithm = hw::LibraryAlgorithm::kTree;
   return s;
 }
 

@@ -89,7 +89,8 @@ ProtocolChoice::Estimates ProtocolChoice::estimates(const CollectiveRequest& req
         load[d] += t.bytes.value() * double(stride);
       if (t.pipelined) continue;
       for (auto protocol : hw::kCollectiveProtocols)
-        step_sum[size_t(protocol)] += topology::route_step_latency(machine, route.links, protocol).value();
+        step_sum[size_t(protocol)] +=
+            topology::route_step_latency(machine, route.links, protocol, t.algorithm).value();
       ++counted;
     }
     // Under Simple; a protocol moves its payload at its fraction of that rate.
