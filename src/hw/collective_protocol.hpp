@@ -26,8 +26,8 @@ std::string_view to_string(CollectiveProtocol protocol);
 /// servers or for an all-reduce). The per-channel caps NCCL applies on top are not modelled.
 double bandwidth_fraction(CollectiveProtocol protocol);
 
-/// The collective library's algorithm families that carry a fixed cost per collective: NCCL's ring and
-/// tree.
+/// The collective library's algorithm families, NCCL's ring and tree: each has its own fixed cost per
+/// collective (base_latency) and its own row of per-step latencies (LinkModel::step_latency).
 enum class LibraryAlgorithm : uint8_t { kRing, kTree };
 
 /// The collective library's fixed cost of one collective of `algorithm` under `protocol` (kernel launch

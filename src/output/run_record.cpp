@@ -56,8 +56,8 @@ std::string step_latency_note(const scenario::Scenario& s) {
   const std::string charged =
       "a collective library's cost per algorithm step is charged as its links' step_latency (NCCL's latency "
       "per hop), a step of concurrent transfers at least the mean of theirs, a pipelined schedule on its "
-      "first chunk only; its cost per collective (NCCL's base latency of its ring and tree) raises the first "
-      "step's; ";
+      "first chunk only; its cost per collective (NCCL's base latency of its ring and tree) is paid once "
+      "before the first step; ";
   switch (s.collective_options.protocol) {
     case policy::ProtocolSetting::kSimple:
       return charged +
