@@ -22,6 +22,8 @@ Trace generate_megatron_trace(const TransformerSpec& model, const ParallelPlan& 
   trace.communicators = layout.communicators;
   trace.streams = {"compute", "send-next", "send-previous", "data-parallel"};
   if (plan.overlap_expert_communication) trace.streams.push_back("expert-exchange");
+  if (plan.overlap_pipeline_exchanges)  // at StageBuilder::receive_streams(plan)
+    trace.streams.insert(trace.streams.end(), {"receive-previous", "receive-next"});
   if (plan.overlap_tensor_communication) trace.streams.push_back("tp-overlap");
   const TensorOverlapStreams tp_overlap{StageBuilder::kCompute,
                                         static_cast<uint32_t>(trace.streams.size() - 1)};

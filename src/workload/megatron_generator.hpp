@@ -40,9 +40,10 @@ class TraceTooLarge : public std::length_error {
 /// all-gathered before its forward and backward); then Adam (memory-bound) on the rank's shard, the optimizer
 /// state moved from and to the memory pool when offloaded, and the updated weights all-gathered under ZeRO
 /// 1-2. Point-to-point receives, tensor-, context- and expert-parallel collectives block the compute stream;
-/// sends use one stream per direction; data-parallel collectives their own (Megatron-Core's overlapped
-/// exchanges; with batched_exchanges, Megatron-LM 2021's: batched_exchange_actions). Tied embeddings on
-/// a pipeline sum their two gradients between the first and last stage; the loss runs over the rank's
+/// sends use one stream per direction; data-parallel collectives their own. Each receive is posted just
+/// before its step; with overlap_pipeline_exchanges, a step ahead on a stream per direction (Megatron-Core's
+/// overlap_p2p_comm); with batched_exchanges, as Megatron-LM 2021 (batched_exchange_actions). Tied embeddings
+/// on a pipeline sum their two gradients between the first and last stage; the loss runs over the rank's
 /// vocabulary shard with its tensor-parallel all-reduces. Each role states its memory footprint
 /// (stage_footprint).
 /// `max_ops`: the most ops the trace may hold (TraceTooLarge past it, before generating when the plan

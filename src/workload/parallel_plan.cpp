@@ -130,6 +130,12 @@ const core::ParamTable& ParallelPlan::params() {
                       "schedule's steady state; false: each send on its own stream as soon as its step "
                       "ends, each receive just before the step that needs it")
            .or_default(false),
+       Param::boolean("overlap_pipeline_exchanges",
+                      "Megatron-Core's overlapped pipeline exchanges (overlap_p2p_comm; interleaved schedule "
+                      "only): each step posts its send with the receive of the next step in its direction "
+                      "(forward or backward), a step ahead in the steady state; a step's compute waits for "
+                      "its receive and the previous send in its direction")
+           .or_default(false),
        Param::boolean(
            "overlap_tensor_communication",
            "Megatron-LM's --tp-comm-overlap (Transformer Engine userbuffers): each tensor-parallel "
@@ -173,6 +179,23 @@ void require_overlappable(core::ParamReader& json, const ParallelPlan& p) {
     throw json.error(key,
                      "combined 1F1B runs with ZeRO stages 0-2 (Megatron-LM's distributed optimizer), "
                      "not with zero_stage 3");
+}
+
+void require_exchange_overlap(core::ParamReader& json, const ParallelPlan& p) {
+  const char* key = "overlap_pipeline_exchanges";
+  if (p.pipeline_parallel < 2 || p.schedule != PipelineSchedule::kInterleaved1F1B)
+    throw json.error(key,
+                     "overlapped pipeline exchanges need pipeline_parallel > 1 and schedule "
+                     "\"interleaved-1f1b\" (Megatron-Core overlaps the exchanges of its interleaved schedule "
+                     "only)");
+  if (p.batched_exchanges)
+    throw json.error(key,
+                     "overlapped and batched exchanges exclude each other (Megatron-Core's "
+                     "overlap_p2p_comm and batch_p2p_comm)");
+  if (p.overlap_expert_communication)
+    throw json.error(key,
+                     "combined 1F1B (overlap_expert_communication) places its own exchanges; "
+                     "overlapping them as well is not modelled");
 }
 
 std::vector<uint32_t> read_layers_per_stage(core::ParamReader& json, const TransformerSpec& model,
@@ -238,6 +261,7 @@ ParallelPlan ParallelPlan::from_params(core::ParamReader& json, const Transforme
   p.overlap_expert_communication = json.get<bool>("overlap_expert_communication");
   p.overlap_tensor_communication = json.get<bool>("overlap_tensor_communication");
   p.batched_exchanges = json.get<bool>("batched_exchanges");
+  p.overlap_pipeline_exchanges = json.get<bool>("overlap_pipeline_exchanges");
   const std::string fp8 = json.get<std::string>("fp8");
   if (fp8 == "transformer-engine")
     p.fp8 = Fp8Recipe::kTransformerEngine;
@@ -302,6 +326,7 @@ ParallelPlan ParallelPlan::from_params(core::ParamReader& json, const Transforme
     throw json.error("batched_exchanges",
                      "batched exchanges are Megatron-LM 2021's schedules, which have no combined 1F1B "
                      "(overlap_expert_communication)");
+  if (p.overlap_pipeline_exchanges) require_exchange_overlap(json, p);
   if (p.overlap_tensor_communication && (p.tensor_parallel < 2 || !p.sequence_parallel))
     throw json.error("overlap_tensor_communication",
                      "overlapping tensor-parallel communication needs tensor_parallel > 1 and "
@@ -376,6 +401,7 @@ std::string ParallelPlan::describe() const {
   if (offload_optimizer) s += ", optimizer offloaded";
   if (overlap_expert_communication) s += ", expert all-to-alls overlapped (combined 1F1B)";
   if (batched_exchanges && pipeline_parallel > 1) s += ", batched pipeline exchanges";
+  if (overlap_pipeline_exchanges) s += ", pipeline exchanges overlapped";
   if (overlap_tensor_communication) s += ", tensor-parallel communication overlapped with GEMMs";
   if (!flash_attention) s += ", attention scores in HBM";
   return s;

@@ -84,8 +84,13 @@ struct ParallelPlan {
   /// step's receives are posted together and waited for (batch_isend_irecv, then a device synchronize),
   /// except between a forward and the backward it is paired with in the interleaved schedule's steady
   /// state. false: each send on its own stream as soon as its step ends, each receive just before the
-  /// step that needs it (Megatron-Core's overlapped exchanges).
+  /// step that needs it (unless overlap_pipeline_exchanges posts it a step ahead).
   bool batched_exchanges = false;
+  /// Megatron-Core's overlapped exchanges of the interleaved schedule (its overlap_p2p_comm): each step
+  /// posts its send together with the receive of the next step in the same direction (forward or
+  /// backward), so a receive is posted a step ahead in the steady state; a step's compute waits for its
+  /// receive and for the send of the previous step in its direction.
+  bool overlap_pipeline_exchanges = false;
   /// Megatron-LM's --tp-comm-overlap (Transformer Engine userbuffers): each tensor-parallel all-gather and
   /// reduce-scatter of a block runs beside the GEMM it feeds or drains (needs sequence parallelism).
   bool overlap_tensor_communication = false;

@@ -17,6 +17,8 @@ void StageBuilder::build() {
   const auto steps = plan_.stage_steps(stage_);
   if (plan_.batched_exchanges) {
     batched_steps(steps);
+  } else if (plan_.overlap_pipeline_exchanges) {
+    overlapped_steps(steps);
   } else {
     for (size_t i = 0; i < steps.size(); ++i) {
       if (steps[i].combined_with_next) {
@@ -73,14 +75,10 @@ void StageBuilder::tensor_exchange(const std::string& at, const std::string& pha
     collective(at + "tp-all-reduce", phase, CollectiveKind::kAllReduce, "tp", activations());
 }
 
-void StageBuilder::p2p(const std::string& name, const std::string& phase, P2PDirection dir, int32_t offset) {
+uint32_t StageBuilder::p2p(const std::string& name, const std::string& phase, P2PDirection dir,
+                           int32_t offset, uint32_t stream, std::vector<uint32_t> deps) {
   core::Bytes bytes(tokens() * model_.hidden * elem() / tp());
-  const uint32_t stream = dir == P2PDirection::kRecv ? kCompute : offset > 0 ? kSendNext : kSendPrev;
-  std::vector<uint32_t> deps;
-  if (dir == P2PDirection::kSend) deps.push_back(last_compute_);
-  add(name, phase, stream, deps, P2POp{dir, "pp", offset, bytes, plan_.chunks() > 1});
-  if (dir == P2PDirection::kRecv && plan_.tensor_parallel > 1 && !sp())
-    collective(name + "/tp-all-gather", phase, CollectiveKind::kAllGather, "tp", activations());
+  return add(name, phase, stream, std::move(deps), P2POp{dir, "pp", offset, bytes, plan_.chunks() > 1});
 }
 
 void StageBuilder::loss(const std::string& at, const std::string& phase) {
@@ -158,20 +156,93 @@ std::optional<uint32_t> StageBuilder::step_send(const PipelineStep& step) {
   const std::string at = step_prefix(step.micro_batch, step.chunk);
   const uint32_t vs = virtual_stage(step.chunk);
   if (step.forward && vs + 1 < virtual_stages())
-    p2p(at + "send-activations", "forward", P2PDirection::kSend, +1);
-  else if (!step.forward && vs > 0)
-    p2p(at + "send-gradients", "backward", P2PDirection::kSend, -1);
-  else
-    return std::nullopt;
-  return static_cast<uint32_t>(program_.ops.size() - 1);
+    return p2p(at + "send-activations", "forward", P2PDirection::kSend, +1, kSendNext, {last_compute_});
+  if (!step.forward && vs > 0)
+    return p2p(at + "send-gradients", "backward", P2PDirection::kSend, -1, kSendPrev, {last_compute_});
+  return std::nullopt;
 }
 
-void StageBuilder::step_recv(const PipelineStep& step) {
+std::optional<uint32_t> StageBuilder::receive(const PipelineStep& step, uint32_t stream,
+                                              std::vector<uint32_t> deps) {
   const std::string at = step_prefix(step.micro_batch, step.chunk);
   const uint32_t vs = virtual_stage(step.chunk);
-  if (step.forward && vs > 0) p2p(at + "recv-activations", "forward", P2PDirection::kRecv, -1);
+  if (step.forward && vs > 0)
+    return p2p(at + "recv-activations", "forward", P2PDirection::kRecv, -1, stream, std::move(deps));
   if (!step.forward && vs + 1 < virtual_stages())
-    p2p(at + "recv-gradients", "backward", P2PDirection::kRecv, +1);
+    return p2p(at + "recv-gradients", "backward", P2PDirection::kRecv, +1, stream, std::move(deps));
+  return std::nullopt;
+}
+
+std::optional<uint32_t> StageBuilder::step_recv(const PipelineStep& step) {
+  auto id = receive(step, kCompute, {});
+  if (id) receive_gather(step);
+  return id;
+}
+
+std::optional<uint32_t> StageBuilder::post_receive(const PipelineStep& step) {
+  std::vector<uint32_t> deps;  // none before the stage's first compute op
+  if (last_compute_ < program_.ops.size() && program_.ops[last_compute_].stream == kCompute)
+    deps.push_back(last_compute_);
+  return receive(step, receive_streams(plan_) + (step.forward ? 0 : 1), std::move(deps));
+}
+
+void StageBuilder::receive_gather(const PipelineStep& step) {
+  if (plan_.tensor_parallel == 1 || sp()) return;
+  const uint32_t vs = virtual_stage(step.chunk);
+  if (step.forward ? vs == 0 : vs + 1 == virtual_stages()) return;
+  const std::string at = step_prefix(step.micro_batch, step.chunk);
+  const char* name = step.forward ? "recv-activations" : "recv-gradients";
+  collective(at + name + "/tp-all-gather", step.forward ? "forward" : "backward", CollectiveKind::kAllGather,
+             "tp", activations());
+}
+
+namespace {
+
+/// The next step after `i` in the same direction (forward or backward), if any.
+std::optional<size_t> next_in_direction(const std::vector<PipelineStep>& steps, size_t i) {
+  for (size_t j = i + 1; j < steps.size(); ++j)
+    if (steps[j].forward == steps[i].forward) return j;
+  return std::nullopt;
+}
+
+/// Where Megatron-Core posts the first backward's receive ahead: after the last warm-up forward, the
+/// step two before it, when a steady state follows (a forward after the first backward).
+std::optional<size_t> first_backward_posted_after(const std::vector<PipelineStep>& steps) {
+  size_t first = 0;
+  while (first < steps.size() && steps[first].forward) ++first;
+  if (first < 2 || first == steps.size() || !steps[first - 1].forward) return std::nullopt;
+  for (size_t j = first + 1; j < steps.size(); ++j)
+    if (steps[j].forward) return first - 2;
+  return std::nullopt;
+}
+
+}  // namespace
+
+void StageBuilder::overlapped_steps(const std::vector<PipelineStep>& steps) {
+  // Per direction (0 forward, 1 backward): the receive posted ahead for its next step, and the send of
+  // its previous step.
+  std::optional<uint32_t> ahead[2], sent[2];
+  bool posted_ahead[2] = {false, false};
+  const auto first_backward_after = first_backward_posted_after(steps);
+  for (size_t i = 0; i < steps.size(); ++i) {
+    const PipelineStep& step = steps[i];
+    const int d = step.forward ? 0 : 1;
+    const auto recv = posted_ahead[d] ? ahead[d] : post_receive(step);
+    posted_ahead[d] = false;
+    for (const auto& id : {recv, sent[d]})
+      if (id) wait_for_.push_back(*id);
+    if (recv) receive_gather(step);
+    run_step(step, false);
+    sent[d] = step_send(step);
+    if (auto next = next_in_direction(steps, i)) {
+      ahead[d] = post_receive(steps[*next]);
+      posted_ahead[d] = true;
+    }
+    if (first_backward_after == i) {
+      ahead[1] = post_receive(steps[i + 2]);
+      posted_ahead[1] = true;
+    }
+  }
 }
 
 void StageBuilder::combined_step(const PipelineStep& f, const PipelineStep& b) {

@@ -24,9 +24,15 @@ namespace zs::workload {
 /// footprint.
 class StageBuilder {
  public:
-  /// The program's streams: ops on one stream run in order.
+  /// The program's streams: ops on one stream run in order. Overlapped pipeline exchanges add two
+  /// receive streams after these (receive_streams).
   static constexpr uint32_t kCompute = 0, kSendNext = 1, kSendPrev = 2, kDataParallel = 3,
                             kExpertExchange = 4;
+  /// The first of the two receive streams of overlapped pipeline exchanges (from the previous stage,
+  /// then from the next), after the expert-exchange stream when the plan has one.
+  static uint32_t receive_streams(const ParallelPlan& plan) {
+    return plan.overlap_expert_communication ? kExpertExchange + 1 : kExpertExchange;
+  }
   using Body = std::variant<ComputeOp, CollectiveOp, MemoryOp, P2POp>;
 
   /// `ops_left`: ops the whole trace may still add, of `max_ops`; generation stops with TraceTooLarge
@@ -114,8 +120,12 @@ class StageBuilder {
   /// A pipeline exchange of one micro-batch's activations (or their gradients): each tensor-parallel
   /// rank sends b s' h / tp elements. With sequence parallelism that is the rank's own shard; without
   /// it, Megatron's scatter/gather (Narayanan et al. 2021, section 4.1): the receivers then all-gather
-  /// the full tensor over tp before using it.
-  void p2p(const std::string& name, const std::string& phase, P2PDirection dir, int32_t offset);
+  /// the full tensor over tp before using it (receive_gather). Returns the op's index.
+  uint32_t p2p(const std::string& name, const std::string& phase, P2PDirection dir, int32_t offset,
+               uint32_t stream, std::vector<uint32_t> deps);
+
+  /// The receive a step starts from, if any, on `stream` after `deps`; the op's index.
+  std::optional<uint32_t> receive(const PipelineStep& step, uint32_t stream, std::vector<uint32_t> deps);
 
   /// Dense parameters of one layer on this rank, and its routed experts here.
   double layer_dense(uint32_t l) const { return layer_parameters(model_, plan_, l).dense; }
@@ -193,12 +203,26 @@ class StageBuilder {
   /// waited for by the compute after its receives.
   void batched_steps(const std::vector<PipelineStep>& steps);
 
+  /// Megatron-Core's overlapped exchanges (overlap_p2p_comm): the receive of each step is posted on a
+  /// receive stream when the previous step in its direction ends (with that step's send), or for the
+  /// first backward when the last warm-up forward ends; a step's compute waits for its receive and for
+  /// the previous send in its direction.
+  void overlapped_steps(const std::vector<PipelineStep>& steps);
+
   /// The send a step ends with, if any (its activations to the next virtual stage, its gradients to
   /// the previous one); the op's index.
   std::optional<uint32_t> step_send(const PipelineStep& step);
 
-  /// The receive a step starts from, if any.
-  void step_recv(const PipelineStep& step);
+  /// The receive a step starts from, if any, on the compute stream (with its tensor-parallel gather
+  /// when the pipeline sends a 1/tp slice without sequence parallelism); the op's index.
+  std::optional<uint32_t> step_recv(const PipelineStep& step);
+
+  /// The same receive posted ahead on its receive stream, after the last compute op so far; its gather
+  /// (receive_gather) runs when the step starts.
+  std::optional<uint32_t> post_receive(const PipelineStep& step);
+
+  /// The tensor-parallel all-gather that follows a step's receive without sequence parallelism.
+  void receive_gather(const PipelineStep& step);
 
   /// Megatron-LM's combined 1F1B: forward `f` and backward `b` (of different micro-batches or chunks,
   /// paired by ParallelPlan::stage_steps) as one step: each pass generated as usual, then the two
@@ -233,7 +257,8 @@ class StageBuilder {
   const uint64_t max_ops_;
   StageParameters params_;
   uint32_t last_compute_ = 0;
-  std::vector<uint32_t> wait_for_;         ///< sends the next compute-stream op waits for (batched exchanges)
+  /// Exchanges the next compute-stream op waits for (batched and overlapped exchanges).
+  std::vector<uint32_t> wait_for_;
   std::vector<uint32_t> compute_history_;  ///< the last compute op of each block pass, in order
 };
 

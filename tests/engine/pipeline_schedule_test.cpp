@@ -1,5 +1,6 @@
 // Pipeline schedules replayed: the bubble fraction is (p-1)/(m+p-1) for GPipe and 1F1B, (p-1)/(v m+p-1)
-// interleaved, with overlapped exchanges and with Megatron-LM 2021's batched ones alike.
+// interleaved, whether each receive is posted just before its step, a step ahead (Megatron-Core's
+// overlapped exchanges) or batched as Megatron-LM 2021 ran them; overlapped exchanges hide a transfer.
 #include <doctest/doctest.h>
 
 #include "core/json_object.hpp"
@@ -58,13 +59,14 @@ TEST_CASE("interleaved 1F1B: replayed bubble fraction (p-1)/(v m + p-1) with equ
   // the same bubble when the exchanges cost nothing.
   for (const auto& c : {Case{4, 8, 2}, Case{4, 16, 4}, Case{2, 4, 2}, Case{8, 8, 2}, Case{4, 4, 2},
                         Case{8, 16, 2}, Case{4, 8, 4}})
-    for (bool batched : {false, true}) {
+    for (int exchanges : {0, 1, 2}) {  // posted just before the step, batched, a step ahead
       CAPTURE(c.p);
       CAPTURE(c.m);
       CAPTURE(c.v);
-      CAPTURE(batched);
+      CAPTURE(exchanges);
       workload::ParallelPlan plan;
-      plan.batched_exchanges = batched;
+      plan.batched_exchanges = exchanges == 1;
+      plan.overlap_pipeline_exchanges = exchanges == 2;
       plan.pipeline_parallel = c.p;
       plan.global_batch = c.m;
       plan.schedule = workload::PipelineSchedule::kInterleaved1F1B;
@@ -108,4 +110,58 @@ TEST_CASE(
   };
   CHECK(compute_of(0.25, true) == zs::test::approx(compute_of(0.0, true)).epsilon(1e-9));
   CHECK(compute_of(0.25, false) > 1.01 * compute_of(0.0, false));
+}
+
+namespace {
+
+/// An interleaved pipeline of 4 stages (2 chunks, `micro_batches`) on links of `bandwidth`: its iteration
+/// time, s, and the compute time of stage 1, s, with the unit model's `slowdown` beside communication.
+std::pair<double, double> interleaved_run(uint32_t micro_batches, const char* bandwidth, double slowdown,
+                                          bool overlapped) {
+  auto m = test::gpt("equal", 16, 256, 4, 1024, 8, 2048);
+  auto json = test::unit_model_json("100TFLOPS", 0.5, "0s");
+  json["overlap_slowdown"] = slowdown;
+  json["sources"]["overlap_slowdown"] = "test value";
+  core::JsonObject o(json, "test-gpu.json", "");
+  auto machine =
+      test::single_switch_machine(4, hw::ComputeUnitModel::from_json(o), test::link_model(bandwidth, "1us"));
+  workload::ParallelPlan plan;
+  plan.pipeline_parallel = 4;
+  plan.global_batch = micro_batches;
+  plan.schedule = workload::PipelineSchedule::kInterleaved1F1B;
+  plan.virtual_stages = 2;
+  plan.overlap_pipeline_exchanges = overlapped;
+  auto r = engine::simulate(machine, workload::generate_megatron_trace(m, plan), policy::LinearPlacement(),
+                            policy::RingCollective());
+  return {r.replay.iteration_time.value(), r.replay.ranks[1].compute.value()};
+}
+
+/// How much longer the transfers of 100 GB/s links make that pipeline's iteration than free ones, s.
+double exposed_transfers(uint32_t micro_batches, bool overlapped) {
+  return interleaved_run(micro_batches, "100GB/s", 0.0, overlapped).first -
+         interleaved_run(micro_batches, "1PB/s", 0.0, overlapped).first;
+}
+
+}  // namespace
+
+TEST_CASE(
+    "overlapped exchanges: a transfer shorter than a step is hidden in the steady state, and kernels "
+    "waiting on a neighbour run beside less compute") {
+  // Each step computes 2 layers (about 480 us); a 2 MiB activation takes about 22 us at 100 GB/s.
+  const double transfer = 2.0 * 1024 * 1024 / 100e9 + 1e-6;
+  const double plain8 = exposed_transfers(8, false), plain16 = exposed_transfers(16, false);
+  const double ahead8 = exposed_transfers(8, true), ahead16 = exposed_transfers(16, true);
+  // Posted just before its step, each receive of the steady state is exposed: 8 more micro-batches add
+  // 16 steady steps per stage. Posted a step ahead, only the fill's and the drain's are.
+  CHECK(plain16 - plain8 > 8 * transfer);
+  CHECK(std::abs(ahead16 - ahead8) < 0.1 * transfer);
+  CHECK(ahead8 < plain8);
+  // Interference: a kernel counts as communicating from its post to its transfer's end. Posted a step
+  // ahead, a receive waits for its sender's step to end; posted just before its step, a send waits on its
+  // stream while the sender computes on, for longer.
+  const double compute = interleaved_run(8, "100GB/s", 0.0, true).second;
+  const double slowed = interleaved_run(8, "100GB/s", 0.25, true).second;
+  const double slowed_plain = interleaved_run(8, "100GB/s", 0.25, false).second;
+  CHECK(slowed > compute);
+  CHECK(slowed_plain - compute > 2 * (slowed - compute));
 }

@@ -33,6 +33,13 @@ workload::ParallelPlan plan(uint32_t dp, uint32_t tp, uint32_t pp, uint32_t mb, 
   p.schedule = s;
   return p;
 }
+
+/// Two stages of two chunks each, four micro-batches: the smallest interleaved pipeline with a steady state.
+workload::ParallelPlan interleaved_plan() {
+  auto p = plan(1, 1, 2, 1, 4, workload::PipelineSchedule::kInterleaved1F1B);
+  p.virtual_stages = 2;
+  return p;
+}
 }  // namespace
 
 TEST_CASE("every rank's share adds up to the model's FLOPs and parameters") {
@@ -766,6 +773,102 @@ TEST_CASE("combined 1F1B is refused where Megatron-LM cannot run it") {
   CHECK(error_of(j).find("needs expert_parallel > 1") != std::string::npos);
 }
 
+TEST_CASE("overlapped pipeline exchanges are refused outside Megatron-Core's interleaved schedule") {
+  auto error_of = [](const nlohmann::json& j) { return plan_error(j, moe_model()); };
+  nlohmann::json j = {{"data_parallel", 4},
+                      {"pipeline_parallel", 2},
+                      {"micro_batch", 1},
+                      {"global_batch", 16},
+                      {"schedule", "interleaved-1f1b"},
+                      {"virtual_stages", 2},
+                      {"overlap_pipeline_exchanges", true}};
+  CHECK(error_of(j) == "(no error)");
+  j["schedule"] = "1f1b";
+  j.erase("virtual_stages");
+  CHECK(error_of(j) ==
+        "s.json: /workload/overlap_pipeline_exchanges: overlapped pipeline exchanges need pipeline_parallel "
+        "> 1 and schedule \"interleaved-1f1b\" (Megatron-Core overlaps the exchanges of its interleaved "
+        "schedule only)");
+  j["schedule"] = "interleaved-1f1b";
+  j["virtual_stages"] = 2;
+  j["batched_exchanges"] = true;
+  CHECK(error_of(j) ==
+        "s.json: /workload/overlap_pipeline_exchanges: overlapped and batched exchanges exclude each other "
+        "(Megatron-Core's overlap_p2p_comm and batch_p2p_comm)");
+  j.erase("batched_exchanges");
+  j["expert_parallel"] = 4;
+  j["overlap_expert_communication"] = true;
+  CHECK(error_of(j).find("s.json: /workload/overlap_pipeline_exchanges: combined 1F1B") == 0);
+}
+
+TEST_CASE(
+    "overlapped exchanges: each receive posted on its own stream when the previous step in its direction "
+    "ends, and waited for with the previous send by the step's first op") {
+  auto p = interleaved_plan();
+  p.overlap_pipeline_exchanges = true;
+  const auto trace = workload::generate_megatron_trace(model(), p);
+  workload::validate(trace, "overlapped");
+  CHECK(trace.streams.size() == 6);
+  CHECK(trace.streams[4] == "receive-previous");
+  CHECK(trace.streams[5] == "receive-next");
+  const auto& ops = trace.roles[1].ops;  // stage 1 of 2: it receives activations and gradients
+  auto index_of = [](const auto& ops, const std::string& name) {
+    const auto it = std::find_if(ops.begin(), ops.end(), [&](const auto& op) { return op.name == name; });
+    REQUIRE(it != ops.end());
+    return static_cast<uint32_t>(it - ops.begin());
+  };
+  // The first op on the compute stream, and the last compute op, of one pass of a step.
+  auto first_op = [](const auto& ops, const std::string& step, const std::string& phase) {
+    for (uint32_t i = 0; i < ops.size(); ++i)
+      if (ops[i].name.rfind(step, 0) == 0 && ops[i].phase == phase && ops[i].stream == 0) return i;
+    FAIL("no " << phase << " op of " << step);
+    return 0u;
+  };
+  auto last_compute = [](const auto& ops, const std::string& step, const std::string& phase) {
+    uint32_t last = 0;
+    for (uint32_t i = 0; i < ops.size(); ++i)
+      if (ops[i].name.rfind(step, 0) == 0 && ops[i].phase == phase &&
+          std::holds_alternative<ComputeOp>(ops[i].body))
+        last = i;
+    return last;
+  };
+  auto depends = [&](uint32_t op, uint32_t on) {
+    return std::find(ops[op].deps.begin(), ops[op].deps.end(), on) != ops[op].deps.end();
+  };
+  // Stage 1 (the last) of 2, 2 chunks, 4 micro-batches, in Megatron-LM's interleaved order: warm-up
+  // F(0,c0) F(1,c0), then the steady pairs F(0,c1) B(0,c1), F(1,c1) B(1,c1), F(2,c0) B(0,c0), F(3,c0)
+  // B(1,c0), then the cool-down backwards. F(2,c0)'s receive is posted, on the stream of receives from
+  // the previous stage, when the previous forward F(1,c1) ends: a step (B(1,c1)) ahead.
+  const uint32_t recv = index_of(ops, "mb2/chunk0/recv-activations");
+  CHECK(ops[recv].stream == 4);
+  REQUIRE(ops[recv].deps.size() == 1);
+  CHECK(ops[recv].deps[0] == last_compute(ops, "mb1/chunk1/", "forward"));
+  CHECK(recv < first_op(ops, "mb1/chunk1/", "backward"));
+  CHECK(depends(first_op(ops, "mb2/chunk0/", "forward"), recv));
+  // Gradients come in on their own stream, posted when the previous backward B(1,c1) ends; B(0,c0)'s
+  // first op waits for them and for B(1,c1)'s send.
+  const uint32_t grads = index_of(ops, "mb0/chunk0/recv-gradients");
+  CHECK(ops[grads].stream == 5);
+  REQUIRE(ops[grads].deps.size() == 1);
+  CHECK(ops[grads].deps[0] == last_compute(ops, "mb1/chunk1/", "backward"));
+  CHECK(grads < first_op(ops, "mb2/chunk0/", "forward"));
+  const uint32_t b00 = first_op(ops, "mb0/chunk0/", "backward");
+  CHECK(depends(b00, grads));
+  CHECK(depends(b00, index_of(ops, "mb1/chunk1/send-gradients")));
+  // Stage 0 warms up with F(0,c0) F(1,c0) F(0,c1) F(1,c1); its first backward's receive, B(0,c1)'s, is
+  // posted with the last warm-up forward's exchange, a step before the first steady forward F(2,c0).
+  const auto& ops0 = trace.roles[0].ops;
+  const uint32_t first_grads = index_of(ops0, "mb0/chunk1/recv-gradients");
+  REQUIRE(ops0[first_grads].deps.size() == 1);
+  CHECK(ops0[first_grads].deps[0] == last_compute(ops0, "mb1/chunk1/", "forward"));
+  CHECK(first_grads < first_op(ops0, "mb2/chunk0/", "forward"));
+  // The same ops as with the exchanges posted just before each step, and the same bytes.
+  p.overlap_pipeline_exchanges = false;
+  const auto plain = workload::generate_megatron_trace(model(), p);
+  CHECK(plain.roles[1].ops.size() == ops.size());
+  CHECK(totals(plain).bytes == totals(trace).bytes);
+}
+
 TEST_CASE("tensor-parallel overlap is refused without tensor parallelism or sequence parallelism") {
   auto error_of = [](const nlohmann::json& j) { return plan_error(j, model()); };
   nlohmann::json j = {{"data_parallel", 2},        {"tensor_parallel", 2},
@@ -784,8 +887,7 @@ TEST_CASE(
     "batched exchanges: a step's sends and the next step's receives together, waited for, and none between "
     "an "
     "interleaved forward and its backward") {
-  auto p = plan(1, 1, 2, 1, 4, workload::PipelineSchedule::kInterleaved1F1B);
-  p.virtual_stages = 2;
+  auto p = interleaved_plan();
   p.batched_exchanges = true;
   const auto trace = workload::generate_megatron_trace(model(), p);
   workload::validate(trace, "batched");
