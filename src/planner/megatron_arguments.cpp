@@ -90,6 +90,19 @@ void add_uneven_stages(const nlohmann::json& layers, long long virtual_stages,
   a.emplace_back("--decoder-last-pipeline-num-layers", layers.back().dump());
 }
 
+/// The plan's pipeline exchanges where Megatron-LM cannot run them: Megatron-LM 2021's batched ones, or, in
+/// an interleaved schedule, receives posted just before their steps (Megatron-LM overlaps its exchanges
+/// unless told --no-overlap-p2p-communication, which batches them instead).
+void note_exchanges(const nlohmann::json& p, long long virtual_stages, std::vector<std::string>& unmapped) {
+  if (p.at("pipeline_parallel").get<long long>() < 2) return;
+  if (p.value("batched_exchanges", false))
+    unmapped.push_back("plan.batched_exchanges (Megatron-LM 2021's pipeline exchanges)");
+  else if (virtual_stages > 1 && !p.value("overlap_pipeline_exchanges", false))
+    unmapped.push_back(
+        "plan.overlap_pipeline_exchanges false (Megatron-LM overlaps an interleaved schedule's pipeline "
+        "exchanges)");
+}
+
 }  // namespace
 
 std::vector<MegatronArgument> megatron_arguments(const nlohmann::json& workload, long long save_interval,
@@ -130,8 +143,7 @@ std::vector<MegatronArgument> megatron_arguments(const nlohmann::json& workload,
   if (p.value("overlap_expert_communication", false))
     a.emplace_back("--overlap-moe-expert-parallel-comm", "");
   if (p.value("overlap_tensor_communication", false)) a.emplace_back("--tp-comm-overlap", "");
-  if (p.value("batched_exchanges", false) && p.at("pipeline_parallel").get<long long>() > 1)
-    unmapped.push_back("plan.batched_exchanges (Megatron-LM 2021's pipeline exchanges)");
+  note_exchanges(p, virtual_stages, unmapped);
   add_fp8(p.value("fp8", "none"), a, unmapped);
   if (p.at("flash_attention").get<bool>()) a.emplace_back("--use-flash-attn", "");
   if (save_interval > 0) a.emplace_back("--save-interval", std::to_string(save_interval));

@@ -150,6 +150,17 @@ TEST_CASE("Megatron-LM arguments: the plan's sizes, every flag one that argument
         batched.unmapped.end());
   CHECK(std::find(moe.unmapped.begin(), moe.unmapped.end(),
                   "plan.batched_exchanges (Megatron-LM 2021's pipeline exchanges)") == moe.unmapped.end());
+  // Megatron-LM overlaps an interleaved schedule's exchanges: a plan that posts its receives just before
+  // their steps says so, one that overlaps them (its flag's default) does not.
+  const std::string posted_late =
+      "plan.overlap_pipeline_exchanges false (Megatron-LM overlaps an interleaved schedule's pipeline "
+      "exchanges)";
+  CHECK(std::count(moe.unmapped.begin(), moe.unmapped.end(), posted_late) == 1);
+  const auto overlapped_exchanges = mixtral_plan({{"overlap_pipeline_exchanges", true}});
+  CHECK(std::count(overlapped_exchanges.unmapped.begin(), overlapped_exchanges.unmapped.end(), posted_late) ==
+        0);
+  CHECK(flag_value(overlapped_exchanges, "--no-overlap-p2p-communication") == "(absent)");
+  CHECK(std::count(batched.unmapped.begin(), batched.unmapped.end(), posted_late) == 0);
   CHECK(flag_value(moe, "--tp-comm-overlap") == "(absent)");
   check_known_flags(tp_overlapped);
   for (const char* recipe : {"transformer-engine", "deepseek-v3"}) {
