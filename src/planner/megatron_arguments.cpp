@@ -27,7 +27,7 @@ const std::vector<std::string>& megatron_argument_names() {
       "--tensor-model-parallel-size", "--pipeline-model-parallel-size",
       "--num-layers-per-virtual-pipeline-stage", "--decoder-first-pipeline-num-layers",
       "--decoder-last-pipeline-num-layers", "--context-parallel-size", "--sequence-parallel",
-      "--use-distributed-optimizer",
+      "--use-distributed-optimizer", "--overlap-grad-reduce", "--overlap-param-gather",
       // _add_regularization_args
       "--attention-dropout", "--hidden-dropout", "--clip-grad",
       // _add_transformer_engine_args
@@ -136,6 +136,8 @@ std::vector<MegatronArgument> megatron_arguments(const nlohmann::json& workload,
     a.emplace_back("--recompute-num-layers", number(p.at("recompute_layers")));
   }
   if (p.at("zero_stage").get<long long>() >= 1) a.emplace_back("--use-distributed-optimizer", "");
+  if (p.value("overlap_gradient_reduction", false)) a.emplace_back("--overlap-grad-reduce", "");
+  if (p.value("overlap_parameter_gather", false)) a.emplace_back("--overlap-param-gather", "");
   if (p.at("zero_stage").get<long long>() > 1)
     unmapped.push_back("plan.zero_stage > 1 (Megatron shards optimizer state only)");
   if (!p.value("gradient_clipping", true)) a.emplace_back("--clip-grad", "0.0");

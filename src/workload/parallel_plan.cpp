@@ -137,6 +137,20 @@ const core::ParamTable& ParallelPlan::params() {
                       "its receive and the previous send in its direction")
            .or_default(false),
        Param::boolean(
+           "overlap_gradient_reduction",
+           "Megatron-LM's --overlap-grad-reduce (NeMo's overlap_grad_sync; zero_stage 0 or 1): "
+           "gradients reduced over data parallelism during the backward of each chunk's last "
+           "micro-batch, a layer at a time in the first chunk and a chunk at a time in the others; "
+           "false: all of them after the backward")
+           .or_default(false),
+       Param::boolean(
+           "overlap_parameter_gather",
+           "Megatron-LM's --overlap-param-gather (NeMo's overlap_param_sync; zero_stage 1 with "
+           "overlap_gradient_reduction): updated weights all-gathered at the start of the next "
+           "iteration, each layer (first chunk) or chunk (others) before its first forward; false: "
+           "after the optimizer step")
+           .or_default(false),
+       Param::boolean(
            "overlap_tensor_communication",
            "Megatron-LM's --tp-comm-overlap (Transformer Engine userbuffers): each tensor-parallel "
            "all-gather and reduce-scatter of a block runs on its own stream beside the GEMM it "
@@ -196,6 +210,27 @@ void require_exchange_overlap(core::ParamReader& json, const ParallelPlan& p) {
     throw json.error(key,
                      "combined 1F1B (overlap_expert_communication) places its own exchanges; "
                      "overlapping them as well is not modelled");
+}
+
+/// Refuses data-parallel overlap where Megatron-LM has none: ZeRO stages 2 and 3 already reduce as the
+/// backward produces gradients; the parameter gather needs the distributed optimizer and overlapped
+/// gradient reduction (Megatron-LM's --overlap-param-gather requires both).
+void require_data_parallel_overlap(core::ParamReader& json, const ParallelPlan& p) {
+  if (p.overlap_gradient_reduction && p.zero_stage > 1)
+    throw json.error("overlap_gradient_reduction",
+                     "overlapped gradient reduction applies to zero_stage 0 or 1; zero_stage " +
+                         std::to_string(p.zero_stage) +
+                         " already reduces gradients after every backward step");
+  if (!p.overlap_parameter_gather) return;
+  if (p.zero_stage != 1)
+    throw json.error("overlap_parameter_gather",
+                     "overlapping the parameter all-gather needs zero_stage 1 (Megatron-LM's distributed "
+                     "optimizer), but zero_stage is " +
+                         std::to_string(p.zero_stage));
+  if (!p.overlap_gradient_reduction)
+    throw json.error("overlap_parameter_gather",
+                     "overlapping the parameter all-gather needs overlap_gradient_reduction: true, as "
+                     "Megatron-LM's --overlap-param-gather needs --overlap-grad-reduce");
 }
 
 std::vector<uint32_t> read_layers_per_stage(core::ParamReader& json, const TransformerSpec& model,
@@ -262,6 +297,8 @@ ParallelPlan ParallelPlan::from_params(core::ParamReader& json, const Transforme
   p.overlap_tensor_communication = json.get<bool>("overlap_tensor_communication");
   p.batched_exchanges = json.get<bool>("batched_exchanges");
   p.overlap_pipeline_exchanges = json.get<bool>("overlap_pipeline_exchanges");
+  p.overlap_gradient_reduction = json.get<bool>("overlap_gradient_reduction");
+  p.overlap_parameter_gather = json.get<bool>("overlap_parameter_gather");
   const std::string fp8 = json.get<std::string>("fp8");
   if (fp8 == "transformer-engine")
     p.fp8 = Fp8Recipe::kTransformerEngine;
@@ -327,6 +364,7 @@ ParallelPlan ParallelPlan::from_params(core::ParamReader& json, const Transforme
                      "batched exchanges are Megatron-LM 2021's schedules, which have no combined 1F1B "
                      "(overlap_expert_communication)");
   if (p.overlap_pipeline_exchanges) require_exchange_overlap(json, p);
+  require_data_parallel_overlap(json, p);
   if (p.overlap_tensor_communication && (p.tensor_parallel < 2 || !p.sequence_parallel))
     throw json.error("overlap_tensor_communication",
                      "overlapping tensor-parallel communication needs tensor_parallel > 1 and "
@@ -402,6 +440,8 @@ std::string ParallelPlan::describe() const {
   if (overlap_expert_communication) s += ", expert all-to-alls overlapped (combined 1F1B)";
   if (batched_exchanges && pipeline_parallel > 1) s += ", batched pipeline exchanges";
   if (overlap_pipeline_exchanges) s += ", pipeline exchanges overlapped";
+  if (overlap_gradient_reduction) s += ", gradient reduction overlapped";
+  if (overlap_parameter_gather) s += ", parameter gather overlapped";
   if (overlap_tensor_communication) s += ", tensor-parallel communication overlapped with GEMMs";
   if (!flash_attention) s += ", attention scores in HBM";
   return s;

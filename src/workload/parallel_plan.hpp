@@ -91,6 +91,16 @@ struct ParallelPlan {
   /// backward), so a receive is posted a step ahead in the steady state; a step's compute waits for its
   /// receive and for the send of the previous step in its direction.
   bool overlap_pipeline_exchanges = false;
+  /// Megatron-LM's --overlap-grad-reduce (NeMo's overlap_grad_sync; ZeRO stages 0 and 1): gradients are
+  /// reduced over data parallelism during the backward of each chunk's last micro-batch, a layer at a time
+  /// in the first chunk (its buckets) and a chunk at a time in the others, instead of after the whole
+  /// backward; only what the last buckets reduce is left exposed before the optimizer step.
+  bool overlap_gradient_reduction = false;
+  /// Megatron-LM's --overlap-param-gather (NeMo's overlap_param_sync; ZeRO stage 1, with
+  /// overlap_gradient_reduction): the updated weights are all-gathered at the start of the next iteration,
+  /// a layer at a time in the first chunk and a chunk at a time in the others, each before its first
+  /// forward, instead of after the optimizer step.
+  bool overlap_parameter_gather = false;
   /// Megatron-LM's --tp-comm-overlap (Transformer Engine userbuffers): each tensor-parallel all-gather and
   /// reduce-scatter of a block runs beside the GEMM it feeds or drains (needs sequence parallelism).
   bool overlap_tensor_communication = false;

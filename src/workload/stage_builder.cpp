@@ -15,6 +15,7 @@ namespace zs::workload {
 void StageBuilder::build() {
   params_ = stage_parameters(model_, plan_, stage_);
   const auto steps = plan_.stage_steps(stage_);
+  if (plan_.overlap_parameter_gather) gather_parameters();
   if (plan_.batched_exchanges) {
     batched_steps(steps);
   } else if (plan_.overlap_pipeline_exchanges) {
@@ -102,8 +103,11 @@ void StageBuilder::run_step(const PipelineStep& step, bool exchanges) {
 
 void StageBuilder::forward_step(uint32_t mb, uint32_t chunk) {
   const std::string at = step_prefix(mb, chunk);
-  for (uint32_t l : chunk_layers(model_, plan_, stage_, chunk))
+  for (uint32_t l : chunk_layers(model_, plan_, stage_, chunk)) {
+    if (auto gathered = parameter_gathers_.find(l); mb == 0 && gathered != parameter_gathers_.end())
+      wait_for_.insert(wait_for_.end(), gathered->second.begin(), gathered->second.end());
     layer_forward(l, mb, layer_prefix(at, l), "forward");
+  }
   if (virtual_stage(chunk) + 1 == virtual_stages()) {
     compute(at + "logits/forward", "forward", model_.logits_forward_flops(plan_.micro_batch) / (tp() * cp()),
             double(model_.vocab) * model_.hidden / tp());
@@ -121,6 +125,8 @@ void StageBuilder::backward_step(uint32_t mb, uint32_t chunk) {
   }
   const auto layers = chunk_layers(model_, plan_, stage_, chunk);
   const auto groups = plan_.recompute_groups(static_cast<uint32_t>(layers.size()));
+  std::vector<Bucket> reduced;  // the chunk's last micro-batch reduces its buckets as they are done
+  if (plan_.overlap_gradient_reduction && mb + 1 == plan_.micro_batches()) reduced = buckets(chunk);
   for (uint32_t i = static_cast<uint32_t>(layers.size()); i-- > 0;) {
     // Full recomputation reruns a group's forward before the backward of its last layer.
     for (const auto& group : groups)
@@ -128,6 +134,8 @@ void StageBuilder::backward_step(uint32_t mb, uint32_t chunk) {
         for (uint32_t j = group.first; j < group.end; ++j)
           layer_forward(layers[j], mb, layer_prefix(at, layers[j]) + "recompute/", "recompute");
     layer_backward(layers[i], mb, layer_prefix(at, layers[i]));
+    for (const Bucket& b : reduced)
+      if (b.first_layer == layers[i]) reduce_bucket(layer_prefix(at, layers[i]), b);
   }
 }
 

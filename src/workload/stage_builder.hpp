@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <variant>
@@ -158,7 +159,9 @@ class StageBuilder {
   std::vector<uint32_t> gather_attention(const std::string& at, const std::string& phase, uint32_t l);
   std::vector<uint32_t> gather_rest(const std::string& at, const std::string& phase, uint32_t l);
 
-  void reduce_gradients(const std::string& at, const std::string& phase, double dense, double experts);
+  /// The data-parallel reductions of `dense` and `experts` gradients after the last compute op; their ids.
+  std::vector<uint32_t> reduce_gradients(const std::string& at, const std::string& phase, double dense,
+                                         double experts);
 
   uint64_t routing_seed(uint32_t l, uint32_t mb) const {
     return plan_.seed * 0x100000001B3ull + (uint64_t(l) << 32) + mb;
@@ -232,6 +235,25 @@ class StageBuilder {
   /// ZeRO-2: after a chunk's backward, reduce-scatter its gradients. Embeddings, output layer and final
   /// norm go with the last chunk on the last stage, else with chunk 0.
   void reduce_chunk_gradients(const std::string& at, uint32_t chunk);
+  /// The dense parameters outside the transformer layers (embeddings, output layer, final norm) and the
+  /// chunk that holds them (the last on the last stage, else the first).
+  double extras_dense() const;
+  uint32_t extras_chunk() const;
+  /// The buckets of overlapped data-parallel communication: each layer of the first chunk (its
+  /// bucketed gradients), each later chunk whole (Megatron-LM does not bucket later chunks, whose
+  /// communication hides behind the other chunks' compute); the extras join their chunk's first bucket.
+  /// Each bucket is named by its first layer, with its dense and expert parameters.
+  struct Bucket {
+    uint32_t first_layer;
+    double dense, experts;
+  };
+  std::vector<Bucket> buckets(uint32_t chunk) const;
+  /// overlap_gradient_reduction: in the chunk's last micro-batch, reduce `bucket`'s gradients as soon
+  /// as the backward of its layers ends (the dependency on the last compute op).
+  void reduce_bucket(const std::string& at, const Bucket& bucket);
+  /// overlap_parameter_gather: at the start of the iteration, every bucket's all-gather in forward
+  /// order on the data-parallel stream; the first forward of a bucket's first layer waits for it.
+  void gather_parameters();
 
   /// Tied embeddings on a pipeline: the first stage's word embedding and the last stage's output layer
   /// are one matrix, whose two gradients are summed (Megatron-LM's embedding group, an all-reduce of
@@ -259,6 +281,10 @@ class StageBuilder {
   uint32_t last_compute_ = 0;
   /// Exchanges the next compute-stream op waits for (batched and overlapped exchanges).
   std::vector<uint32_t> wait_for_;
+  /// overlap_gradient_reduction's reductions, which the optimizer step waits for.
+  std::vector<uint32_t> gradient_reductions_;
+  /// overlap_parameter_gather's all-gathers by the first layer of their bucket.
+  std::map<uint32_t, std::vector<uint32_t>> parameter_gathers_;
   std::vector<uint32_t> compute_history_;  ///< the last compute op of each block pass, in order
 };
 

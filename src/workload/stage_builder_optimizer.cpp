@@ -6,16 +6,29 @@
 
 namespace zs::workload {
 
-void StageBuilder::reduce_gradients(const std::string& at, const std::string& phase, double dense,
-                                    double experts) {
+std::vector<uint32_t> StageBuilder::reduce_gradients(const std::string& at, const std::string& phase,
+                                                     double dense, double experts) {
   const auto kind = plan_.zero_stage == 0 ? CollectiveKind::kAllReduce : CollectiveKind::kReduceScatter;
   const std::string verb = plan_.zero_stage == 0 ? "all-reduce" : "reduce-scatter";
+  std::vector<uint32_t> ids;
   if (plan_.dense_replicas() > 1 && dense > 0)
-    add(at + "dp-" + verb + "-gradients", phase, kDataParallel, {last_compute_},
-        CollectiveOp{kind, "dp", core::Bytes(dense * gradient_elem())});
+    ids.push_back(add(at + "dp-" + verb + "-gradients", phase, kDataParallel, {last_compute_},
+                      CollectiveOp{kind, "dp", core::Bytes(dense * gradient_elem())}));
   if (layout_.expert_sync && experts > 0)
-    add(at + "expert-dp-" + verb + "-gradients", phase, kDataParallel, {last_compute_},
-        CollectiveOp{kind, "expert-dp", core::Bytes(experts * gradient_elem())});
+    ids.push_back(add(at + "expert-dp-" + verb + "-gradients", phase, kDataParallel, {last_compute_},
+                      CollectiveOp{kind, "expert-dp", core::Bytes(experts * gradient_elem())}));
+  return ids;
+}
+
+double StageBuilder::extras_dense() const {
+  double layers_dense = 0;
+  for (uint32_t c = 0; c < plan_.chunks(); ++c)
+    for (uint32_t l : chunk_layers(model_, plan_, stage_, c)) layers_dense += layer_dense(l);
+  return params_.dense - layers_dense;
+}
+
+uint32_t StageBuilder::extras_chunk() const {
+  return stage_ + 1 == plan_.pipeline_parallel ? plan_.chunks() - 1 : 0;
 }
 
 void StageBuilder::reduce_chunk_gradients(const std::string& at, uint32_t chunk) {
@@ -24,14 +37,41 @@ void StageBuilder::reduce_chunk_gradients(const std::string& at, uint32_t chunk)
     dense += layer_dense(l);
     experts += layer_experts(l);
   }
-  const uint32_t extras_chunk = stage_ + 1 == plan_.pipeline_parallel ? plan_.chunks() - 1 : 0;
-  if (chunk == extras_chunk) {
-    double layers_dense = 0;
-    for (uint32_t c = 0; c < plan_.chunks(); ++c)
-      for (uint32_t l : chunk_layers(model_, plan_, stage_, c)) layers_dense += layer_dense(l);
-    dense += params_.dense - layers_dense;
-  }
+  if (chunk == extras_chunk()) dense += extras_dense();
   reduce_gradients(at, "gradient-sync", dense, experts);
+}
+
+std::vector<StageBuilder::Bucket> StageBuilder::buckets(uint32_t chunk) const {
+  const auto layers = chunk_layers(model_, plan_, stage_, chunk);
+  std::vector<Bucket> out;
+  for (uint32_t l : layers) {
+    if (out.empty() || chunk == 0) out.push_back({l, 0.0, 0.0});
+    out.back().dense += layer_dense(l);
+    out.back().experts += layer_experts(l);
+  }
+  if (chunk == extras_chunk()) out.front().dense += extras_dense();  // every chunk has a layer
+  return out;
+}
+
+void StageBuilder::reduce_bucket(const std::string& at, const Bucket& bucket) {
+  for (uint32_t id : reduce_gradients(at, "gradient-sync", bucket.dense, bucket.experts))
+    gradient_reductions_.push_back(id);
+}
+
+void StageBuilder::gather_parameters() {
+  const bool dense = plan_.dense_replicas() > 1, experts = layout_.expert_sync;
+  for (uint32_t c = 0; c < plan_.chunks(); ++c)
+    for (const Bucket& b : buckets(c)) {
+      const std::string at = layer_prefix("parameter-gather/", b.first_layer);
+      auto& ids = parameter_gathers_[b.first_layer];
+      if (dense && b.dense > 0)
+        ids.push_back(add(at + "dp-all-gather-weights", "forward", kDataParallel, {},
+                          CollectiveOp{CollectiveKind::kAllGather, "dp", core::Bytes(b.dense * elem())}));
+      if (experts && b.experts > 0)
+        ids.push_back(
+            add(at + "expert-dp-all-gather-weights", "forward", kDataParallel, {},
+                CollectiveOp{CollectiveKind::kAllGather, "expert-dp", core::Bytes(b.experts * elem())}));
+    }
 }
 
 void StageBuilder::sync_embedding_gradients(const std::vector<uint32_t>& after_sync) {
@@ -71,13 +111,15 @@ void StageBuilder::prepare_gradients(double shard, const std::vector<uint32_t>& 
 }
 
 void StageBuilder::optimizer() {
-  if (plan_.zero_stage <= 1) reduce_gradients("", "gradient-sync", params_.dense, params_.experts);
+  if (plan_.zero_stage <= 1 && !plan_.overlap_gradient_reduction)
+    reduce_gradients("", "gradient-sync", params_.dense, params_.experts);
   const double dense_shard = plan_.zero_stage >= 1 ? params_.dense / plan_.dense_replicas() : params_.dense;
   const double expert_shard =
       plan_.zero_stage >= 1 ? params_.experts / plan_.expert_replicas() : params_.experts;
   const double shard = dense_shard + expert_shard;
   std::vector<uint32_t> after_sync;
   if (!program_.ops.empty()) after_sync.push_back(static_cast<uint32_t>(program_.ops.size() - 1));
+  after_sync.insert(after_sync.end(), gradient_reductions_.begin(), gradient_reductions_.end());
   sync_embedding_gradients(after_sync);
   prepare_gradients(shard, after_sync);
   const core::Bytes state(precision_.optimizer_bytes() * shard);
@@ -87,7 +129,7 @@ void StageBuilder::optimizer() {
       adam_step(shard, kMainGradientBytes, precision_.moment_bytes()));
   if (plan_.offload_optimizer)
     add("optimizer/store-state", "optimizer", kCompute, {}, MemoryOp{MemoryDirection::kWrite, state});
-  if (plan_.zero_stage == 1 || plan_.zero_stage == 2) {
+  if ((plan_.zero_stage == 1 || plan_.zero_stage == 2) && !plan_.overlap_parameter_gather) {
     if (plan_.dense_replicas() > 1)
       add("optimizer/dp-all-gather-weights", "optimizer", kDataParallel, {last_compute_},
           CollectiveOp{CollectiveKind::kAllGather, "dp", core::Bytes(params_.dense * elem())});

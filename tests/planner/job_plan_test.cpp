@@ -143,6 +143,15 @@ TEST_CASE("Megatron-LM arguments: the plan's sizes, every flag one that argument
   const auto tp_overlapped =
       mixtral_plan({{"data_parallel", 3}, {"global_batch", 24}, {"overlap_tensor_communication", true}});
   CHECK(flag_value(tp_overlapped, "--tp-comm-overlap") == "(set)");
+  const auto dp_overlapped = mixtral_plan({{"data_parallel", 3},
+                                           {"global_batch", 24},
+                                           {"zero_stage", 1},
+                                           {"overlap_gradient_reduction", true},
+                                           {"overlap_parameter_gather", true}});
+  CHECK(flag_value(dp_overlapped, "--overlap-grad-reduce") == "(set)");
+  CHECK(flag_value(dp_overlapped, "--overlap-param-gather") == "(set)");
+  CHECK(flag_value(tp_overlapped, "--overlap-grad-reduce") == "(absent)");
+  check_known_flags(dp_overlapped);
   const auto batched =
       mixtral_plan({{"data_parallel", 3}, {"global_batch", 24}, {"batched_exchanges", true}});
   CHECK(std::find(batched.unmapped.begin(), batched.unmapped.end(),
