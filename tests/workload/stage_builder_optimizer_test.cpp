@@ -108,6 +108,20 @@ TEST_CASE("overlapped gradient reduction: each layer's gradients reduced as the 
   for (size_t id : reductions) CHECK(depends_on(first_pass, id));
 }
 
+TEST_CASE("overlapped gradient reduction without ZeRO: each layer's gradients all-reduced, the same bytes") {
+  auto p = zero1_plan(4, 1, 1);
+  p.zero_stage = 0;
+  p.overlap_gradient_reduction = true;
+  const auto trace = workload::generate_megatron_trace(model(), p);
+  const auto& ops = trace.roles[0].ops;
+  const std::string ar = "dp-all-reduce-gradients";
+  CHECK(index_of(ops, ar) == ops.size());
+  CHECK(index_of(ops, "mb3/layer5/" + ar) < ops.size());
+  CHECK(collective_bytes(ops, ar).second == 8);
+  CHECK(collective_bytes(ops, ar).first == test::approx(model().total_params() * 2));
+  CHECK(collective_bytes(ops, "dp-all-gather-weights").second == 0);  // no sharded state to gather
+}
+
 TEST_CASE("overlapped gradient reduction: a pipeline's later chunks are reduced whole, the first by layer") {
   // 2 stages x 2 chunks of 2 layers: stage 0 holds layers 0-1 (chunk 0) and 4-5 (chunk 1).
   auto p = zero1_plan(2, 2, 2);
