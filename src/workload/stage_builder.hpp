@@ -84,6 +84,13 @@ class StageBuilder {
   /// recomputation redoes of them: `extra_core`) in the model's dtype.
   void attention_products(const std::string& at, const std::string& phase, const std::string& pass,
                           double factor, core::Flops extra_core, std::vector<uint32_t> deps);
+  /// With context parallelism, attention in the order ring attention runs it (Transformer Engine's
+  /// context-parallel attention): forward the query/key/value projections, the gather of the keys and
+  /// values over `cp`, the core, the output projection; backward the output projection, the gather, the
+  /// core, the reduce-scatter of the key/value gradients, the query/key/value projections. The
+  /// projections are linear layers (fp8 under an fp8 recipe), the core in the model's dtype.
+  void context_parallel_attention(const std::string& at, const std::string& phase, bool backward,
+                                  core::Flops extra_core, std::vector<uint32_t> deps);
 
   /// Elements of the activation operands an fp8 recipe casts in one pass of a block: in forward the
   /// inputs of its linear layers, in backward the gradients of their outputs (0 without fp8).

@@ -19,6 +19,36 @@ void StageBuilder::attention_products(const std::string& at, const std::string& 
   compute(at + "attention/core-" + pass, phase, core * factor + extra_core, 0.0);
 }
 
+void StageBuilder::context_parallel_attention(const std::string& at, const std::string& phase, bool backward,
+                                              core::Flops extra_core, std::vector<uint32_t> deps) {
+  const double factor = backward ? 2.0 : 1.0;
+  const core::Flops core = model_.attention_score_flops(plan_.micro_batch) / (tp() * cp());
+  // The output projection (h x output width per tp shard) and the rest of the projections.
+  const double output_weights = model_.attention_output_width() * model_.hidden / tp();
+  const core::Flops output(2.0 * tokens() * output_weights);
+  const core::Flops qkv = attention_flops() - core - output;
+  const std::string pass = backward ? "backward" : "forward";
+  auto project = [&](const char* which, core::Flops flops, double weights, std::vector<uint32_t> after) {
+    linear(at + "attention/" + which + "-" + pass, phase, flops * factor, factor * weights, std::move(after));
+  };
+  auto gather_kv = [&] {
+    collective(at + "attention/cp-all-gather-kv", phase, CollectiveKind::kAllGather, "cp", kv_bytes());
+  };
+  if (!backward) {
+    project("qkv", qkv, attention_weights() - output_weights, std::move(deps));
+    gather_kv();
+    compute(at + "attention/core-" + pass, phase, core + extra_core, 0.0);
+    project("output", output, output_weights, {});
+    return;
+  }
+  project("output", output, output_weights, std::move(deps));
+  gather_kv();
+  compute(at + "attention/core-" + pass, phase, core * factor + extra_core, 0.0);
+  collective(at + "attention/cp-reduce-scatter-kv-gradients", phase, CollectiveKind::kReduceScatter, "cp",
+             kv_bytes());
+  project("qkv", qkv, attention_weights() - output_weights, {});
+}
+
 double StageBuilder::attention_casts(bool backward) const {
   if (!precision_.fp8()) return 0.0;
   const double t = tokens(), h = model_.hidden;
@@ -95,8 +125,9 @@ void StageBuilder::layer_forward(uint32_t l, uint32_t mb, const std::string& at,
   auto deps = gather_attention(at, phase, l);
   tensor_exchange(at + "attention/", phase, true);
   if (plan_.context_parallel > 1)
-    collective(at + "attention/cp-all-gather-kv", phase, CollectiveKind::kAllGather, "cp", kv_bytes());
-  attention_products(at, phase, "forward", 1.0, core::Flops(0.0), deps);
+    context_parallel_attention(at, phase, false, core::Flops(0.0), deps);
+  else
+    attention_products(at, phase, "forward", 1.0, core::Flops(0.0), deps);
   elementwise(at + "attention/elementwise-forward", phase, 0.0, score_elements(), 1.0,
               plan_.flash_attention ? 2 : 4, attention_casts(false));
   // Parallel blocks: one exchange enters both blocks (attention's) and one leaves them (the FFN's).
@@ -176,8 +207,6 @@ void StageBuilder::layer_backward(uint32_t l, uint32_t mb, const std::string& at
   compute_history_.push_back(last_compute_);
   deps = gather_attention(at, phase, l);
   if (!model_.parallel_blocks) tensor_exchange(at + "attention/", phase, true);
-  if (plan_.context_parallel > 1)
-    collective(at + "attention/cp-all-gather-kv", phase, CollectiveKind::kAllGather, "cp", kv_bytes());
   // Selective recomputation redoes the score kernels' forward before their backward.
   core::Flops redone(0.0);
   if (plan_.recompute == Recompute::kSelective)
@@ -186,10 +215,10 @@ void StageBuilder::layer_backward(uint32_t l, uint32_t mb, const std::string& at
   elementwise(at + "attention/elementwise-backward", phase, 0.0, scores, 2.0,
               plan_.flash_attention ? 2 : (plan_.recompute == Recompute::kSelective ? 6 : 4),
               attention_casts(true));
-  attention_products(at, phase, "backward", 2.0, redone, deps);
   if (plan_.context_parallel > 1)
-    collective(at + "attention/cp-reduce-scatter-kv-gradients", phase, CollectiveKind::kReduceScatter, "cp",
-               kv_bytes());
+    context_parallel_attention(at, phase, true, redone, deps);
+  else
+    attention_products(at, phase, "backward", 2.0, redone, deps);
   tensor_exchange(at + "attention/", phase, false);
   compute_history_.push_back(last_compute_);
   if (plan_.zero_stage == 3) reduce_gradients(at, phase, layer_dense(l), layer_experts(l));
