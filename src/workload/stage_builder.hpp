@@ -252,7 +252,8 @@ class StageBuilder {
   /// Each bucket is named by its first layer, with its dense and expert parameters.
   struct Bucket {
     uint32_t first_layer;
-    double dense, experts;
+    double dense;    ///< dense parameters on this rank (count)
+    double experts;  ///< routed-expert parameters on this rank (count)
   };
   std::vector<Bucket> buckets(uint32_t chunk) const;
   /// overlap_gradient_reduction: in the chunk's last micro-batch, reduce `bucket`'s gradients as soon

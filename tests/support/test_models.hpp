@@ -21,4 +21,10 @@ inline workload::TransformerSpec gpt(std::string name, uint32_t layers, uint32_t
   return m;
 }
 
+/// The workload tests' small model: 8 layers, hidden 512, 8 heads, FFN 2,048, vocabulary 1,000, sequence
+/// 256 tokens; small enough to list every op of its trace.
+inline workload::TransformerSpec small_gpt() {
+  return gpt("m", 8, 512, 8, 2048, 1000, 256);
+}
+
 }  // namespace zs::test

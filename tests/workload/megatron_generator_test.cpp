@@ -19,7 +19,7 @@ using workload::ComputeOp;
 
 namespace {
 workload::TransformerSpec model() {
-  return test::gpt("m", 8, 512, 8, 2048, 1000, 256);
+  return test::small_gpt();
 }
 
 workload::ParallelPlan plan(uint32_t dp, uint32_t tp, uint32_t pp, uint32_t mb, uint32_t gb,

@@ -17,9 +17,8 @@ using workload::ComputeOp;
 
 namespace {
 
-/// 8 layers, hidden 512: small enough to list every op.
 workload::TransformerSpec model() {
-  return test::gpt("m", 8, 512, 8, 2048, 1000, 256);
+  return test::small_gpt();
 }
 
 /// ZeRO-1 with bf16 gradients over `dp` replicas of `pp` stages, 4 micro-batches per replica.
