@@ -9,11 +9,15 @@ batches. Inputs are random normal values (zeros run faster on Hopper and would f
 Sections (--sections): `gemm` and `copy` as above, `launch` (a tiny kernel from Python), `graph` (small products
 and a tiny kernel replayed from a CUDA graph, so the host's launch path does not bound them), `overlap` (products
 timed while a copy kernel of B thread blocks, standing in for a collective's NCCL channels, runs on another
-stream; each product has three rows: alone, under the copy, alone again).
+stream; each product has three rows: alone, under the copy, alone again), `sustained` (one product run back to back
+for --seconds, one row per window of about a second with the SM clock, power and temperature nvidia-smi reads during
+it), `layer` (a GPT-style transformer layer's forward and backward in bf16 at --layer's shapes, one tensor-parallel
+rank's shard without its communication, run back to back for --seconds, one row per window as `sustained`).
 """
 import argparse
 import csv
 import statistics
+import subprocess
 import sys
 import time
 
@@ -143,11 +147,101 @@ def measure_overlap(writer, out):
             torch.cuda.empty_cache()
 
 
+def gpu_sample():
+    """(SM clock MHz, power W, temperature C) of GPU 0 from nvidia-smi, or empty strings when it cannot say."""
+    query = "--query-gpu=clocks.sm,power.draw,temperature.gpu"
+    try:
+        line = subprocess.run(["nvidia-smi", query, "--format=csv,noheader,nounits", "-i", "0"], capture_output=True,
+                              text=True, timeout=10).stdout.strip().splitlines()[0]
+        return tuple(field.strip() for field in line.split(","))
+    except (OSError, IndexError, subprocess.SubprocessError):
+        return ("", "", "")
+
+
+def run_windows(fn, per_call_guess, seconds):
+    """Runs fn back to back for `seconds` in windows of about one second; yields (elapsed s, seconds per call,
+    sample) per window, the sample taken while the window's calls run on the GPU."""
+    reps = max(3, int(1.0 / max(per_call_guess, 1e-6)))
+    began = time.perf_counter()
+    while time.perf_counter() - began < seconds:
+        start = torch.cuda.Event(enable_timing=True)
+        stop = torch.cuda.Event(enable_timing=True)
+        start.record()
+        for _ in range(reps):
+            fn()
+        stop.record()
+        sample = gpu_sample()  # the launches are queued: the GPU is busy with them meanwhile
+        stop.synchronize()
+        yield time.perf_counter() - began, start.elapsed_time(stop) / 1e3 / reps, sample
+
+
+def measure_sustained(writer, out, seconds):
+    """bf16 and fp8 products of GPT-3 175B's feed-forward shape at tp 4 (2048 tokens, 12288 x 12288), back to back."""
+    m, n, k = 2048, 12288, 12288
+    for dtype in ["bf16", "fp8"]:
+        fn = gemm_fn(dtype, m, n, k)
+        flops = 2.0 * m * n * k
+        burst = time_launches(fn, reps_for(flops, 5e14))
+        for elapsed, per_call, (clock, power, temp) in run_windows(fn, burst, seconds):
+            writer.writerow([f"sustained t={elapsed:.1f}s", dtype, m, n, k, f"{flops:.6g}", f"{per_call:.6g}",
+                             f"{flops / per_call / 1e12:.2f}", f"TFLOP/s sm_mhz={clock} watts={power} celsius={temp}"])
+            out.flush()
+        del fn
+        torch.cuda.empty_cache()
+
+
+def layer_step(tokens, hidden, heads, head_dim, ffn):
+    """One pre-norm GPT layer shard (LayerNorm, QKV, causal flash attention, output projection, residual,
+    LayerNorm, GELU FFN, residual) in bf16: returns (forward+backward callable, model FLOPs per call)."""
+    import torch.nn.functional as F
+    bf16 = {"device": "cuda", "dtype": torch.bfloat16}
+    width = heads * head_dim
+
+    def weight(rows, cols):
+        return (torch.randn(rows, cols, **bf16) * rows ** -0.5).requires_grad_()
+
+    w_qkv, w_proj = weight(hidden, 3 * width), weight(width, hidden)
+    w_fc1, w_fc2 = weight(hidden, ffn), weight(ffn, hidden)
+    norm1, norm2 = torch.nn.LayerNorm(hidden, **bf16), torch.nn.LayerNorm(hidden, **bf16)
+    x = torch.randn(tokens, hidden, **bf16, requires_grad=True)
+    grad = torch.randn(tokens, hidden, **bf16)
+
+    def step():
+        q, k, v = (norm1(x) @ w_qkv).view(tokens, 3, heads, head_dim).permute(1, 2, 0, 3).unbind(0)
+        attended = F.scaled_dot_product_attention(q[None], k[None], v[None], is_causal=True)[0]
+        h = x + attended.permute(1, 0, 2).reshape(tokens, width) @ w_proj
+        y = h + F.gelu(norm2(h) @ w_fc1, approximate="tanh") @ w_fc2
+        y.backward(grad)
+        for t in (x, w_qkv, w_proj, w_fc1, w_fc2, *norm1.parameters(), *norm2.parameters()):
+            t.grad = None
+
+    matrices = 2.0 * tokens * (hidden * 3 * width + width * hidden + 2 * hidden * ffn)
+    scores = 4.0 * tokens * tokens * width  # QK^T and AV over the full square (Megatron-LM's convention)
+    return step, 3.0 * (matrices + scores)
+
+
+def measure_layer(writer, out, shape, seconds):
+    tokens, hidden, heads, head_dim, ffn = shape
+    step, flops = layer_step(tokens, hidden, heads, head_dim, ffn)
+    burst = time_launches(step, 5)
+    label = f"layer t={{:.1f}}s tokens={tokens} hidden={hidden} heads={heads} head_dim={head_dim} ffn={ffn}"
+    for elapsed, per_call, (clock, power, temp) in run_windows(step, burst, seconds):
+        writer.writerow([label.format(elapsed), "bf16", tokens, hidden, ffn, f"{flops:.6g}", f"{per_call:.6g}",
+                         f"{flops / per_call / 1e12:.2f}", f"TFLOP/s sm_mhz={clock} watts={power} celsius={temp}"])
+        out.flush()
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--out", help="CSV file to write (default stdout)")
     parser.add_argument("--sections", default="gemm,copy,launch",
-                        help="comma-separated: gemm, copy, launch, graph, overlap (default gemm,copy,launch)")
+                        help="comma-separated: gemm, copy, launch, graph, overlap, sustained, layer "
+                             "(default gemm,copy,launch)")
+    parser.add_argument("--seconds", type=float, default=60.0,
+                        help="how long `sustained` runs each dtype and `layer` runs its layer (default 60)")
+    parser.add_argument("--layer", default="2048,12288,24,128,12288",
+                        help="tokens,hidden,heads,head_dim,ffn of `layer` (default: GPT-3 175B's layer at tp 4, "
+                             "2048 tokens)")
     args = parser.parse_args()
     sections = set(args.sections.split(","))
     out = open(args.out, "w", newline="") if args.out else sys.stdout
@@ -204,6 +298,10 @@ def main():
                 torch.cuda.empty_cache()
     if "overlap" in sections:
         measure_overlap(writer, out)
+    if "sustained" in sections:
+        measure_sustained(writer, out, args.seconds)
+    if "layer" in sections:
+        measure_layer(writer, out, [int(v) for v in args.layer.split(",")], args.seconds)
 
 
 if __name__ == "__main__":
