@@ -66,6 +66,15 @@ def gemm_fn(dtype, m, n, k):
     return lambda: torch.mm(a, b)
 
 
+def try_gemm_fn(dtype, m, n, k):
+    """gemm_fn's product, or None (said on stderr) where this GPU's cuBLASLt cannot run it (fp8 needs a recent one)."""
+    try:
+        return gemm_fn(dtype, m, n, k)
+    except (RuntimeError, AttributeError) as e:
+        print(f"# skip {dtype} {m}x{n}x{k}: {e}", file=sys.stderr)
+        return None
+
+
 def time_graph(fn, per_graph, reps=20):
     """Median seconds per call of fn, replayed from a CUDA graph of per_graph calls."""
     side = torch.cuda.Stream()
@@ -179,10 +188,8 @@ def measure_sustained(writer, out, seconds):
     """bf16 and fp8 products of GPT-3 175B's feed-forward shape at tp 4 (2048 tokens, 12288 x 12288), back to back."""
     m, n, k = 2048, 12288, 12288
     for dtype in ["bf16", "fp8"]:
-        try:
-            fn = gemm_fn(dtype, m, n, k)
-        except (RuntimeError, AttributeError) as e:  # fp8 needs a recent cuBLASLt
-            print(f"# skip sustained {dtype}: {e}", file=sys.stderr)
+        fn = try_gemm_fn(dtype, m, n, k)
+        if fn is None:
             continue
         flops = 2.0 * m * n * k
         burst = time_launches(fn, reps_for(flops, 5e14))
@@ -263,10 +270,8 @@ def main():
               (2048, 4096, 4096), (1024, 14336, 4096), (512, 4096, 14336)]
     for dtype in ["bf16", "fp16", "fp8", "tf32"] if "gemm" in sections else []:
         for m, n, k in [(s, s, s) for s in square] + shaped:
-            try:
-                fn = gemm_fn(dtype, m, n, k)
-            except (RuntimeError, AttributeError) as e:  # fp8 needs a recent cuBLASLt
-                print(f"# skip {dtype} {m}x{n}x{k}: {e}", file=sys.stderr)
+            fn = try_gemm_fn(dtype, m, n, k)
+            if fn is None:
                 continue
             flops = 2.0 * m * n * k
             seconds = time_launches(fn, reps_for(flops, 5e14))
