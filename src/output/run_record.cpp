@@ -117,7 +117,8 @@ std::vector<std::string> approximations(const scenario::Scenario& s, const engin
       "included; both utilizations are against the peak of the model's dtype (bf16 under an fp8 recipe, "
       "whose fp8 products run against the fp8 peak)",
       "fp8 recipes: casts are charged as the writes of each fp8 operand's two copies (their reads fused "
-      "into the kernels producing them); scaling-factor updates (amax history) are not charged",
+      "into the kernels producing them); scaling-factor updates (amax history) are not charged, the amaxes' "
+      "all-reduces are with fp8_amax_reduction",
       "expert routing: all-to-all-v sizes are drawn from the routing model per communicator group, layer "
       "and micro-batch; expert compute scales with the tokens a rank received (experts split over tensor "
       "parallelism: its group's tokens taken as tp times its own)",

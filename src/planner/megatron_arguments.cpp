@@ -60,10 +60,17 @@ void add_gradient_dtype(const std::string& model_dtype, const std::string& gradi
 
 /// The fp8 recipes: Transformer Engine's hybrid format (e4m3 forward, e5m2 gradients) with Megatron-LM's
 /// default delayed scaling; DeepSeek-V3's blockwise scaling with bf16 Adam moments (the precision-aware
-/// optimizer). DeepSeek-V3's fp8 expert dispatch has no Megatron-LM argument.
-void add_fp8(const std::string& recipe, std::vector<MegatronArgument>& a,
-             std::vector<std::string>& unmapped) {
-  if (recipe == "transformer-engine") a.emplace_back("--fp8-format", "hybrid");
+/// optimizer). DeepSeek-V3's fp8 expert dispatch has no Megatron-LM argument, nor has a delayed-scaling plan
+/// that does not reduce its amaxes (Transformer Engine reduces them by default).
+void add_fp8(const nlohmann::json& p, std::vector<MegatronArgument>& a, std::vector<std::string>& unmapped) {
+  const std::string recipe = p.value("fp8", "none");
+  if (recipe == "transformer-engine") {
+    a.emplace_back("--fp8-format", "hybrid");
+    if (!p.value("fp8_amax_reduction", false))
+      unmapped.push_back(
+          "plan.fp8_amax_reduction false (Transformer Engine's delayed scaling reduces every chunk's "
+          "amaxes)");
+  }
   if (recipe != "deepseek-v3") return;
   a.emplace_back("--fp8-format", "e4m3");
   a.emplace_back("--fp8-recipe", "blockwise");
@@ -146,7 +153,7 @@ std::vector<MegatronArgument> megatron_arguments(const nlohmann::json& workload,
     a.emplace_back("--overlap-moe-expert-parallel-comm", "");
   if (p.value("overlap_tensor_communication", false)) a.emplace_back("--tp-comm-overlap", "");
   note_exchanges(p, virtual_stages, unmapped);
-  add_fp8(p.value("fp8", "none"), a, unmapped);
+  add_fp8(p, a, unmapped);
   if (p.at("flash_attention").get<bool>()) a.emplace_back("--use-flash-attn", "");
   if (save_interval > 0) a.emplace_back("--save-interval", std::to_string(save_interval));
 

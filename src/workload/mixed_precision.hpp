@@ -67,6 +67,11 @@ class MixedPrecision {
   static constexpr double kE5M6Bytes = 1.5;
   /// Two fp8 copies (rowwise and transposed) of a weight or an activation operand, B per element.
   static constexpr double kFp8CopiesBytes = 2.0 * kFp8Bytes;
+  /// Transformer Engine's delayed scaling: an fp32 amax per scaled tensor, B.
+  static constexpr double kAmaxBytes = 4.0;
+  /// Amaxes an fp8 product records in forward (input, weight, output) and in backward (output and input
+  /// gradients): the rows of Transformer Engine's forward and backward amax histories per product.
+  static constexpr double kForwardAmaxes = 3.0, kBackwardAmaxes = 2.0;
 
  private:
   Fp8Recipe recipe_;

@@ -165,6 +165,13 @@ const core::ParamTable& ParallelPlan::params() {
            "embedding, output layer, attention core, norms and router stay bf16")
            .noun("fp8 recipe")
            .or_default("none"),
+       Param::boolean(
+           "fp8_amax_reduction",
+           "Transformer Engine's delayed scaling with reduce_amax (fp8 transformer-engine only; TE's "
+           "default): at the end of each chunk's forward and backward, the amaxes of its fp8 tensors "
+           "(4 B each) are all-reduced over the stage's tensor-, data- and context-parallel ranks, the "
+           "compute stream waiting for it")
+           .or_default(false),
        Param::boolean("flash_attention", "attention scores stay on chip; false: they go through HBM")
            .or_default(true),
        Param::integer("seed", 0, int64_t(1) << 53, "seed of the expert routing draws").or_default(1),
@@ -307,6 +314,12 @@ ParallelPlan ParallelPlan::from_params(core::ParamReader& json, const Transforme
   if (p.fp8 != Fp8Recipe::kNone && model.dtype != core::Dtype::kBf16)
     throw json.error("fp8", "the fp8 recipes train bf16 models, but the model's dtype is " +
                                 std::string(core::to_string(model.dtype)));
+  p.fp8_amax_reduction = json.get<bool>("fp8_amax_reduction");
+  if (p.fp8_amax_reduction && p.fp8 != Fp8Recipe::kTransformerEngine)
+    throw json.error("fp8_amax_reduction",
+                     "amax reduction is Transformer Engine's delayed scaling; it needs fp8 "
+                     "\"transformer-engine\", but fp8 is \"" +
+                         fp8 + "\"");
   p.flash_attention = json.get<bool>("flash_attention");
   p.seed = static_cast<uint64_t>(json.get<int64_t>("seed"));
   p.routing = plan_routing(json, model, files);
@@ -436,6 +449,7 @@ std::string ParallelPlan::describe() const {
          " layers)";
   if (!gradient_clipping) s += ", no gradient clipping";
   if (fp8 != Fp8Recipe::kNone) s += ", fp8 (" + std::string(to_string(fp8)) + ")";
+  if (fp8_amax_reduction) s += ", fp8 amaxes reduced per chunk";
   if (offload_optimizer) s += ", optimizer offloaded";
   if (overlap_expert_communication) s += ", expert all-to-alls overlapped (combined 1F1B)";
   if (batched_exchanges && pipeline_parallel > 1) s += ", batched pipeline exchanges";

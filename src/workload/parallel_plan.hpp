@@ -105,6 +105,11 @@ struct ParallelPlan {
   /// reduce-scatter of a block runs beside the GEMM it feeds or drains (needs sequence parallelism).
   bool overlap_tensor_communication = false;
   Fp8Recipe fp8 = Fp8Recipe::kNone;  ///< which products run in fp8, and what the recipe keeps
+  /// Transformer Engine's delayed scaling with reduce_amax (its default, NeMo's reduce_amax: true): at the
+  /// end of each chunk's forward and of its backward, the amaxes of the chunk's fp8 tensors are
+  /// all-reduced (max) over the stage's tensor-, data- and context-parallel ranks on the compute stream,
+  /// which waits for it. Only with fp8 transformer-engine.
+  bool fp8_amax_reduction = false;
   /// Attention scores stay on chip (FlashAttention); false: the b x heads x s x s scores go through HBM
   /// (softmax and dropout kernels, as Megatron-LM did in 2021), costing traffic and activation memory.
   bool flash_attention = true;

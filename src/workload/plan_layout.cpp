@@ -38,9 +38,14 @@ PlanLayout layout_of(const TransformerSpec& model, const ParallelPlan& plan) {
     if (axis.size > 1 &&
         (plan.zero_stage >= 1 || axis.name == "pp" || axis.name == "tp" || axis.name == "ep"))
       norm.push_back(axis.name);
+  std::vector<std::string> stage;  // every axis but the pipeline's
+  for (const auto& axis : axes)
+    if (axis.size > 1 && axis.name != "pp") stage.push_back(axis.name);
   PlanLayout l{Mesh(std::move(axes)), {}, false, !norm.empty()};
+  l.amax_reduction = plan.fp8_amax_reduction && !stage.empty();
   if (dense != std::vector<std::string>{"dp"}) l.communicators.push_back({"dp", dense});
   if (l.norm_reduction) l.communicators.push_back({kGradientNormGroup, norm});
+  if (l.amax_reduction) l.communicators.push_back({kAmaxGroup, stage});
   if (model.moe && plan.expert_replicas() > 1) {
     l.communicators.push_back({"expert-dp", experts});
     l.expert_sync = true;

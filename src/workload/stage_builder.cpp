@@ -93,6 +93,24 @@ void StageBuilder::loss(const std::string& at, const std::string& phase) {
                core::Bytes(tokens() * kLossAllReduceBytesPerToken));
 }
 
+void StageBuilder::reduce_amaxes(const std::string& at, const std::string& phase, uint32_t chunk) {
+  if (!layout_.amax_reduction) return;
+  double products = 0.0;
+  for (uint32_t l : chunk_layers(model_, plan_, stage_, chunk)) products += fp8_products(l);
+  const double per_product =
+      phase == "forward" ? MixedPrecision::kForwardAmaxes : MixedPrecision::kBackwardAmaxes;
+  collective(at + "fp8-amax-all-reduce-" + phase, phase, CollectiveKind::kAllReduce, kAmaxGroup,
+             core::Bytes(products * per_product * MixedPrecision::kAmaxBytes));
+}
+
+uint32_t StageBuilder::fp8_products(uint32_t l) const {
+  uint32_t attention = 2;                                           // QKV and output projections
+  if (model_.mla) attention = model_.mla->q_lora_rank > 0 ? 5 : 4;  // query, key/value down and up, output
+  if (!model_.is_moe_layer(l)) return attention + 2;
+  const uint32_t local = model_.moe->experts / plan_.expert_parallel;
+  return attention + 2 * local + (model_.moe->shared_experts > 0 ? 2 : 0);
+}
+
 void StageBuilder::run_step(const PipelineStep& step, bool exchanges) {
   if (exchanges) step_recv(step);
   step.forward ? forward_step(step.micro_batch, step.chunk) : backward_step(step.micro_batch, step.chunk);
@@ -108,6 +126,7 @@ void StageBuilder::forward_step(uint32_t mb, uint32_t chunk) {
       wait_for_.insert(wait_for_.end(), gathered->second.begin(), gathered->second.end());
     layer_forward(l, mb, layer_prefix(at, l), "forward");
   }
+  reduce_amaxes(at, "forward", chunk);
   if (virtual_stage(chunk) + 1 == virtual_stages()) {
     compute(at + "logits/forward", "forward", model_.logits_forward_flops(plan_.micro_batch) / (tp() * cp()),
             double(model_.vocab) * model_.hidden / tp());
@@ -137,6 +156,7 @@ void StageBuilder::backward_step(uint32_t mb, uint32_t chunk) {
     for (const Bucket& b : reduced)
       if (b.first_layer == layers[i]) reduce_bucket(layer_prefix(at, layers[i]), b);
   }
+  reduce_amaxes(at, "backward", chunk);
 }
 
 void StageBuilder::batched_steps(const std::vector<PipelineStep>& steps) {

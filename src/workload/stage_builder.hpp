@@ -207,6 +207,15 @@ class StageBuilder {
 
   void forward_step(uint32_t mb, uint32_t chunk);
 
+  /// Transformer Engine's amax reduction at the end of a chunk's forward or backward (fp8_amax_reduction):
+  /// one all-reduce on the compute stream over the "amax" communicator of 4 B per amax, three per fp8
+  /// product in forward (input, weight, output) and two in backward (output and input gradients).
+  void reduce_amaxes(const std::string& at, const std::string& phase, uint32_t chunk);
+
+  /// The products Transformer Engine runs in fp8 in layer `l` on this rank: the attention projections,
+  /// and the dense FFN's two or, in an MoE layer, two per local expert and two for the shared experts.
+  uint32_t fp8_products(uint32_t l) const;
+
   void backward_step(uint32_t mb, uint32_t chunk);
 
   /// Megatron-LM 2021's batched exchanges (batched_exchange_actions): the sends an exchange posts are

@@ -182,7 +182,16 @@ TEST_CASE("Megatron-LM arguments: the plan's sizes, every flag one that argument
     CHECK(flag_value(fp8, "--fp8-recipe") == (deepseek ? "blockwise" : "(absent)"));
     CHECK(flag_value(fp8, "--exp-avg-dtype") == (deepseek ? "bf16" : "(absent)"));
     CHECK(flag_value(fp8, "--exp-avg-sq-dtype") == (deepseek ? "bf16" : "(absent)"));
+    const std::string no_amax =
+        "plan.fp8_amax_reduction false (Transformer Engine's delayed scaling reduces every chunk's amaxes)";
+    CHECK(std::count(fp8.unmapped.begin(), fp8.unmapped.end(), no_amax) == (deepseek ? 0 : 1));
   }
+  const auto reduced = planner::make_job_plan(load([&](nlohmann::json& d) {
+                                                d["workload"]["fp8"] = "transformer-engine";
+                                                d["workload"]["fp8_amax_reduction"] = true;
+                                              }),
+                                              {});
+  for (const auto& u : reduced.unmapped) CHECK(u.find("fp8") == std::string::npos);
 }
 
 TEST_CASE(

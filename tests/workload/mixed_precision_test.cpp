@@ -1,8 +1,11 @@
-// fp8 recipes: which products run in fp8, the memory each term keeps, the casts, the dispatch and Adam bytes.
+// fp8 recipes: the products in fp8, the memory each term keeps, casts, dispatch and Adam bytes, amax
+// reductions.
 #include <doctest/doctest.h>
 
 #include <map>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "core/input_error.hpp"
 #include "support/approx.hpp"
@@ -197,4 +200,97 @@ TEST_CASE("fp8 recipes train bf16 models, an unknown recipe lists the known ones
   CHECK(
       error_of(j, gpt()) ==
       "s.json: /workload/fp8: unknown fp8 recipe \"hybrid\" (known: none, transformer-engine, deepseek-v3)");
+}
+
+namespace {
+/// The collectives of stage `role` whose name contains `part`, in program order.
+std::vector<std::pair<std::string, workload::CollectiveOp>> collectives(const workload::Trace& trace,
+                                                                        size_t role,
+                                                                        const std::string& part) {
+  std::vector<std::pair<std::string, workload::CollectiveOp>> out;
+  for (const auto& op : trace.roles.at(role).ops)
+    if (const auto* c = std::get_if<workload::CollectiveOp>(&op.body))
+      if (op.name.find(part) != std::string::npos) out.emplace_back(op.name, *c);
+  return out;
+}
+
+size_t index_of(const workload::Trace& trace, size_t role, const std::string& name) {
+  const auto& ops = trace.roles.at(role).ops;
+  for (size_t i = 0; i < ops.size(); ++i)
+    if (ops[i].name == name) return i;
+  FAIL("no op " << name);
+  return 0;
+}
+}  // namespace
+
+TEST_CASE(
+    "Transformer Engine's amax reduction: one all-reduce per chunk pass over the stage's tp, dp, cp ranks") {
+  auto p = plan(2, 2, Fp8Recipe::kTransformerEngine);
+  p.pipeline_parallel = 2;
+  p.schedule = workload::PipelineSchedule::kInterleaved1F1B;
+  p.virtual_stages = 2;
+  p.global_batch = 8;  // 4 micro-batches per replica
+  p.fp8_amax_reduction = true;
+  const auto trace = workload::generate_megatron_trace(gpt(), p);
+  workload::validate(trace, "amax");
+  bool listed = false;
+  for (const auto& c : trace.communicators)
+    if (c.name == "amax") listed = c.axes == std::vector<std::string>{"dp", "tp"};
+  CHECK(listed);
+  // 4 micro-batches x 2 chunks, forward and backward; a chunk is 2 layers of 4 fp8 products (QKV, output
+  // projection, FFN in and out): forward 3 amaxes per product, backward 2, 4 B each.
+  for (size_t stage = 0; stage < 2; ++stage) {
+    const auto forward = collectives(trace, stage, "fp8-amax-all-reduce-forward");
+    const auto backward = collectives(trace, stage, "fp8-amax-all-reduce-backward");
+    REQUIRE(forward.size() == 8);
+    REQUIRE(backward.size() == 8);
+    for (const auto& [name, c] : forward) {
+      CHECK(c.kind == workload::CollectiveKind::kAllReduce);
+      CHECK(c.communicator == "amax");
+      CHECK(c.bytes.value() == 2 * 4 * 3 * 4);
+    }
+    for (const auto& [name, c] : backward) CHECK(c.bytes.value() == 2 * 4 * 2 * 4);
+  }
+  // Stage 1's second chunk ends the model: its reduction follows the chunk's last layer and precedes the
+  // output layer (outside Transformer Engine's autocast); a backward's follows its first layer's backward.
+  const size_t reduce = index_of(trace, 1, "mb0/chunk1/fp8-amax-all-reduce-forward");
+  CHECK(index_of(trace, 1, "mb0/chunk1/layer7/ffn/forward") < reduce);
+  CHECK(reduce < index_of(trace, 1, "mb0/chunk1/logits/forward"));
+  CHECK(index_of(trace, 0, "mb0/chunk0/layer0/attention/projections-backward") <
+        index_of(trace, 0, "mb0/chunk0/fp8-amax-all-reduce-backward"));
+}
+
+TEST_CASE("amax reduction: an MoE layer's products per local expert, and none with one rank per stage") {
+  auto p = plan(4, 1, Fp8Recipe::kTransformerEngine);
+  p.expert_parallel = 4;
+  p.global_batch = 4;
+  p.fp8_amax_reduction = true;
+  const auto trace = workload::generate_megatron_trace(moe(), p);
+  // 4 layers of 2 attention products, 2 per local expert (8 experts / ep 4) and 2 for the shared expert.
+  const auto forward = collectives(trace, 0, "fp8-amax-all-reduce-forward");
+  REQUIRE(forward.size() == 1);
+  CHECK(forward[0].second.bytes.value() == 4 * (2 + 2 * 2 + 2) * 3 * 4);
+  auto single = plan(1, 1, Fp8Recipe::kTransformerEngine);
+  single.fp8_amax_reduction = true;
+  CHECK(collectives(workload::generate_megatron_trace(gpt(), single), 0, "amax").empty());
+}
+
+TEST_CASE("amax reduction needs Transformer Engine's fp8 recipe") {
+  auto error_of = [](nlohmann::json j) {
+    try {
+      core::ParamReader o(ParallelPlan::params(), core::JsonObject(j, "s.json", "/workload"));
+      ParallelPlan::from_params(o, gpt());
+    } catch (const core::InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string("(no error)");
+  };
+  nlohmann::json j = {{"micro_batch", 1}, {"global_batch", 4}, {"fp8_amax_reduction", true}};
+  CHECK(error_of(j) ==
+        "s.json: /workload/fp8_amax_reduction: amax reduction is Transformer Engine's delayed scaling; it "
+        "needs fp8 \"transformer-engine\", but fp8 is \"none\"");
+  j["fp8"] = "deepseek-v3";
+  CHECK(error_of(j).find("but fp8 is \"deepseek-v3\"") != std::string::npos);
+  j["fp8"] = "transformer-engine";
+  CHECK(error_of(j) == "(no error)");
 }
