@@ -6,13 +6,14 @@ Runs on a machine with an NVIDIA GPU and PyTorch (not part of the build or the t
 row per measurement to stdout or --out; models/calibration/README.md says how the figures become model
 parameters. Timing: CUDA events around `reps` back-to-back launches after 3 warm-ups, median of 5 such
 batches. Inputs are random normal values (zeros run faster on Hopper and would flatter the figures).
-Sections (--sections): `gemm` and `copy` as above, `launch` (a tiny kernel from Python), `graph` (small products
-and a tiny kernel replayed from a CUDA graph, so the host's launch path does not bound them), `overlap` (products
-timed while a copy kernel of B thread blocks, standing in for a collective's NCCL channels, runs on another
-stream; each product has three rows: alone, under the copy, alone again), `sustained` (one product run back to back
-for --seconds, one row per window of about a second with the SM clock, power and temperature nvidia-smi reads during
-it), `layer` (a GPT-style transformer layer's forward and backward in bf16 at --layer's shapes, one tensor-parallel
-rank's shard without its communication, run back to back for --seconds, one row per window as `sustained`).
+Sections (--sections): `gemm` and `copy` as above, `launch` (a tiny kernel from Python), `graph` (small products and
+a tiny kernel replayed from a CUDA graph, so the host's launch path does not bound them), `overlap` (products timed
+while a copy kernel of B thread blocks, standing in for a collective's NCCL channels, runs on another stream; each
+product has three rows: alone, under the copy, alone again), `sustained` (one product run back to back for
+--seconds, one row per window of about a second with the SM clock, power and temperature nvidia-smi reads during it,
+after a row of its rate timed as the `gemm` section times products), `layer` (a GPT-style transformer layer's
+forward and backward in bf16 at --layer's shapes, one tensor-parallel rank's shard without its communication, run
+back to back for --seconds, one row per window as `sustained`).
 """
 import argparse
 import csv
@@ -193,6 +194,8 @@ def measure_sustained(writer, out, seconds):
             continue
         flops = 2.0 * m * n * k
         burst = time_launches(fn, reps_for(flops, 5e14))
+        writer.writerow(["sustained_burst", dtype, m, n, k, f"{flops:.6g}", f"{burst:.6g}",
+                         f"{flops / burst / 1e12:.2f}", "TFLOP/s as the gemm section times it"])
         for elapsed, per_call, (clock, power, temp) in run_windows(fn, burst, seconds):
             writer.writerow(["sustained", dtype, m, n, k, f"{flops:.6g}", f"{per_call:.6g}",
                              f"{flops / per_call / 1e12:.2f}",
@@ -236,6 +239,8 @@ def measure_layer(writer, out, shape, seconds):
     tokens, hidden, heads, head_dim, ffn = shape
     step, flops = layer_step(tokens, hidden, heads, head_dim, ffn)
     burst = time_launches(step, 5)
+    writer.writerow(["layer_burst", "bf16", tokens, hidden, ffn, f"{flops:.6g}", f"{burst:.6g}",
+                     f"{flops / burst / 1e12:.2f}", f"TFLOP/s heads={heads} head_dim={head_dim}, 5 batches of 5"])
     # m, n, k hold tokens, hidden and ffn; the unit column the heads and the head width.
     for elapsed, per_call, (clock, power, temp) in run_windows(step, burst, seconds):
         writer.writerow(["layer", "bf16", tokens, hidden, ffn, f"{flops:.6g}", f"{per_call:.6g}",
