@@ -349,6 +349,11 @@ Command add_validate(CLI::App& app) {
                        "megatron-2022); default: megatron-sc21");
   add_folder_options(validate, opt->folder, "results/validate-<name>");
   validate->add_option("--rows", opt->rows, "Run only the rows (runs) whose name contains this text");
+  validate->add_option("--set", opt->set,
+                       "POINTER=VALUE: set a parameter in every run's scenario before it runs (repeatable), "
+                       "the pointer as the run's config.json shows it, the value JSON (a string if it is not "
+                       "JSON), e.g. /workload/plan/overlap_tensor_communication=false; a what-if the report "
+                       "states; validations of published runs only");
   return command(validate, opt, &run_validate);
 }
 

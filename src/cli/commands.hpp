@@ -89,6 +89,9 @@ struct ValidateOptions {
   std::string file;      ///< empty: the embedded scenarios/validation/megatron-sc21.json
   FolderOptions folder;  ///< default results/validate-<name>
   std::string rows;      ///< run only rows whose name contains this
+  /// "POINTER=VALUE" each: set in every run's scenario (published-runs validations); VALUE is JSON, or a
+  /// string when it does not parse as JSON.
+  std::vector<std::string> set;
 };
 /// Returns 0 when the file's acceptance holds, 1 when it does not.
 int run_validate(const ValidateOptions& opt, std::ostream& out);

@@ -52,10 +52,29 @@ InputFiles validation_input(const std::string& file) {
   return input_files(file, kDefaultValidation);
 }
 
+/// --set's "POINTER=VALUE" entries: the value parsed as JSON, or kept as a string when it is not JSON.
+std::vector<scenario::RunOverride> run_overrides(const std::vector<std::string>& entries) {
+  std::vector<scenario::RunOverride> out;
+  for (const std::string& entry : entries) {
+    const auto eq = entry.find('=');
+    if (eq == std::string::npos || entry.empty() || entry.front() != '/')
+      throw core::InputError("--set", "",
+                             "expected POINTER=VALUE with a JSON pointer such as "
+                             "/workload/plan/overlap_tensor_communication=false, got \"" +
+                                 entry + "\"");
+    const std::string text = entry.substr(eq + 1);
+    nlohmann::json value = nlohmann::json::parse(text, nullptr, false);
+    if (value.is_discarded()) value = text;
+    out.push_back({entry.substr(0, eq), std::move(value)});
+  }
+  return out;
+}
+
 /// A published-runs validation: every run's scenario simulated, compared, written.
 int run_published_runs(const ValidateOptions& opt, const core::FileSource& files, const std::string& path,
                        std::ostream& out) {
   scenario::PublishedRunsSpec spec = scenario::PublishedRunsSpec::load(files, path);
+  spec.overrides = run_overrides(opt.set);
   if (!opt.rows.empty()) {
     std::erase_if(spec.runs, [&](const auto& r) { return r.name.find(opt.rows) == std::string::npos; });
     if (spec.runs.empty()) throw core::InputError("--rows", "", "no run name contains \"" + opt.rows + "\"");
@@ -167,6 +186,12 @@ int run_validate(const ValidateOptions& opt, std::ostream& out) {
   auto [files, path] = validation_input(opt.file);
   if (scenario::validation_kind(*files, path) == "published-runs")
     return run_published_runs(opt, *files, path, out);
+  if (!opt.set.empty())
+    throw core::InputError(
+        "--set", "",
+        "applies to validations of published runs (at-scale, megatron-2022, or a file of kind "
+        "\"published-runs\"); " +
+            path + " builds its scenarios from table rows");
   scenario::ValidationSpec spec = scenario::ValidationSpec::load(*files, path);
   if (!opt.rows.empty()) {
     std::erase_if(spec.rows, [&](const auto& r) { return r.name().find(opt.rows) == std::string::npos; });

@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "core/file_source.hpp"
 #include "scenario/error_summary.hpp"
 
@@ -28,6 +30,12 @@ struct ScalingSeries {
   std::vector<std::string> runs;  ///< names of runs, fewest GPUs first; at least two
 };
 
+/// A value set in every run's scenario (`zettasim validate --set POINTER=VALUE`): a what-if over the table.
+struct RunOverride {
+  std::string pointer;  ///< JSON pointer into a run's resolved configuration, as config.json shows it
+  nlohmann::json value;
+};
+
 /// A validation file of kind "published-runs".
 struct PublishedRunsSpec {
   std::string file;
@@ -40,6 +48,9 @@ struct PublishedRunsSpec {
   double mean_tolerance = 0;  ///< largest accepted mean of those
   double scaling_tolerance =
       0;  ///< largest accepted |predicted - published efficiency| (fraction, 0.05 = 5 points)
+  /// Set in every run's scenario before it runs (not read from the file); empty: the runs as the file has
+  /// them.
+  std::vector<RunOverride> overrides;
 
   /// Reads the file; problems are InputErrors naming the file and JSON path. Scenario files are read when
   /// the runs run, not here.

@@ -74,7 +74,7 @@ PatchTarget ScenarioPatch::follow(const std::string& pointer) {
 }
 
 void ScenarioPatch::set(const std::string& pointer, const nlohmann::json& value,
-                        const std::string& relative_to) {
+                        const std::string& relative_to, const std::string& origin) {
   const PatchTarget at = locate(pointer);
   nlohmann::json written = value;
   if (at.include && value.is_string()) {  // another file: a path relative to the sweep file, made relative
@@ -91,7 +91,9 @@ void ScenarioPatch::set(const std::string& pointer, const nlohmann::json& value,
     std::string cited = at.pointer.substr(1);
     std::replace(cited.begin(), cited.end(), '/', '.');
     if (doc["sources"].contains(cited) || !at.present)
-      doc["sources"][cited] = "what-if: set by a sweep (" + relative_to + "), not a published value";
+      doc["sources"][cited] = "what-if: set by " +
+                              (origin.empty() ? "a sweep (" + relative_to + ")" : origin) +
+                              ", not a published value";
   }
   patched_[at.file] = true;
 }

@@ -31,8 +31,10 @@ class ScenarioPatch {
   /// Follows `pointer` to the input file and key it is read from.
   PatchTarget locate(const std::string& pointer);
   /// Sets `value` at `pointer`'s target. An include's target given a string names the file to include
-  /// instead, resolved against `relative_to` (the sweep file).
-  void set(const std::string& pointer, const nlohmann::json& value, const std::string& relative_to);
+  /// instead, resolved against `relative_to` (the sweep file). A model value that cites a source gets
+  /// "what-if: set by `origin`" instead; empty `origin`: "a sweep (`relative_to`)".
+  void set(const std::string& pointer, const nlohmann::json& value, const std::string& relative_to,
+           const std::string& origin = "");
   /// The patched files' texts by path, to lay over the unpatched ones.
   std::map<std::string, std::string> files() const;
 

@@ -1,7 +1,10 @@
-// `zettasim validate` on one row, and its bad input.
+// `zettasim validate` on one row, its --set what-ifs, and its bad input.
 #include <doctest/doctest.h>
 
 #include <fstream>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -89,5 +92,72 @@ TEST_CASE("validate: a file of another kind is refused with exit 2 naming both v
   const auto r = test::run_cli({"validate", other, "--out", dir.file("v")});
   CHECK(r.code == 2);
   CHECK(r.err.find("other.json: /kind: expected \"validation\" or \"published-runs\"") != std::string::npos);
+  CHECK_FALSE(std::filesystem::exists(dir.file("v")));
+}
+
+namespace {
+/// The predicted seconds per iteration of at-scale's Nemotron-4 15B run on 1,024 GPUs, with `set` (each
+/// POINTER=VALUE passed as --set), and the report.
+std::pair<double, std::string> nemotron_with(test::TempDir& dir, const std::string& out,
+                                             const std::vector<std::string>& set) {
+  std::vector<std::string> args = {"validate", "at-scale",    "--rows", "nemotron4-15b-h100-1024",
+                                   "--out",    dir.file(out), "--quiet"};
+  for (const auto& s : set) args.insert(args.end(), {"--set", s});
+  const auto r = test::run_cli(args);
+  INFO(r.err);
+  REQUIRE(r.code != 2);
+  const auto j = nlohmann::json::parse(std::ifstream(dir.file(out + "/validation.json")));
+  CHECK(j["overrides"].size() == set.size());
+  std::ifstream report(dir.file(out + "/report.txt"));
+  return {j["runs"][0]["predicted_iteration_time_s"].get<double>(),
+          std::string((std::istreambuf_iterator<char>(report)), {})};
+}
+}  // namespace
+
+TEST_CASE("validate --set sets a parameter in every run's scenario, and the outputs say so") {
+  test::TempDir dir;
+  const auto [as_published, plain] = nemotron_with(dir, "a", {});
+  // The recipe overlaps tensor-parallel communication: setting what the file sets changes nothing, and
+  // switching it off exposes the exchanges.
+  const auto [same, same_report] =
+      nemotron_with(dir, "b", {"/workload/plan/overlap_tensor_communication=true"});
+  const auto [exposed, report] =
+      nemotron_with(dir, "c", {"/workload/plan/overlap_tensor_communication=false"});
+  CHECK(same == as_published);
+  CHECK(exposed > as_published * 1.05);
+  CHECK(plain.find("set in every run") == std::string::npos);
+  CHECK(
+      report.find("set in every run (what-if, not as published): /workload/plan/overlap_tensor_communication "
+                  "= false") != std::string::npos);
+  // A model parameter through the scenario's include, and a policy given as an object.
+  const auto [no_interference, r1] = nemotron_with(dir, "d", {"/machine/models/gpu/overlap_slowdown=0"});
+  CHECK(no_interference < as_published);
+  const auto [nccl, r2] =
+      nemotron_with(dir, "e", {R"(/policies/collective={"name": "ring", "step_latency": true})"});
+  CHECK(nccl > as_published);
+}
+
+TEST_CASE("validate --set: a pointer that leads nowhere, or a value the run refuses, exits 2 naming --set") {
+  test::TempDir dir;
+  auto run = [&](const std::string& set, const std::string& file = "at-scale") {
+    return test::run_cli(
+        {"validate", file, "--rows", "nemotron4-15b-h100-1024", "--set", set, "--out", dir.file("v")});
+  };
+  const auto nowhere = run("/workload/plan/no_such_key=1");
+  CHECK(nowhere.code == 2);
+  CHECK(nowhere.err.find("--set: /workload/plan/no_such_key: \"/workload/plan/no_such_key\" names nothing in "
+                         "the resolved configuration") != std::string::npos);
+  const auto refused = run("/workload/plan/fp8_amax_reduction=true");
+  CHECK(refused.code == 2);
+  CHECK(refused.err.find("--set: run nemotron4-15b-h100-1024 with what --set sets: ") != std::string::npos);
+  CHECK(refused.err.find("/workload/fp8_amax_reduction: amax reduction is Transformer Engine's") !=
+        std::string::npos);
+  const auto malformed = run("overlap_slowdown=0");
+  CHECK(malformed.code == 2);
+  CHECK(malformed.err.find("--set: expected POINTER=VALUE") != std::string::npos);
+  const auto table =
+      test::run_cli({"validate", "--set", "/workload/plan/micro_batch=2", "--out", dir.file("v")});
+  CHECK(table.code == 2);
+  CHECK(table.err.find("--set: applies to validations of published runs") != std::string::npos);
   CHECK_FALSE(std::filesystem::exists(dir.file("v")));
 }
