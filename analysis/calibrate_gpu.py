@@ -31,22 +31,29 @@ except ImportError:  # pragma: no cover
     triton = None
 
 
+def launch_batch(fn, reps):
+    """Queues reps back-to-back calls of fn between two CUDA events; returns a callable that waits for them
+    and gives the seconds per call."""
+    start = torch.cuda.Event(enable_timing=True)
+    stop = torch.cuda.Event(enable_timing=True)
+    start.record()
+    for _ in range(reps):
+        fn()
+    stop.record()
+
+    def seconds_per_call():
+        stop.synchronize()
+        return start.elapsed_time(stop) / 1e3 / reps
+
+    return seconds_per_call
+
+
 def time_launches(fn, reps):
     """Median seconds per call of fn over 5 batches of reps calls each."""
     for _ in range(3):
         fn()
     torch.cuda.current_stream().synchronize()  # not the device: another stream's work may be running
-    per_call = []
-    for _ in range(5):
-        start = torch.cuda.Event(enable_timing=True)
-        stop = torch.cuda.Event(enable_timing=True)
-        start.record()
-        for _ in range(reps):
-            fn()
-        stop.record()
-        stop.synchronize()
-        per_call.append(start.elapsed_time(stop) / 1e3 / reps)
-    return statistics.median(per_call)
+    return statistics.median(launch_batch(fn, reps)() for _ in range(5))
 
 
 def reps_for(flops_or_bytes, rate):
@@ -174,15 +181,10 @@ def run_windows(fn, per_call_guess, seconds):
     reps = max(3, int(1.0 / max(per_call_guess, 1e-6)))
     began = time.perf_counter()
     while time.perf_counter() - began < seconds:
-        start = torch.cuda.Event(enable_timing=True)
-        stop = torch.cuda.Event(enable_timing=True)
-        start.record()
-        for _ in range(reps):
-            fn()
-        stop.record()
+        batch = launch_batch(fn, reps)
         sample = gpu_sample()  # the launches are queued: the GPU is busy with them meanwhile
-        stop.synchronize()
-        yield time.perf_counter() - began, start.elapsed_time(stop) / 1e3 / reps, sample
+        per_call = batch()
+        yield time.perf_counter() - began, per_call, sample
 
 
 def measure_sustained(writer, out, seconds):

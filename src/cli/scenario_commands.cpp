@@ -57,7 +57,7 @@ std::vector<scenario::RunOverride> run_overrides(const std::vector<std::string>&
   std::vector<scenario::RunOverride> out;
   for (const std::string& entry : entries) {
     const auto eq = entry.find('=');
-    if (eq == std::string::npos || entry.empty() || entry.front() != '/')
+    if (eq == std::string::npos || entry.front() != '/')  // an empty entry has no '='
       throw core::InputError("--set", "",
                              "expected POINTER=VALUE with a JSON pointer such as "
                              "/workload/plan/overlap_tensor_communication=false, got \"" +

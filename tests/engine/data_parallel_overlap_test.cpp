@@ -8,6 +8,7 @@
 #include "policy/collective/ring_collective.hpp"
 #include "policy/placement/linear_placement.hpp"
 #include "support/approx.hpp"
+#include "support/exposed_on.hpp"
 #include "support/test_machines.hpp"
 #include "support/test_models.hpp"
 #include "workload/megatron_generator.hpp"
@@ -37,10 +38,7 @@ std::pair<double, double> exposed_dp(bool overlap_reduction, bool overlap_gather
                                              test::link_model("100GB/s", "1us"));
   auto r = engine::simulate(machine, workload::generate_megatron_trace(model(), plan),
                             policy::LinearPlacement(), policy::RingCollective());
-  double dp = 0;
-  for (const auto& [comm, seconds] : r.replay.ranks[0].exposed_by_communicator)
-    if (comm == "dp") dp = seconds.value();
-  return {dp, r.replay.iteration_time.value()};
+  return {test::exposed_on(r.replay.ranks[0], "dp"), r.replay.iteration_time.value()};
 }
 
 }  // namespace

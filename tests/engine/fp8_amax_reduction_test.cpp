@@ -8,6 +8,7 @@
 #include "policy/collective/ring_collective.hpp"
 #include "policy/placement/linear_placement.hpp"
 #include "support/approx.hpp"
+#include "support/exposed_on.hpp"
 #include "support/test_machines.hpp"
 #include "support/test_models.hpp"
 #include "workload/megatron_generator.hpp"
@@ -34,10 +35,7 @@ std::pair<double, double> amax_run(bool reduce) {
   const auto model = test::gpt("amax", 4, 1024, 8, 4096, 8, 1024);
   auto r = engine::simulate(machine, workload::generate_megatron_trace(model, plan),
                             policy::LinearPlacement(), policy::RingCollective());
-  double amax = 0;
-  for (const auto& [comm, seconds] : r.replay.ranks[0].exposed_by_communicator)
-    if (comm == "amax") amax = seconds.value();
-  return {amax, r.replay.iteration_time.value()};
+  return {test::exposed_on(r.replay.ranks[0], "amax"), r.replay.iteration_time.value()};
 }
 
 }  // namespace
