@@ -13,7 +13,9 @@ product has three rows: alone, under the copy, alone again), `sustained` (one pr
 --seconds, one row per window of about a second with the SM clock, power and temperature nvidia-smi reads during it,
 after a row of its rate timed as the `gemm` section times products), `layer` (a GPT-style transformer layer's
 forward and backward in bf16 at --layer's shapes, one tensor-parallel rank's shard without its communication, run
-back to back for --seconds, one row per window as `sustained`).
+back to back for --seconds, one row per window as `sustained`), `wgrad` (the weight-gradient products of GPT-3 175B's
+layer at tp 4, 2048 tokens, three ways: a bf16 result, accumulated into a bf16 main gradient and accumulated into an
+fp32 one, as Megatron-LM's gradient accumulation fusion does).
 """
 import argparse
 import csv
@@ -252,11 +254,42 @@ def measure_layer(writer, out, shape, seconds):
         out.flush()
 
 
+def wgrad_fns(m, n, k):
+    """dW (m x n) = dY^T (m x k) @ X (k x n) in bf16: {label: callable} for a bf16 result, the product accumulated
+    into a bf16 main gradient, and accumulated into an fp32 one (cuBLAS with beta 1; the fp32 path needs a PyTorch
+    whose addmm takes out_dtype)."""
+    bf16 = {"device": "cuda", "dtype": torch.bfloat16}
+    dy_t, x = torch.randn(m, k, **bf16), torch.randn(k, n, **bf16)
+    grad16 = torch.zeros(m, n, **bf16)
+    grad32 = torch.zeros(m, n, device="cuda", dtype=torch.float32)
+    fns = {"wgrad": lambda: torch.mm(dy_t, x), "wgrad_accumulate_bf16": lambda: grad16.addmm_(dy_t, x)}
+    try:
+        torch.addmm(grad32, dy_t, x, out_dtype=torch.float32, out=grad32)
+        fns["wgrad_accumulate_fp32"] = lambda: torch.addmm(grad32, dy_t, x, out_dtype=torch.float32, out=grad32)
+    except (RuntimeError, TypeError) as e:
+        print(f"# skip wgrad_accumulate_fp32 {m}x{n}x{k}: {e}", file=sys.stderr)
+    return fns
+
+
+def measure_wgrad(writer, out):
+    """GPT-3 175B's weight gradients at tp 4 (2048 tokens): QKV 9216 x 12288, projection 12288 x 3072, FC1
+    12288 x 12288 (output x input), FC2 the same; each way timed as the gemm section times products."""
+    tokens = 2048
+    for m, n in [(9216, 12288), (12288, 3072), (12288, 12288)]:
+        flops = 2.0 * m * n * tokens
+        for label, fn in wgrad_fns(m, n, tokens).items():
+            seconds = time_launches(fn, reps_for(flops, 5e14))
+            writer.writerow([label, "bf16", m, n, tokens, f"{flops:.6g}", f"{seconds:.6g}",
+                             f"{flops / seconds / 1e12:.2f}", "TFLOP/s"])
+            out.flush()
+        torch.cuda.empty_cache()
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--out", help="CSV file to write (default stdout)")
     parser.add_argument("--sections", default="gemm,copy,launch",
-                        help="comma-separated: gemm, copy, launch, graph, overlap, sustained, layer "
+                        help="comma-separated: gemm, copy, launch, graph, overlap, sustained, layer, wgrad "
                              "(default gemm,copy,launch)")
     parser.add_argument("--seconds", type=float, default=60.0,
                         help="how long `sustained` runs each dtype and `layer` runs its layer (default 60)")
@@ -321,6 +354,8 @@ def main():
         measure_sustained(writer, out, args.seconds)
     if "layer" in sections:
         measure_layer(writer, out, [int(v) for v in args.layer.split(",")], args.seconds)
+    if "wgrad" in sections:
+        measure_wgrad(writer, out)
 
 
 if __name__ == "__main__":

@@ -30,6 +30,27 @@ void write_scaling(std::ostream& out, const scenario::PublishedRunsSpec& spec,
       << (s.holds ? "within " : "outside ") << format_number(100 * spec.scaling_tolerance, "%.0f") << ")\n";
 }
 
+/// The predicted iteration's parts and the unaccounted time, a row per predicted run.
+void write_breakdowns(std::ostream& out, const study::PublishedRunsStudy& study, std::size_t name_width) {
+  out << "where the predicted time goes, s per iteration on the critical rank (the one that finished last; "
+         "unaccounted = published - predicted):\n";
+  out << column("run", name_width) << column("compute", 10) << column("exposed comm.", 15)
+      << column("bubble", 10) << column("memory", 10) << column("idle", 10) << "unaccounted\n";
+  for (const auto& r : study.runs) {
+    if (!r.predicted_iteration_s) continue;
+    const auto& b = r.breakdown;
+    out << column(r.run.name, name_width);
+    for (const auto& [part, width] : {std::pair{b.compute_s, 10},
+                                      {b.exposed_communication_s, 15},
+                                      {b.pipeline_bubble_s, 10},
+                                      {b.memory_stall_s, 10},
+                                      {b.idle_s, 10}})
+      out << column(format_number(part, "%.4g"), std::size_t(width));
+    out << format_number(r.unaccounted_s(), "%+.4g") << "\n";
+  }
+  out << "\n";
+}
+
 }  // namespace
 
 std::string published_runs_report(const scenario::PublishedRunsSpec& spec,
@@ -57,6 +78,7 @@ std::string published_runs_report(const scenario::PublishedRunsSpec& spec,
   }
   out << "\n(seconds per iteration; error = predicted / published throughput - 1, positive when the "
          "prediction is faster)\n\n";
+  write_breakdowns(out, study, name_width);
   out << "runs within " << format_number(100 * spec.row_tolerance, "%.0f") << "%: " << sum.within << " of "
       << sum.rows << " (" << sum.predicted << " predicted)\n";
   out << "mean absolute error: " << format_number(100 * sum.mean_abs_error, "%.1f") << "% (acceptance "
@@ -84,8 +106,15 @@ nlohmann::json published_runs_json(const scenario::PublishedRunsSpec& spec,
                         {"tokens_per_iteration", r.tokens_per_iteration},
                         {"published_iteration_time_s", r.run.published_iteration_s}};
     if (r.predicted_iteration_s) {
+      const auto& b = r.breakdown;
       j["predicted_iteration_time_s"] = *r.predicted_iteration_s;
       j["error"] = r.error();
+      j["unaccounted_s"] = r.unaccounted_s();
+      j["predicted_breakdown_s"] = {{"compute", b.compute_s},
+                                    {"exposed_communication", b.exposed_communication_s},
+                                    {"pipeline_bubble", b.pipeline_bubble_s},
+                                    {"memory_stall", b.memory_stall_s},
+                                    {"idle", b.idle_s}};
     } else {
       j["failure"] = r.failure;
     }
@@ -114,14 +143,22 @@ nlohmann::json published_runs_json(const scenario::PublishedRunsSpec& spec,
 }
 
 std::string published_runs_csv(const study::PublishedRunsStudy& study) {
-  std::string csv = "name,hardware,gpus,published_iteration_time_s,predicted_iteration_time_s,error\n";
+  std::string csv =
+      "name,hardware,gpus,published_iteration_time_s,predicted_iteration_time_s,error,unaccounted_s,compute_"
+      "s,"
+      "exposed_communication_s,pipeline_bubble_s,memory_stall_s,idle_s\n";
   for (const auto& r : study.runs) {
     csv += r.run.name + "," + r.run.hardware + "," + std::to_string(r.gpus) + "," +
            format_number(r.run.published_iteration_s, "%.6g") + ",";
-    if (r.predicted_iteration_s)
+    if (r.predicted_iteration_s) {
+      const auto& b = r.breakdown;
       csv += format_number(*r.predicted_iteration_s, "%.6g") + "," + format_number(r.error(), "%.6g");
-    else
-      csv += ",";
+      for (double v : {r.unaccounted_s(), b.compute_s, b.exposed_communication_s, b.pipeline_bubble_s,
+                       b.memory_stall_s, b.idle_s})
+        csv += "," + format_number(v, "%.6g");
+    } else {
+      csv += ",,,,,,,";
+    }
     csv += "\n";
   }
   return csv;

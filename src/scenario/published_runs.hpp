@@ -60,6 +60,16 @@ struct PublishedRunsSpec {
 /// The kind of a validation file ("validation" or "published-runs"), read without checking the rest.
 std::string validation_kind(const core::FileSource& files, const std::string& path);
 
+/// Where a predicted iteration's time went on its critical rank (the one that finished last): five parts
+/// that add up to the iteration time, each counted where no part before it is active.
+struct PredictedBreakdown {
+  double compute_s = 0;                ///< a compute op running, s
+  double exposed_communication_s = 0;  ///< a collective in flight, no compute, s
+  double pipeline_bubble_s = 0;        ///< waiting on a pipeline transfer, s
+  double memory_stall_s = 0;           ///< a memory move in flight, nothing above, s
+  double idle_s = 0;                   ///< the rest, s
+};
+
 /// What one run gave: a prediction, or why there is none.
 struct PublishedRunResult {
   PublishedRun run;
@@ -67,8 +77,12 @@ struct PublishedRunResult {
   uint64_t gpus = 0;                ///< ranks of the run's job
   double tokens_per_iteration = 0;  ///< tokens the job trains on per iteration
   std::string failure;              ///< set when there is no prediction
+  PredictedBreakdown breakdown;     ///< with a prediction: where its time went
   /// Predicted over published throughput, minus 1 (positive: predicted faster); precondition: predicted.
   double error() const { return run.published_iteration_s / *predicted_iteration_s - 1.0; }
+  /// Published minus predicted seconds per iteration: the time the simulation does not account for when
+  /// positive, s; precondition: predicted.
+  double unaccounted_s() const { return run.published_iteration_s - *predicted_iteration_s; }
 };
 
 /// One scaling series' efficiency, published and predicted.

@@ -50,12 +50,17 @@ scenario::Scenario load_run(const core::FileSource& files, const scenario::Publi
 
 scenario::PublishedRunResult run_one(const core::FileSource& files, const scenario::PublishedRunsSpec& spec,
                                      const scenario::PublishedRun& run) {
-  scenario::PublishedRunResult result{run, std::nullopt, 0, 0.0, ""};
+  scenario::PublishedRunResult result{run, std::nullopt, 0, 0.0, "", {}};
   try {
     const scenario::Scenario s = load_run(files, spec, run);
     result.gpus = s.trace.mesh.size();
     result.tokens_per_iteration = s.trace.tokens_per_iteration;
-    result.predicted_iteration_s = simulate_scenario(s).replay.iteration_time.value();
+    const engine::SimulationResult simulated = simulate_scenario(s);
+    result.predicted_iteration_s = simulated.replay.iteration_time.value();
+    const engine::RankBreakdown& critical = simulated.replay.critical();
+    result.breakdown = {critical.compute.value(), critical.exposed_comm.value(),
+                        critical.pipeline_bubble.value(), critical.memory_stall.value(),
+                        critical.idle.value()};
   } catch (const OverrideError&) {
     throw;
   } catch (const core::InputError& e) {

@@ -1,6 +1,7 @@
 // `zettasim validate` on one row, its --set what-ifs, and its bad input.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <fstream>
 #include <string>
 #include <utility>
@@ -74,13 +75,28 @@ TEST_CASE("validate at-scale runs a published run's scenario and compares second
   CHECK(run["tokens_per_iteration"].get<double>() == doctest::Approx(2048.0 * 2048));
   const double predicted = run["predicted_iteration_time_s"].get<double>();
   CHECK(run["error"].get<double>() == doctest::Approx(8.453 / predicted - 1));
+  CHECK(run["unaccounted_s"].get<double>() == doctest::Approx(8.453 - predicted));
+  // The critical rank's five parts partition the iteration; the recipe hides most communication.
+  double parts = 0;
+  for (const auto& [part, seconds] : run["predicted_breakdown_s"].items()) parts += seconds.get<double>();
+  CHECK(run["predicted_breakdown_s"].size() == 5);
+  CHECK(parts == doctest::Approx(predicted).epsilon(1e-9));
+  CHECK(run["predicted_breakdown_s"]["compute"].get<double>() > 0.9 * predicted);
   // The series over 1,024 and 2,048 GPUs is left out with one of its runs.
   CHECK(j["summary"]["scaling"].empty());
   CHECK(r.code == (j["summary"]["passed"].get<bool>() ? 0 : 1));
   std::ifstream csv(dir.file("v/validation.csv"));
   std::string header;
   std::getline(csv, header);
-  CHECK(header == "name,hardware,gpus,published_iteration_time_s,predicted_iteration_time_s,error");
+  CHECK(header ==
+        "name,hardware,gpus,published_iteration_time_s,predicted_iteration_time_s,error,unaccounted_s,"
+        "compute_s,"
+        "exposed_communication_s,pipeline_bubble_s,memory_stall_s,idle_s");
+  std::string row;
+  std::getline(csv, row);
+  CHECK(std::count(row.begin(), row.end(), ',') == 11);
+  const std::string report = test::read_text(dir.file("v/report.txt"));
+  CHECK(report.find("where the predicted time goes") != std::string::npos);
   auto unknown = test::run_cli({"validate", "at-scale", "--rows", "gpt-5", "--out", dir.file("w")});
   CHECK(unknown.code == 2);
   CHECK(unknown.err.find("--rows: no run name contains \"gpt-5\"") != std::string::npos);
