@@ -144,9 +144,8 @@ nlohmann::json published_runs_json(const scenario::PublishedRunsSpec& spec,
 
 std::string published_runs_csv(const study::PublishedRunsStudy& study) {
   std::string csv =
-      "name,hardware,gpus,published_iteration_time_s,predicted_iteration_time_s,error,unaccounted_s,compute_"
-      "s,"
-      "exposed_communication_s,pipeline_bubble_s,memory_stall_s,idle_s\n";
+      "name,hardware,gpus,published_iteration_time_s,predicted_iteration_time_s,error,"
+      "unaccounted_s,compute_s,exposed_communication_s,pipeline_bubble_s,memory_stall_s,idle_s\n";
   for (const auto& r : study.runs) {
     csv += r.run.name + "," + r.run.hardware + "," + std::to_string(r.gpus) + "," +
            format_number(r.run.published_iteration_s, "%.6g") + ",";
@@ -157,7 +156,7 @@ std::string published_runs_csv(const study::PublishedRunsStudy& study) {
                        b.memory_stall_s, b.idle_s})
         csv += "," + format_number(v, "%.6g");
     } else {
-      csv += ",,,,,,,";
+      csv += ",,,,,,,";  // no prediction: its eight fields empty
     }
     csv += "\n";
   }

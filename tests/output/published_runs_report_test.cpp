@@ -1,0 +1,60 @@
+// A published-runs validation's outputs: each prediction's breakdown and unaccounted time, and a run without
+// one.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "output/published_runs_report.hpp"
+
+using namespace zs;
+
+namespace {
+
+/// Two runs of 10 s published: one predicted at 8 s (6 compute, 1 exposed, 0.5 bubble, 0.25 stall, 0.25
+/// idle), one refused.
+study::PublishedRunsStudy two_runs() {
+  scenario::PublishedRun a{"a", "a.json", 10.0, "H100 SXM", false, "src a"};
+  scenario::PublishedRun b{"b", "b.json", 10.0, "H100 SXM", false, "src b"};
+  study::PublishedRunsStudy study;
+  study.runs.push_back({a, 8.0, 1024, 1e6, "", {6.0, 1.0, 0.5, 0.25, 0.25}});
+  study.runs.push_back({b, std::nullopt, 0, 0.0, "does not fit", {}});
+  return study;
+}
+
+std::vector<std::string> lines(const std::string& text) {
+  std::vector<std::string> out;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) out.push_back(line);
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE(
+    "validation.csv: a predicted run's breakdown and unaccounted seconds, a refused run's fields empty") {
+  const auto rows = lines(output::published_runs_csv(two_runs()));
+  REQUIRE(rows.size() == 3);
+  CHECK(rows[1] == "a,H100 SXM,1024,10,8,0.25,2,6,1,0.5,0.25,0.25");
+  CHECK(rows[2] == "b,H100 SXM,0,10,,,,,,,,");
+  for (const auto& row : rows) CHECK(std::count(row.begin(), row.end(), ',') == 11);
+}
+
+TEST_CASE("validation.json and the report: the breakdown for predicted runs only") {
+  scenario::PublishedRunsSpec spec;
+  spec.name = "t";
+  const auto study = two_runs();
+  const auto j = output::published_runs_json(spec, study);
+  CHECK(j["runs"][0]["unaccounted_s"].get<double>() == doctest::Approx(2.0));
+  CHECK(j["runs"][0]["predicted_breakdown_s"]["pipeline_bubble"].get<double>() == doctest::Approx(0.5));
+  CHECK_FALSE(j["runs"][1].contains("predicted_breakdown_s"));
+  CHECK(j["runs"][1]["failure"] == "does not fit");
+  const std::string report = output::published_runs_report(spec, study);
+  const auto table = report.find("where the predicted time goes");
+  REQUIRE(table != std::string::npos);
+  const std::string after = report.substr(table);
+  CHECK(after.find("+2\n") != std::string::npos);  // a's unaccounted seconds
+  CHECK(after.find("\nb ") == std::string::npos);  // b has no row there
+}
