@@ -1,5 +1,4 @@
-// A published-runs validation's outputs: each prediction's breakdown and unaccounted time, and a run without
-// one.
+// Published-runs outputs: each prediction's breakdown and unaccounted time, and a run without a prediction.
 #include <doctest/doctest.h>
 
 #include <algorithm>
