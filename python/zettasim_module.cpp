@@ -27,6 +27,7 @@
 #include "core/version.hpp"
 #include "output/chakra_folder.hpp"
 #include "output/goodput_report.hpp"
+#include "output/output_formats.hpp"
 #include "output/placement_report.hpp"
 #include "output/run_record.hpp"
 #include "output/time_series.hpp"
@@ -55,6 +56,7 @@ struct LoadedScenario {
   std::string path;
   std::map<std::string, std::string> overlay;  ///< path → text, in front of the disk
   std::shared_ptr<const scenario::Scenario> scenario;
+  std::vector<std::string> inputs;  ///< the files on disk it was read from: no output replaces them
 };
 
 LoadedScenario load(std::string path, std::map<std::string, std::string> overlay) {
@@ -62,7 +64,7 @@ LoadedScenario load(std::string path, std::map<std::string, std::string> overlay
   core::OverlayFileSource files(disk, overlay);
   scenario::Catalog catalog;
   auto s = std::make_shared<scenario::Scenario>(plugin::load_scenario(files, path, catalog, {}));
-  return {std::move(path), std::move(overlay), std::move(s)};
+  return {std::move(path), std::move(overlay), std::move(s), files.files_read()};
 }
 
 /// A scenario given as JSON text, as if it were the file `path` (relative paths in it resolve from there).
@@ -172,14 +174,32 @@ Files in_child(const std::function<Files()>& work) {
 /// Writes what `run` was asked for besides its files: a timeline (of the ranks `ranks` selects) and a time
 /// series (`step` s; 0: the default step).
 void write_views(const scenario::Scenario& s, const engine::SimulationResult& result,
-                 const std::string& timeline, const std::string& ranks, const std::string& timeseries,
-                 double step) {
-  if (!timeline.empty()) {
+                 const std::optional<core::OutputFile>& timeline, const std::string& ranks,
+                 const std::optional<core::OutputFile>& timeseries, double step) {
+  if (timeline) {
     output::TimelineOptions options;
     if (!ranks.empty()) options.ranks = workload::RankSelection::parse(ranks, s.trace.mesh, "timeline_ranks");
-    output::write_timeline_file(timeline, "timeline", s, result, options);
+    output::write_timeline_file(*timeline, s, result, options);
   }
-  if (!timeseries.empty()) output::write_time_series_file(timeseries, "timeseries", s, result, step);
+  if (timeseries) output::write_time_series_file(*timeseries, s, result, step);
+}
+
+/// run()'s timeline and time-series files under the output-file rule, checked before the simulation: never
+/// over a link, a folder, the scenario's files or a file zettasim did not write, never both on one path.
+std::pair<std::optional<core::OutputFile>, std::optional<core::OutputFile>> view_files(
+    const LoadedScenario& loaded, const std::string& timeline, const std::string& timeseries) {
+  core::CommandOutputs outputs(loaded.inputs);
+  std::optional<core::OutputFile> t, ts;
+  if (!timeline.empty()) {
+    t = output::output_file(output::OutputFormat::kTimeline, "timeline", timeline, false, loaded.inputs);
+    outputs.add_file(*t);
+  }
+  if (!timeseries.empty()) {
+    ts = output::output_file(output::OutputFormat::kTimeSeries, "timeseries", timeseries, false,
+                             loaded.inputs);
+    outputs.add_file(*ts);
+  }
+  return {t, ts};
 }
 
 Files run(const LoadedScenario& loaded, const std::string& fidelity, const std::string& timeline,
@@ -193,10 +213,11 @@ Files run(const LoadedScenario& loaded, const std::string& fidelity, const std::
   }
   s.resolved["scenario"]["fidelity"] = core::to_string(s.fidelity);
   if (!timeline_ranks.empty()) workload::RankSelection::parse(timeline_ranks, s.trace.mesh, "timeline_ranks");
+  const auto [timeline_file, timeseries_file] = view_files(loaded, timeline, timeseries);
   return in_child([&] {
     const engine::SimulationResult result =
         study::simulate_scenario(s, {}, !timeline.empty() || !timeseries.empty());
-    write_views(s, result, timeline, timeline_ranks, timeseries, timeseries_step);
+    write_views(s, result, timeline_file, timeline_ranks, timeseries_file, timeseries_step);
     return Files{{"summary.json", output::summary_json(s, result).dump(2) + "\n"},
                  {"config.json", output::config_json(s).dump(2) + "\n"},
                  {"report.txt", output::report_text(s, result)}};

@@ -19,6 +19,8 @@
 #include "batch/local_backend.hpp"
 #include "batch/regression_case_run.hpp"
 #include "core/atomic_file.hpp"
+#include "core/file_source.hpp"
+#include "output/output_formats.hpp"
 
 namespace zs::batch {
 namespace fs = std::filesystem;
@@ -142,8 +144,27 @@ std::vector<std::string> stale_baselines(const scenario::RegressionSuite& suite,
 }  // namespace
 
 RegressionRun run_regression(const core::FileSource& files, const RegressionOptions& options) {
-  RegressionRun run{scenario::RegressionSuite::load(files, options.suite), {}};
+  RegressionRun run{scenario::RegressionSuite::load(files, options.suite), {}, {}};
   const scenario::RegressionBaselines baselines = scenario::load_regression_baselines(files, run.suite);
+  // The outputs, before any case runs: the suite, its cases' scenarios and plugins are never replaced;
+  // the baselines only by --update-baselines, and only where a baselines file (or nothing) is.
+  std::vector<std::string> inputs = files.files_read();
+  for (const auto& c : run.suite.cases) {
+    inputs.push_back(core::absolute_path(c.scenario));
+    for (const auto& p : c.plugins) inputs.push_back(core::absolute_path(p));
+  }
+  for (const auto& p : options.plugins) inputs.push_back(core::absolute_path(p));
+  std::vector<std::string> others = inputs;
+  std::erase(others, core::absolute_path(run.suite.baselines));
+  core::CommandOutputs outputs(others);
+  const core::OutputFile baselines_file = output::output_file(
+      output::OutputFormat::kBaselines, "--update-baselines", run.suite.baselines, false, others);
+  if (options.update_baselines) outputs.add_file(baselines_file);
+  if (!options.junit.empty()) {
+    run.junit =
+        output::output_file(output::OutputFormat::kJunit, "--junit", options.junit, options.force, inputs);
+    outputs.add_file(*run.junit);
+  }
   const std::vector<nlohmann::json> records = run_cases(options, run.suite.cases.size());
   for (size_t i = 0; i < records.size(); ++i)
     for (auto& check : scenario::check_case(run.suite.cases[i], records[i], baselines))
@@ -151,8 +172,8 @@ RegressionRun run_regression(const core::FileSource& files, const RegressionOpti
   run.outcome.stale = stale_baselines(run.suite, baselines);
   if (options.update_baselines) {
     const auto updated = updated_baselines(baselines, run.outcome.checks, run.outcome.baseline_changes);
-    core::write_file_atomically(run.suite.baselines,
-                                scenario::regression_baselines_json(run.suite, updated).dump(2) + "\n");
+    core::write_output_file(baselines_file,
+                            scenario::regression_baselines_json(run.suite, updated).dump(2) + "\n");
   }
   return run;
 }

@@ -2,10 +2,12 @@
 // when asked, rewrites the baselines.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "core/file_source.hpp"
+#include "core/output_file.hpp"
 #include "scenario/regression_check.hpp"
 #include "scenario/regression_suite.hpp"
 
@@ -17,11 +19,14 @@ struct RegressionOptions {
   unsigned jobs = 0;                 ///< cases at once; 0: one per core
   std::vector<std::string> plugins;  ///< --plugin: loaded by every case before its own plugins
   std::string executable;            ///< zettasim, whose `regress-case` runs one case
+  std::string junit;                 ///< the JUnit XML file the caller writes afterwards; empty: none
+  bool force = false;                ///< --force: `junit` may replace a file zettasim did not write
 };
 
 struct RegressionRun {
   scenario::RegressionSuite suite;
   scenario::RegressionOutcome outcome;
+  std::optional<core::OutputFile> junit;  ///< where the JUnit XML goes, checked before any case ran
 };
 
 /// Reads the suite and its baselines (problems are InputErrors, before any case runs), runs every case as

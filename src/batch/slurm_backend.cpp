@@ -14,17 +14,13 @@
 
 #include "core/atomic_file.hpp"
 #include "core/input_error.hpp"
+#include "core/shell_words.hpp"
 
 namespace zs::batch {
 namespace fs = std::filesystem;
 namespace {
 
-/// `text` quoted for sh.
-std::string sh_quote(const std::string& text) {
-  std::string out = "'";
-  for (char c : text) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
-}
+using core::shell_quoted;
 
 struct CommandResult {
   int status = -1;
@@ -33,7 +29,7 @@ struct CommandResult {
 
 CommandResult run_command(const std::vector<std::string>& words) {
   std::string line;
-  for (const auto& w : words) line += (line.empty() ? "" : " ") + sh_quote(w);
+  for (const auto& w : words) line += (line.empty() ? "" : " ") + shell_quoted(w);
   line += " 2>&1";
   CommandResult r;
   FILE* pipe = ::popen(line.c_str(), "r");
@@ -77,9 +73,9 @@ void wait_for(const std::string& id, const SweepJournal& journal, const std::vec
 
 std::string array_script(const SweepJournal& journal, const PointCommand& command, uint64_t tasks) {
   std::string script = "#!/bin/sh\n# A zettasim sweep's array task: runs its share of the points.\ncd " +
-                       sh_quote(fs::current_path().string()) + " || exit 1\nexec " +
-                       sh_quote(command.executable) + " sweep-chunk " +
-                       sh_quote(fs::absolute(journal.dir()).string()) + " \"$SLURM_ARRAY_TASK_ID\" " +
+                       shell_quoted(fs::current_path().string()) + " || exit 1\nexec " +
+                       shell_quoted(command.executable) + " sweep-chunk " +
+                       shell_quoted(fs::absolute(journal.dir()).string()) + " \"$SLURM_ARRAY_TASK_ID\" " +
                        std::to_string(tasks) + "\n";
   return script;
 }

@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "core/atomic_file.hpp"
+#include "core/staged_directory.hpp"
 #include "core/version.hpp"
 
 namespace zs::batch {
@@ -54,6 +55,9 @@ SweepJournal::SweepJournal(fs::path dir, const scenario::SweepPlan& plan)
     fs::remove_all(dir_ / "logs");
     fs::remove_all(dir_ / "slurm");
   }
+  fs::create_directories(dir_);
+  if (!fs::exists(dir_ / core::kOutputMarker))  // first, so that the folder is known as a journal
+    core::write_file_atomically(dir_ / core::kOutputMarker, "a zettasim sweep's journal\n");
   fs::create_directories(dir_ / "points");
   fs::create_directories(dir_ / "logs");
   remove_stale_temporaries(dir_);

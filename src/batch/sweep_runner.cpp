@@ -9,6 +9,8 @@
 #include "batch/sweep_point_run.hpp"
 #include "core/atomic_file.hpp"
 #include "core/input_error.hpp"
+#include "core/output_file.hpp"
+#include "output/output_formats.hpp"
 #include "output/sweep_table.hpp"
 #include "plugin/scenario_with_plugins.hpp"
 #include "scenario/sweep_plan.hpp"
@@ -17,65 +19,50 @@ namespace zs::batch {
 namespace fs = std::filesystem;
 namespace {
 
-/// Refuses to write over `path` unless it is absent, was written by a sweep (`ours`), or --force; a
-/// link or a folder is never replaced.
-void check_replaceable(const fs::path& path, const char* option, bool force, bool (*ours)(const fs::path&)) {
-  std::error_code ec;
-  const auto status = fs::symlink_status(path, ec);
-  if (ec || !fs::exists(status)) return;
-  if (fs::is_symlink(status) || !fs::is_regular_file(status))
-    throw core::InputError(option, "",
-                           "\"" + path.string() + "\" is a " +
-                               (fs::is_directory(status) ? "folder" : "link or special file") +
-                               ", expected a file's path (it is never replaced)");
-  if (!force && !ours(path))
-    throw core::InputError(option, "",
-                           "\"" + path.string() +
-                               "\" exists and a sweep did not write it: choose "
-                               "another path, or --force to replace it");
-}
+/// The files a sweep writes.
+struct SweepOutputs {
+  core::OutputFile results;
+  std::optional<core::OutputFile> csv;
+};
 
-bool is_sweep_csv(const fs::path& path) {
-  std::ifstream in(path);
-  std::string first;
-  std::getline(in, first);
-  return first.rfind("point,", 0) == 0;
-}
-
-/// Whether `journal` (an existing folder) is a sweep's journal: it holds the plan, or a start killed
-/// before writing it left only the journal's own empty folders and temporaries.
+/// Whether `journal` (an existing folder) is a sweep's journal: it holds the marker a journal writes
+/// before anything else (core::kOutputMarker), or only what a start killed before the marker was in place
+/// leaves: nothing, or the marker's temporary.
 bool is_journal(const fs::path& journal) {
   std::error_code ec;
-  if (fs::exists(journal / "plan.json", ec)) return true;
-  for (const auto& entry : fs::directory_iterator(journal, ec)) {
-    const std::string name = entry.path().filename().string();
-    const bool own_folder = (name == "points" || name == "logs" || name == "slurm") &&
-                            entry.is_directory(ec) && fs::is_empty(entry.path(), ec);
-    if (!own_folder && name.find(".tmp-") == std::string::npos) return false;
-  }
-  return true;
+  if (fs::is_regular_file(journal / core::kOutputMarker, ec)) return true;
+  const std::string temporary = std::string(core::kOutputMarker) + ".tmp-";
+  for (const auto& entry : fs::directory_iterator(journal, ec))
+    if (entry.path().filename().string().rfind(temporary, 0) != 0) return false;
+  return !ec;
 }
 
-/// The results file: --out, or results/NAME.h5; refused when it has no folder to go in, or when it would
-/// replace what a sweep did not write.
-fs::path results_file(const SweepOptions& options, const scenario::SweepPlan& plan) {
+/// Where the sweep writes, checked before any point runs under the output-file rule: the results file
+/// (--out, or results/NAME.h5), the table (--csv) and the journal folder beside the results; none may be
+/// an input, one path twice, or lie inside the journal; an existing journal folder must be a journal.
+SweepOutputs sweep_outputs(const SweepOptions& options, const scenario::SweepPlan& plan,
+                           const std::vector<std::string>& inputs) {
   fs::path out = options.out.empty() ? fs::path("results") / (plan.spec.name + ".h5") : fs::path(options.out);
   if (options.out.empty()) fs::create_directories(out.parent_path());
-  std::error_code ec;
-  const fs::path parent = out.parent_path().empty() ? fs::path(".") : out.parent_path();
-  if (!fs::is_directory(parent, ec))
-    throw core::InputError(
-        "--out", "", "no folder \"" + parent.string() + "\" to write \"" + out.filename().string() + "\" in");
-  check_replaceable(out, "--out", options.force,
-                    [](const fs::path& p) { return output::is_sweep_hdf5(p.string()); });
-  if (!options.csv.empty()) check_replaceable(options.csv, "--csv", options.force, &is_sweep_csv);
+  core::CommandOutputs outputs(inputs);
+  SweepOutputs o{
+      output::output_file(output::OutputFormat::kSweepHdf5, "--out", out.string(), options.force, inputs),
+      std::nullopt};
+  outputs.add_file(o.results);
+  if (!options.csv.empty()) {
+    o.csv = output::output_file(output::OutputFormat::kSweepCsv, "--csv", options.csv, options.force, inputs);
+    outputs.add_file(*o.csv);
+  }
   const fs::path journal = journal_dir(out);
-  if (fs::exists(journal, ec) && (!fs::is_directory(journal, ec) || !is_journal(journal)))
+  outputs.add_folder("--out (its journal " + journal.string() + ")", journal);
+  std::error_code ec;
+  if (fs::exists(fs::symlink_status(journal, ec)) && (fs::is_symlink(fs::symlink_status(journal, ec)) ||
+                                                      !fs::is_directory(journal, ec) || !is_journal(journal)))
     throw core::InputError("--out", "",
                            "\"" + journal.string() +
                                "\" exists and is not a sweep's journal: it is "
                                "never replaced; choose another --out");
-  return out;
+  return o;
 }
 
 /// The sweep file's Slurm settings with those set on the command line in their place.
@@ -99,7 +86,10 @@ SweepOutcome run_sweep(const core::FileSource& files, const SweepOptions& option
   plugin::load_plugins(
       scenario::scenario_plugin_files(*scenario::sweep_base_files(files, spec), spec.base_path), catalog);
   scenario::SweepPlan plan = scenario::SweepPlan::make(files, std::move(spec), options.limits, catalog);
-  const fs::path out = results_file(options, plan);
+  std::vector<std::string> inputs = files.files_read();
+  for (const auto& p : plan.plugins) inputs.push_back(core::absolute_path(p));
+  const SweepOutputs outputs = sweep_outputs(options, plan, inputs);
+  const fs::path out = outputs.results.path;
   const fs::path dir = journal_dir(out);
   if (options.resume && SweepJournal::holds_another(dir, plan))
     throw core::InputError("--resume", "",
@@ -138,8 +128,9 @@ SweepOutcome run_sweep(const core::FileSource& files, const SweepOptions& option
     records.push_back(std::move(*r));
   }
   const output::SweepTable table = output::sweep_table(plan, records);
+  core::check_output_file(outputs.results);
   output::write_sweep_hdf5(out.string(), plan, table);
-  if (!options.csv.empty()) core::write_file_atomically(options.csv, output::sweep_csv(table));
+  if (outputs.csv) core::write_output_file(*outputs.csv, output::sweep_csv(table));
   return outcome;
 }
 

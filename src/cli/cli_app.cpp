@@ -158,6 +158,9 @@ Command add_topo(CLI::App& app) {
   auto* topo = app.add_subcommand("topo", "Summarize a machine: part counts, injection, diameter, bisection");
   topo->add_option("file", opt->file, "Machine or scenario file")->required();
   topo->add_option("--graph", opt->graph, "Also write the graph (.dot or .graphml)");
+  topo->add_flag("--force", opt->force,
+                 "Replace a file zettasim did not write at the output path (a folder, a link or an input of "
+                 "the command is never replaced)");
   topo->add_option("--diameter-sources", opt->diameter_sources,
                    "Breadth-first searches for the diameter (more units: a sampled lower bound)")
       ->check(CLI::Range(uint64_t(1), uint64_t(1) << 32));
@@ -217,6 +220,9 @@ Command add_regress(CLI::App& app) {
   regress->add_flag("--update-baselines", opt->update_baselines,
                     "Rewrite the baselines with this run's values (atomically) and print what changed");
   regress->add_option("--junit", opt->junit, "Also write the checks as JUnit XML");
+  regress->add_flag("--force", opt->force,
+                    "Replace a file zettasim did not write at the output path (a folder, a link or an input "
+                    "of the command is never replaced)");
   regress->add_option("--jobs", opt->jobs, "Cases at once (default: one per core)")
       ->check(CLI::Range(1u, 4096u));
   add_plugin_option(regress, opt->plugins);
@@ -380,6 +386,9 @@ Command add_trace_gen(CLI::App& trace) {
   gen->add_option(
       "--out", opt->out,
       "Trace file to write: .json, or .cbor for the compact binary form (default: <trace name>.trace.json)");
+  gen->add_flag("--force", opt->force,
+                "Replace a file zettasim did not write at the output path (a folder, a link or an input of "
+                "the command is never replaced)");
   return command(gen, opt, &generate_trace_file);
 }
 

@@ -58,8 +58,9 @@ struct GoodputOptions {
 int run_goodput(const GoodputOptions& opt, std::ostream& out);
 
 struct TopoOptions {
-  std::string file;   ///< machine or scenario file
-  std::string graph;  ///< also write the graph here (.dot or .graphml)
+  std::string file;    ///< machine or scenario file
+  std::string graph;   ///< also write the graph here (.dot or .graphml)
+  bool force = false;  ///< replace a file at --graph that zettasim did not write
   uint64_t diameter_sources = 4096;
   scenario::LoadLimits limits;
 };
@@ -102,6 +103,7 @@ struct TraceGenOptions {
   std::string parallel;     ///< "key=value,..." plan keys, with a model file
   std::string out;          ///< the trace file to write; default <trace name>.trace.json
   std::string comm_groups;  ///< a Chakra trace's communicator-group file, if any
+  bool force = false;       ///< replace a file at --out that zettasim did not write
 };
 int generate_trace_file(const TraceGenOptions& opt, std::ostream& out);
 
@@ -134,8 +136,9 @@ int run_sweep(const SweepOptions& opt, std::ostream& out);
 struct RegressOptions {
   std::string suite;
   bool update_baselines = false;
-  std::string junit;  ///< also write JUnit XML here
-  unsigned jobs = 0;  ///< 0: one per core
+  std::string junit;   ///< also write JUnit XML here
+  bool force = false;  ///< replace a file at --junit that zettasim did not write
+  unsigned jobs = 0;   ///< 0: one per core
   std::vector<std::string> plugins;
 };
 /// Runs a regression suite: 0 when every metric held, 1 when one regressed, lacks a baseline or its case

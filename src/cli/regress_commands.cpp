@@ -3,17 +3,17 @@
 
 #include "batch/regression_runner.hpp"
 #include "cli/commands.hpp"
-#include "core/atomic_file.hpp"
 #include "core/file_source.hpp"
 #include "core/input_error.hpp"
+#include "core/output_file.hpp"
 #include "output/regression_report.hpp"
 
 namespace zs::cli {
 
 int run_regress(const RegressOptions& opt, std::ostream& out) {
-  if (!opt.junit.empty() && std::filesystem::is_directory(opt.junit))
-    throw core::InputError("--junit", "", "\"" + opt.junit + "\" is a folder, expected the XML file's path");
   batch::RegressionOptions o;
+  o.junit = opt.junit;
+  o.force = opt.force;
   o.suite = opt.suite;
   o.update_baselines = opt.update_baselines;
   o.jobs = opt.jobs;
@@ -22,8 +22,8 @@ int run_regress(const RegressOptions& opt, std::ostream& out) {
   core::DiskFileSource files;
   const batch::RegressionRun run = batch::run_regression(files, o);
   out << output::regression_table(run.suite, run.outcome);
-  if (!opt.junit.empty()) {
-    core::write_file_atomically(opt.junit, output::regression_junit_xml(run.suite, run.outcome));
+  if (run.junit) {
+    core::write_output_file(*run.junit, output::regression_junit_xml(run.suite, run.outcome));
     out << "junit: " << opt.junit << "\n";
   }
   if (opt.update_baselines) {

@@ -6,12 +6,12 @@
 #include "cli/bundled_files.hpp"
 #include "cli/commands.hpp"
 #include "cli/run_views.hpp"
-#include "core/atomic_file.hpp"
 #include "core/file_source.hpp"
 #include "core/input_error.hpp"
 #include "output/goodput_report.hpp"
 #include "output/goodput_timeline.hpp"
 #include "output/graph_writer.hpp"
+#include "output/output_formats.hpp"
 #include "output/placement_report.hpp"
 #include "output/published_runs_report.hpp"
 #include "output/results_folder.hpp"
@@ -114,7 +114,10 @@ int run_scenario(const RunOptions& opt, std::ostream& out) {
   }
   s.resolved["scenario"]["fidelity"] = core::to_string(s.fidelity);
   const auto dir = output::results_folder(opt.folder.out_dir, s.name, opt.folder.force);
-  const RunViews views = check_views(opt.timeline, s);
+  const std::vector<std::string> inputs = command_inputs(*files, opt.plugins);
+  core::CommandOutputs outputs(inputs);
+  outputs.add_folder("--out", dir);
+  const RunViews views = check_views(opt.timeline, s, outputs, opt.folder.force, inputs);
   batch::ProgressLine progress = batch::ProgressLine::for_stderr(opt.folder.quiet);
   const engine::SimulationResult result =
       study::simulate_scenario(s, catalog.policies, views.any(), opt.folder.quiet ? nullptr : &progress);
@@ -139,8 +142,12 @@ int run_goodput(const GoodputOptions& opt, std::ostream& out) {
   batch::ProgressLine progress = batch::ProgressLine::for_stderr(opt.folder.quiet);
   study::GoodputStudyOptions options = opt.study;
   options.progress = opt.folder.quiet ? nullptr : &progress;
-  if (!opt.timeline.empty() && std::filesystem::is_directory(opt.timeline))
-    throw core::InputError("--timeline", "", "\"" + opt.timeline + "\" is a folder; expected a file name");
+  const std::vector<std::string> inputs = command_inputs(files, opt.plugins);
+  core::CommandOutputs outputs(inputs);
+  outputs.add_folder("--out", dir);
+  const core::OutputFile timeline = output::output_file(output::OutputFormat::kTimeline, "--timeline",
+                                                        opt.timeline, opt.folder.force, inputs);
+  if (!opt.timeline.empty()) outputs.add_file(timeline);
   const study::GoodputStudy g = study::run_goodput_study(s, opt.scenario, options, catalog.policies);
   progress.finish();
   const std::string report = output::goodput_report(s, opt.scenario, g);
@@ -150,11 +157,7 @@ int run_goodput(const GoodputOptions& opt, std::ostream& out) {
                    {"report.txt", report}},
                   report, out);
   if (!opt.timeline.empty()) {
-    try {
-      core::write_file_atomically(opt.timeline, output::goodput_timeline_json(s, g));
-    } catch (const std::runtime_error& e) {
-      throw core::InputError("--timeline", "", e.what());
-    }
+    core::write_output_file(timeline, output::goodput_timeline_json(s, g));
     out << "timeline: " << opt.timeline << " (" << g.summary.first.timeline.size()
         << " interruptions of the first seed; open in ui.perfetto.dev or chrome://tracing)\n";
   }
@@ -164,9 +167,12 @@ int run_goodput(const GoodputOptions& opt, std::ostream& out) {
 int summarize_topology(const TopoOptions& opt, std::ostream& out) {
   core::DiskFileSource files;
   const topology::Machine m = scenario::ScenarioLoader(files, opt.limits).load_machine(opt.file);
+  const core::OutputFile graph =
+      output::output_file(output::OutputFormat::kGraph, "--graph", opt.graph, opt.force, files.files_read());
+  if (!opt.graph.empty()) core::check_output_file(graph);
   out << output::topology_report(m, opt.file, topology::summarize(m, opt.diameter_sources));
   if (!opt.graph.empty()) {
-    output::write_graph_file(m, opt.graph);
+    output::write_graph_file(m, graph);
     out << "  graph written to      " << opt.graph << "\n";
   }
   return 0;

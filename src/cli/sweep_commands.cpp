@@ -8,6 +8,8 @@
 #include "batch/sweep_runner.hpp"
 #include "cli/commands.hpp"
 #include "core/file_source.hpp"
+#include "core/input_error.hpp"
+#include "core/slurm_values.hpp"
 
 namespace zs::cli {
 namespace {
@@ -15,6 +17,17 @@ namespace {
 /// This executable's `sweep-point`, which runs one point of a journalled sweep.
 batch::PointCommand self_command() {
   return {std::filesystem::read_symlink("/proc/self/exe").string(), {"sweep-point"}};
+}
+
+/// The command line's sbatch values in Slurm's grammars, before anything runs.
+void check_slurm_options(const batch::SlurmOptions& o) {
+  if (!o.partition.empty())
+    core::require_slurm_value(core::partition_problem(o.partition), o.partition, "--partition");
+  if (!o.time_limit.empty())
+    core::require_slurm_value(core::time_limit_problem(o.time_limit), o.time_limit, "--time-limit");
+  if (!o.account.empty()) core::require_slurm_value(core::account_problem(o.account), o.account, "--account");
+  for (const auto& option : o.extra)
+    core::require_slurm_value(core::sbatch_option_problem(option), option, "--sbatch-option");
 }
 
 }  // namespace
@@ -36,6 +49,7 @@ int run_sweep(const SweepOptions& opt, std::ostream& out) {
   o.plugins = opt.plugins;
   o.slurm = opt.backend == "slurm";
   o.slurm_options = {opt.partition, opt.time_limit, opt.account, opt.sbatch_options, opt.tasks};
+  check_slurm_options(o.slurm_options);
   core::DiskFileSource files;
   const batch::SweepOutcome r = batch::run_sweep(files, o, std::cerr);
   out << "sweep: " << r.points << " points (" << r.ok << " ok, " << r.invalid << " invalid, " << r.failed

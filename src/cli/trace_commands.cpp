@@ -3,11 +3,12 @@
 #include <filesystem>
 
 #include "cli/commands.hpp"
-#include "core/atomic_file.hpp"
 #include "core/file_name.hpp"
 #include "core/file_source.hpp"
 #include "core/input_error.hpp"
+#include "core/output_file.hpp"
 #include "output/chakra_folder.hpp"
+#include "output/output_formats.hpp"
 #include "output/trace_report.hpp"
 #include "study/trace_input.hpp"
 #include "workload/trace_json.hpp"
@@ -44,9 +45,9 @@ nlohmann::json parse_parallel(const std::string& text) {
 }
 
 /// The trace `input` stands for; prints what a Chakra import assumed to `notes` when given.
-workload::Trace trace_of(const std::string& input, const study::TraceGeneration* generation,
-                         std::ostream* notes, const std::string& comm_groups) {
-  core::DiskFileSource files;
+workload::Trace trace_of(const core::FileSource& files, const std::string& input,
+                         const study::TraceGeneration* generation, std::ostream* notes,
+                         const std::string& comm_groups) {
   study::TraceInput read = study::read_trace_input(files, input, generation, comm_groups);
   if (read.imported && notes != nullptr)
     *notes << "imported: " << output::import_summary(*read.imported) << "\n";
@@ -66,17 +67,19 @@ void check_trace_name_for_files(const std::string& input, const workload::Trace&
 
 int generate_trace_file(const TraceGenOptions& opt, std::ostream& out) {
   const study::TraceGeneration generation{opt.generator, parse_parallel(opt.parallel), "--parallel"};
-  workload::Trace trace = trace_of(opt.input, &generation, &out, opt.comm_groups);
+  const auto output = [&](const std::string& path, std::vector<std::string> inputs) {
+    return output::output_file(output::OutputFormat::kTrace, "--out", path, opt.force, std::move(inputs));
+  };
+  if (!opt.out.empty()) core::check_output_file(output(opt.out, {}));  // before the work; inputs below
+  core::DiskFileSource files;
+  workload::Trace trace = trace_of(files, opt.input, &generation, &out, opt.comm_groups);
   if (opt.out.empty())
     check_trace_name_for_files(opt.input, trace, "the default file <trace name>.trace.json; pass --out");
   const std::string path = opt.out.empty() ? trace.name + ".trace.json" : opt.out;
-  try {
-    const bool cbor = path.size() >= 5 && path.compare(path.size() - 5, 5, ".cbor") == 0;
-    core::write_file_atomically(
-        path, cbor ? workload::trace_to_cbor(trace) : workload::trace_to_json(trace).dump(1) + "\n");
-  } catch (const std::runtime_error& e) {
-    throw core::InputError(path, "", e.what());
-  }
+  const bool cbor = path.size() >= 5 && path.compare(path.size() - 5, 5, ".cbor") == 0;
+  core::write_output_file(
+      output(path, files.files_read()),
+      cbor ? workload::trace_to_cbor(trace) : workload::trace_to_json(trace).dump(1) + "\n");
   size_t ops = 0;
   for (const auto& r : trace.roles) ops += r.ops.size();
   out << "trace \"" << trace.name << "\": " << trace.mesh.size() << " ranks, " << trace.roles.size()
@@ -88,7 +91,9 @@ int export_chakra_files(const std::string& input, const std::string& comm_groups
                         bool force, std::ostream& out) {
   const auto replace = force ? core::Replace::kForce : core::Replace::kOwnOutput;
   core::check_replaceable(out_dir, replace);
-  const workload::Trace trace = trace_of(input, nullptr, nullptr, comm_groups);
+  core::DiskFileSource sources;
+  const workload::Trace trace = trace_of(sources, input, nullptr, nullptr, comm_groups);
+  core::CommandOutputs(sources.files_read()).add_folder("--out", out_dir);
   check_trace_name_for_files(input, trace, "the Chakra file names");
   const uint64_t files = output::write_chakra_folder(trace, out_dir, replace);
   out << "trace \"" << trace.name << "\": " << files << " Chakra files written, "

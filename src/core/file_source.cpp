@@ -44,7 +44,18 @@ std::optional<std::string> DiskFileSource::read(const std::string& path) const {
   std::ostringstream ss;
   ss << in.rdbuf();
   if (in.bad()) return std::nullopt;
+  const std::lock_guard<std::mutex> lock(read_mutex_);
+  read_.insert(absolute_path(path));
   return ss.str();
+}
+
+std::vector<std::string> DiskFileSource::files_read() const {
+  const std::lock_guard<std::mutex> lock(read_mutex_);
+  return {read_.begin(), read_.end()};
+}
+
+std::vector<std::string> OverlayFileSource::files_read() const {
+  return base_.files_read();
 }
 
 std::optional<std::string> BundledFileSource::read(const std::string& path) const {

@@ -2,9 +2,12 @@
 #pragma once
 
 #include <map>
+#include <mutex>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -21,6 +24,8 @@ class FileSource {
   /// Whether `path` can be read (by default by reading it; a source that can tell without reading
   /// says so).
   virtual bool exists(const std::string& path) const { return read(path).has_value(); }
+  /// Every file on disk read so far (core::absolute_path), sorted: the inputs an output may not replace.
+  virtual std::vector<std::string> files_read() const { return {}; }
 
   /// Reads and parses a JSON file; a missing file or malformed text is an InputError naming the file.
   nlohmann::json read_json(const std::string& path) const;
@@ -38,6 +43,11 @@ class DiskFileSource final : public FileSource {
  public:
   std::optional<std::string> read(const std::string& path) const override;
   bool exists(const std::string& path) const override;
+  std::vector<std::string> files_read() const override;
+
+ private:
+  mutable std::mutex read_mutex_;
+  mutable std::set<std::string> read_;
 };
 
 /// Files held in memory, keyed by normalized relative path (used for the embedded default scenario).
@@ -57,6 +67,7 @@ class OverlayFileSource final : public FileSource {
   OverlayFileSource(const FileSource& base, std::map<std::string, std::string> files)
       : base_(base), files_(std::move(files)) {}
   std::optional<std::string> read(const std::string& path) const override;
+  std::vector<std::string> files_read() const override;
 
  private:
   const FileSource& base_;

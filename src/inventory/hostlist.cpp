@@ -5,6 +5,9 @@
 #include <optional>
 #include <stdexcept>
 
+#include "core/input_error.hpp"
+#include "core/slurm_values.hpp"
+
 namespace zs::inventory {
 namespace {
 
@@ -140,6 +143,9 @@ std::vector<std::string> expand_hostlist(std::string_view expression) {
     start = i + 1;
   }
   if (depth > 0) throw std::invalid_argument("\"" + std::string(expression) + "\": a '[' without its ']'");
+  for (const auto& name : out)
+    if (const auto problem = core::host_name_problem(name))
+      throw std::invalid_argument("\"" + core::one_line(name) + "\" is not " + *problem);
   return out;
 }
 

@@ -16,8 +16,9 @@ inline constexpr uint64_t kMaxHostlistHosts = uint64_t(1) << 17;
 /// The host names of `expression`, in order, duplicates kept: items separated by commas outside brackets
 /// (empty items skipped); in an item, each bracket holds comma-separated numbers or ranges lo-hi (hi >= lo),
 /// each printed zero-padded to the width of its low end as written, the brackets combined first slowest;
-/// text may come between brackets but not after the last one (Slurm 22.05). Throws std::invalid_argument
-/// saying what is wrong for anything else, or for more than kMaxHostlistHosts names.
+/// text may come between brackets but not after the last one (Slurm 22.05); every name a host name
+/// (core::host_name_problem). Throws std::invalid_argument saying what is wrong for anything else, or for
+/// more than kMaxHostlistHosts names.
 std::vector<std::string> expand_hostlist(std::string_view expression);
 
 /// The shortest expression Slurm writes for `hosts`, in their order: adjacent names that differ only in a

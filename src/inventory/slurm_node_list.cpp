@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include "core/input_error.hpp"
+#include "core/slurm_values.hpp"
 
 namespace zs::inventory {
 namespace {
@@ -136,6 +137,10 @@ std::vector<SlurmNode> parse_slurm_node_list(const std::string& text, const std:
     SlurmNode node;
     node.line = number;
     node.name = need("NodeName");
+    if (const auto problem = core::host_name_problem(node.name))
+      throw core::InputError(file, "",
+                             "line " + std::to_string(number) + ": NodeName: expected " + *problem +
+                                 ", got \"" + node.name + "\"");
     node.state = need("State");
     if (auto [it, fresh] = line_of.emplace(node.name, number); !fresh)
       throw core::InputError(file, "",

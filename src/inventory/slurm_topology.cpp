@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "core/input_error.hpp"
+#include "core/slurm_values.hpp"
 #include "inventory/hostlist.hpp"
 
 namespace zs::inventory {
@@ -58,6 +59,8 @@ SlurmSwitch parse_line(uint32_t number, const std::string& line, const std::stri
     try {
       if (key == "switchname") {
         if (!s.name.empty()) throw error("a second SwitchName on one line");
+        if (const auto problem = core::host_name_problem(value))
+          throw error("SwitchName: expected " + *problem + ", got \"" + value + "\"");
         s.name = value;
       } else if (key == "nodes") {
         s.nodes = expand_hostlist(value);
@@ -123,20 +126,35 @@ SlurmTopology SlurmTopology::parse(const std::string& text, const std::string& f
       parent[it->second] = long(i);
     }
   }
-  // Levels by depth-first search; a switch met again while its own search is open closes a loop.
+  // Levels by an explicit depth-first search (no recursion: a chain of switches as long as the file
+  // allows must not exhaust the stack); a switch met again while its own search is open closes a loop.
   t.level.assign(t.switches.size(), 0);
   std::vector<int> state(t.switches.size(), 0);  // 0 new, 1 open, 2 done
-  std::function<uint32_t(size_t)> level_of = [&](size_t i) -> uint32_t {
-    if (state[i] == 1)
-      throw core::InputError(file, "",
-                             "line " + std::to_string(t.switches[i].line) + ": switch \"" +
-                                 t.switches[i].name + "\" is its own ancestor (a loop of switches)");
-    if (state[i] == 2) return t.level[i];
-    state[i] = 1;
-    uint32_t level = 0;
-    for (const auto& child : t.switches[i].switches) level = std::max(level, level_of(index.at(child)) + 1);
-    state[i] = 2;
-    return t.level[i] = level;
+  const auto level_of = [&](size_t root) {
+    std::vector<std::pair<size_t, size_t>> stack{{root, 0}};  // (switch, next child to visit)
+    while (!stack.empty()) {
+      auto& [i, next] = stack.back();
+      if (next == 0 && state[i] == 2) {
+        stack.pop_back();
+        continue;
+      }
+      state[i] = 1;
+      const auto& children = t.switches[i].switches;
+      if (next < children.size()) {
+        const size_t child = index.at(children[next++]);
+        if (state[child] == 1)
+          throw core::InputError(file, "",
+                                 "line " + std::to_string(t.switches[child].line) + ": switch \"" +
+                                     t.switches[child].name + "\" is its own ancestor (a loop of switches)");
+        if (state[child] == 0) stack.push_back({child, 0});
+        continue;
+      }
+      uint32_t level = 0;
+      for (const auto& c : children) level = std::max(level, t.level[index.at(c)] + 1);
+      t.level[i] = level;
+      state[i] = 2;
+      stack.pop_back();
+    }
   };
   for (size_t i = 0; i < t.switches.size(); ++i) {
     level_of(i);

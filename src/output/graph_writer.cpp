@@ -5,8 +5,9 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "core/atomic_file.hpp"
 #include "core/input_error.hpp"
+#include "core/version.hpp"
+#include "output/output_formats.hpp"
 #include "output/xml_text.hpp"
 
 namespace zs::output {
@@ -38,6 +39,7 @@ const char* kind_of(const topology::Machine& m, topology::NodeId n) {
 
 std::string to_dot(const topology::Machine& m) {
   std::ostringstream out;
+  out << "// " << kWrittenByZettasim << " " << core::kVersion << " (zettasim topo, DOT)\n";
   out << "graph \"" << m.name << "\" {\n";
   const auto& topo = m.topology;
   for (topology::NodeId n = 0; n < topo.nodes().size(); ++n) {
@@ -62,6 +64,7 @@ std::string to_dot(const topology::Machine& m) {
 std::string to_graphml(const topology::Machine& m) {
   std::ostringstream out;
   out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+      << "<!-- " << kWrittenByZettasim << " " << core::kVersion << " (zettasim topo, GraphML) -->\n"
       << "<graphml xmlns=\"http://graphml.graphdrawing.org/xmlns\">\n"
       << "  <key id=\"name\" for=\"node\" attr.name=\"name\" attr.type=\"string\"/>\n"
       << "  <key id=\"kind\" for=\"node\" attr.name=\"kind\" attr.type=\"string\"/>\n"
@@ -88,16 +91,12 @@ std::string to_graphml(const topology::Machine& m) {
   return out.str();
 }
 
-void write_graph_file(const topology::Machine& machine, const std::string& path) {
-  const auto extension = std::filesystem::path(path).extension();
+void write_graph_file(const topology::Machine& machine, const core::OutputFile& file) {
+  const auto extension = file.path.extension();
   if (extension != ".graphml" && extension != ".dot")
-    throw core::InputError(path, "", "the graph file must end in .dot or .graphml");
-  try {
-    core::write_file_atomically(path, extension == ".graphml" ? to_graphml(machine) : to_dot(machine));
-  } catch (const std::runtime_error& e) {
-    if (dynamic_cast<const core::InputError*>(&e) != nullptr) throw;
-    throw core::InputError(path, "", e.what());
-  }
+    throw core::InputError(file.option, "",
+                           "the graph file must end in .dot or .graphml, got \"" + file.path.string() + "\"");
+  core::write_output_file(file, extension == ".graphml" ? to_graphml(machine) : to_dot(machine));
 }
 
 }  // namespace zs::output

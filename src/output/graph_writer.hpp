@@ -3,6 +3,7 @@
 
 #include <string>
 
+#include "core/output_file.hpp"
 #include "topology/machine.hpp"
 
 namespace zs::output {
@@ -12,8 +13,9 @@ namespace zs::output {
 std::string to_dot(const topology::Machine& machine);
 std::string to_graphml(const topology::Machine& machine);
 
-/// Writes the graph atomically to `path`, DOT or GraphML by its extension (.dot, .graphml); another
-/// extension or a failure to write is a core::InputError naming the path.
-void write_graph_file(const topology::Machine& machine, const std::string& path);
+/// Writes the graph to `file` under the output-file rule (core::write_output_file), DOT or GraphML by its
+/// extension (.dot, .graphml); another extension, a refusal or a failure to write is a core::InputError
+/// naming `file.option`.
+void write_graph_file(const topology::Machine& machine, const core::OutputFile& file);
 
 }  // namespace zs::output

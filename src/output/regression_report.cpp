@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <vector>
 
+#include "core/version.hpp"
+#include "output/output_formats.hpp"
 #include "output/xml_text.hpp"
 
 namespace zs::output {
@@ -96,9 +98,10 @@ std::string regression_junit_xml(const scenario::RegressionSuite& suite,
   const size_t failures = outcome.count(Verdict::kRegressed) + outcome.count(Verdict::kNoBaseline);
   const std::string counts = " tests=\"" + std::to_string(tests) + "\" failures=\"" +
                              std::to_string(failures) + "\" errors=\"" + std::to_string(errors) + "\"";
-  std::string out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"zettasim regress\"" +
-                    counts + ">\n  <testsuite name=\"" + xml_escaped(suite.name) + "\"" + counts +
-                    " skipped=\"0\">\n";
+  std::string out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<!-- " + std::string(kWrittenByZettasim) +
+                    " " + core::kVersion +
+                    " (zettasim regress, JUnit XML) -->\n<testsuites name=\"zettasim regress\"" + counts +
+                    ">\n  <testsuite name=\"" + xml_escaped(suite.name) + "\"" + counts + " skipped=\"0\">\n";
   for (const auto& c : outcome.checks) {
     out += "    <testcase classname=\"" + xml_escaped(suite.name + "." + c.case_name) + "\" name=\"" +
            xml_escaped(c.metric.name) + "\"";

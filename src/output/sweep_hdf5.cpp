@@ -82,14 +82,4 @@ void write_sweep_hdf5(const std::string& path, const scenario::SweepPlan& plan, 
   write_hdf5_atomically(path, [&](hid_t file) { write_file(file, plan, table); });
 }
 
-bool is_sweep_hdf5(const std::string& path) {
-  H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
-  if (H5Fis_hdf5(path.c_str()) <= 0) return false;
-  const hid_t file = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
-  if (file < 0) return false;
-  const bool ours = H5Aexists(file, "zettasim_version") > 0 && H5Lexists(file, "points", H5P_DEFAULT) > 0;
-  H5Fclose(file);
-  return ours;
-}
-
 }  // namespace zs::output

@@ -44,7 +44,4 @@ std::string sweep_csv(const SweepTable& table);
 /// "zettasim_version". Throws std::runtime_error when it cannot be written.
 void write_sweep_hdf5(const std::string& path, const scenario::SweepPlan& plan, const SweepTable& table);
 
-/// Whether `path` is a results file a sweep wrote (HDF5 with a "points" table and a "zettasim_version").
-bool is_sweep_hdf5(const std::string& path);
-
 }  // namespace zs::output

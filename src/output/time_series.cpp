@@ -246,15 +246,17 @@ void write_time_series_hdf5(const std::string& path, const scenario::Scenario& s
   });
 }
 
-TimeSeries write_time_series_file(const std::string& path, const std::string& option,
-                                  const scenario::Scenario& s, const engine::SimulationResult& r,
-                                  double step) {
+TimeSeries write_time_series_file(const core::OutputFile& file, const scenario::Scenario& s,
+                                  const engine::SimulationResult& r, double step) {
   TimeSeries t =
       time_series(s, r, step > 0 ? step : default_time_series_step(r.replay.iteration_time.value()));
+  core::check_output_file(file);
   try {
-    write_time_series_hdf5(path, s, r, t);
+    write_time_series_hdf5(file.path.string(), s, r, t);
+  } catch (const core::InputError&) {
+    throw;
   } catch (const std::runtime_error& e) {
-    throw core::InputError(option, "", e.what());
+    throw core::InputError(file.option, "", e.what());
   }
   return t;
 }

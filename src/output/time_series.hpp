@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "core/output_file.hpp"
 #include "engine/simulation.hpp"
 #include "scenario/scenario.hpp"
 
@@ -54,10 +55,10 @@ double default_time_series_step(double iteration);
 void write_time_series_hdf5(const std::string& path, const scenario::Scenario& s,
                             const engine::SimulationResult& r, const TimeSeries& t);
 
-/// The time series of `r` every `step` s (0: default_time_series_step) written to `path`; a file that cannot
-/// be written is a core::InputError naming `option` (the front end's name for the path).
-TimeSeries write_time_series_file(const std::string& path, const std::string& option,
-                                  const scenario::Scenario& s, const engine::SimulationResult& r,
-                                  double step);
+/// The time series of `r` every `step` s (0: default_time_series_step) written to `file` under the
+/// output-file rule (core::check_output_file); a refusal or a failure is a core::InputError naming
+/// `file.option`.
+TimeSeries write_time_series_file(const core::OutputFile& file, const scenario::Scenario& s,
+                                  const engine::SimulationResult& r, double step);
 
 }  // namespace zs::output

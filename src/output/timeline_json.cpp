@@ -386,14 +386,10 @@ Timeline timeline_json(const scenario::Scenario& s, const engine::SimulationResu
   return TimelineBuilder(s, r, options).build();
 }
 
-Timeline write_timeline_file(const std::string& path, const std::string& option, const scenario::Scenario& s,
+Timeline write_timeline_file(const core::OutputFile& file, const scenario::Scenario& s,
                              const engine::SimulationResult& r, const TimelineOptions& options) {
   Timeline t = timeline_json(s, r, options);
-  try {
-    core::write_file_atomically(path, t.json);
-  } catch (const std::runtime_error& e) {
-    throw core::InputError(option, "", e.what());
-  }
+  core::write_output_file(file, t.json);
   return t;
 }
 

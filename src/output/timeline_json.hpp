@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 
+#include "core/output_file.hpp"
 #include "engine/simulation.hpp"
 #include "scenario/scenario.hpp"
 #include "workload/rank_selection.hpp"
@@ -36,9 +37,10 @@ struct Timeline {
 Timeline timeline_json(const scenario::Scenario& s, const engine::SimulationResult& r,
                        const TimelineOptions& options);
 
-/// timeline_json written to `path` atomically; a file that cannot be written is a core::InputError naming
-/// `option` (the front end's name for the path).
-Timeline write_timeline_file(const std::string& path, const std::string& option, const scenario::Scenario& s,
+/// timeline_json written to `file` under the output-file rule (core::write_output_file): atomically, never
+/// over a link, an input or a file zettasim did not write; a refusal or a failure is a core::InputError
+/// naming `file.option`.
+Timeline write_timeline_file(const core::OutputFile& file, const scenario::Scenario& s,
                              const engine::SimulationResult& r, const TimelineOptions& options);
 
 }  // namespace zs::output

@@ -7,6 +7,7 @@
 #include <set>
 
 #include "core/input_error.hpp"
+#include "core/slurm_values.hpp"
 #include "core/units.hpp"
 #include "inventory/cluster_machine.hpp"
 #include "planner/collective_choices.hpp"
@@ -79,12 +80,23 @@ std::optional<CheckpointChoice> choose_checkpoint(const scenario::Scenario& s,
 
 }  // namespace
 
+void check_plan_options(const PlanOptions& options) {
+  core::require_slurm_value(core::job_name_problem(options.job_name), options.job_name, "--job-name");
+  if (!options.partition.empty())
+    core::require_slurm_value(core::partition_problem(options.partition), options.partition, "--partition");
+  if (!options.time_limit.empty())
+    core::require_slurm_value(core::time_limit_problem(options.time_limit), options.time_limit, "--time");
+  if (options.script.empty() || options.script.find('\0') != std::string::npos)
+    throw core::InputError("--script", "", "expected the training script's path");
+}
+
 JobPlan make_job_plan(const scenario::Scenario& s, const PlanOptions& options,
                       const policy::PolicyCatalog& policies) {
   const auto& workload = s.resolved.at("workload");
   if (workload.value("generator", "") != "megatron")
     throw core::InputError(s.file, "/workload/generator",
                            "zettasim plan lays out Megatron-LM jobs: expected the \"megatron\" generator");
+  check_plan_options(options);
   JobPlan plan;
   plan.options = options;
   plan.scenario = s.name;
@@ -106,6 +118,7 @@ JobPlan make_job_plan(const scenario::Scenario& s, const PlanOptions& options,
                              "unit \"" + name +
                                  "\" is not a GPU of a cluster inventory (HOST/gpuN): plan a job on "
                                  "a machine whose topology is a cluster-inventory file");
+    core::require_slurm_value(core::host_name_problem(gpu.host), gpu.host, s.file, "/machine");
     RankSlot slot{gpu.host, gpu.gpu, {}};
     for (size_t a = 0; a < plan.axes.size(); ++a) slot.coordinates.push_back(s.trace.mesh.coordinate(r, a));
     if (ranks_on_host[gpu.host]++ == 0) plan.hosts.push_back(gpu.host);
@@ -117,7 +130,9 @@ JobPlan make_job_plan(const scenario::Scenario& s, const PlanOptions& options,
   std::set<std::string> seen;
   for (auto unit : s.machine.topology.units()) {
     const auto gpu = inventory::cluster_gpu_of(s.machine.topology.node(unit).name);
-    if (!ranks_on_host.count(gpu.host) && seen.insert(gpu.host).second) idle.push_back(gpu.host);
+    if (ranks_on_host.count(gpu.host) || !seen.insert(gpu.host).second) continue;
+    core::require_slurm_value(core::host_name_problem(gpu.host), gpu.host, s.file, "/machine");
+    idle.push_back(gpu.host);
   }
   uint32_t spares = 0;
   if (options.spare_nodes) {

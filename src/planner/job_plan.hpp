@@ -80,6 +80,10 @@ struct JobPlan {
   PlanOptions options;
 };
 
+/// Throws core::InputError naming the option when a value Slurm reads is not in its grammar
+/// (core/slurm_values.hpp): the job name, partition and time limit.
+void check_plan_options(const PlanOptions& options);
+
 /// Plans the scenario's job (a megatron workload) on its machine: the placement policy's rank order, the
 /// collective policy's algorithm for every distinct collective (communicator, kind, size) of the trace on
 /// rank 0's group, the NCCL environment those imply, the recovery policy's checkpoint interval when the

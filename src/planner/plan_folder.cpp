@@ -4,6 +4,8 @@
 #include <sstream>
 
 #include "core/input_error.hpp"
+#include "core/shell_words.hpp"
+#include "core/slurm_values.hpp"
 #include "core/staged_directory.hpp"
 #include "core/units.hpp"
 #include "core/version.hpp"
@@ -12,15 +14,25 @@
 namespace zs::planner {
 namespace {
 
-/// Single quotes for the shell, unless the word needs none.
-std::string quoted(const std::string& word) {
-  if (!word.empty() &&
-      word.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./=:,+@%") ==
-          std::string::npos)
-    return word;
-  std::string out = "'";
-  for (char c : word) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
+using core::comment_text;
+using core::shell_quoted;
+
+/// The allocation's hosts as one hostlist expression, each name checked against Slurm's grammar first
+/// (a name from any machine file reaches #SBATCH and srun lines).
+std::string checked_hostlist(const std::vector<std::string>& hosts) {
+  for (const auto& h : hosts) core::require_slurm_value(core::host_name_problem(h), h, "plan", "/hosts");
+  return inventory::compress_hostlist(hosts);
+}
+
+/// Refuses an environment variable or Megatron-LM flag a script cannot hold as written (a plugin's
+/// policy names them).
+void check_script_names(const JobPlan& plan) {
+  for (const auto& [k, v] : plan.nccl_environment)
+    if (!core::is_variable_name(k))
+      throw core::InputError("plan", "/nccl_environment", "expected a variable name, got \"" + k + "\"");
+  for (const auto& [flag, value] : plan.megatron)
+    if (!core::is_long_option(flag))
+      throw core::InputError("plan", "/megatron_arguments", "expected a long option, got \"" + flag + "\"");
 }
 
 /// A hostlist cut to about `width` characters for the terminal (the files hold it whole).
@@ -55,17 +67,22 @@ std::string ranks_json_text(const JobPlan& plan) {
 
 std::string launch_script(const JobPlan& plan) {
   const auto& o = plan.options;
+  check_plan_options(o);
+  check_script_names(plan);
   std::vector<std::string> allocation = plan.hosts;
   allocation.insert(allocation.end(), plan.spare_hosts.begin(), plan.spare_hosts.end());
   std::ostringstream s;
   s << "#!/bin/bash\n";
-  s << "# Written by zettasim " << core::kVersion << " plan for scenario " << plan.scenario << " on "
-    << plan.machine << ": " << plan.ranks.size() << " ranks on " << plan.hosts.size() << " nodes";
+  s << "# Written by zettasim " << core::kVersion << " plan for scenario " << comment_text(plan.scenario)
+    << " on " << comment_text(plan.machine) << ": " << plan.ranks.size() << " ranks on " << plan.hosts.size()
+    << " nodes";
   if (!plan.spare_hosts.empty()) s << " and " << plan.spare_hosts.size() << " spare nodes";
   s << ".\n";
-  s << "#SBATCH --job-name=" << quoted(o.job_name) << "\n";
+  // sbatch reads #SBATCH lines with its own word splitter: each value is in its grammar (checked above),
+  // so it is one word with nothing to quote.
+  s << "#SBATCH --job-name=" << o.job_name << "\n";
   s << "#SBATCH --nodes=" << allocation.size() << "\n";
-  s << "#SBATCH --nodelist=" << inventory::compress_hostlist(allocation) << "\n";
+  s << "#SBATCH --nodelist=" << checked_hostlist(allocation) << "\n";
   const bool torchrun = o.torchrun && torchrun_reproduces(plan);
   if (torchrun)
     s << "#SBATCH --ntasks-per-node=1\n";
@@ -73,18 +90,20 @@ std::string launch_script(const JobPlan& plan) {
     s << "#SBATCH --ntasks=" << plan.ranks.size() << "\n";
   s << "#SBATCH --gpus-per-node=" << plan.gpus_per_host << "\n";
   s << "#SBATCH --exclusive\n";
-  if (!o.partition.empty()) s << "#SBATCH --partition=" << quoted(o.partition) << "\n";
-  if (!o.time_limit.empty()) s << "#SBATCH --time=" << quoted(o.time_limit) << "\n";
+  if (!o.partition.empty()) s << "#SBATCH --partition=" << o.partition << "\n";
+  if (!o.time_limit.empty()) s << "#SBATCH --time=" << o.time_limit << "\n";
   s << "set -euo pipefail\n";
   s << "# Submit from this folder (cd PLAN && sbatch launch.sbatch): the hostfile is read from there.\n";
-  s << "PLAN_DIR=\"${SLURM_SUBMIT_DIR:-$PWD}\"\n\n";
+  s << "PLAN_DIR=\"${SLURM_SUBMIT_DIR:-$PWD}\"\n";
+  s << "TRAINING_SCRIPT=" << shell_quoted(o.script) << "\n\n";
   s << "# The collective policy's choices (plan.json: collectives).\n";
-  for (const auto& [k, v] : plan.nccl_environment) s << "export " << k << "=" << quoted(v) << "\n";
+  for (const auto& [k, v] : plan.nccl_environment) s << "export " << k << "=" << shell_quoted(v) << "\n";
   s << "\nMEGATRON_ARGS=(\n";
   for (const auto& [flag, value] : plan.megatron)
-    s << "  " << flag << (value.empty() ? "" : " " + quoted(value)) << "\n";
+    s << "  " << flag << (value.empty() ? "" : " " + shell_quoted(value)) << "\n";
   s << ")\n";
-  for (const auto& u : plan.unmapped) s << "# not expressed as a Megatron-LM argument: " << u << "\n";
+  for (const auto& u : plan.unmapped)
+    s << "# not expressed as a Megatron-LM argument: " << comment_text(u) << "\n";
   if (plan.checkpoint && plan.save_interval == 0)
     s << "# checkpoint every " << static_cast<long long>(plan.checkpoint->interval)
       << " s of work (plan.json); --save-interval needs the predicted iteration time (zettasim plan "
@@ -96,23 +115,23 @@ std::string launch_script(const JobPlan& plan) {
       << plan.gpus_per_host << ", as the hostfile and ranks.json say.\n";
     s << "MASTER_ADDR=$(head -n 1 \"$SLURM_HOSTFILE\")\n";
     s << "srun --nodes=" << plan.hosts.size() << " --ntasks=" << plan.hosts.size()
-      << " --ntasks-per-node=1 --nodelist=" << inventory::compress_hostlist(plan.hosts) << " \\\n";
+      << " --ntasks-per-node=1 --nodelist=" << checked_hostlist(plan.hosts) << " \\\n";
     s << "  torchrun --nnodes=" << plan.hosts.size() << " --nproc-per-node=" << plan.gpus_per_host
       << " --node-rank=\"$SLURM_NODEID\" \\\n";
     s << "    --rdzv-backend=static --master-addr=\"$MASTER_ADDR\" --master-port=29500 \\\n";
-    s << "    " << quoted(o.script) << " \"${MEGATRON_ARGS[@]}\" \"$@\"\n";
+    s << "    \"$TRAINING_SCRIPT\" \"${MEGATRON_ARGS[@]}\" \"$@\"\n";
   } else {
     s << "# One task per rank; the placement is not torchrun's order, so each rank takes its GPU from "
          "ranks.json.\n";
     s << "GPU_OF_RANK=(";
     for (size_t r = 0; r < plan.ranks.size(); ++r) s << (r ? " " : "") << plan.ranks[r].gpu;
     s << ")\n";
-    s << "export GPU_OF_RANK_LIST=\"${GPU_OF_RANK[*]}\"\n";
+    s << "export GPU_OF_RANK_LIST=\"${GPU_OF_RANK[*]}\" TRAINING_SCRIPT\n";
     s << "srun --ntasks=" << plan.ranks.size() << " --distribution=arbitrary bash -c '\n";
     s << "  GPUS=($GPU_OF_RANK_LIST)\n";
     s << "  export RANK=$SLURM_PROCID WORLD_SIZE=$SLURM_NTASKS LOCAL_RANK=${GPUS[$SLURM_PROCID]}\n";
     s << "  export MASTER_ADDR=$(head -n 1 \"$SLURM_HOSTFILE\") MASTER_PORT=29500\n";
-    s << "  exec python3 " << quoted(o.script) << " \"$@\"' _ \"${MEGATRON_ARGS[@]}\" \"$@\"\n";
+    s << "  exec python3 \"$TRAINING_SCRIPT\" \"$@\"' _ \"${MEGATRON_ARGS[@]}\" \"$@\"\n";
   }
   return s.str();
 }

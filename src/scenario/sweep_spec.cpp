@@ -5,6 +5,7 @@
 #include <set>
 
 #include "core/param_reader.hpp"
+#include "core/slurm_values.hpp"
 
 namespace zs::scenario {
 
@@ -57,6 +58,22 @@ const core::ParamTable& sweep_samples_params() {
            .or_default("latin-hypercube")});
   return table;
 }
+
+namespace {
+
+/// The sbatch values of a sweep file's "slurm" section in Slurm's grammars (core/slurm_values.hpp).
+void check_slurm_values(const SweepSlurm& slurm, const std::string& file, const std::string& at) {
+  if (!slurm.partition.empty())
+    core::require_slurm_value(core::partition_problem(slurm.partition), slurm.partition, file,
+                              at + "/partition");
+  if (!slurm.time_limit.empty())
+    core::require_slurm_value(core::time_limit_problem(slurm.time_limit), slurm.time_limit, file,
+                              at + "/time_limit");
+  if (!slurm.account.empty())
+    core::require_slurm_value(core::account_problem(slurm.account), slurm.account, file, at + "/account");
+}
+
+}  // namespace
 
 const core::ParamTable& sweep_slurm_params() {
   static const core::ParamTable table(
@@ -219,8 +236,12 @@ SweepSpec SweepSpec::load(const core::FileSource& files, const std::string& path
          {std::pair{"partition", &spec.slurm.partition}, std::pair{"time_limit", &spec.slurm.time_limit},
           std::pair{"account", &spec.slurm.account}})
       if (const auto v = slurm.find<std::string>(key)) *field = *v;
+    check_slurm_values(spec.slurm, path, slurm.pointer());
     if (slurm.has("options"))
       spec.slurm.options = slurm.json().strings("options", "an array of sbatch options", "an sbatch option");
+    for (size_t i = 0; i < spec.slurm.options.size(); ++i)
+      core::require_slurm_value(core::sbatch_option_problem(spec.slurm.options[i]), spec.slurm.options[i],
+                                path, slurm.element_pointer("options", i));
     if (slurm.has("options")) slurm.list("options");
     if (const auto tasks = slurm.find<int64_t>("tasks")) spec.slurm.tasks = static_cast<uint64_t>(*tasks);
     slurm.finish();

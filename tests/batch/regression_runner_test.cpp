@@ -221,3 +221,30 @@ TEST_CASE(
   install("zs_example_placement.so");
   CHECK(test::run_zettasim(dir, {"regress", suite_file}).code == 0);
 }
+
+TEST_CASE("regress writes --junit and baselines under the output-file rule, checked before any case runs") {
+  SmallSuite s;
+  const std::string suite = s.write();
+  // The JUnit file never replaces the suite or a case's scenario, not even with --force.
+  for (const std::string& target : {suite, s.dir.file("scenario.json")}) {
+    const std::string before = test::read_text(target);
+    const auto r = test::run_zettasim(s.dir, {"regress", suite, "--junit", target, "--force"});
+    CHECK(r.code == 2);
+    CHECK(r.err.find("an input of this command") != std::string::npos);
+    CHECK(test::read_text(target) == before);
+  }
+  const std::string notes = s.dir.write("notes.xml", "<mine/>\n");
+  CHECK(test::run_zettasim(s.dir, {"regress", suite, "--junit", notes}).code == 2);
+  CHECK(test::read_text(notes) == "<mine/>\n");
+  CHECK(!fs::exists(s.baselines()));  // refused before any case ran
+  // Its own JUnit file is replaced by the next run.
+  CHECK(test::run_zettasim(s.dir, {"regress", suite, "--junit", s.dir.file("j.xml"), "--update-baselines"})
+            .code == 0);
+  CHECK(test::run_zettasim(s.dir, {"regress", suite, "--junit", s.dir.file("j.xml")}).code == 0);
+  // A suite whose baselines file is its own scenario: --update-baselines refuses before running anything.
+  s.suite["baselines"] = "scenario.json";
+  const std::string scenario_before = test::read_text(s.dir.file("scenario.json"));
+  const auto r = test::run_zettasim(s.dir, {"regress", s.write(), "--update-baselines"});
+  CHECK(r.code == 2);
+  CHECK(test::read_text(s.dir.file("scenario.json")) == scenario_before);
+}

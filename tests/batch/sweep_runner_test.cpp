@@ -164,9 +164,9 @@ TEST_CASE("a sweep never replaces a file or folder it did not write, unless --fo
   const std::string precious = s.dir.write("precious.h5", "not a sweep's file\n");
   const auto refused = test::run_zettasim(s.dir, {"sweep", s.spec, "--out", precious, "--quiet"});
   CHECK(refused.code == 2);
-  CHECK(refused.err ==
-        "zettasim: error: --out: \"" + precious +
-            "\" exists and a sweep did not write it: choose another path, or --force to replace it\n");
+  CHECK(refused.err == "zettasim: error: --out: \"" + precious +
+                           "\" exists and is not a sweep's results zettasim wrote: choose another path, or "
+                           "--force to replace it\n");
   CHECK(test::read_text(precious) == "not a sweep's file\n");
   const std::string csv = s.dir.write("notes.csv", "my notes\n");
   CHECK(test::run_zettasim(s.dir, {"sweep", s.spec, "--out", s.dir.file("a.h5"), "--csv", csv, "--quiet"})
@@ -183,13 +183,18 @@ TEST_CASE("a sweep never replaces a file or folder it did not write, unless --fo
   CHECK(
       test::run_zettasim(s.dir, {"sweep", s.spec, "--out", precious, "--csv", s.dir.file("a.csv"), "--quiet"})
           .code == 0);
-  // A journal whose start was killed before its plan was written (empty folders of its own, a
-  // temporary) is the sweep's own and resumed; one holding anything else is never replaced.
-  const auto journal = batch::journal_dir(s.dir.file("b.h5"));
-  std::filesystem::create_directories(journal / "points");
-  std::filesystem::create_directories(journal / "logs");
-  s.dir.write("b.h5.journal/plan.json.tmp-123", "{\"kind\"");
+  // A journal whose start was killed before its marker was in place (the folder empty, or the marker's
+  // temporary alone) is the sweep's own and resumed; one holding anything else is never replaced, even
+  // when it looks like a journal (a plan.json, points/ and logs/ of the user's).
+  s.dir.write("b.h5.journal/.zettasim-output.tmp-123", "a zettasim");
   CHECK(test::run_zettasim(s.dir, {"sweep", s.spec, "--out", s.dir.file("b.h5"), "--quiet"}).code == 0);
+  std::filesystem::create_directories(batch::journal_dir(s.dir.file("e.h5")));
+  CHECK(test::run_zettasim(s.dir, {"sweep", s.spec, "--out", s.dir.file("e.h5"), "--quiet"}).code == 0);
+  s.dir.write("d.h5.journal/plan.json", "{\"my\": \"plan\"}\n");
+  std::filesystem::create_directories(batch::journal_dir(s.dir.file("d.h5")) / "points");
+  const auto lookalike = test::run_zettasim(s.dir, {"sweep", s.spec, "--out", s.dir.file("d.h5"), "--quiet"});
+  CHECK(lookalike.code == 2);
+  CHECK(test::read_text(batch::journal_dir(s.dir.file("d.h5")) / "plan.json") == "{\"my\": \"plan\"}\n");
   const auto other = batch::journal_dir(s.dir.file("c.h5"));
   std::filesystem::create_directories(other / "points");
   s.dir.write("c.h5.journal/points/mine.txt", "my file\n");
@@ -228,4 +233,37 @@ TEST_CASE("a sweep over a plugin's policy runs every point with the plugin, as z
             .at("error")
             .get<std::string>()
             .find("unknown collective policy \"direct-all-reduce\"") != std::string::npos);
+}
+
+TEST_CASE(
+    "a sweep's outputs follow the output-file rule: never one path twice, never an input, refused first") {
+  test::SmallSweep s;
+  const std::string out = s.dir.file("r.h5");
+  auto r = test::run_zettasim(s.dir, {"sweep", s.spec, "--out", out, "--csv", out, "--quiet"});
+  CHECK(r.code == 2);
+  CHECK(r.err.find("name one file") != std::string::npos);
+  CHECK_FALSE(std::filesystem::exists(batch::journal_dir(out)));  // refused before any point
+  // A CSV that merely starts like a table is not the sweep's own.
+  const std::string table = s.dir.write("table.csv", "point,x,y\n0,1,2\n");
+  CHECK(test::run_zettasim(s.dir, {"sweep", s.spec, "--out", out, "--csv", table, "--quiet"}).code == 2);
+  CHECK(test::read_text(table) == "point,x,y\n0,1,2\n");
+  // The sweep file and its base scenario are inputs: never replaced, not even with --force.
+  for (const std::string& input : {s.spec, s.dir.file("scenario.json")}) {
+    const std::string before = test::read_text(input);
+    CHECK(test::run_zettasim(s.dir, {"sweep", s.spec, "--out", out, "--csv", input, "--force", "--quiet"})
+              .code == 2);
+    CHECK(test::read_text(input) == before);
+  }
+  // An sbatch option that names a file or the environment is refused before anything runs.
+  r = test::run_zettasim(s.dir, {"sweep", s.spec, "--out", out, "--backend", "slurm", "--sbatch-option",
+                                 "--output=" + s.dir.file("stolen.txt"), "--quiet"});
+  CHECK(r.code == 2);
+  CHECK(r.err.find("--sbatch-option") != std::string::npos);
+  CHECK_FALSE(std::filesystem::exists(batch::journal_dir(out)));
+  nlohmann::json spec = nlohmann::json::parse(test::read_text(s.spec));
+  spec["slurm"] = {{"options", {"--mem=8G", "--export=LD_PRELOAD=/tmp/x.so"}}};
+  r = test::run_zettasim(s.dir,
+                         {"sweep", s.dir.write("exporting.json", spec.dump()), "--out", out, "--quiet"});
+  CHECK(r.code == 2);
+  CHECK(r.err.find("/slurm/options/1: expected an sbatch option") != std::string::npos);
 }

@@ -1,6 +1,7 @@
 // `zettasim topo`: every shipped machine loads and summarizes; graphs are written; bad files exit 2.
 #include <doctest/doctest.h>
 
+#include <cstdlib>
 #include <filesystem>
 
 #include "support/run_cli.hpp"
@@ -41,13 +42,19 @@ TEST_CASE("graphs are written as DOT or GraphML") {
   std::string machine = std::string(ZS_SOURCE_DIR) + "/topologies/hgx-h100-8.machine.json";
   REQUIRE(test::run_cli({"topo", machine, "--graph", dir.file("g.dot")}).code == 0);
   std::string dot = test::read_text(dir.file("g.dot"));
-  CHECK(dot.rfind("graph \"hgx-h100-8\" {", 0) == 0);
+  CHECK(dot.rfind("// written by zettasim ", 0) == 0);  // the marker that lets a later run replace it
+  CHECK(dot.find("\ngraph \"hgx-h100-8\" {\n") != std::string::npos);
   CHECK(dot.find("n1 -- n0") != std::string::npos);  // unit 0 (node 1) to the switch (node 0)
   REQUIRE(test::run_cli({"topo", machine, "--graph", dir.file("g.graphml")}).code == 0);
   std::string xml = test::read_text(dir.file("g.graphml"));
   size_t edges = 0;
   for (size_t p = xml.find("<edge "); p != std::string::npos; p = xml.find("<edge ", p + 1)) ++edges;
   CHECK(edges == 8);
+  // Well-formed XML, marker comment included (a comment may not hold "--").
+  CHECK(
+      std::system(("/usr/bin/python3 -c 'import sys, xml.dom.minidom; xml.dom.minidom.parse(sys.argv[1])' " +
+                   dir.file("g.graphml"))
+                      .c_str()) == 0);
   auto bad = test::run_cli({"topo", machine, "--graph", dir.file("g.png")});
   CHECK(bad.code == 2);
   CHECK(bad.err.find("must end in .dot or .graphml") != std::string::npos);

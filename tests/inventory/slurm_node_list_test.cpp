@@ -75,3 +75,9 @@ TEST_CASE("bad node lines: one error naming the file and the line") {
   CHECK(parse_error("NodeName=a Gres=gpu:x:y:4 State=IDLE\n") ==
         "nodes.txt: line 1: node a: Gres=gpu:x:y:4: expected gpu:COUNT or gpu:TYPE:COUNT");
 }
+
+TEST_CASE("a node name the shell or Slurm would read as syntax is refused on its line") {
+  const std::string e = parse_error("NodeName=gpu$(id) State=IDLE Gres=gpu:h100:8\n");
+  CHECK(e.find("nodes.txt: line 1: NodeName: expected a host name") == 0);
+  CHECK(e.find("got \"gpu$(id)\"") != std::string::npos);
+}

@@ -71,3 +71,29 @@ TEST_CASE(
   CHECK(error.find("t.conf") != std::string::npos);
   CHECK(error.find("line 2: the file lists more than 131072 nodes and switches") != std::string::npos);
 }
+
+TEST_CASE("names the shell or Slurm would read as syntax are refused where they are written") {
+  CHECK(parse_error("SwitchName=leaf1 Nodes=gpu001,gpu$(touch${IFS}pwned)\n")
+            .find("topology.conf: line 1: Nodes: \"gpu$(touch${IFS}pwned)\" is not a host name") == 0);
+  CHECK(parse_error("SwitchName=leaf`id` Nodes=gpu001\n").find("line 1: SwitchName: expected a host name") !=
+        std::string::npos);
+  CHECK(parse_error("SwitchName=spine Switches=leaf;id\n").find("is not a host name") != std::string::npos);
+}
+
+TEST_CASE("a chain of switches as deep as the file may hold: levels without recursion") {
+  // 50,000 switches, each the parent of the next (the levels a recursive walk would take 50,000 frames for).
+  const size_t depth = 50000;
+  std::string text;
+  for (size_t i = 0; i + 1 < depth; ++i)
+    text += "SwitchName=s" + std::to_string(i) + " Switches=s" + std::to_string(i + 1) + "\n";
+  text += "SwitchName=s" + std::to_string(depth - 1) + " Nodes=gpu001\n";
+  const auto t = inventory::SlurmTopology::parse(text, "topology.conf");
+  REQUIRE(t.roots.size() == 1);
+  CHECK(t.switches[t.roots[0]].name == "s0");
+  CHECK(t.level[t.roots[0]] == depth - 1);
+  CHECK(t.level[depth - 1] == 0);
+  // A loop far down the chain is still found.
+  text += "SwitchName=s" + std::to_string(depth) + " Switches=s0\n";
+  text.replace(text.rfind("Nodes=gpu001"), 12, "Switches=s" + std::to_string(depth));
+  CHECK(parse_error(text).find("its own ancestor") != std::string::npos);
+}

@@ -43,4 +43,29 @@ nodelist=$(sed -n 's/^#SBATCH --nodelist=//p' "$work/plan/launch.sbatch")
 [ "$(scontrol show hostnames "$nodelist" | sort)" = "$(sort -u "$work/plan/hostfile")" ] ||
   fail "scontrol show hostnames $nodelist is not the hostfile's hosts"
 [ "$(sort -u "$work/plan/hostfile")" = "$host" ] || fail "the hostfile names $(sort -u "$work/plan/hostfile")"
+
+# Hostile values: a script path with quotes, spaces and command substitutions, and a job name with every
+# punctuation Slurm's grammar allows, reach a script bash parses and sbatch accepts, and nothing runs.
+cd "$work"
+"$zettasim" plan "$work/scenario.json" --out "$work/hostile" --partition zettasim --time 0-0:10:0 --quiet \
+  --job-name 'zs+plan:v1@site_2.x' --script "it's \$(touch pwned) \`touch pwned\`.py" >/dev/null
+bash -n "$work/hostile/launch.sbatch" || fail "bash -n refused launch.sbatch"
+(cd "$work/hostile" && sbatch --test-only launch.sbatch) >"$work/sbatch.out" 2>&1 ||
+  fail "sbatch --test-only refused the hostile plan: $(cat "$work/sbatch.out")"
+[ ! -e "$work/pwned" ] && [ ! -e "$work/hostile/pwned" ] || fail "a value of the plan ran as a command"
+# A node name with shell syntax, a newline in --job-name: refused with exit 2, no plan folder.
+sed "s/^NodeName=$host /NodeName=$host\$(touch\${IFS}pwned) /" "$work/cluster/nodes.txt" >"$work/cluster/bad.txt"
+cp "$work/cluster/nodes.txt" "$work/cluster/good.txt"
+cp "$work/cluster/bad.txt" "$work/cluster/nodes.txt"
+set +e
+"$zettasim" plan "$work/scenario.json" --out "$work/refused" --quiet >/dev/null 2>"$work/refused.err"
+code=$?
+cp "$work/cluster/good.txt" "$work/cluster/nodes.txt"
+"$zettasim" plan "$work/scenario.json" --out "$work/refused2" --quiet --job-name $'x\n#SBATCH --wrap=id' \
+  >/dev/null 2>>"$work/refused.err"
+code2=$?
+set -e
+[ $code = 2 ] && [ $code2 = 2 ] || fail "hostile names exited $code and $code2, expected 2: $(cat "$work/refused.err")"
+grep -q "NodeName: expected a host name" "$work/refused.err" || fail "unexpected refusal: $(cat "$work/refused.err")"
+[ ! -e "$work/refused" ] && [ ! -e "$work/refused2" ] && [ ! -e "$work/pwned" ] || fail "a refused plan left files"
 echo "plan on the local Slurm: OK ($(cat "$work/sbatch.out"))"

@@ -90,6 +90,29 @@ class RunsAsTheCommandDoes(InSourceTree):
             zettasim.run(zettasim.Scenario.load(scenario), timeline=os.path.join(tmp, "x.json"), timeline_ranks="ep=0")
         self.assertIn("no mesh axis \"ep\"", str(caught.exception))
 
+    def test_run_writes_its_views_under_the_output_file_rule(self):
+        scenario = os.path.join(self.tmp.name, "scenario.json")
+        with open(os.path.join(SOURCE, "scenarios/default.json")) as f:
+            text = f.read().replace('"../', '"' + SOURCE + '/')
+        with open(scenario, "w") as f:
+            f.write(text)
+        notes = os.path.join(self.tmp.name, "notes.json")
+        with open(notes, "w") as f:
+            f.write("the user's notes\n")
+        os.symlink(notes, os.path.join(self.tmp.name, "link.json"))
+        for path, expected in [(scenario, "is an input of this command"), (notes, "exists and is not a timeline"),
+                               (os.path.join(self.tmp.name, "link.json"), "is a symbolic link")]:
+            with self.assertRaises(zettasim.InputError) as caught:
+                zettasim.run(zettasim.Scenario.load(scenario), timeline=path)
+            self.assertEqual(caught.exception.file, "timeline")
+            self.assertIn(expected, str(caught.exception))
+        self.assertEqual(read(scenario), text)
+        self.assertEqual(read(notes), "the user's notes\n")
+        with self.assertRaises(zettasim.InputError) as caught:
+            zettasim.run(zettasim.Scenario.load(scenario), timeline=os.path.join(self.tmp.name, "v"),
+                         timeseries=os.path.join(self.tmp.name, "v"))
+        self.assertIn("name one file", str(caught.exception))
+
     def test_to_dict_is_the_resolved_configuration(self):
         expected = cli_files("scenarios/hgx-3d-parallel.json", os.path.join(self.tmp.name, "cli"))
         self.assertEqual(zettasim.Scenario.load("scenarios/hgx-3d-parallel.json").to_dict(),
