@@ -48,8 +48,9 @@ constexpr const char* kApproximations =
     "    unit, island left or not), and the slower of that and the stragglers'; a topology domain's\n"
     "    failure stops the ranks running behind it now, but its failure rate counts the domains the job\n"
     "    started on\n"
-    "  - the checkpoint is every rank's weights and optimizer state; a synchronous one blocks for the\n"
-    "    write, an asynchronous one for the snapshot, then drains in the background\n"
+    "  - the checkpoint is a distributed one: each tensor once (16-bit weights, fp32 master weights and\n"
+    "    Adam's moments; no gradients), every rank writing its share at once; a synchronous one blocks for\n"
+    "    the write, an asynchronous one for the snapshot, then drains in the background\n"
     "  - peer memory: snapshots sit in HBM beside the footprint (own and peer's; double buffering of a\n"
     "    snapshot being taken is not counted); a replaced part's HBM is lost, a crashed process's\n"
     "    snapshot is kept (held by a separate agent); drains to the persistent tier do not slow training\n"
@@ -88,6 +89,8 @@ std::string goodput_report(const scenario::Scenario& s, const std::string& file,
   row("failure rates", rel.rates.name + ": job MTBF " + seconds(sum.mtbf));
   row("checkpoint", g.checkpoint.text + ", every " + seconds(sum.interval) + " of work (" +
                         rel.checkpoint.describe() + ")");
+  row("checkpoint per rank", core::display(core::Bytes(g.checkpoint_state_per_rank_max)) +
+                                 " on the rank that writes most (each tensor once over the job)");
   row("recovery", recovery_text(s, g));
   row("horizon", seconds(g.horizon.value()) + ", " + std::to_string(g.seeds) + " seeds (mean +- 95% CI)");
   row("ETTR", with_ci(sum.ettr, "%.4f"));
@@ -118,6 +121,7 @@ nlohmann::json goodput_json(const scenario::Scenario& s, const study::GoodputStu
                            {"units", g.units},
                            {"job_mtbf_s", sum.mtbf},
                            {"checkpoint_state_bytes", g.checkpoint_state},
+                           {"checkpoint_state_bytes_per_rank_max", g.checkpoint_state_per_rank_max},
                            {"checkpoint_cost_s", g.checkpoint_cost.value()},
                            {"checkpoint_interval_s", sum.interval},
                            {"horizon_s", g.horizon.value()},

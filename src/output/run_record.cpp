@@ -253,6 +253,9 @@ nlohmann::json summary_json(const scenario::Scenario& s, const engine::Simulatio
                       {"approximations", approximations(s, r)},
                       {"warnings", warnings(s)}};
   if (!r.placement_layout.empty()) j["policies"]["placement_layout"] = r.placement_layout;
+  if (const auto checkpoint = s.trace.checkpoint_size())
+    j["checkpoint_bytes"] = {{"total", checkpoint->total.value()},
+                             {"per_rank_max", checkpoint->per_rank_max.value()}};
   if (s.collective_benchmark)
     j["collective_benchmark"] = benchmark_json(*s.collective_benchmark, r.replay.iteration_time);
   if (r.collapsed_ran_exact) j["collapsed_not_applied"] = kCollapsedRanExact;
@@ -351,6 +354,9 @@ std::string report_text(const scenario::Scenario& s, const engine::SimulationRes
       out << line("tokens per second", "unknown",
                   "the trace does not say how many tokens an iteration trains on");
   }
+  if (const auto checkpoint = s.trace.checkpoint_size())
+    out << line("distributed checkpoint", display(checkpoint->total),
+                display(checkpoint->per_rank_max) + " on the rank that writes most; each tensor once");
   out << line(
       "energy per iteration", display(r.energy),
       "average " + display(r.average_power) + " over " + std::to_string(s.trace.mesh.size()) + " units");

@@ -17,14 +17,10 @@
 namespace zs::planner {
 namespace {
 
-/// Every rank's weights and optimizer state, B: what a checkpoint holds (0 when the trace states none).
+/// What a distributed checkpoint of the job writes in all, B (0 when the trace does not state it).
 double checkpoint_state(const scenario::Scenario& s) {
-  double state = 0;
-  for (const auto& role : s.trace.roles)
-    if (role.memory)
-      state += (role.memory->weights + role.memory->optimizer).value() *
-               static_cast<double>(s.trace.ranks_per_role());
-  return state;
+  const auto size = s.trace.checkpoint_size();
+  return size ? size->total.value() : 0.0;
 }
 
 /// Seconds to write `state` to the scenario's checkpoint store, all ranks at once, and how that was found.

@@ -156,13 +156,15 @@ nlohmann::json memory_per_role(const workload::Trace& trace) {
   for (const auto& role : trace.roles) {
     if (!role.memory) continue;
     const auto& f = *role.memory;
-    out.push_back({{"role", role.name},
-                   {"total", core::to_string(f.total())},
-                   {"weights", core::to_string(f.weights)},
-                   {"gradients", core::to_string(f.gradients)},
-                   {"optimizer", core::to_string(f.optimizer)},
-                   {"activations", core::to_string(f.activations)},
-                   {"buffers", core::to_string(f.buffers)}});
+    nlohmann::json row = {{"role", role.name},
+                          {"total", core::to_string(f.total())},
+                          {"weights", core::to_string(f.weights)},
+                          {"gradients", core::to_string(f.gradients)},
+                          {"optimizer", core::to_string(f.optimizer)},
+                          {"activations", core::to_string(f.activations)},
+                          {"buffers", core::to_string(f.buffers)}};
+    if (f.checkpoint) row["checkpoint"] = core::to_string(*f.checkpoint);
+    out.push_back(std::move(row));
   }
   return out;
 }

@@ -20,10 +20,11 @@ struct CheckpointDescription {
 };
 
 /// Sets cfg's checkpoint_cost and checkpoint_drain, or (peer memory) fills `peer` and points cfg to it,
-/// from the reliability section's checkpoint store. `state` is every rank's weights and optimizer state, B.
-/// Peer memory needs a data-parallel axis and, in every rank's HBM beside its footprint, room for its own
-/// snapshot and its peer's; a file system needs room for two checkpoints (the last complete one while the
-/// next is written). Otherwise core::InputError at /reliability/checkpoint.
+/// from the reliability section's checkpoint store. `state` is what the distributed checkpoint writes over
+/// all ranks, B (workload::Trace::checkpoint_size). Peer memory needs a data-parallel axis and, in every
+/// rank's HBM beside its footprint, room for its own snapshot and its peer's; a file system needs room for
+/// two checkpoints (the last complete one while the next is written). Otherwise core::InputError at
+/// /reliability/checkpoint.
 CheckpointDescription apply_checkpoint_setup(const scenario::Scenario& s, const std::string& file,
                                              const policy::Placement& placement, double state,
                                              reliability::PeerCheckpoints& peer,

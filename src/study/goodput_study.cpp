@@ -50,19 +50,14 @@ reliability::JobComponents::FabricUse fabric_use(const scenario::Scenario& s, co
   return use;
 }
 
-/// Every rank's weights and optimizer state, B: what a checkpoint holds.
-double checkpoint_state(const scenario::Scenario& s, const std::string& file) {
-  double state = 0;
-  for (const auto& role : s.trace.roles) {
-    if (!role.memory)
-      throw core::InputError(
-          file, "/reliability/checkpoint",
-          "the trace states no memory for role \"" + role.name +
-              "\", so the checkpoint size is unknown (a recorded trace: use a generated workload)");
-    state += (role.memory->weights + role.memory->optimizer).value() *
-             static_cast<double>(s.trace.ranks_per_role());
-  }
-  return state;
+/// What a distributed checkpoint of the job writes (workload::Trace::checkpoint_size).
+workload::CheckpointSize checkpoint_size(const scenario::Scenario& s, const std::string& file) {
+  const auto size = s.trace.checkpoint_size();
+  if (!size)
+    throw core::InputError(file, "/reliability/checkpoint",
+                           "the trace does not state what each rank checkpoints, so the checkpoint size is "
+                           "unknown (a recorded trace: use a generated workload)");
+  return *size;
 }
 
 }  // namespace
@@ -80,7 +75,9 @@ GoodputStudy run_goodput_study(const scenario::Scenario& s, const std::string& f
   require_reliability_section(s, file);
   const auto& rel = *s.reliability;
   GoodputStudy result;
-  result.checkpoint_state = checkpoint_state(s, file);
+  const workload::CheckpointSize checkpoint = checkpoint_size(s, file);
+  result.checkpoint_state = checkpoint.total.value();
+  result.checkpoint_state_per_rank_max = checkpoint.per_rank_max.value();
   const auto placement_policy = placement_policy_of(s, policies);
   const policy::Placement placement = placement_policy->place({s.trace, s.machine, s.seed});
   // The checkpoint store first: a store that cannot work is refused before any simulation.

@@ -30,8 +30,9 @@ struct GoodputStudy {
   uint64_t units = 0;       ///< the job's
   uint64_t idle_units = 0;  ///< the machine's units the job does not use
   core::Seconds horizon{0};
-  double checkpoint_state = 0;       ///< every rank's weights and optimizer state, B
-  core::Seconds checkpoint_cost{0};  ///< a blocking checkpoint (or snapshot)
+  double checkpoint_state = 0;  ///< what a distributed checkpoint writes over all ranks, each tensor once, B
+  double checkpoint_state_per_rank_max = 0;  ///< what the rank that writes most writes, B
+  core::Seconds checkpoint_cost{0};          ///< a blocking checkpoint (or snapshot)
   CheckpointDescription checkpoint;
   uint32_t spares = 0;   ///< hot spares
   bool elastic = false;  ///< elastic shrink over `replicas` data-parallel replicas

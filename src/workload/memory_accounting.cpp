@@ -110,7 +110,9 @@ double layer_weights(const TransformerSpec& model, const ParallelPlan& plan, uin
   return weights;
 }
 
-StageParameters stage_parameters(const TransformerSpec& model, const ParallelPlan& plan, uint32_t stage) {
+StageParameters stage_parameters(const TransformerSpec& model, const ParallelPlan& plan, uint32_t stage,
+                                 Copies copies) {
+  const bool held = copies == Copies::kHeld;
   const uint32_t p = plan.pipeline_parallel;
   const double vh = double(model.vocab) * model.hidden;
   const double positions = model.learned_positions ? double(model.seq_len) * model.hidden : 0.0;
@@ -120,12 +122,12 @@ StageParameters stage_parameters(const TransformerSpec& model, const ParallelPla
   for (uint32_t c = 0; c < plan.chunks(); ++c)
     for (uint32_t l : chunk_layers(model, plan, stage, c)) {
       dense += model.layer_params(l) - routed_expert_params(model, l) +
-               replicated_kv_params(model, plan) * plan.tensor_parallel;
+               (held ? replicated_kv_params(model, plan) * plan.tensor_parallel : 0.0);
       experts += routed_expert_params(model, l);
     }
   if (first) dense += vh + positions;
   // The output layer: a copy of the tied embedding when the first and last stages differ.
-  if (last) dense += final_norm + (first && model.tied_embeddings ? 0.0 : vh);
+  if (last) dense += final_norm + (model.tied_embeddings && (first || !held) ? 0.0 : vh);
   return {dense / plan.tensor_parallel,
           experts / (double(plan.expert_parallel) * plan.expert_tensor_parallel)};
 }
@@ -187,6 +189,13 @@ MemoryFootprint stage_footprint(const TransformerSpec& model, const ParallelPlan
     f.weights += core::Bytes(precision.weight_copy_bytes() * layer_weights(model, plan, stage));
   f.gradients = core::Bytes(core::bytes_per_element(plan.gradients_in(model)) * sharded(2));
   f.optimizer = core::Bytes(plan.offload_optimizer ? 0.0 : precision.optimizer_bytes() * sharded(1));
+  // A distributed checkpoint (Megatron-Core's torch_dist format with its fully parallel save, PyTorch DCP)
+  // writes each tensor once: the 16-bit weights and the optimizer state (fp32 master weights and Adam's
+  // moments, offloaded or not), a tensor held by several data-parallel replicas shared among them.
+  // Gradients and the fp8 weight copies are not saved.
+  const auto unique = stage_parameters(model, plan, stage, Copies::kUnique);
+  f.checkpoint = core::Bytes((2.0 + precision.optimizer_bytes()) *
+                             (unique.dense / dense_shards + unique.experts / expert_shards));
 
   // Activations: walk the schedule, adding a chunk's layers at its forward, removing them at its
   // backward; keep the peak.

@@ -18,7 +18,13 @@ struct StageParameters {
   double dense = 0;    ///< per rank
   double experts = 0;  ///< per rank
 };
-StageParameters stage_parameters(const TransformerSpec& model, const ParallelPlan& plan, uint32_t stage);
+/// Whether a rank's parameters count the copies it holds of tensors another rank of its model-parallel
+/// group holds too: key/value heads replicated over tensor-parallel ranks (tensor_parallel above the
+/// key/value heads) and the tied embedding's copy on the last pipeline stage. kUnique leaves them out: what a
+/// distributed checkpoint writes, each tensor once.
+enum class Copies { kHeld, kUnique };
+StageParameters stage_parameters(const TransformerSpec& model, const ParallelPlan& plan, uint32_t stage,
+                                 Copies copies = Copies::kHeld);
 
 /// The same for one layer alone (no embeddings): what ZeRO-3 gathers and reduces per layer.
 StageParameters layer_parameters(const TransformerSpec& model, const ParallelPlan& plan, uint32_t layer);

@@ -26,6 +26,17 @@ std::string_view to_string(CollectiveKind k) {
   return "?";
 }
 
+std::optional<CheckpointSize> Trace::checkpoint_size() const {
+  if (roles.empty()) return std::nullopt;
+  CheckpointSize size;
+  for (const auto& role : roles) {
+    if (!role.memory || !role.memory->checkpoint) return std::nullopt;
+    size.total += *role.memory->checkpoint * static_cast<double>(ranks_per_role());
+    size.per_rank_max = std::max(size.per_rank_max, *role.memory->checkpoint);
+  }
+  return size;
+}
+
 uint32_t Trace::role_of(uint64_t rank) const {
   if (role_axis.empty()) return 0;
   if (const auto axis = mesh.axis_index(role_axis)) return mesh.coordinate(rank, *axis);

@@ -86,7 +86,16 @@ struct MemoryFootprint {
   core::Bytes optimizer{0.0};    ///< optimizer state kept in HBM (0 when offloaded), B
   core::Bytes activations{0.0};  ///< activations held for backward at the peak, B
   core::Bytes buffers{0.0};      ///< communication and gathered-parameter buffers, B
+  /// What this rank writes to a distributed checkpoint (each tensor once over the job, a replicated
+  /// tensor's writing shared among its replicas), B; nullopt when the trace does not say. Not held in HBM.
+  std::optional<core::Bytes> checkpoint = std::nullopt;
   core::Bytes total() const { return weights + gradients + optimizer + activations + buffers; }
+};
+
+/// What a distributed checkpoint of a job writes.
+struct CheckpointSize {
+  core::Bytes total{0.0};         ///< over all ranks: each tensor once, B
+  core::Bytes per_rank_max{0.0};  ///< on the rank that writes most, B
 };
 
 struct RoleProgram {
@@ -140,6 +149,8 @@ struct Trace {
   const RoleProgram& program_of(uint64_t rank) const { return roles[role_of(rank)]; }
   /// Ranks that run each role program (every role has as many).
   uint64_t ranks_per_role() const { return roles.empty() ? 0 : mesh.size() / roles.size(); }
+  /// The checkpoint every role's footprint states, summed over the ranks; nullopt when a role states none.
+  std::optional<CheckpointSize> checkpoint_size() const;
   /// The mesh axes (ascending) of communicator `name`, or nullopt if it names neither a listed
   /// communicator nor an axis, or names a communicator of explicit groups.
   std::optional<std::vector<size_t>> communicator_axes(std::string_view name) const;

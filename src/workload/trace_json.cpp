@@ -153,11 +153,13 @@ Op read_op(core::JsonObject o) {
 }
 
 nlohmann::json footprint_to_json(const MemoryFootprint& f) {
-  return {{"weights", core::to_string(f.weights)},
-          {"gradients", core::to_string(f.gradients)},
-          {"optimizer", core::to_string(f.optimizer)},
-          {"activations", core::to_string(f.activations)},
-          {"buffers", core::to_string(f.buffers)}};
+  nlohmann::json j = {{"weights", core::to_string(f.weights)},
+                      {"gradients", core::to_string(f.gradients)},
+                      {"optimizer", core::to_string(f.optimizer)},
+                      {"activations", core::to_string(f.activations)},
+                      {"buffers", core::to_string(f.buffers)}};
+  if (f.checkpoint) j["checkpoint"] = core::to_string(*f.checkpoint);
+  return j;
 }
 
 MemoryFootprint read_footprint(core::JsonObject o) {
@@ -167,6 +169,7 @@ MemoryFootprint read_footprint(core::JsonObject o) {
   f.optimizer = o.bytes("optimizer", core::Bound::kNonNegative);
   f.activations = o.bytes("activations", core::Bound::kNonNegative);
   f.buffers = o.bytes("buffers", core::Bound::kNonNegative);
+  if (o.has("checkpoint")) f.checkpoint = o.bytes("checkpoint", core::Bound::kNonNegative);
   o.finish();
   return f;
 }

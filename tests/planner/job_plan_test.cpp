@@ -14,6 +14,7 @@
 #include "scenario/scenario_loader.hpp"
 #include "study/scenario_simulation.hpp"
 #include "support/input_error_of.hpp"
+#include "support/test_models.hpp"
 
 using namespace zs;
 
@@ -230,12 +231,15 @@ TEST_CASE("the checkpoint interval is Daly's from the job's MTBF and the store's
   auto plan = planner::make_job_plan(s, {});
   REQUIRE(plan.checkpoint);
   const auto& c = *plan.checkpoint;
-  double state = 0;
-  for (const auto& role : s.trace.roles)
-    state += (role.memory->weights + role.memory->optimizer).value() *
-             static_cast<double>(s.trace.ranks_per_role());
-  CHECK(c.state == doctest::Approx(state));
-  CHECK(c.cost == doctest::Approx(state / 20e9));  // "bandwidth": "20GB/s"
+  // A distributed checkpoint writes each tensor once, not once per data-parallel replica (tp 8 x dp 3).
+  CHECK(test::megatron_gpt_parameters(24, 2048, 51200, 2048) == 1317654528.0);
+  const double state = test::gpt3_1_3b_checkpoint_bytes();
+  CHECK(c.state == doctest::Approx(state).epsilon(1e-12));
+  const auto size = s.trace.checkpoint_size();
+  REQUIRE(size);
+  CHECK(size->per_rank_max.value() ==
+        doctest::Approx(state / 24).epsilon(1e-12));  // 24 ranks, one share each
+  CHECK(c.cost == doctest::Approx(state / 20e9));     // "bandwidth": "20GB/s"
   CHECK(c.interval == doctest::Approx(policy::daly_interval(c.mtbf, c.cost)));
   planner::apply_iteration_time(plan, 0.25, s.resolved.at("workload"));
   CHECK(plan.save_interval == std::llround(c.interval / 0.25));

@@ -15,6 +15,7 @@
 #include "support/quiet_rates.hpp"
 #include "support/source_file.hpp"
 #include "support/temp_dir.hpp"
+#include "support/test_models.hpp"
 
 using namespace zs;
 
@@ -55,9 +56,11 @@ TEST_CASE("goodput study: the engine's iteration, the store's checkpoint time, e
   CHECK(g.idle_units == s.machine.unit_count() - g.units);
   CHECK(g.seeds == 2);
   CHECK(g.horizon.value() == 86400.0);
-  double state = 0;  // weights and optimizer state of every rank, B
-  for (const auto& role : s.trace.roles)
-    state += (role.memory->weights + role.memory->optimizer).value() * double(s.trace.ranks_per_role());
+  const double state = test::gpt3_1_3b_checkpoint_bytes();  // each tensor once, not per data-parallel replica
+  // The first stage writes most: 12 layers of 12 h^2 + 13 h and the embeddings (V + s) h, in 4 shares (tp 2 x
+  // dp 2); the last stage has no copy of the tied embedding to write.
+  const double h = 2048, first_stage = 12 * (12 * h * h + 13 * h) + (51200 + 2048) * h;
+  CHECK(g.checkpoint_state_per_rank_max == test::approx(14 * first_stage / 4).epsilon(1e-12));
   CHECK(g.checkpoint_state == test::approx(state).epsilon(1e-12));
   CHECK(g.checkpoint_cost.value() == test::approx(state / 10e9).epsilon(1e-12));
   CHECK(g.summary.interval == 1800.0);

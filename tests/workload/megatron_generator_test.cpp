@@ -925,3 +925,36 @@ TEST_CASE(
   CHECK(overlapped.roles[0].ops[index_of("mb2/chunk0/send-activations")].name !=
         "mb2/chunk0/send-activations");
 }
+
+TEST_CASE("a distributed checkpoint writes every parameter once, 2 + 12 bytes, whatever the plan") {
+  // Megatron-Core's torch_dist checkpoint (and PyTorch DCP) writes each tensor once: 16-bit weights, fp32
+  // master weights and Adam's two fp32 moments, 14 B per parameter of the model, for any ZeRO stage and
+  // parallelism; the replicated tensors' writing is shared among their data-parallel replicas.
+  struct Case {
+    bool moe, gqa;
+    uint32_t dp, tp, pp, cp, ep, zero;
+  };
+  for (const auto& c : {Case{false, false, 4, 1, 1, 1, 1, 0}, Case{false, false, 2, 2, 2, 1, 1, 1},
+                        Case{false, true, 2, 8, 1, 1, 1, 2}, Case{false, false, 2, 1, 4, 2, 1, 3},
+                        Case{true, false, 4, 2, 2, 1, 4, 1}, Case{true, false, 8, 1, 1, 1, 2, 0}}) {
+    CAPTURE(c.moe);
+    CAPTURE(c.gqa);
+    CAPTURE(c.zero);
+    CAPTURE(c.pp);
+    auto m = c.moe ? moe_model() : model();
+    if (c.gqa) {
+      m.kv_heads = 2;  // tensor parallelism 8 over 2 key/value heads: each head on 4 ranks
+      m.tied_embeddings = false;
+    }
+    auto p = plan(c.dp, c.tp, c.pp, 1, c.dp * 4);
+    p.context_parallel = c.cp;
+    p.expert_parallel = c.ep;
+    p.zero_stage = c.zero;
+    const auto size = workload::generate_megatron_trace(m, p).checkpoint_size();
+    REQUIRE(size);
+    CHECK(size->total.value() == zs::test::approx(14.0 * m.total_params()).epsilon(1e-12));
+    if (c.pp == 1 && !c.moe)  // one stage, every parameter dense: each rank writes an equal share
+      CHECK(size->per_rank_max.value() ==
+            zs::test::approx(14.0 * m.total_params() / (c.dp * c.tp * c.cp)).epsilon(1e-12));
+  }
+}
