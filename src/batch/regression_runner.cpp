@@ -21,6 +21,7 @@
 #include "core/atomic_file.hpp"
 #include "core/file_source.hpp"
 #include "output/output_formats.hpp"
+#include "plugin/scenario_with_plugins.hpp"
 
 namespace zs::batch {
 namespace fs = std::filesystem;
@@ -141,6 +142,24 @@ std::vector<std::string> stale_baselines(const scenario::RegressionSuite& suite,
   return out;
 }
 
+/// Loads every case's scenario as its process will (its plugins, its policy overrides), before any case
+/// runs: a missing or invalid plugin, an unknown policy or a broken scenario exits 2 at once.
+void check_cases(const core::FileSource& files, const scenario::RegressionSuite& suite,
+                 const std::vector<std::string>& plugins) {
+  for (const auto& c : suite.cases) {
+    scenario::Catalog catalog;
+    plugin::load_plugins(plugins, catalog);
+    plugin::load_plugins(c.plugins, catalog);
+    core::OverlayFileSource patched(files,
+                                    {{c.scenario, scenario::regression_case_scenario(files, c).dump()}});
+    try {
+      plugin::load_scenario(patched, c.scenario, catalog);
+    } catch (const core::InputError& e) {
+      throw core::InputError(suite.file, "", "case \"" + c.name + "\": " + e.what());
+    }
+  }
+}
+
 }  // namespace
 
 RegressionRun run_regression(const core::FileSource& files, const RegressionOptions& options) {
@@ -165,6 +184,7 @@ RegressionRun run_regression(const core::FileSource& files, const RegressionOpti
         output::output_file(output::OutputFormat::kJunit, "--junit", options.junit, options.force, inputs);
     outputs.add_file(*run.junit);
   }
+  check_cases(files, run.suite, options.plugins);
   const std::vector<nlohmann::json> records = run_cases(options, run.suite.cases.size());
   for (size_t i = 0; i < records.size(); ++i)
     for (auto& check : scenario::check_case(run.suite.cases[i], records[i], baselines))

@@ -11,6 +11,7 @@
 #include "core/input_error.hpp"
 #include "core/output_file.hpp"
 #include "output/output_formats.hpp"
+#include "output/run_record.hpp"
 #include "output/sweep_table.hpp"
 #include "plugin/scenario_with_plugins.hpp"
 #include "scenario/sweep_plan.hpp"
@@ -65,6 +66,17 @@ SweepOutputs sweep_outputs(const SweepOptions& options, const scenario::SweepPla
   return o;
 }
 
+/// Refuses an axis named like a metric column of the results (a scalar of summary.json), before any point
+/// runs: the table could not hold both.
+void check_axis_names(const scenario::SweepSpec& spec) {
+  for (const auto& axis : spec.axes)
+    for (const char* key : output::kSummaryScalarKeys)
+      if (axis.name == key)
+        throw core::InputError(spec.file, axis.where + "/name",
+                               "\"" + axis.name + "\" is a metric column of the results (summary.json's \"" +
+                                   key + "\"): name the axis otherwise");
+}
+
 /// The sweep file's Slurm settings with those set on the command line in their place.
 SlurmOptions slurm_options(const scenario::SweepSlurm& file, const SlurmOptions& given) {
   SlurmOptions o{file.partition, file.time_limit, file.account, file.options, file.tasks};
@@ -85,6 +97,7 @@ SweepOutcome run_sweep(const core::FileSource& files, const SweepOptions& option
   plugin::load_plugins(options.plugins, catalog);
   plugin::load_plugins(
       scenario::scenario_plugin_files(*scenario::sweep_base_files(files, spec), spec.base_path), catalog);
+  check_axis_names(spec);
   scenario::SweepPlan plan = scenario::SweepPlan::make(files, std::move(spec), options.limits, catalog);
   std::vector<std::string> inputs = files.files_read();
   for (const auto& p : plan.plugins) inputs.push_back(core::absolute_path(p));

@@ -273,12 +273,8 @@ Command add_list(CLI::App& app) {
 /// `zettasim params`: the parameter types, one type's table, or the whole reference in Markdown.
 int print_parameters(const std::string& type, bool markdown, std::ostream& out) {
   const scenario::Catalog catalog;
-  const auto tables = scenario::parameter_tables(catalog);
-  if (markdown) {
-    out << output::parameter_reference_markdown(tables);
-  } else if (type.empty()) {
-    out << "parameter types (zettasim params TYPE prints one):\n" << output::parameter_type_list(tables);
-  } else {
+  auto tables = scenario::parameter_tables(catalog);
+  if (!type.empty()) {  // one type: known, or refused whichever form was asked for
     const auto it =
         std::find_if(tables.begin(), tables.end(), [&](const auto* t) { return t->type() == type; });
     if (it == tables.end()) {
@@ -286,8 +282,14 @@ int print_parameters(const std::string& type, bool markdown, std::ostream& out) 
       for (const auto* t : tables) known += (known.empty() ? "" : ", ") + t->type();
       throw core::InputError("zettasim params", "", "unknown type \"" + type + "\" (known: " + known + ")");
     }
-    out << output::parameter_table_text(**it);
+    tables = {*it};
   }
+  if (markdown)
+    out << output::parameter_reference_markdown(tables);
+  else if (type.empty())
+    out << "parameter types (zettasim params TYPE prints one):\n" << output::parameter_type_list(tables);
+  else
+    out << output::parameter_table_text(*tables.front());
   return 0;
 }
 

@@ -22,6 +22,28 @@ std::vector<std::string> warnings(const scenario::Scenario& s);
 /// Deterministic: the same inputs give byte-identical text from dump().
 nlohmann::json summary_json(const scenario::Scenario& s, const engine::SimulationResult& r);
 
+/// The top-level keys of summary_json that hold a scalar (a sweep table's metric columns of the same
+/// name): a sweep axis may not take one of these names.
+inline constexpr const char* kSummaryScalarKeys[] = {"zettasim_version",
+                                                     "scenario",
+                                                     "fidelity",
+                                                     "iteration_time_s",
+                                                     "critical_rank",
+                                                     "model_flops_per_iteration_flop",
+                                                     "peak_flop_rate_flop_per_s",
+                                                     "mfu",
+                                                     "hardware_flops_per_iteration_flop",
+                                                     "hfu",
+                                                     "model_flop_rate_per_rank_flop_per_s",
+                                                     "hardware_flop_rate_per_rank_flop_per_s",
+                                                     "tokens_per_second",
+                                                     "energy_per_iteration_j",
+                                                     "average_power_w",
+                                                     "units",
+                                                     "ranks",
+                                                     "collapsed_not_applied",
+                                                     "fidelity_reason"};
+
 /// The scenario as resolved (every default filled in) with the zettasim version: config.json.
 nlohmann::json config_json(const scenario::Scenario& s);
 

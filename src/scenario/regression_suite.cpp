@@ -49,6 +49,14 @@ RegressionMetric read_metric(core::ParamReader& in) {
   RegressionMetric m;
   m.name = in.get<std::string>("metric");
   if (m.name.empty()) throw in.error("metric", "expected a key of the result or a JSON pointer");
+  try {
+    (void)nlohmann::json::json_pointer(m.pointer());
+  } catch (const nlohmann::json::exception&) {
+    throw in.error("metric",
+                   "expected a key of the result or a JSON pointer (\"~\" written \"~0\", \"/\" in a key "
+                   "\"~1\"), got \"" +
+                       m.name + "\"");
+  }
   const std::string direction = in.get<std::string>("direction");
   m.direction = direction == "lower-is-better"    ? MetricDirection::kLowerIsBetter
                 : direction == "higher-is-better" ? MetricDirection::kHigherIsBetter
@@ -170,6 +178,10 @@ RegressionBaselines load_regression_baselines(const core::FileSource& files, con
     throw core::InputError(f, "/kind", "expected a baselines file ({\"kind\": \"regression-baselines\"})");
   if (string_member(doc, "suite") != suite.name)
     throw core::InputError(f, "/suite", "expected the baselines of suite \"" + suite.name + "\"");
+  for (const auto& [key, _] : doc.items())
+    if (key != "kind" && key != "suite" && key != "cases")
+      throw core::InputError(f, core::json_pointer_append("", key),
+                             "unknown key (a baselines file holds kind, suite and cases)");
   const auto cases = doc.find("cases");
   if (cases == doc.end() || !cases->is_object())
     throw core::InputError(f, "/cases", "expected an object: case name → {metric: value}");

@@ -133,6 +133,29 @@ bool excluded(const SweepSpec& spec, const std::vector<nlohmann::json>& values) 
   return false;
 }
 
+/// Refuses a sweep of more than `max_points` points from its counts alone (values listed, range steps,
+/// sample count), before any axis is expanded, sampled or checked.
+void check_point_count(const SweepSpec& spec, uint64_t max_points) {
+  if (spec.sample_count > max_points)
+    throw core::InputError(
+        spec.file, "/samples/count",
+        "more than " + std::to_string(max_points) + " points (--max-sweep-points raises the bound)");
+  uint64_t total = 1;
+  bool sampled_counted = false;
+  for (const auto& axis : spec.axes) {
+    if (axis.sampled && sampled_counted) continue;
+    sampled_counted = sampled_counted || axis.sampled;
+    const uint64_t n = axis.sampled  ? spec.sample_count
+                       : axis.ranged ? static_cast<uint64_t>(std::max<int64_t>(axis.range_steps, 1))
+                                     : std::max<uint64_t>(axis.values.size(), 1);
+    total = spec.zip ? std::max(total, n) : (total > max_points / n ? max_points + 1 : total * n);
+  }
+  if (total > max_points)
+    throw core::InputError(spec.file, "/axes",
+                           "the grid has more than " + std::to_string(max_points) +
+                               " points (--max-sweep-points raises the bound)");
+}
+
 std::vector<SweepPoint> combine(const SweepSpec& spec, uint64_t max_points) {
   const auto dims = dimensions(spec);
   std::vector<size_t> sizes;
@@ -182,6 +205,7 @@ SweepPlan SweepPlan::make(const core::FileSource& files, SweepSpec spec, const L
                           const Catalog& catalog) {
   SweepPlan plan;
   plan.limits = limits;
+  check_point_count(spec, limits.max_sweep_points);
   for (const auto& p : catalog.policies.plugins) plan.plugins.push_back(p.file);
   const auto base_files = sweep_base_files(files, spec);
   plan.base_resolved = ScenarioLoader(*base_files, catalog, limits).load(spec.base_path).resolved;
@@ -209,10 +233,6 @@ SweepPlan SweepPlan::make(const core::FileSource& files, SweepSpec spec, const L
     if (axis.ranged) expand_range(spec, axis);
     if (!axis.ranged && !axis.sampled) check_values(files, spec, axis, target.include);
   }
-  if (spec.sample_count > limits.max_sweep_points)
-    throw core::InputError(spec.file, "/samples/count",
-                           "more than " + std::to_string(limits.max_sweep_points) +
-                               " points (--max-sweep-points raises the bound)");
   if (spec.sample_count > 0) draw_samples(spec);
   for (const auto& rule : spec.exclude)
     for (const auto& axis : spec.axes)

@@ -2,6 +2,7 @@
 #include "scenario/sweep_spec.hpp"
 
 #include <cctype>
+#include <map>
 #include <set>
 
 #include "core/param_reader.hpp"
@@ -198,10 +199,19 @@ SweepSpec SweepSpec::load(const core::FileSource& files, const std::string& path
   }
   in.record("base", base);
   std::set<std::string> names;
+  std::map<std::string, std::string> axis_of_pointer;
   for (auto& axis_in : in.parts("axes")) {
     SweepAxis axis = read_axis(axis_in);
     if (!names.insert(axis.name).second)
       throw axis_in.error("name", "a second axis named \"" + axis.name + "\"");
+    for (const char* column : {"point", "status", "error"})
+      if (axis.name == column)
+        throw axis_in.error("name", "\"" + axis.name +
+                                        "\" is a column of the results (point, status, error): "
+                                        "name the axis otherwise");
+    if (const auto [it, added] = axis_of_pointer.emplace(axis.pointer, axis.name); !added)
+      throw axis_in.error("pointer", "axis \"" + it->second + "\" already sets \"" + axis.pointer +
+                                         "\": one axis per parameter (list the values together)");
     spec.axes.push_back(std::move(axis));
   }
   if (spec.axes.empty()) throw in.error("axes", "expected at least one axis");

@@ -144,13 +144,34 @@ TEST_CASE("a new metric and a new case are reported without baseline, and a stal
 TEST_CASE("a case that fails to run is an error of each of its metrics, and keeps its baselines on update") {
   SmallSuite s;
   s.run(true);
-  s.suite["cases"][1]["collective"] = "no-such-policy";
+  // A policy that loads but throws while it schedules: the case fails only when it runs.
+  s.suite["cases"][1]["plugins"] = {std::string(ZS_FAULTY_PLUGIN_DIR) + "/zs_faulty_plugin_policy_throws.so"};
+  s.suite["cases"][1]["collective"] = "throwing-collective";
   const auto run = s.run(true);
   CHECK(verdicts(run) == std::vector<std::string>{"held", "held", "held", "error", "error", "error"});
   CHECK(run.outcome.checks[3].error.find("the case failed to run: ") == 0);
-  CHECK(run.outcome.checks[3].error.find("unknown collective policy \"no-such-policy\"") !=
-        std::string::npos);
+  CHECK(run.outcome.checks[3].error.find("deliberate failure") != std::string::npos);
   CHECK(s.read_baselines()["cases"]["tree"].size() == 3);
+}
+
+TEST_CASE(
+    "an unknown policy, a missing plugin or a malformed metric pointer is refused before any case runs") {
+  SmallSuite s;
+  s.run(true);
+  const nlohmann::json baselines = s.read_baselines();
+  auto refused = [&](auto change, const std::string& expected) {
+    SmallSuite t;
+    change(t.suite);
+    t.write_baselines(baselines);
+    const auto r = test::run_zettasim(t.dir, {"regress", t.write(), "--update-baselines"});
+    CHECK(r.code == 2);
+    CHECK(r.err.find(expected) != std::string::npos);
+    CHECK(t.read_baselines() == baselines);  // nothing ran, nothing rewritten
+  };
+  refused([](nlohmann::json& j) { j["cases"][1]["collective"] = "no-such-policy"; }, "case \"tree\": ");
+  refused([](nlohmann::json& j) { j["cases"][1]["plugins"] = {"/nonexistent/plugin.so"}; }, "plugin.so");
+  refused([](nlohmann::json& j) { j["metrics"][2]["metric"] = "/critical_rank_breakdown_s/~2"; },
+          "/metrics/2/metric: expected a key of the result or a JSON pointer");
 }
 
 TEST_CASE("zettasim regress: exit 0, 1 and 2, the table, and JUnit XML with the table's counts") {
@@ -169,7 +190,8 @@ TEST_CASE("zettasim regress: exit 0, 1 and 2, the table, and JUnit XML with the 
   CHECK(r.code == 0);
   CHECK(r.out.find("result: 6 held") != std::string::npos);
   check_junit(junit, 6, 0, 0);
-  s.suite["cases"][1]["collective"] = "no-such-policy";
+  s.suite["cases"][1]["plugins"] = {std::string(ZS_FAULTY_PLUGIN_DIR) + "/zs_faulty_plugin_policy_throws.so"};
+  s.suite["cases"][1]["collective"] = "throwing-collective";  // fails while it runs: an error of its checks
   auto b = s.read_baselines();
   b["cases"]["ring"]["iteration_time_s"] = double(b["cases"]["ring"]["iteration_time_s"]) / 2;
   s.write_baselines(b);

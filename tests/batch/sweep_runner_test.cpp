@@ -9,6 +9,7 @@
 #include <iostream>
 #include <sstream>
 #include <thread>
+#include <tuple>
 
 #include <sys/wait.h>
 #include <unistd.h>
@@ -266,4 +267,24 @@ TEST_CASE(
                          {"sweep", s.dir.write("exporting.json", spec.dump()), "--out", out, "--quiet"});
   CHECK(r.code == 2);
   CHECK(r.err.find("/slurm/options/1: expected an sbatch option") != std::string::npos);
+}
+
+TEST_CASE(
+    "an axis named like a results column, or a second axis on one pointer, is refused before any point") {
+  for (const auto& [name, pointer, expected] :
+       {std::tuple{"status", "/policies/placement", "is a column of the results"},
+        std::tuple{"mfu", "/policies/placement", "is a metric column of the results"},
+        std::tuple{"placement", "/policies/collective", "already sets \"/policies/collective\""}}) {
+    CAPTURE(name);
+    test::SmallSweep s;
+    nlohmann::json spec = nlohmann::json::parse(test::read_text(s.spec));
+    spec["axes"].push_back({{"name", name}, {"pointer", pointer}, {"values", {"linear"}}});
+    if (std::string(name) == "placement") spec["axes"].back()["values"] = {"ring"};
+    const auto r = test::run_zettasim(
+        s.dir, {"sweep", s.dir.write("named.json", spec.dump()), "--out", s.dir.file("n.h5"), "--quiet"});
+    CHECK(r.code == 2);
+    CHECK(r.err.find("/axes/3/") != std::string::npos);
+    CHECK(r.err.find(expected) != std::string::npos);
+    CHECK_FALSE(std::filesystem::exists(batch::journal_dir(s.dir.file("n.h5"))));
+  }
 }

@@ -70,4 +70,11 @@ TEST_CASE("zettasim params of an unknown type: one line naming the known ones, e
   CHECK(r.err.rfind("zettasim: error: zettasim params: unknown type \"lnk\" (known: compute-unit, link,",
                     0) == 0);
   CHECK(r.err.find('\n') == r.err.size() - 1);
+  r = test::run_cli({"params", "lnk", "--markdown"});  // the Markdown form refuses it too
+  CHECK(r.code == 2);
+  CHECK(r.out.empty());
+  r = test::run_cli({"params", "link", "--markdown"});  // and gives the one type's table
+  CHECK(r.code == 0);
+  CHECK(r.out.find("## `link`") != std::string::npos);
+  CHECK(r.out.find("## `compute-unit`") == std::string::npos);
 }

@@ -1,6 +1,8 @@
 // The run report and summary: the fidelity line, and a collective benchmark's bandwidths.
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <iterator>
 #include <string>
 
 #include "core/file_source.hpp"
@@ -85,4 +87,19 @@ TEST_CASE("a training generator needs a model, and the collective benchmark refu
   CHECK(test::input_error_of([&] {
           scenario::ScenarioLoader(disk).load(files.write(dir));
         }).find("collective buffers (2 TiB") != std::string::npos);
+}
+
+TEST_CASE("every top-level scalar of summary.json is listed as a name sweep axes may not take") {
+  core::DiskFileSource files;
+  auto s = scenario::ScenarioLoader(files).load(test::source_file("scenarios/hgx-3d-parallel.json"));
+  auto r = study::simulate_scenario(s);
+  r.collapsed_ran_exact = true;  // the keys only some runs write
+  r.fidelity_reason = "a reason";
+  const nlohmann::json summary = output::summary_json(s, r);
+  for (const auto& [key, value] : summary.items()) {
+    if (value.is_object() || value.is_array()) continue;
+    CAPTURE(key);
+    CHECK(std::find(std::begin(output::kSummaryScalarKeys), std::end(output::kSummaryScalarKeys), key) !=
+          std::end(output::kSummaryScalarKeys));
+  }
 }

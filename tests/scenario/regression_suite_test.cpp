@@ -106,4 +106,7 @@ TEST_CASE("a baselines file is read by case and metric, and a bad one is one err
   doc = good;
   doc["cases"] = {{"a/b", {{"mfu", "high"}}}};
   CHECK(baselines_error(doc).find("/cases/a~1b/mfu: expected a finite number") != std::string::npos);
+  doc = good;
+  doc["case"] = {{"a", {{"mfu", 0.4}}}};  // a misspelt key is refused, not ignored
+  CHECK(baselines_error(doc).find("/case: unknown key") != std::string::npos);
 }
