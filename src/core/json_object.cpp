@@ -200,6 +200,11 @@ Q JsonObject::quantity(std::string_view key, Bound bound, Parse parse) {
     throw error(key, "expected a value > 0, got " + shown(v));
   if (bound == Bound::kNonNegative && !(q.value() >= 0.0))
     throw error(key, "expected a value >= 0, got " + shown(v));
+  constexpr PhysicalRange range = physical_range<Q>();
+  if (q.value() > range.max || (q.value() > 0.0 && q.value() < range.min))
+    throw error(key, "expected " + std::string(bound == Bound::kNonNegative ? "0 or " : "") +
+                         "a value from " + to_string(Q(range.min)) + " to " + to_string(Q(range.max)) +
+                         " (a physical one), got " + shown(v));
   return q;
 }
 

@@ -3,6 +3,8 @@
 
 #include <stdexcept>
 
+#include "core/units.hpp"
+
 namespace zs::core {
 namespace {
 
@@ -18,6 +20,32 @@ Param quantity(std::string name, ParamKind kind, std::string doc, Bound bound) {
   Param p = make(std::move(name), kind, std::move(doc));
   p.bound = bound;
   return p;
+}
+
+template <class Q>
+std::string range_text() {
+  constexpr PhysicalRange r = physical_range<Q>();
+  return to_string(Q(r.min)) + " to " + to_string(Q(r.max));
+}
+
+/// A quantity kind's physical range in words ("1B to 1e+24B").
+std::string physical_range_text(ParamKind kind) {
+  switch (kind) {
+    case ParamKind::kBytes:
+      return range_text<Bytes>();
+    case ParamKind::kSeconds:
+      return range_text<Seconds>();
+    case ParamKind::kFlops:
+      return range_text<Flops>();
+    case ParamKind::kFlopRate:
+      return range_text<FlopRate>();
+    case ParamKind::kByteRate:
+      return range_text<ByteRate>();
+    case ParamKind::kWatts:
+      return range_text<Watts>();
+    default:
+      return "";
+  }
 }
 
 bool is_quantity(ParamKind kind) {
@@ -183,7 +211,7 @@ std::string Param::range() const {
     return "[" + nlohmann::json(min).dump() + ", " + nlohmann::json(max).dump() + "]";
   if (kind == ParamKind::kInteger)
     return "[" + std::to_string(min_integer()) + ", " + std::to_string(max_integer()) + "]";
-  if (is_quantity(kind)) return bound == Bound::kPositive ? "> 0" : ">= 0";
+  if (is_quantity(kind)) return (bound == Bound::kPositive ? "" : "0 or ") + physical_range_text(kind);
   return "";
 }
 

@@ -50,6 +50,40 @@ using ByteRate = Quantity<ByteRateTag>;  ///< bytes per second (B/s)
 using Watts = Quantity<WattsTag>;        ///< power (W)
 using Joules = Quantity<JoulesTag>;      ///< energy (J)
 
+/// The values an input quantity of one dimension can physically take: zero where its parameter allows it,
+/// else from `min` to `max` (base units). Wide enough for any machine of this century, narrow enough that
+/// no product or ratio of two inputs leaves the range of a double.
+struct PhysicalRange {
+  double min = 0;
+  double max = 0;
+};
+template <class Q>
+constexpr PhysicalRange physical_range();
+template <>
+constexpr PhysicalRange physical_range<Bytes>() {
+  return {1e-3, 1e24};
+}  ///< a millibyte to a yottabyte
+template <>
+constexpr PhysicalRange physical_range<Seconds>() {
+  return {1e-15, 1e18};
+}  ///< a femtosecond to 3e10 years
+template <>
+constexpr PhysicalRange physical_range<Flops>() {
+  return {1.0, 1e30};
+}
+template <>
+constexpr PhysicalRange physical_range<FlopRate>() {
+  return {1.0, 1e21};
+}  ///< to a zettaFLOP/s
+template <>
+constexpr PhysicalRange physical_range<ByteRate>() {
+  return {0.125, 1e16};
+}  ///< a bit per second to 10 PB/s
+template <>
+constexpr PhysicalRange physical_range<Watts>() {
+  return {1e-3, 1e9};
+}  ///< a milliwatt to a gigawatt
+
 constexpr Seconds operator/(Bytes b, ByteRate r) {
   return Seconds(b.value() / r.value());
 }

@@ -405,7 +405,7 @@ TEST_CASE(
   doc["workload"]["model"] = source_file("workloads/gpt3-1.3b.json");
   auto rates = nlohmann::json::parse(test::read_text(source_file("models/reliability/llama3-405b-54d.json")));
   doc["reliability"] = {{"failure_rates", source_file("models/reliability/llama3-405b-54d.json")},
-                        {"horizon", "1e15d"},
+                        {"horizon", "1e12d"},
                         {"seeds", 2},
                         {"checkpoint", {{"interval", "daly"}, {"bandwidth", "2TB/s"}}},
                         {"detection", "5min"},

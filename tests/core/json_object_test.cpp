@@ -58,6 +58,29 @@ TEST_CASE("wrong types, bare numbers, zero and negative sizes are errors") {
         std::string::npos);
 }
 
+TEST_CASE("a quantity outside its physical range is refused, its ends and a zero that may be 0 are not") {
+  json j = {{"slow", "1e-300B/s"},  {"fast", "1e307B/s"}, {"bit", "1b/s"}, {"top", "10PB/s"},
+            {"long", "1e307s"},     {"tiny", "1e-320s"},  {"zero", "0s"},  {"fs", "0.001ps"},
+            {"peak", "1e22FLOP/s"}, {"big", "2e24B"},     {"power", "2GW"}};
+  JsonObject o(j, "m.json", "");
+  CHECK(input_error_of([&] { o.byte_rate("slow"); }) ==
+        "m.json: /slow: expected a value from 0.125B/s to 10PB/s (a physical one), got \"1e-300B/s\"");
+  CHECK(input_error_of([&] { o.byte_rate("fast"); }).find("expected a value from 0.125B/s") !=
+        std::string::npos);
+  CHECK(o.byte_rate("bit").value() == 0.125);
+  CHECK(o.byte_rate("top").value() == 1e16);
+  CHECK(input_error_of([&] {
+          o.seconds("long");
+        }).find("/long: expected 0 or a value from 1e-15s to 1e+18s") != std::string::npos);
+  CHECK(input_error_of([&] { o.seconds("tiny"); }).find("a physical one") != std::string::npos);
+  CHECK(o.seconds("zero").value() == 0.0);
+  CHECK(o.seconds("fs").value() == doctest::Approx(1e-15));
+  CHECK(input_error_of([&] { o.flop_rate("peak"); }).find("/peak: expected a value from") !=
+        std::string::npos);
+  CHECK(input_error_of([&] { o.bytes("big"); }).find("/big: expected a value from") != std::string::npos);
+  CHECK(input_error_of([&] { o.watts("power"); }).find("/power: expected a value from") != std::string::npos);
+}
+
 TEST_CASE("malformed JSON reports line and column") {
   std::string text = "{\n  \"a\": 1,\n  \"b\": ,\n}";
   std::string e = input_error_of([&] { parse_json(text, "bad.json"); });

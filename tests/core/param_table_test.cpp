@@ -13,8 +13,8 @@ TEST_CASE("a parameter states its unit, range and default in words") {
   const Param ports = Param::integer("ports", 1, 65536, "ports");
   CHECK(ports.range() == "[1, 65536]");
   CHECK(ports.default_text() == "required");
-  CHECK(Param::seconds("latency", "one hop").range() == ">= 0");
-  CHECK(Param::byte_rate("bandwidth", "per direction").range() == "> 0");
+  CHECK(Param::seconds("latency", "one hop").range() == "0 or 1e-15s to 1e+18s");
+  CHECK(Param::byte_rate("bandwidth", "per direction").range() == "0.125B/s to 10PB/s");
   CHECK(Param::byte_rate("bandwidth", "per direction").unit() == "B/s (\"400Gb/s\", \"3.35TB/s\")");
   CHECK(Param::seconds("setup", "time").or_default("2us").default_text() == "\"2us\"");
   CHECK(Param::flops("w", "work").optional().default_text() == "optional");
