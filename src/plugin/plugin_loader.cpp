@@ -9,6 +9,7 @@
 #include "core/input_error.hpp"
 #include "core/registry.hpp"
 #include "plugin/guarded_policies.hpp"
+#include "plugin/shared_library_file.hpp"
 #include "policy/plugin_api.hpp"
 
 namespace zs::plugin {
@@ -16,6 +17,8 @@ namespace {
 
 /// The plugin's description of itself, read through its entry point; throws when it has none.
 ZettasimPlugin read_entry_point(const std::string& file) {
+  if (const auto problem = shared_library_problem(file))
+    throw core::InputError(file, "", "cannot load the plugin: the file is " + *problem);
   // RTLD_NODELETE: the policies it adds may outlive any handle; RTLD_LOCAL: its symbols stay its own.
   void* library = ::dlopen(file.c_str(), RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
   if (library == nullptr) {
