@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "core/atomic_file.hpp"
+#include "core/fingerprint.hpp"
 #include "core/staged_directory.hpp"
 #include "core/version.hpp"
 
@@ -92,7 +93,19 @@ std::optional<nlohmann::json> SweepJournal::record(uint64_t index) const {
 
 bool SweepJournal::finished(uint64_t index) const {
   const auto r = record(index);
-  return r && !r->value("retry", false);
+  return r && !r->value("retry", false) && inputs_unchanged(*r);
+}
+
+bool SweepJournal::inputs_unchanged(const nlohmann::json& record) const {
+  const auto inputs = record.find("inputs");
+  if (inputs == record.end() || !inputs->is_object()) return true;  // a record the sweep wrote itself
+  for (const auto& [path, recorded] : inputs->items()) {
+    auto known = fingerprints_.find(path);
+    if (known == fingerprints_.end())
+      known = fingerprints_.emplace(path, core::file_fingerprint(path).value_or("unreadable")).first;
+    if (recorded != known->second) return false;
+  }
+  return true;
 }
 
 std::vector<uint64_t> SweepJournal::pending() const {

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -33,7 +34,9 @@ class SweepJournal {
   const scenario::SweepPlan& plan() const { return plan_; }
   bool restarted() const { return restarted_; }
 
-  /// Whether point `index` has a final record (a point killed from outside has none to keep).
+  /// Whether point `index` has a final record (a point killed from outside has none to keep) whose
+  /// inputs are still as it read them: a record lists the fingerprint of every file its point read
+  /// ("inputs": path -> core::file_fingerprint), and a point whose files changed since runs again.
   bool finished(uint64_t index) const;
   /// The points without a final record, in order.
   std::vector<uint64_t> pending() const;
@@ -49,9 +52,14 @@ class SweepJournal {
  private:
   std::filesystem::path point_file(uint64_t index) const;
 
+  /// Whether every file `record` lists under "inputs" still has the fingerprint it lists.
+  bool inputs_unchanged(const nlohmann::json& record) const;
+
   std::filesystem::path dir_;
   scenario::SweepPlan plan_;
   bool restarted_ = false;
+  /// The fingerprints of the files records list, as this process first read them.
+  mutable std::map<std::string, std::string> fingerprints_;
 };
 
 /// The journal folder of results file `out`: "OUT.journal" beside it.

@@ -8,6 +8,7 @@
 #include "batch/sweep_journal.hpp"
 #include "batch/sweep_point_run.hpp"
 #include "core/atomic_file.hpp"
+#include "core/fingerprint.hpp"
 #include "core/input_error.hpp"
 #include "core/output_file.hpp"
 #include "output/output_formats.hpp"
@@ -138,6 +139,7 @@ SweepOutcome run_sweep(const core::FileSource& files, const SweepOptions& option
     outcome.invalid += status == "invalid";
     outcome.failed += status == "failed";
     r->erase("retry");
+    r->erase("inputs");
     records.push_back(std::move(*r));
   }
   const output::SweepTable table = output::sweep_table(plan, records);
@@ -165,6 +167,12 @@ void run_journalled_point(const std::string& journal_dir, uint64_t index) {
   } catch (const core::InputError& e) {  // a plugin that no longer loads: the point is invalid, said why
     record = {{"point", index}, {"status", "invalid"}, {"error", e.what()}};
   }
+  // Every file the point read, so that a resumed sweep runs it again when one of them changed.
+  std::vector<std::string> read = files.files_read();
+  read.insert(read.end(), journal.plan().plugins.begin(), journal.plan().plugins.end());
+  nlohmann::json inputs = nlohmann::json::object();
+  for (const auto& path : read) inputs[path] = core::file_fingerprint(path).value_or("unreadable");
+  record["inputs"] = std::move(inputs);
   journal.write(index, record);
 }
 

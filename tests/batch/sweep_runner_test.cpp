@@ -288,3 +288,36 @@ TEST_CASE(
     CHECK_FALSE(std::filesystem::exists(batch::journal_dir(s.dir.file("n.h5"))));
   }
 }
+
+TEST_CASE("run again, a sweep reruns the points whose files changed, and ends as a fresh sweep would") {
+  test::SmallSweep s;
+  nlohmann::json slow_gpu = s.scenario.gpu;
+  s.dir.write("models/gpu2.json", slow_gpu.dump(2));
+  const nlohmann::json spec = {{"kind", "sweep"},
+                               {"name", "models"},
+                               {"base", "scenario.json"},
+                               {"axes",
+                                {{{"name", "gpu"},
+                                  {"pointer", "/machine/models/gpu"},
+                                  {"values", {"models/gpu.json", "models/gpu2.json"}}}}}};
+  const std::string file = s.dir.write("models-sweep.json", spec.dump());
+  const auto iteration = [&](uint64_t point) {
+    const auto record = batch::SweepJournal(batch::journal_dir(s.dir.file("a.h5"))).record(point);
+    REQUIRE(record);
+    return record->at("summary").at("iteration_time_s").get<double>();
+  };
+  REQUIRE(test::run_zettasim(s.dir, {"sweep", file, "--out", s.dir.file("a.h5"), "--quiet"}).code == 0);
+  const double before0 = iteration(0), before1 = iteration(1);
+  CHECK(before0 == before1);
+  // A file only point 1 reads changes: the same command runs point 1 again, and point 0 not.
+  slow_gpu["matrix_efficiency"] = 0.125;
+  s.dir.write("models/gpu2.json", slow_gpu.dump(2));
+  const auto point0 = batch::journal_dir(s.dir.file("a.h5")) / "points" / "0.json";
+  const auto written0 = std::filesystem::last_write_time(point0);
+  REQUIRE(test::run_zettasim(s.dir, {"sweep", file, "--out", s.dir.file("a.h5"), "--quiet"}).code == 0);
+  CHECK(iteration(1) > before1);
+  CHECK(iteration(0) == before0);
+  CHECK(std::filesystem::last_write_time(point0) == written0);
+  REQUIRE(test::run_zettasim(s.dir, {"sweep", file, "--out", s.dir.file("b.h5"), "--quiet"}).code == 0);
+  CHECK(test::read_text(s.dir.file("a.h5")) == test::read_text(s.dir.file("b.h5")));
+}
