@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """Compare zettasim runs: one row per run folder (or summary.json) with time breakdown and MFU.
 
 Usage: analysis/compare_runs.py results/default results/other ... [--csv out.csv]

@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """Stacked bars of the time breakdown of each point of a zettasim sweep (the critical rank's iteration).
 
 Usage: analysis/plot_breakdown.py results/NAME.h5 --out fig.png [--where AXIS=VALUE]... [--data FILE.csv]

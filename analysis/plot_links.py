@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """A heat map of link utilization over time from a zettasim time series (run --timeseries FILE.h5).
 
 Usage: analysis/plot_links.py FILE.h5 --out fig.png [--per-tier N] [--title T] [--data FILE.csv]

@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """Plot a metric of a zettasim sweep: over one axis as lines grouped by a second, or over two as a heatmap.
 
 Usage:

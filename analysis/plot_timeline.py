@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """A Gantt chart of chosen ranks from a zettasim timeline (run --timeline) or time series (run --timeseries).
 
 Usage: analysis/plot_timeline.py FILE.json|FILE.h5 --out fig.png [--ranks 0,8,16] [--window START_S END_S]

@@ -319,8 +319,9 @@ Command add_plan(CLI::App& app) {
   plan->add_option("--time", opt->plan.time_limit, "Slurm time limit, as sbatch --time takes it");
   plan->add_option("--job-name", opt->plan.job_name, "Slurm job name")->capture_default_str();
   plan->add_option("--script", opt->plan.script, "The training script torchrun runs")->capture_default_str();
-  plan->add_flag("!--no-torchrun", opt->plan.torchrun,
-                 "Start one task per rank with srun instead of torchrun");
+  plan->add_flag_callback(
+      "--no-torchrun", [opt] { opt->plan.torchrun = false; },
+      "Start one task per rank with srun instead of torchrun");
   plan->add_option(
           "--spare-nodes", opt->plan.spare_nodes,
           "Idle usable nodes held in the allocation for restarts (default: the reliability section's "
@@ -432,6 +433,30 @@ std::string parse_error_line(const CLI::ParseError& e) {
   return line;
 }
 
+/// "unknown command \"X\" (known: ...)" when the first word that is not an option names no command of
+/// `app` (or of the command it names, for `trace X`); "" otherwise.
+std::string unknown_command(const CLI::App& app, int argc, const char* const* argv) {
+  const CLI::App* at = &app;
+  std::string path;
+  for (int i = 1; i < argc && at != nullptr; ++i) {
+    const std::string word = argv[i];
+    if (word.empty() || word[0] == '-') return "";
+    const auto commands = at->get_subcommands([](const CLI::App*) { return true; });
+    if (commands.empty()) return "";
+    const CLI::App* next = nullptr;
+    std::string known;
+    for (const CLI::App* c : commands) {
+      if (c->get_name() == word) next = c;
+      if (!c->get_group().empty()) known += (known.empty() ? "" : ", ") + c->get_name();
+    }
+    if (next == nullptr)
+      return "unknown command \"" + core::one_line(path + word) + "\" (known: " + known + ")";
+    path += word + " ";
+    at = next;
+  }
+  return "";
+}
+
 }  // namespace
 
 int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
@@ -442,10 +467,16 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
       add_run(app),         add_goodput(app), add_topo(app),        add_list(app),  add_params(app),
       add_place(app),       add_plan(app),    add_validate(app),    add_sweep(app), add_sweep_point(app),
       add_sweep_chunk(app), add_regress(app), add_regress_case(app)};
-  auto* trace = app.add_subcommand("trace", "Generate, inspect, import or export a trace");
+  auto* trace = app.add_subcommand(
+      "trace",
+      "Generate, inspect or export a trace (a Chakra trace is read wherever a trace is: gen, inspect)");
   trace->require_subcommand(1);
   for (auto add : {&add_trace_gen, &add_trace_inspect, &add_trace_export}) commands.push_back(add(*trace));
 
+  if (const std::string unknown = unknown_command(app, argc, argv); !unknown.empty()) {
+    err << "zettasim: error: command line: " << unknown << " (see zettasim --help)\n";
+    return 2;
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::Success& e) {

@@ -104,15 +104,22 @@ std::string launch_script(const JobPlan& plan) {
   s << ")\n";
   for (const auto& u : plan.unmapped)
     s << "# not expressed as a Megatron-LM argument: " << comment_text(u) << "\n";
+  if (plan.checkpoint) {
+    s << "# Checkpoints are saved to, and a restart resumes from, CHECKPOINT_DIR (set it for the job).\n";
+    s << "CHECKPOINT_DIR=\"${CHECKPOINT_DIR:?set CHECKPOINT_DIR to the folder checkpoints are saved to and "
+         "loaded from}\"\n";
+    s << "MEGATRON_ARGS+=(--save \"$CHECKPOINT_DIR\" --load \"$CHECKPOINT_DIR\")\n";
+  }
   if (plan.checkpoint && plan.save_interval == 0)
     s << "# checkpoint every " << static_cast<long long>(plan.checkpoint->interval)
       << " s of work (plan.json); --save-interval needs the predicted iteration time (zettasim plan "
          "--predict)\n";
-  s << "\n# Rank r runs on line r+1 of the hostfile (srun --distribution=arbitrary).\n";
+  s << "\n# The hostfile: rank r's host on line r+1 (ranks.json: its GPU and mesh coordinates).\n";
   s << "export SLURM_HOSTFILE=\"$PLAN_DIR/hostfile\"\n";
   if (torchrun) {
     s << "# One torchrun per node: node n holds ranks n*" << plan.gpus_per_host << " on, rank r on GPU r mod "
-      << plan.gpus_per_host << ", as the hostfile and ranks.json say.\n";
+      << plan.gpus_per_host << ", as the hostfile and ranks.json say. srun starts one task on each node of\n"
+      << "# --nodelist; the hostfile gives the master's address (rank 0's host).\n";
     s << "MASTER_ADDR=$(head -n 1 \"$SLURM_HOSTFILE\")\n";
     s << "srun --nodes=" << plan.hosts.size() << " --ntasks=" << plan.hosts.size()
       << " --ntasks-per-node=1 --nodelist=" << checked_hostlist(plan.hosts) << " \\\n";
@@ -121,7 +128,8 @@ std::string launch_script(const JobPlan& plan) {
     s << "    --rdzv-backend=static --master-addr=\"$MASTER_ADDR\" --master-port=29500 \\\n";
     s << "    \"$TRAINING_SCRIPT\" \"${MEGATRON_ARGS[@]}\" \"$@\"\n";
   } else {
-    s << "# One task per rank; the placement is not torchrun's order, so each rank takes its GPU from "
+    s << "# One task per rank, on the host its hostfile line names (srun --distribution=arbitrary reads\n"
+         "# SLURM_HOSTFILE); the placement is not torchrun's order, so each rank takes its GPU from "
          "ranks.json.\n";
     s << "GPU_OF_RANK=(";
     for (size_t r = 0; r < plan.ranks.size(); ++r) s << (r ? " " : "") << plan.ranks[r].gpu;

@@ -199,3 +199,22 @@ TEST_CASE("the optical reconfiguration scenario holds transfers for its circuits
   CHECK(config["circuit_reconfigurations"][0]["optical_switch"] == "ocs0");
   CHECK(config["machine"]["optical_switches"] == 2);
 }
+
+TEST_CASE("an unknown command is named with the known ones, and --help shows flags as flags") {
+  auto r = test::run_cli({"frobnicate"});
+  CHECK(r.code == 2);
+  CHECK(r.err.rfind("zettasim: error: command line: unknown command \"frobnicate\" (known: run, goodput,",
+                    0) == 0);
+  CHECK(r.err.find("sweep-point") ==
+        std::string::npos);  // the commands zettasim starts itself are not offered
+  r = test::run_cli({"trace", "import", "x"});
+  CHECK(r.code == 2);
+  CHECK(r.err.find("unknown command \"trace import\" (known: gen, inspect, export-chakra)") !=
+        std::string::npos);
+  r = test::run_cli({"plan", "--help"});
+  CHECK(r.code == 0);
+  CHECK(r.out.find("--no-torchrun ") != std::string::npos);
+  CHECK(r.out.find("{false}") == std::string::npos);
+  r = test::run_cli({"trace", "--help"});
+  CHECK(r.out.find("import") == std::string::npos);
+}

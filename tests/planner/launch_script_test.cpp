@@ -45,7 +45,7 @@ std::string run_script(const test::TempDir& dir, const planner::JobPlan& plan) {
   const std::string command =
       "cd '" + dir.path().string() +
       "' && PATH=\"$PWD/bin:$PATH\" SLURM_PROCID=0 SLURM_NTASKS=" + std::to_string(plan.ranks.size()) +
-      " SLURM_NODEID=0 bash launch.sbatch > out.txt 2>&1";
+      " SLURM_NODEID=0 CHECKPOINT_DIR=\"$PWD/ckpt dir\" bash launch.sbatch > out.txt 2>&1";
   CHECK(std::system(command.c_str()) == 0);
   return test::read_text(dir.path() / "out.txt");
 }
@@ -71,6 +71,8 @@ TEST_CASE("hostile text in comments, the script path and NCCL values never runs,
     CHECK_FALSE(fs::exists(dir.path() / "pwned"));
     CHECK(printed.find(std::string("[") + kHostileScript + "]\n") != std::string::npos);
     CHECK(printed.find("[--tensor-model-parallel-size]\n[8]\n") != std::string::npos);
+    CHECK(printed.find("[--save]\n[" + dir.path().string() + "/ckpt dir]\n[--load]\n[" + dir.path().string() +
+                       "/ckpt dir]\n") != std::string::npos);
   }
 }
 
@@ -92,5 +94,18 @@ TEST_CASE("job name, partition, time and host names outside Slurm's grammars are
   planner::JobPlan plan = planner::make_job_plan(s, {});
   plan.hosts[0] = "gpu001$(id)";
   CHECK(test::input_error_of([&] { planner::launch_script(plan); }).find("expected a host name") !=
+        std::string::npos);
+}
+
+TEST_CASE("a checkpointed plan saves and resumes through CHECKPOINT_DIR, and says so when it is not set") {
+  const planner::JobPlan plan = planner::make_job_plan(shipped(), {});
+  REQUIRE(plan.checkpoint);
+  test::TempDir dir;
+  for (const auto& [name, content] : planner::plan_files(plan, planner::plan_json(plan)))
+    dir.write(name, content);
+  const std::string command =
+      "cd '" + dir.path().string() + "' && env -u CHECKPOINT_DIR bash launch.sbatch > out.txt 2>&1";
+  CHECK(std::system(command.c_str()) != 0);
+  CHECK(test::read_text(dir.path() / "out.txt").find("set CHECKPOINT_DIR to the folder") !=
         std::string::npos);
 }
