@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cmath>
 #include <filesystem>
 #include <functional>
 #include <map>
@@ -82,14 +83,32 @@ LoadedScenario with_values(const LoadedScenario& base, const std::map<std::strin
   const std::string referrer =
       (std::filesystem::path(relative_to) / "with_").string();  // a file in that folder
   for (const auto& [pointer, text] : changes) {
-    nlohmann::json value = nlohmann::json::parse(text);
+    // Every problem with a change is an InputError at "with_" and the pointer (core::one_line cuts no text).
+    const auto refuse = [&](const std::string& expected) {
+      return core::InputError("with_", pointer, expected);
+    };
+    if (pointer.empty() || pointer[0] != '/')
+      throw refuse("expected a JSON pointer such as /workload/plan/data_parallel, got \"" + pointer + "\"");
+    const nlohmann::json value_read = nlohmann::json::parse(text, nullptr, false);
+    if (value_read.is_discarded())  // Python's NaN and infinities are no JSON
+      throw refuse("expected a finite number, a string, a boolean, a list or a dict, got " + text);
+    nlohmann::json value = value_read;
+    nlohmann::json::json_pointer at;
+    try {
+      at = nlohmann::json::json_pointer(pointer);
+    } catch (const nlohmann::json::exception&) {
+      throw refuse("expected a JSON pointer (\"~\" written \"~0\", \"/\" in a key \"~1\")");
+    }
     // A number where the configuration holds a quantity is in SI base units: written with its unit.
-    const nlohmann::json::json_pointer at(pointer.empty() || pointer[0] != '/' ? "/" + pointer : pointer);
     if (value.is_number() && base.scenario->resolved.contains(at)) {
       const auto kind = scenario::sweep_value_kind(base.scenario->resolved.at(at));
       if (scenario::is_quantity(kind)) value = scenario::value_of(kind, value.get<double>());
     }
-    patch.set(pointer, value, referrer);
+    try {
+      patch.set(pointer, value, referrer);
+    } catch (const std::invalid_argument& e) {
+      throw refuse(e.what());
+    }
   }
   auto overlay = base.overlay;
   for (auto& [file, text] : patch.files()) overlay[file] = std::move(text);
@@ -213,6 +232,15 @@ Files run(const LoadedScenario& loaded, const std::string& fidelity, const std::
   }
   s.resolved["scenario"]["fidelity"] = core::to_string(s.fidelity);
   if (!timeline_ranks.empty()) workload::RankSelection::parse(timeline_ranks, s.trace.mesh, "timeline_ranks");
+  if (!(timeseries_step >= 0.0) || !std::isfinite(timeseries_step))
+    throw core::InputError(
+        "timeseries_step", "",
+        "expected a step in seconds >= 0 (0: the default), got " + std::to_string(timeseries_step));
+  if (timeseries.empty() && timeseries_step > 0)
+    throw core::InputError("timeseries_step", "",
+                           "applies to a time series: expected timeseries=FILE with it");
+  if (timeline.empty() && !timeline_ranks.empty())
+    throw core::InputError("timeline_ranks", "", "applies to a timeline: expected timeline=FILE with it");
   const auto [timeline_file, timeseries_file] = view_files(loaded, timeline, timeseries);
   return in_child([&] {
     const engine::SimulationResult result =

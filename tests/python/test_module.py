@@ -337,6 +337,29 @@ class ErrorsAreTheCommandsErrors(unittest.TestCase):
         self.assertIn("name", str(self.bad(lambda d: None, text=duplicate)))
         self.assertEqual(self.bad(lambda d: d["workload"].update(micro_batch=0)).path, "/workload/micro_batch")
 
+    def test_every_bad_change_or_step_is_an_input_error_with_file_path_and_expected(self):
+        import math
+        s = zettasim.Scenario.load(os.path.join(SOURCE, "scenarios/hgx-3d-parallel.json"))
+        for call, path, expected in [
+                (lambda: s.with_({"/machine/models/gpu/~2": 1}), "/machine/models/gpu/~2", "expected a JSON pointer"),
+                (lambda: s.with_({"/machine/models/gpu/matrix_efficiency": math.nan}),
+                 "/machine/models/gpu/matrix_efficiency", "expected a finite number"),
+                (lambda: s.with_(tensor_paralel=2), "/workload/plan/tensor_paralel", "names nothing"),
+                (lambda: s.with_({"machine": 1}), "machine", "expected a JSON pointer")]:
+            with self.assertRaises(zettasim.InputError) as caught:
+                call()
+            self.assertEqual(caught.exception.file, "with_")
+            self.assertEqual(caught.exception.path, path)
+            self.assertIn(expected, caught.exception.expected)
+        with tempfile.TemporaryDirectory() as tmp:
+            for step in (-1.0, math.nan, math.inf):
+                with self.assertRaises(zettasim.InputError) as caught:
+                    zettasim.run(s, timeseries=os.path.join(tmp, "t.h5"), timeseries_step=step)
+                self.assertEqual(caught.exception.file, "timeseries_step")
+            self.assertEqual(os.listdir(tmp), [])
+        with self.assertRaises(zettasim.InputError):
+            zettasim.run(s, timeseries_step=0.001)  # a step without a time series
+
     def test_a_bad_change(self):
         s = zettasim.Scenario.load(os.path.join(SOURCE, "scenarios/hgx-3d-parallel.json"))
         with self.assertRaises(zettasim.InputError) as caught:
