@@ -20,9 +20,14 @@ nlohmann::json FileSource::read_json(const std::string& path) const {
 std::string FileSource::read_named(JsonObject& referrer, std::string_view key, std::string& path) const {
   path = resolve_relative(referrer.file(), referrer.string(key));
   auto text = read(path);
-  if (!text)
-    throw referrer.error(key,
-                         "cannot read file " + quoted_for_message(path, 200) + " (missing or unreadable)");
+  if (!text) {
+    // Paths resolve against the folder of the file that names them: say where that led.
+    const std::string absolute = absolute_path(path);
+    throw referrer.error(key, "cannot read file " + quoted_for_message(path, 200) +
+                                  (absolute == path ? "" : " (" + quoted_for_message(absolute, 200) + ")") +
+                                  ": missing or unreadable (a relative path resolves against the folder of " +
+                                  quoted_for_message(referrer.file(), 200) + ")");
+  }
   return std::move(*text);
 }
 

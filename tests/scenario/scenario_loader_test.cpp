@@ -138,7 +138,7 @@ TEST_CASE("bad input: each case names the file and the JSON path") {
        "/workload/micro_batches", "unknown key"},
       {"missing model file",
        [](F& f, const D&) { f.scenario["machine"]["models"]["gpu"] = "models/nope.json"; }, "scenario.json",
-       "/machine/models/gpu", "models/nope.json\" (missing or unreadable)"},
+       "/machine/models/gpu", "models/nope.json\": missing or unreadable"},
       {"wrong unit", [](F& f, const D&) { f.gpu["hbm_bandwidth"] = "2TB"; }, "models/gpu.json",
        "/hbm_bandwidth", "unknown unit \"TB\" for a bandwidth"},
       {"negative size", [](F& f, const D&) { f.gpu["hbm_capacity"] = "-80GB"; }, "models/gpu.json",
