@@ -1,7 +1,11 @@
 // The output-file rule: what may be at a path zettasim writes, and the atomic write itself.
 #include "core/output_file.hpp"
 
+#include <cerrno>
+#include <cstring>
 #include <fstream>
+
+#include <unistd.h>
 
 #include "core/atomic_file.hpp"
 #include "core/file_source.hpp"
@@ -51,6 +55,9 @@ void check_output_file(const OutputFile& f) {
   if (!fs::is_directory(parent, ec))
     throw InputError(f.option, "",
                      "no folder " + quoted(parent) + " to write " + quoted(f.path.filename()) + " in");
+  if (::access(parent.c_str(), W_OK) != 0)
+    throw InputError(f.option, "",
+                     "cannot write in folder " + quoted(parent) + " (" + std::strerror(errno) + ")");
   const fs::file_status status = fs::symlink_status(f.path, ec);
   if (ec || !fs::exists(status)) return;
   if (fs::is_symlink(status))

@@ -28,7 +28,7 @@ struct OutputFile {
 };
 
 /// The rule for one file. Throws core::InputError naming `f.option` when
-///  - the path is empty, or its folder does not exist;
+///  - the path is empty, or its folder does not exist or cannot be written in;
 ///  - something is at the path that is not a regular file: a symbolic link (never written through or
 ///    replaced), a folder, a device;
 ///  - the file is one of the command's inputs (never replaced, not even with --force);
