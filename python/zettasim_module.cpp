@@ -84,8 +84,9 @@ LoadedScenario with_values(const LoadedScenario& base, const std::map<std::strin
       (std::filesystem::path(relative_to) / "with_").string();  // a file in that folder
   for (const auto& [pointer, text] : changes) {
     // Every problem with a change is an InputError at "with_" and the pointer (core::one_line cuts no text).
+    const std::string at_pointer = pointer;  // a lambda may not capture a structured binding (clang 14)
     const auto refuse = [&](const std::string& expected) {
-      return core::InputError("with_", pointer, expected);
+      return core::InputError("with_", at_pointer, expected);
     };
     if (pointer.empty() || pointer[0] != '/')
       throw refuse("expected a JSON pointer such as /workload/plan/data_parallel, got \"" + pointer + "\"");
@@ -241,7 +242,8 @@ Files run(const LoadedScenario& loaded, const std::string& fidelity, const std::
                            "applies to a time series: expected timeseries=FILE with it");
   if (timeline.empty() && !timeline_ranks.empty())
     throw core::InputError("timeline_ranks", "", "applies to a timeline: expected timeline=FILE with it");
-  const auto [timeline_file, timeseries_file] = view_files(loaded, timeline, timeseries);
+  const auto views = view_files(loaded, timeline, timeseries);
+  const std::optional<core::OutputFile>&timeline_file = views.first, &timeseries_file = views.second;
   return in_child([&] {
     const engine::SimulationResult result =
         study::simulate_scenario(s, {}, !timeline.empty() || !timeseries.empty());

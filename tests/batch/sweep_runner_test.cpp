@@ -275,7 +275,8 @@ TEST_CASE(
        {std::tuple{"status", "/policies/placement", "is a column of the results"},
         std::tuple{"mfu", "/policies/placement", "is a metric column of the results"},
         std::tuple{"placement", "/policies/collective", "already sets \"/policies/collective\""}}) {
-    CAPTURE(name);
+    const std::string axis_name = name;  // a structured binding cannot be captured (clang 14)
+    CAPTURE(axis_name);
     test::SmallSweep s;
     nlohmann::json spec = nlohmann::json::parse(test::read_text(s.spec));
     spec["axes"].push_back({{"name", name}, {"pointer", pointer}, {"values", {"linear"}}});
