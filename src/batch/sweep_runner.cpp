@@ -2,12 +2,10 @@
 #include "batch/sweep_runner.hpp"
 
 #include <filesystem>
-#include <fstream>
 #include <thread>
 
 #include "batch/sweep_journal.hpp"
 #include "batch/sweep_point_run.hpp"
-#include "core/atomic_file.hpp"
 #include "core/fingerprint.hpp"
 #include "core/input_error.hpp"
 #include "core/output_file.hpp"

@@ -2,7 +2,6 @@
 #include "cli/run_views.hpp"
 
 #include <cstdio>
-#include <filesystem>
 
 #include "cli/timeline_options.hpp"
 #include "core/input_error.hpp"

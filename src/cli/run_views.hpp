@@ -1,4 +1,5 @@
-// What `run` writes besides its results folder: a timeline and a time series, checked before the run.
+// What `run` writes besides its results folder (a timeline and a time series, checked before the run), and
+// the inputs of a command that no output may replace.
 #pragma once
 
 #include <optional>

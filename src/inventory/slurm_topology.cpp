@@ -2,7 +2,6 @@
 #include "inventory/slurm_topology.hpp"
 
 #include <algorithm>
-#include <functional>
 #include <sstream>
 #include <stdexcept>
 

@@ -1,7 +1,6 @@
 // DOT and GraphML writers.
 #include "output/graph_writer.hpp"
 
-#include <filesystem>
 #include <sstream>
 #include <stdexcept>
 

@@ -9,7 +9,6 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/atomic_file.hpp"
 #include "core/input_error.hpp"
 #include "core/version.hpp"
 #include "output/rank_states.hpp"
