@@ -34,6 +34,14 @@ endforeach()
 install(FILES ${PROJECT_BINARY_DIR}/src/core/generated/core/version.hpp
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/zettasim/core)
 
+# The shipped files, under share/zettasim in the layout of the source tree so that the scenarios' relative
+# paths resolve there: scenarios (with sweeps, validation tables and planner scenarios), the machines and
+# topologies they name, the model and workload files. Python's Scenario(machine=NAME, model=NAME) finds
+# them by name there too.
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/scenarios ${PROJECT_SOURCE_DIR}/models ${PROJECT_SOURCE_DIR}/topologies
+                  ${PROJECT_SOURCE_DIR}/workloads
+        DESTINATION ${CMAKE_INSTALL_DATADIR}/zettasim)
+
 install(EXPORT zettasimTargets NAMESPACE zettasim:: DESTINATION ${zs_package_dir})
 configure_package_config_file(cmake/zettasimConfig.cmake.in ${PROJECT_BINARY_DIR}/zettasimConfig.cmake
                               INSTALL_DESTINATION ${zs_package_dir})

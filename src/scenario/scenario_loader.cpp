@@ -156,14 +156,15 @@ nlohmann::json memory_per_role(const workload::Trace& trace) {
   for (const auto& role : trace.roles) {
     if (!role.memory) continue;
     const auto& f = *role.memory;
+    // Whole bytes as numbers, one unit for every term, so that a row's terms add up to its total.
     nlohmann::json row = {{"role", role.name},
-                          {"total", core::to_string(f.total())},
-                          {"weights", core::to_string(f.weights)},
-                          {"gradients", core::to_string(f.gradients)},
-                          {"optimizer", core::to_string(f.optimizer)},
-                          {"activations", core::to_string(f.activations)},
-                          {"buffers", core::to_string(f.buffers)}};
-    if (f.checkpoint) row["checkpoint"] = core::to_string(*f.checkpoint);
+                          {"total_bytes", f.total().value()},
+                          {"weights_bytes", f.weights.value()},
+                          {"gradients_bytes", f.gradients.value()},
+                          {"optimizer_bytes", f.optimizer.value()},
+                          {"activations_bytes", f.activations.value()},
+                          {"buffers_bytes", f.buffers.value()}};
+    if (f.checkpoint) row["checkpoint_bytes"] = f.checkpoint->value();
     out.push_back(std::move(row));
   }
   return out;

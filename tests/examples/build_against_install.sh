@@ -1,6 +1,7 @@
 #!/bin/sh
 # Installs zettasim's build into a temporary prefix, builds examples/ there as an outside project
-# (find_package(zettasim)), runs its program and loads its plugins into the zettasim executable.
+# (find_package(zettasim)), runs its program and loads its plugins into the zettasim executable; runs an
+# installed scenario.
 # Usage: build_against_install.sh BUILD_DIR SOURCE_DIR ZETTASIM_EXECUTABLE
 set -eu
 build=$1 source=$2 zettasim=$3
@@ -14,6 +15,21 @@ cmake --install "$build" --prefix "$work/prefix" >"$work/install.log"
 [ -f "$work/prefix/include/zettasim/policy/plugin_api.hpp" ] || fail "no plugin_api.hpp installed"
 ! grep -rl "simgrid" "$work/prefix/include" || fail "an installed header mentions SimGrid"
 [ ! -e "$work/prefix/include/zettasim/engine" ] || fail "the engine's headers are installed"
+
+# The shipped files come with it, in the source tree's layout: an installed scenario runs from the installed
+# executable and gives the iteration time the source tree's gives.
+for shipped in scenarios/default.json scenarios/planner/llama3-405b-llama3-24k.json \
+  scenarios/validation/megatron-sc21.csv topologies/llama3-24k.machine.json models/h100-sxm.json \
+  workloads/moe-10t.json; do
+  [ -f "$work/prefix/share/zettasim/$shipped" ] || fail "$shipped is not installed under share/zettasim"
+done
+"$work/prefix/bin/zettasim" run "$work/prefix/share/zettasim/scenarios/default.json" --out "$work/installed" \
+  >/dev/null || fail "the installed default scenario does not run"
+"$zettasim" run "$source/scenarios/default.json" --out "$work/in-tree" >/dev/null
+iteration() { grep -o '"iteration_time_s": *[0-9.eE+-]*' "$1/summary.json"; }
+[ -n "$(iteration "$work/installed")" ] || fail "no iteration time in the installed run's summary.json"
+[ "$(iteration "$work/installed")" = "$(iteration "$work/in-tree")" ] ||
+  fail "the installed scenario gives $(iteration "$work/installed"), the source tree's $(iteration "$work/in-tree")"
 
 cmake -S "$source/examples" -B "$work/build" -DCMAKE_PREFIX_PATH="$work/prefix" \
   -DCMAKE_BUILD_TYPE=Release >"$work/configure.log" || { cat "$work/configure.log"; fail "configure failed"; }

@@ -270,3 +270,26 @@ TEST_CASE("load limits bound the machine and the trace a scenario may ask for, b
             ": /workload: the generated trace would hold 9 ops, more than 8: small has 2 "
             "layers, 1 micro-batch per iteration");
 }
+
+TEST_CASE("the memory per rank is stated in bytes, as numbers whose terms add up to the total") {
+  core::DiskFileSource disk;
+  const auto s = scenario::ScenarioLoader(disk).load(ZS_SOURCE_DIR "/scenarios/hgx-3d-parallel.json");
+  const nlohmann::json& rows = s.resolved.at("workload").at("memory_per_rank");
+  REQUIRE(rows.size() == s.trace.roles.size());
+  for (size_t i = 0; i < rows.size(); ++i) {
+    const auto& f = *s.trace.roles[i].memory;
+    const auto& row = rows[i];
+    CHECK(row.at("role") == s.trace.roles[i].name);
+    CHECK(row.at("weights_bytes").get<double>() == f.weights.value());
+    CHECK(row.at("activations_bytes").get<double>() == f.activations.value());
+    double terms = 0;
+    for (const auto& [key, value] : row.items()) {
+      if (key == "role") continue;
+      INFO(key);
+      CHECK(key.ends_with("_bytes"));
+      CHECK(value.is_number());
+      if (key != "total_bytes" && key != "checkpoint_bytes") terms += value.get<double>();
+    }
+    CHECK(terms == doctest::Approx(row.at("total_bytes").get<double>()).epsilon(1e-12));
+  }
+}
