@@ -7,6 +7,12 @@
 namespace zs::topology {
 
 const core::ParamTable& fat_tree_params() {
+  static const core::ParamTable servers(
+      "topology.fat-tree.servers", "servers with a scale-up switch each (NVLink through NVSwitch)",
+      {core::Param::integer("units_per_server", 1, 1 << 10,
+                            "units per server, in unit order: a divisor of level 1's units_per_switch"),
+       core::Param::text("link_model", "the link model from a unit to its server's switch"),
+       core::Param::text("switch_model", "the server switch's model; left out, an ideal switch").optional()});
   static const core::ParamTable level(
       "topology.fat-tree.level", "one switch level of a fat-tree",
       {core::Param::integer("units_per_switch", 1, int64_t(1) << 24,
@@ -27,9 +33,35 @@ const core::ParamTable& fat_tree_params() {
       "topology.fat-tree", "folded Clos of 1-3 switch levels with oversubscription per level",
       {core::Param::integer("units", 1, int64_t(1) << 24, "compute units"),
        core::Param::text("unit_model", "a compute-unit model bound in the machine's models"),
-       core::Param::list("levels", level, "1 to 3 switch levels, bottom first")});
+       core::Param::list("levels", level, "1 to 3 switch levels, bottom first"),
+       core::Param::object("servers", servers,
+                           "a scale-up switch per server besides the tree; left out, units reach each "
+                           "other only through the tree")
+           .optional()});
   return table;
 }
+
+namespace {
+
+/// The "servers" part: a switch "server<s>" per `units_per_server` consecutive units, each unit linked
+/// to it. The router prefers its wider links to the tree's between two units of one server.
+void add_servers(core::ParamReader& params, ModelBinder& binder, int64_t units_per_leaf,
+                 const std::vector<NodeId>& units, Machine& machine) {
+  core::ParamReader servers = params.part("servers");
+  const int64_t per_server = servers.get<int64_t>("units_per_server");
+  if (units_per_leaf % per_server != 0)
+    throw servers.error("units_per_server", std::to_string(per_server) + " does not divide level 1's " +
+                                                std::to_string(units_per_leaf) + " units per switch");
+  const uint32_t link = binder.link_model(servers, "link_model");
+  const uint32_t server_switch = binder.optional_switch_model(servers, "switch_model");
+  servers.finish();
+  for (size_t first = 0; first < units.size(); first += size_t(per_server)) {
+    NodeId sw = machine.topology.add_switch("server" + std::to_string(first / size_t(per_server)), server_switch);
+    for (size_t u = first; u < first + size_t(per_server); ++u) machine.topology.add_link(units[u], sw, link);
+  }
+}
+
+}  // namespace
 
 void generate_fat_tree(core::ParamReader& params, ModelBinder& binder, Machine& machine) {
   const int64_t units = params.get<int64_t>("units");
@@ -71,6 +103,7 @@ void generate_fat_tree(core::ParamReader& params, ModelBinder& binder, Machine& 
   std::vector<NodeId> below;  // nodes of the level below, in order (a group's planes together)
   for (int64_t u = 0; u < units; ++u)
     below.push_back(machine.topology.add_unit("unit" + std::to_string(u), unit_model));
+  if (params.has("servers")) add_servers(params, binder, levels.front().group, below, machine);
   // Bandwidth that one node of the level below sends up, B/s (units: one link of level 1's model).
   double up_bandwidth = machine.link_models[levels[0].link_model].bandwidth().value();
   int64_t below_group = 1, below_planes = 1;

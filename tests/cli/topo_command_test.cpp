@@ -32,7 +32,8 @@ TEST_CASE("the Llama 3 network: 1:7 above 3072-GPU pods halves to n/2 x 50 GB/s 
                           "--diameter-sources", "16"});
   REQUIRE(r.code == 0);
   CHECK(r.out.find("units                 24576 (h100-sxm: 24576)") != std::string::npos);
-  CHECK(r.out.find("switches              1545") != std::string::npos);  // 1536 ToRs, 8 pods, 1 top
+  // 1536 ToRs, 8 pods, 1 top and 3072 servers' NVSwitches
+  CHECK(r.out.find("switches              4617") != std::string::npos);
   CHECK(r.out.find("87.77 TB/s") != std::string::npos);                  // 12288 x 50 GB/s / 7
   CHECK(r.out.find("diameter              6 links") != std::string::npos);
 }

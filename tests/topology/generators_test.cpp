@@ -4,6 +4,7 @@
 #include "support/approx.hpp"
 #include "support/test_machines.hpp"
 #include "topology/machine_builder.hpp"
+#include "topology/router.hpp"
 #include "topology/routing.hpp"
 #include "topology/topology_metrics.hpp"
 
@@ -242,6 +243,30 @@ TEST_CASE("fat-tree parameters are checked") {
       build_error(fat_tree(64, {{{"units_per_switch", 16}, {"link_model", "fast"}, {"oversubscription", 0.5}},
                                 {{"units_per_switch", 64}, {"link_model", "fast"}}}))
           .find("t.json: /levels/0/oversubscription: expected a number in [1.0,") == 0);
+}
+
+TEST_CASE("fat-tree servers: units of one server route over its scale-up switch, others over the tree") {
+  json params = fat_tree(32, {{{"units_per_switch", 16}, {"link_model", "slow"}},
+                              {{"units_per_switch", 32}, {"link_model", "slow"}}});
+  params["servers"] = {{"units_per_server", 8}, {"link_model", "fast"}};
+  auto m = build(params);
+  CHECK(m.topology.nodes().size() == 32 + 4 + 2 + 1);  // units, servers, ToRs, top
+  CHECK(m.topology.links().size() == 32 + 32 + 2);
+  topology::Router router(m);
+  auto models_on = [&](topology::NodeId a, topology::NodeId b) {
+    std::vector<double> bandwidths;
+    for (auto link : router.route(m.topology.units()[a], m.topology.units()[b]))
+      bandwidths.push_back(m.link_model(link).bandwidth().value() * m.topology.link(link).width);
+    return bandwidths;
+  };
+  CHECK(models_on(0, 7) == std::vector<double>{B, B});          // one server's NVLink
+  CHECK(models_on(7, 8) == std::vector<double>{B / 4, B / 4});  // two servers on one ToR
+  CHECK(models_on(0, 31) == std::vector<double>{B / 4, 4 * B, 4 * B, B / 4});  // over the top
+  // The injection is the NIC's and the NVLink's together.
+  CHECK(topology::summarize(m).min_injection.value() == zs::test::approx(B + B / 4).epsilon(1e-9));
+  params["servers"]["units_per_server"] = 5;
+  CHECK(build_error(params).find("t.json: /servers/units_per_server: 5 does not divide level 1's 16 units "
+                                 "per switch") == 0);
 }
 
 TEST_CASE("explicit graphs: links by node name, dangling links and duplicates rejected") {
