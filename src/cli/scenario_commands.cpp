@@ -65,7 +65,13 @@ std::vector<scenario::RunOverride> run_overrides(const std::vector<std::string>&
     const std::string text = entry.substr(eq + 1);
     nlohmann::json value = nlohmann::json::parse(text, nullptr, false);
     if (value.is_discarded()) value = text;
-    out.push_back({entry.substr(0, eq), std::move(value)});
+    const std::string pointer = entry.substr(0, eq);
+    for (const auto& earlier : out)
+      if (earlier.pointer == pointer)
+        throw core::InputError("--set", pointer,
+                               "set twice (" + earlier.value.dump() + ", then " + value.dump() +
+                                   "): give each parameter one --set");
+    out.push_back({pointer, std::move(value)});
   }
   return out;
 }

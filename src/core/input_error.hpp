@@ -1,6 +1,7 @@
 // The error raised for bad user input: it names the file, the JSON path and what was expected.
 #pragma once
 
+#include <algorithm>
 #include <cstdio>
 #include <stdexcept>
 #include <string>
@@ -29,10 +30,36 @@ inline std::string one_line(const std::string& text) {
   return out;
 }
 
+/// `text` as one line of bounded length: one_line, then every run of over 240 characters without a space
+/// (a long value, key or path echoed from the input) shortened to its first 160 and last 60 characters,
+/// and a line still over 2,000 characters to its first 1,500 and last 400, each cut saying how many
+/// characters it left out. A message about a 100 KB value stays readable and says where and what.
+inline std::string bounded_line(const std::string& text) {
+  constexpr size_t kMaxRun = 240, kRunHead = 160, kRunTail = 60;
+  constexpr size_t kMaxLine = 2000, kLineHead = 1500, kLineTail = 400;
+  auto cut = [](const std::string& s, size_t head, size_t tail) {
+    return s.substr(0, head) + "...(" + std::to_string(s.size() - head - tail) + " characters left out)..." +
+           s.substr(s.size() - tail);
+  };
+  const std::string line = one_line(text);
+  std::string out;
+  out.reserve(std::min(line.size(), kMaxLine + 100));
+  for (size_t at = 0; at < line.size();) {
+    const size_t space = line.find(' ', at);
+    const size_t end = space == std::string::npos ? line.size() : space;
+    const std::string run = line.substr(at, end - at);
+    out += run.size() > kMaxRun ? cut(run, kRunHead, kRunTail) : run;
+    if (end < line.size()) out += ' ';
+    at = end + 1;
+  }
+  return out.size() > kMaxLine ? cut(out, kLineHead, kLineTail) : out;
+}
+
 /// Bad input (malformed file, unknown key, wrong unit, impossible configuration).
 /// The command-line front end prints what() and exits with code 2. what() is always one line: control
 /// characters from any part (a file name, a key, a quoted value) are written as \n, \t or \xHH, so no
-/// echoed input can start a second, forged line.
+/// echoed input can start a second, forged line; and it is bounded (bounded_line), however long the
+/// echoed input.
 class InputError : public std::runtime_error {
  public:
   /// `json_path` is a JSON Pointer ("/machine/models/gpu"); empty when the whole file is meant.
@@ -40,7 +67,7 @@ class InputError : public std::runtime_error {
       : std::runtime_error(compose(file, json_path, message)),
         file_(std::move(file)),
         json_path_(std::move(json_path)),
-        message_(one_line(message)) {}
+        message_(bounded_line(message)) {}
 
   const std::string& file() const { return file_; }
   const std::string& json_path() const { return json_path_; }
@@ -51,7 +78,7 @@ class InputError : public std::runtime_error {
   static std::string compose(const std::string& file, const std::string& path, const std::string& message) {
     std::string out = file.empty() ? std::string("<input>") : file;
     if (!path.empty()) out += ": " + path;
-    return one_line(out + ": " + message);
+    return bounded_line(out + ": " + message);
   }
 
   std::string file_;

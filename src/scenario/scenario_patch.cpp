@@ -5,9 +5,17 @@
 #include <filesystem>
 #include <stdexcept>
 
+#include "core/input_error.hpp"
 #include "core/json_object.hpp"
 
 namespace zs::scenario {
+namespace {
+
+/// The exception a patch throws: its message (which echoes the pointer) as one line, so that a NUL or a
+/// newline in the pointer neither cuts it (what() is a C string) nor starts a second line.
+std::invalid_argument refusal(const std::string& message) { return std::invalid_argument(core::one_line(message)); }
+
+}  // namespace
 
 ScenarioPatch::ScenarioPatch(const core::FileSource& files, std::string scenario_path,
                              const nlohmann::json& resolved)
@@ -23,7 +31,7 @@ PatchTarget ScenarioPatch::locate(const std::string& pointer) {
   try {
     return follow(pointer);
   } catch (const nlohmann::json::exception& e) {  // a token no document can hold ("01" in an array)
-    throw std::invalid_argument("\"" + pointer + "\" cannot be followed: " + e.what());
+    throw refusal("\"" + pointer + "\" cannot be followed: " + e.what());
   }
 }
 
@@ -32,11 +40,11 @@ PatchTarget ScenarioPatch::follow(const std::string& pointer) {
   try {
     ptr = nlohmann::json::json_pointer(pointer);
   } catch (const nlohmann::json::exception&) {
-    throw std::invalid_argument("\"" + pointer +
+    throw refusal("\"" + pointer +
                                 "\" is not a JSON pointer (one like \"/workload/plan/data_parallel\")");
   }
   if (!resolved_.contains(ptr))
-    throw std::invalid_argument("\"" + pointer +
+    throw refusal("\"" + pointer +
                                 "\" names nothing in the resolved configuration (config.json)");
   std::vector<std::string> tokens;
   for (auto p = ptr; !p.empty(); p = p.parent_pointer()) tokens.insert(tokens.begin(), p.back());
@@ -60,7 +68,7 @@ PatchTarget ScenarioPatch::follow(const std::string& pointer) {
       at.pointer = step;
       at.present = false;
     } else {
-      throw std::invalid_argument("\"" + pointer +
+      throw refusal("\"" + pointer +
                                   "\" is a value zettasim derives, not a parameter a file sets (" + at.file +
                                   " has nothing at " + step + ")");
     }

@@ -30,6 +30,12 @@ double bound_value(const SweepSpec& spec, const SweepAxis& axis, const nlohmann:
   SweepValueKind read_as = axis.kind == SweepValueKind::kInteger ? SweepValueKind::kNumber : axis.kind;
   const auto x = numeric_value(read_as, bound);
   if (!x) throw core::InputError(spec.file, at, "expected " + describe(axis.kind) + ", got " + quoted(bound));
+  // Whole numbers between bounds are computed in doubles: beyond 2^53 they would no longer be exact, and
+  // beyond 2^63 not representable at all.
+  constexpr double kExactWhole = 9007199254740992.0;  // 2^53
+  if (axis.kind == SweepValueKind::kInteger && !(std::fabs(*x) <= kExactWhole))
+    throw core::InputError(spec.file, at,
+                           "expected a whole number within +-9007199254740992 (2^53), got " + quoted(bound));
   return *x;
 }
 
@@ -120,6 +126,29 @@ std::vector<std::vector<size_t>> dimensions(const SweepSpec& spec) {
     }
   }
   return dims;
+}
+
+/// Every value an exclusion names is one of its axis's values (a quantity in any unit it parses in): one
+/// of the wrong type, in the wrong unit or not on the axis would silently match nothing.
+void check_exclusions(const SweepSpec& spec) {
+  for (size_t i = 0; i < spec.exclude.size(); ++i)
+    for (const auto& axis : spec.axes) {
+      if (!spec.exclude[i].contains(axis.name)) continue;
+      const std::string at = core::json_pointer_append("/exclude/" + std::to_string(i), axis.name);
+      const nlohmann::json& value = spec.exclude[i].at(axis.name);
+      if (axis.sampled)
+        throw core::InputError(spec.file, at,
+                               "axis \"" + axis.name + "\" is sampled: its values are drawn, none can be excluded");
+      if (std::none_of(axis.values.begin(), axis.values.end(),
+                       [&](const nlohmann::json& v) { return same_value(axis.kind, v, value); })) {
+        std::string listed;
+        for (const auto& v : axis.values) listed += (listed.empty() ? "" : ", ") + quoted(v);
+        if (listed.size() > 200) listed = listed.substr(0, 197) + "...";
+        throw core::InputError(spec.file, at,
+                               "expected one of axis \"" + axis.name + "\"'s values (" + describe(axis.kind) +
+                                   ": " + listed + "), got " + quoted(value));
+      }
+    }
 }
 
 bool excluded(const SweepSpec& spec, const std::vector<nlohmann::json>& values) {
@@ -234,10 +263,7 @@ SweepPlan SweepPlan::make(const core::FileSource& files, SweepSpec spec, const L
     if (!axis.ranged && !axis.sampled) check_values(files, spec, axis, target.include);
   }
   if (spec.sample_count > 0) draw_samples(spec);
-  for (const auto& rule : spec.exclude)
-    for (const auto& axis : spec.axes)
-      if (rule.contains(axis.name) && !fits(axis.kind, rule.at(axis.name)) && !rule.at(axis.name).is_string())
-        throw core::InputError(spec.file, "/exclude", "\"" + axis.name + "\" takes " + describe(axis.kind));
+  check_exclusions(spec);
   plan.points = combine(spec, limits.max_sweep_points);
   plan.spec = std::move(spec);
   return plan;

@@ -170,6 +170,15 @@ TEST_CASE("validate --set: a pointer that leads nowhere, or a value the run refu
   const auto malformed = run("overlap_slowdown=0");
   CHECK(malformed.code == 2);
   CHECK(malformed.err.find("--set: expected POINTER=VALUE") != std::string::npos);
+  const auto twice = test::run_cli({"validate", "at-scale", "--set", "/policies/collective=ring", "--set",
+                                    "/policies/collective=tree", "--out", dir.file("v")});
+  CHECK(twice.code == 2);
+  CHECK(twice.err == "zettasim: error: --set: /policies/collective: set twice (\"ring\", then \"tree\"): give "
+                     "each parameter one --set\n");
+  const auto long_value = run("/policies/collective=" + std::string(100000, 'x'));
+  CHECK(long_value.code == 2);
+  CHECK(long_value.err.size() < 2500);
+  CHECK(long_value.err.find("characters left out") != std::string::npos);
   const auto table =
       test::run_cli({"validate", "--set", "/workload/plan/micro_batch=2", "--out", dir.file("v")});
   CHECK(table.code == 2);

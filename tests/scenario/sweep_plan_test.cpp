@@ -206,6 +206,49 @@ TEST_CASE("excluded points are left out and the rest renumbered") {
   CHECK(plan.points[2].values == std::vector<nlohmann::json>{4, "double-binary-tree"});
 }
 
+TEST_CASE("an exclusion names values its axes take: of their type, in a unit they parse, on the axis") {
+  auto refusal = [](nlohmann::json exclude) {
+    SweepFiles f;
+    f.axis("dp", "/workload/plan/data_parallel", {2, 4});
+    f.axis("hbm", "/machine/models/gpu/hbm_capacity", {"40GiB", "80GiB"});
+    f.sweep["exclude"] = nlohmann::json::array({std::move(exclude)});
+    return f.error();
+  };
+  CHECK(refusal({{"dp", 4}, {"hbm", "81920MiB"}}) == "(no error)");  // the same 80 GiB in another unit
+  CHECK(refusal({{"dp", "4"}}) ==
+        "sweep.json: /exclude/0/dp: expected one of axis \"dp\"'s values (a whole number: 2, 4), got \"4\"");
+  CHECK(refusal({{"dp", 3}}).find("/exclude/0/dp: expected one of axis \"dp\"'s values") != std::string::npos);
+  CHECK(refusal({{"dp", 2}, {"hbm", "80GB/s"}}).find("sweep.json: /exclude/0/hbm: expected one of axis \"hbm\"'s "
+                                                     "values (") == 0);
+  SweepFiles sampled;
+  sampled.sweep["samples"] = {{"count", 4}};
+  sampled.sweep["axes"].push_back({{"name", "eff"},
+                                   {"pointer", "/machine/models/gpu/matrix_efficiency"},
+                                   {"sample", {{"from", 0.2}, {"to", 1.0}}}});
+  sampled.sweep["exclude"] = {{{"eff", 0.5}}};
+  CHECK(sampled.error() ==
+        "sweep.json: /exclude/0/eff: axis \"eff\" is sampled: its values are drawn, none can be excluded");
+}
+
+TEST_CASE("a NUL or a newline in an axis's pointer is written out in the refusal, which stays one line") {
+  SweepFiles f;
+  f.axis("a", std::string("/workload/pl\0an\n/x", 18), {1});
+  CHECK(f.error() == "sweep.json: /axes/0/pointer: \"/workload/pl\\x00an\\n/x\" names nothing in the resolved "
+                     "configuration (config.json)");
+}
+
+TEST_CASE("an integer range's ends are whole numbers a double holds exactly (within 2^53)") {
+  SweepFiles f;
+  f.sweep["axes"].push_back({{"name", "seed"},
+                             {"pointer", "/scenario/seed"},
+                             {"range", {{"from", 1}, {"to", INT64_MAX - 1}, {"steps", 3}}}});
+  CHECK(f.error() == "sweep.json: /axes/0/range/to: expected a whole number within +-9007199254740992 (2^53), "
+                     "got 9223372036854775806");
+  f.sweep["axes"][0]["range"]["to"] = 9007199254740992LL;
+  CHECK(f.error() == "(no error)");
+  CHECK(f.plan().spec.axes[0].values.back() == 9007199254740992LL);
+}
+
 TEST_CASE("a point the scenario refuses is an input error of that point alone") {
   SweepFiles f;
   f.axis("mb", "/workload/plan/micro_batch", {1, 3});
