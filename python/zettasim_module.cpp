@@ -26,6 +26,7 @@
 #include "core/file_source.hpp"
 #include "core/input_error.hpp"
 #include "core/version.hpp"
+#include "engine/engine_value_error.hpp"
 #include "output/chakra_folder.hpp"
 #include "output/goodput_report.hpp"
 #include "output/output_formats.hpp"
@@ -124,6 +125,9 @@ std::string child_payload(const std::function<Files()>& work) {
     return nlohmann::json{{"files", work()}}.dump();
   } catch (const core::InputError& e) {
     return nlohmann::json{{"input_error", {e.what(), e.file(), e.json_path(), e.message()}}}.dump();
+  } catch (const engine::EngineValueError& e) {  // in-range values that combine beyond the engine's range
+    const std::string line = core::bounded_line(e.what());
+    return nlohmann::json{{"input_error", {line, "", "", line}}}.dump();
   } catch (const std::exception& e) {
     return nlohmann::json{{"error", e.what()}}.dump();
   }

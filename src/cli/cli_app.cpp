@@ -12,6 +12,7 @@
 #include "cli/commands.hpp"
 #include "core/input_error.hpp"
 #include "core/version.hpp"
+#include "engine/engine_value_error.hpp"
 #include "output/parameter_reference.hpp"
 #include "plugin/scenario_with_plugins.hpp"
 #include "scenario/catalog.hpp"
@@ -494,6 +495,9 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
       if (*c.parsed) return c.action(out);
   } catch (const core::InputError& e) {
     err << "zettasim: error: " << e.what() << "\n";
+    return 2;
+  } catch (const engine::EngineValueError& e) {
+    err << "zettasim: error: " << core::bounded_line(e.what()) << "\n";
     return 2;
   } catch (const std::exception& e) {
     err << "zettasim: internal error: " << core::one_line(e.what()) << "\n";

@@ -5,6 +5,7 @@
 #include <cstring>
 #include <fstream>
 
+#include <stdlib.h>
 #include <unistd.h>
 
 #include "core/atomic_file.hpp"
@@ -46,6 +47,18 @@ std::string tail(const fs::path& path, std::streamoff n) {
   return out;
 }
 
+/// Why no file can be created in `folder`, or "" when one can: an empty probe is created there and removed,
+/// as the atomic write will create its temporary file. (access() answers yes for root in /proc, where
+/// creating a file fails.)
+std::string creation_problem(const fs::path& folder) {
+  std::string probe = (folder / ".zettasim-probe-XXXXXX").string();
+  const int fd = ::mkstemp(probe.data());
+  if (fd < 0) return std::strerror(errno);
+  ::close(fd);
+  ::unlink(probe.c_str());
+  return {};
+}
+
 }  // namespace
 
 void check_output_file(const OutputFile& f) {
@@ -55,9 +68,8 @@ void check_output_file(const OutputFile& f) {
   if (!fs::is_directory(parent, ec))
     throw InputError(f.option, "",
                      "no folder " + quoted(parent) + " to write " + quoted(f.path.filename()) + " in");
-  if (::access(parent.c_str(), W_OK) != 0)
-    throw InputError(f.option, "",
-                     "cannot write in folder " + quoted(parent) + " (" + std::strerror(errno) + ")");
+  if (const std::string problem = creation_problem(parent); !problem.empty())
+    throw InputError(f.option, "", "cannot write in folder " + quoted(parent) + " (" + problem + ")");
   const fs::file_status status = fs::symlink_status(f.path, ec);
   if (ec || !fs::exists(status)) return;
   if (fs::is_symlink(status))

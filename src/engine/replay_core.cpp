@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "engine/op_duration.hpp"
+#include "engine/engine_value_error.hpp"
 #include "engine/op_jitter.hpp"
 #include "policy/placement/trace_fit.hpp"
 #include "topology/routing.hpp"
@@ -442,7 +443,8 @@ ReplayResult ReplayCore::take_result() {
   const size_t slots = rank_of_slot.size();
   double t_end = 0;
   for (size_t i = 0; i < slots; ++i)
-    if (finish[i] > t_end) {
+    if (checked_engine_value(finish[i], "rank " + std::to_string(rank_of_slot[i]) + "'s finish time (s)", 1e18) >
+        t_end) {
       t_end = finish[i];
       out.critical_rank = rank_of_slot[i];
       out.critical_slot = i;

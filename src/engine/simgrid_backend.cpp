@@ -17,6 +17,7 @@
 #include <simgrid/s4u.hpp>
 #include <xbt/config.hpp>
 
+#include "engine/engine_value_error.hpp"
 #include "topology/routing.hpp"
 
 // SimGrid 3.32 keeps its clock in a process-wide static that no public call resets, so a second
@@ -39,6 +40,10 @@ void reset_simgrid_clock() {
 /// Host speed in work units per second: a compute activity of d seconds is d * 1e9 units, so
 /// SimGrid's work-amount precision (1e-5 units) is 10 fs.
 constexpr double kHostSpeed = 1e9;
+/// The longest activity handed to SimGrid, s (10^18 s, the longest time a scenario may state), and the
+/// largest payload, B (2^62: SimGrid takes it as a 64-bit integer).
+constexpr double kMaxSeconds = 1e18;
+constexpr double kMaxPayload = 4611686018427387904.0;
 
 void configure_simgrid_once() {
   // SimGrid's configuration is process-wide and its network model cannot be set twice.
@@ -249,7 +254,7 @@ void SimgridBackend::start_compute(topology::NodeId unit, core::Seconds duration
   if (host == nullptr) throw std::logic_error("compute started on a node without a host");
   auto exec = sg4::Exec::init();
   exec->set_host(host);
-  exec->set_flops_amount(duration.value() * kHostSpeed);
+  exec->set_flops_amount(checked_engine_value(duration.value(), "a compute duration (s)", kMaxSeconds) * kHostSpeed);
   impl_->start(exec, token);
 }
 
@@ -278,7 +283,8 @@ void SimgridBackend::start_transfer(topology::NodeId src, topology::NodeId dst, 
     throw std::logic_error("transfer started on a backend built without a network");
   impl_->check_route(src, dst, route);
   auto comm = sg4::Comm::sendto_init(impl_->hosts.at(src), impl_->hosts.at(dst));
-  comm->set_payload_size(static_cast<uint64_t>(std::llround(bytes.value())));
+  comm->set_payload_size(static_cast<uint64_t>(
+      std::llround(checked_engine_value(bytes.value(), "a transfer's payload (B)", kMaxPayload))));
   impl_->next_route = &route;  // SimGrid resolves the route synchronously inside start()
   impl_->next_step_latency =
       step_latency >= 0 ? step_latency : topology::route_step_latency(impl_->machine, route).value();
@@ -294,7 +300,7 @@ void SimgridBackend::start_transfer(topology::NodeId src, topology::NodeId dst, 
 void SimgridBackend::start_timer(core::Seconds delay, Token token) {
   auto exec = sg4::Exec::init();
   exec->set_host(impl_->timer_host);
-  exec->set_flops_amount(delay.value() * kHostSpeed);
+  exec->set_flops_amount(checked_engine_value(delay.value(), "a timed delay (s)", kMaxSeconds) * kHostSpeed);
   impl_->start(exec, token);
 }
 

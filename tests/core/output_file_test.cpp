@@ -88,6 +88,15 @@ TEST_CASE("never a link, a folder, a missing folder or an input, not even with f
   CHECK(holds(refusal([&] { zs::core::check_output_file(output("")); }), "expected a file's path"));
 }
 
+TEST_CASE("a folder no file can be created in is refused before any work, even for root") {
+  // /proc lets root pass access(W_OK) but creates no file: the check creates a probe, as the write will.
+  CHECK(holds(refusal([] { zs::core::check_output_file(output("/proc/zettasim-timeline.json")); }),
+              "cannot write in folder \"/proc\""));
+  zs::test::TempDir dir;
+  CHECK(refusal([&] { zs::core::check_output_file(output(dir.path() / "t.json")); }).empty());
+  CHECK(fs::is_empty(dir.path()));  // the probe is gone
+}
+
 TEST_CASE("the files a disk source read are the inputs no output may replace") {
   zs::test::TempDir dir;
   const std::string a = dir.write("a.json", "{}");

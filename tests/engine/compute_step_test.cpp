@@ -1,6 +1,9 @@
 // A compute-only step on one GPU takes exactly FLOPs / (peak x efficiency) (+ launch overhead).
 #include <doctest/doctest.h>
 
+#include <cmath>
+
+#include "engine/engine_value_error.hpp"
 #include "engine/simulation.hpp"
 #include "policy/collective/ring_collective.hpp"
 #include "policy/placement/linear_placement.hpp"
@@ -168,4 +171,21 @@ TEST_CASE("a chain of compute ops runs as one activity with the same times, a br
   CHECK(chained.replay.compute_activities == 1);
   CHECK(chained.replay.iteration_time.value() == zs::test::approx(6e-3).epsilon(1e-12));
   CHECK(chained.replay.ranks[0].compute.value() == zs::test::approx(6e-3).epsilon(1e-12));
+}
+
+TEST_CASE("in-range values that combine beyond what the engine represents: one error, not an abort") {
+  // 10^30 FLOPs (the largest count a file may state) on a unit of 1 FLOP/s (the slowest): 2 x 10^30 s.
+  auto slowest = test::unit_model("1FLOPS", 0.5, "0s");
+  workload::ComputeOp op{core::Flops(1e30), core::Bytes(0.0), core::Dtype::kBf16, core::WorkKind::kMatrix, 1};
+  try {
+    simulate_one(slowest, op);
+    FAIL("no error");
+  } catch (const engine::EngineValueError& e) {
+    CHECK(std::string(e.what()) ==
+          "the simulation derived a compute duration (s) of 2e+30, outside [0, 1e+18]: the scenario's values "
+          "combine beyond what the engine can represent");
+  }
+  CHECK(engine::checked_engine_value(3.5, "x") == 3.5);
+  for (double bad : {-1.0, std::nan(""), HUGE_VAL, 2e300})
+    CHECK_THROWS_AS(engine::checked_engine_value(bad, "x"), engine::EngineValueError);
 }
