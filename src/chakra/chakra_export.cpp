@@ -38,6 +38,13 @@ int64_t whole_bytes(core::Bytes b) {
   return std::llround(b.value());
 }
 
+/// A compute time as Chakra's whole microseconds: the nearest, and at least 1 for any time above 0 (a
+/// duration of 0 tells ASTRA-sim to cost the node by its roofline instead).
+uint64_t whole_micros(core::Seconds t) {
+  if (!(t.value() > 0)) return 0;
+  return std::max<uint64_t>(1, static_cast<uint64_t>(std::llround(t.value() * 1e6)));
+}
+
 /// The trace without its ops: what every file's GlobalMetadata carries.
 nlohmann::json trace_header(const workload::Trace& trace) {
   nlohmann::json header = workload::trace_to_json(trace);
@@ -55,10 +62,14 @@ class ProcessGroups {
         if (const auto* c = std::get_if<workload::CollectiveOp>(&op.body)) add_communicator(c->communicator);
   }
 
-  /// The pg_name of `rank`'s group on `communicator`.
+  /// The pg_name of `rank`'s group on `communicator`: "0" for a group of every rank.
   std::string id(const std::string& communicator, uint64_t rank) const {
     const auto& [groups, ids] = by_communicator_.at(communicator);
     return std::to_string(ids.at(*groups.index(rank)));
+  }
+  /// The number of members of `rank`'s group on `communicator`.
+  uint64_t size(const std::string& communicator, uint64_t rank) const {
+    return by_communicator_.at(communicator).first.size(rank);
   }
 
   /// The communicator-group file: {"id": [member ranks], ...}, ids in increasing order.
@@ -72,12 +83,18 @@ class ProcessGroups {
   void add_communicator(const std::string& name) {
     if (by_communicator_.count(name) != 0) return;
     const workload::CommunicatorGroups groups = *trace_.groups_of(name);
-    std::vector<uint64_t> ids(groups.count(), 0);
+    constexpr uint64_t kUnassigned = UINT64_MAX;
+    std::vector<uint64_t> ids(groups.count(), kUnassigned);
     for (uint64_t rank = 0, found = 0; rank < trace_.mesh.size() && found < ids.size(); ++rank) {
       const auto group = groups.index(rank);
-      if (!group || ids[*group] != 0) continue;
+      if (!group || ids[*group] != kUnassigned) continue;
       uint64_t& id = ids[*group];
       std::vector<uint64_t> members = groups.members(rank);
+      ++found;
+      if (members.size() == trace_.mesh.size()) {  // every rank: "0", which needs no group file
+        id = 0;
+        continue;
+      }
       std::sort(members.begin(), members.end());
       auto known = id_of_members_.find(members);
       if (known == id_of_members_.end()) {
@@ -85,7 +102,6 @@ class ProcessGroups {
         known = id_of_members_.emplace(std::move(members), members_.size()).first;
       }
       id = known->second;
-      ++found;
     }
     by_communicator_.emplace(name, std::make_pair(groups, std::move(ids)));
   }
@@ -98,7 +114,7 @@ class ProcessGroups {
 
 /// Writes one rank's file.
 std::string rank_file(const workload::Trace& trace, const nlohmann::json& header, const ProcessGroups& groups,
-                      uint64_t rank) {
+                      uint64_t rank, const ComputeTime& compute_time) {
   std::string out;
   ChakraProtoMsg::GlobalMetadata meta;
   meta.set_version(kChakraVersion);
@@ -136,12 +152,19 @@ std::string rank_file(const workload::Trace& trace, const nlohmann::json& header
       if (c->duration) {
         node.set_duration_micros(static_cast<uint64_t>(std::llround(c->duration->value() * 1e6)));
         extra["duration"] = core::to_string(*c->duration);
+      } else if (compute_time) {  // zettasim's time on the unit: what ASTRA-sim charges the node
+        node.set_duration_micros(whole_micros(compute_time(rank, *c)));
       }
     } else if (const auto* c = std::get_if<workload::CollectiveOp>(&op.body)) {
       node.set_type(ChakraProtoMsg::COMM_COLL_NODE);
       *node.add_attr() = int64_attribute("comm_type", comm_type(c->kind));
-      *node.add_attr() = int64_attribute("comm_size", whole_bytes(c->bytes));
+      // An all-gather's comm_size is each rank's input, S / n, as PyTorch's execution-trace observer
+      // records it (the input tensor's bytes) and ASTRA-sim reads it; the others' the buffer S.
+      const bool gather = c->kind == CollectiveKind::kAllGather;
+      const core::Bytes size = gather ? c->bytes / double(groups.size(c->communicator, rank)) : c->bytes;
+      *node.add_attr() = int64_attribute("comm_size", whole_bytes(size));
       *node.add_attr() = string_attribute("pg_name", groups.id(c->communicator, rank));
+      if (gather) extra["bytes"] = core::to_string(c->bytes);
       extra["communicator"] = c->communicator;
       if (c->dispatch) extra["dispatch"] = workload::dispatch_to_json(*c->dispatch);
     } else if (const auto* m = std::get_if<workload::MemoryOp>(&op.body)) {
@@ -180,7 +203,8 @@ std::string rank_file(const workload::Trace& trace, const nlohmann::json& header
 
 }  // namespace
 
-uint64_t export_chakra(const workload::Trace& trace, const std::string& base_name, const FileSink& sink) {
+uint64_t export_chakra(const workload::Trace& trace, const std::string& base_name, const FileSink& sink,
+                       const ComputeTime& compute_time) {
   const uint64_t ranks = trace.mesh.size();
   if (ranks > kMaxExportRanks)
     throw workload::trace_error(trace, "/mesh",
@@ -191,7 +215,7 @@ uint64_t export_chakra(const workload::Trace& trace, const std::string& base_nam
   const nlohmann::json header = trace_header(trace);
   const ProcessGroups groups(trace);
   for (uint64_t r = 0; r < ranks; ++r)
-    sink(base_name + "." + std::to_string(r) + ".et", rank_file(trace, header, groups, r));
+    sink(base_name + "." + std::to_string(r) + ".et", rank_file(trace, header, groups, r, compute_time));
   sink(base_name + ".json", groups.file());
   return ranks;
 }

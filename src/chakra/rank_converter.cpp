@@ -263,7 +263,10 @@ class RankConverter {
     nlohmann::json c = {{"kind", collective_name(f_, at, *type)},
                         {"bytes", byte_string(barrier ? 0 : required_size(f_, node, at, "comm_size"))}};
     const auto group = string_attribute(node.attr(), "pg_name", f_.path, at).value_or("");
+    const bool gather = *type == ChakraProtoMsg::ALL_GATHER;
     if (extra) {
+      // zettasim's own all-gather states its whole buffer S beside the per-rank comm_size.
+      if (gather && extra->has("bytes")) c["bytes"] = extra->string("bytes");
       // The communicator's name; exports before numeric process groups carried it as the pg_name.
       if (extra->has("communicator"))
         c["communicator"] = extra->string("communicator");
@@ -274,8 +277,15 @@ class RankConverter {
       if (extra->has("dispatch")) c["dispatch"] = extra->required("dispatch");
       return c;
     }
+    // An all-gather's comm_size is each rank's input (PyTorch's observer, ASTRA-sim): S is n times it.
+    auto gathered = [&](uint64_t members) {
+      if (gather)
+        c["bytes"] = core::to_string(core::Bytes(static_cast<double>(required_size(f_, node, at, "comm_size")) *
+                                                 static_cast<double>(members)));
+    };
     if (!group.empty()) {
       c["communicator"] = process_group(group, at);
+      gathered(group_size(group));
       return c;
     }
     if (const auto* dims = find_attribute(node.attr(), "involved_dim"); dims != nullptr) {
@@ -288,7 +298,14 @@ class RankConverter {
                                  "known to zettasim (all dimensions, or none given, mean all ranks)");
     }
     c["communicator"] = layout_.every_rank;
+    gathered(layout_.ranks);
     return c;
+  }
+
+  /// The number of members of process group `id`, which process_group has checked.
+  uint64_t group_size(const std::string& id) const {
+    const auto* members = layout_.groups == nullptr ? nullptr : layout_.groups->find(id);
+    return members == nullptr ? layout_.ranks : members->size();  // "0" without a listing: every rank
   }
 
   /// The communicator of process group `id` (a node's pg_name), which this rank must be a member of.

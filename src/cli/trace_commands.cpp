@@ -92,10 +92,11 @@ int export_chakra_files(const std::string& input, const std::string& comm_groups
   const auto replace = force ? core::Replace::kForce : core::Replace::kOwnOutput;
   core::check_replaceable(out_dir, replace);
   core::DiskFileSource sources;
-  const workload::Trace trace = trace_of(sources, input, nullptr, nullptr, comm_groups);
+  const study::TraceInput read = study::read_trace_input(sources, input, nullptr, comm_groups);
+  const workload::Trace& trace = read.trace;
   core::CommandOutputs(sources.files_read()).add_folder("--out", out_dir);
   check_trace_name_for_files(input, trace, "the Chakra file names");
-  const uint64_t files = output::write_chakra_folder(trace, out_dir, replace);
+  const uint64_t files = output::write_chakra_folder(trace, out_dir, replace, read.compute_time);
   out << "trace \"" << trace.name << "\": " << files << " Chakra files written, "
       << (std::filesystem::path(out_dir) / (trace.name + ".0.et")).generic_string() << " to ." << files - 1
       << ".et (prefix " << (std::filesystem::path(out_dir) / trace.name).generic_string() << ")\n";

@@ -1,10 +1,15 @@
 // Reading a trace from whatever file stands for one.
 #include "study/trace_input.hpp"
 
+#include <memory>
+#include <vector>
+
 #include "core/input_error.hpp"
 #include "core/json_object.hpp"
+#include "engine/op_duration.hpp"
 #include "scenario/scenario_loader.hpp"
 #include "scenario/workload_builder.hpp"
+#include "study/scenario_simulation.hpp"
 #include "workload/trace_json.hpp"
 
 namespace zs::study {
@@ -16,6 +21,15 @@ void refuse_plan(const TraceGeneration* generation, const std::string& carrier) 
     throw core::InputError(
         generation->plan_source, "",
         "a " + carrier + " carries its own plan; " + generation->plan_source + " goes with a model file");
+}
+
+/// Each compute op's time on the unit the scenario's placement puts its rank on.
+chakra::ComputeTime compute_time_on(std::shared_ptr<const scenario::Scenario> s) {
+  auto units = std::make_shared<const std::vector<topology::NodeId>>(
+      placement_policy_of(*s)->place({s->trace, s->machine, s->seed}).unit_of_rank);
+  return [s, units](uint64_t rank, const workload::ComputeOp& op) {
+    return engine::op_duration(s->machine.unit_model(units->at(rank)), op);
+  };
 }
 
 }  // namespace
@@ -42,7 +56,8 @@ TraceInput read_trace_input(const core::FileSource& files, const std::string& pa
       doc.is_object() && doc.contains("kind") && doc["kind"].is_string() ? doc["kind"] : "";
   if (kind == "scenario") {
     refuse_plan(generation, "scenario");
-    return {scenario::ScenarioLoader(files).load(path).trace, std::nullopt};
+    auto s = std::make_shared<const scenario::Scenario>(scenario::ScenarioLoader(files).load(path));
+    return {s->trace, std::nullopt, compute_time_on(s)};
   }
   if (kind == "trace") return {workload::trace_from_json(doc, path), std::nullopt};
   if (kind == "transformer" && generation != nullptr) {

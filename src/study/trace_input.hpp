@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "chakra/chakra_export.hpp"
 #include "chakra/chakra_import.hpp"
 #include "core/file_source.hpp"
 #include "workload/trace.hpp"
@@ -23,6 +24,9 @@ struct TraceGeneration {
 struct TraceInput {
   workload::Trace trace;
   std::optional<chakra::ChakraImportReport> imported;  ///< when read from Chakra files: what was assumed
+  /// When read from a scenario: each compute op's time on the unit the scenario's placement gives its
+  /// rank (engine::op_duration on that unit's model), for a Chakra export's duration_micros; else empty.
+  chakra::ComputeTime compute_time = {};
 };
 
 /// Reads `path` from `files`. `generation` (null: a model file is refused) turns a model file into a

@@ -154,7 +154,7 @@ TEST_CASE("export writes what ASTRA-sim's feeder reads: node types, sizes, peers
   REQUIRE(reader.next(meta, "/metadata"));
   CHECK(meta.version() == "0.0.4");
   Node nd;
-  size_t nodes = 0, sends = 0, colls = 0;
+  size_t nodes = 0, sends = 0, colls = 0, gathers = 0;
   std::map<uint64_t, int> ids;
   const auto& ops = s.trace.program_of(0).ops;
   while (reader.next(nd, "/nodes")) {
@@ -173,8 +173,12 @@ TEST_CASE("export writes what ASTRA-sim's feeder reads: node types, sizes, peers
     if (nd.type() == ChakraProtoMsg::COMM_COLL_NODE) {
       ++colls;
       const auto& c = std::get<workload::CollectiveOp>(op.body);
+      const auto members = s.trace.mesh.group_members(0, *s.trace.communicator_axes(c.communicator));
+      // Each rank's input: an all-gather's S / n, the others' S.
+      const double input = c.bytes.value() / (c.kind == workload::CollectiveKind::kAllGather ? members.size() : 1);
+      gathers += c.kind == workload::CollectiveKind::kAllGather;
       for (const auto& a : nd.attr()) {
-        if (a.name() == "comm_size") CHECK(a.int64_val() == std::llround(c.bytes.value()));
+        if (a.name() == "comm_size") CHECK(a.int64_val() == std::llround(input));
         if (a.name() == "pg_name") {  // a number >= 1 whose members are rank 0's group on the communicator
           CHECK(std::stoi(a.string_val()) >= 1);
           std::vector<uint64_t> members = groups.at(a.string_val());
@@ -188,6 +192,82 @@ TEST_CASE("export writes what ASTRA-sim's feeder reads: node types, sizes, peers
   CHECK(nodes == ops.size());
   CHECK(sends > 0);
   CHECK(colls > 0);
+  CHECK(gathers > 0);  // the tensor-parallel all-gathers of sequence parallelism
+}
+
+namespace {
+
+/// One collective on `ranks` ranks as ASTRA-sim's microbenchmarks write it (microbenchmarks/<kind>/
+/// <n>npus_<size>): one COMM_COLL_NODE per rank of comm_size `input` bytes, no process group.
+std::string write_microbenchmark(const test::TempDir& dir, ChakraProtoMsg::CollectiveCommType type,
+                                 uint32_t ranks, int64_t input) {
+  for (uint32_t r = 0; r < ranks; ++r)
+    write_rank(dir, "micro", r,
+               {node(0, "collective", ChakraProtoMsg::COMM_COLL_NODE, {},
+                     {chakra::bool_attribute("is_cpu_op", false), chakra::int64_attribute("comm_type", type),
+                      chakra::int64_attribute("comm_size", input)})});
+  return dir.file("micro");
+}
+
+}  // namespace
+
+TEST_CASE("an all-gather's comm_size is each rank's input, as ASTRA-sim's microbenchmarks write it") {
+  // all_gather/8npus_1MB: each of 8 ranks contributes 1 MiB and ends with 8 MiB; a ring moves 7 MiB into
+  // every rank, 7 MiB / B on 8 units of B per direction (the ring's 7 steps of 1 MiB).
+  test::TempDir dir;
+  core::DiskFileSource files;
+  const auto gather =
+      chakra::import_chakra(write_microbenchmark(dir, ChakraProtoMsg::ALL_GATHER, 8, 1 << 20), files);
+  const auto& op = std::get<workload::CollectiveOp>(gather.trace.roles.at(0).ops.at(0).body);
+  CHECK(op.kind == workload::CollectiveKind::kAllGather);
+  CHECK(op.bytes.value() == 8.0 * (1 << 20));
+  auto machine = test::single_switch_machine(8, test::unit_model("1PFLOPS", 0.5, "0s"),
+                                             test::link_model("100GB/s", "0s"));
+  CHECK(iteration(machine, gather.trace) == zs::test::approx(7.0 * (1 << 20) / 100e9).epsilon(1e-6));
+  // A reduce-scatter's comm_size is its input too, the whole buffer: reduce_scatter/8npus_1MB reduces 1 MiB.
+  test::TempDir rs_dir;
+  const auto scatter =
+      chakra::import_chakra(write_microbenchmark(rs_dir, ChakraProtoMsg::REDUCE_SCATTER, 8, 1 << 20), files);
+  CHECK(std::get<workload::CollectiveOp>(scatter.trace.roles.at(0).ops.at(0).body).bytes.value() == 1 << 20);
+}
+
+TEST_CASE("export: all-gathers at each rank's input, a group of every rank as pg 0, compute times in us") {
+  // A ZeRO-3 style all-gather of 1 GiB (the gathered buffer) on 8 ranks is written as 128 MiB per rank,
+  // which ASTRA-sim's ring gathers back to 1 GiB; the group of all 8 ranks is "0", which ASTRA-sim reads
+  // without a group file; and each compute node carries the time the unit takes for it.
+  workload::Trace t;
+  t.name = "gather";
+  t.mesh = workload::Mesh({{"dp", 8}});
+  t.streams = {"compute", "dp"};
+  workload::ComputeOp gemm{core::Flops(1e12), core::Bytes(0.0), core::Dtype::kBf16, core::WorkKind::kMatrix, 1};
+  t.roles = {{"rank",
+              {{"gemm", "forward", 0, {}, gemm},
+               {"gather", "forward", 1, {0}, workload::CollectiveOp{workload::CollectiveKind::kAllGather, "dp",
+                                                                    core::Bytes(1024.0 * 1024 * 1024)}}}}};
+  t.model_flops = core::Flops(8e12);
+  std::map<std::string, std::string> written;
+  chakra::export_chakra(
+      t, "job", [&](const std::string& name, const std::string& bytes) { written[name] = bytes; },
+      [](uint64_t, const workload::ComputeOp& op) { return core::Seconds(op.flops.value() / 0.5e15); });
+  CHECK(nlohmann::json::parse(written.at("job.json")) == nlohmann::json::object());
+  chakra::RecordReader reader(written.at("job.3.et"), "job.3.et");
+  ChakraProtoMsg::GlobalMetadata meta;
+  REQUIRE(reader.next(meta, "/metadata"));
+  Node compute, gather;
+  REQUIRE(reader.next(compute, "/nodes"));
+  REQUIRE(reader.next(gather, "/nodes"));
+  CHECK(compute.duration_micros() == 2000);  // 1 TFLOP at 0.5 PFLOP/s
+  std::map<std::string, std::string> attrs;
+  for (const auto& a : gather.attr())
+    attrs[a.name()] = a.has_int64_val() ? std::to_string(a.int64_val()) : a.string_val();
+  CHECK(attrs.at("comm_size") == std::to_string(128 << 20));
+  CHECK(attrs.at("pg_name") == "0");
+  // zettasim reads its own export back whole: the gathered buffer and no measured compute durations.
+  test::TempDir dir;
+  for (const auto& [name, bytes] : written) std::ofstream(dir.file(name), std::ios::binary) << bytes;
+  core::DiskFileSource files;
+  const auto back = chakra::import_chakra(dir.file("job"), files);
+  CHECK(workload::trace_to_json(back.trace) == workload::trace_to_json(t));
 }
 
 TEST_CASE("a Chakra trace in ASTRA-sim's style replays to the closed form of its operations") {

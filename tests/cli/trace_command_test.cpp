@@ -2,11 +2,14 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 
 #include <nlohmann/json.hpp>
 
+#include "chakra/et_records.hpp"
+#include "et_def.pb.h"
 #include "support/chakra_files.hpp"
 #include "support/run_cli.hpp"
 #include "support/temp_dir.hpp"
@@ -147,6 +150,50 @@ TEST_CASE("trace export-chakra writes one file per rank, a scenario replays them
   CHECK(times[1] == times[0]);
   CHECK(times[2] == times[0]);
   CHECK(test::read_text(dir.path() / "r1" / "report.txt").find("Chakra trace") != std::string::npos);
+}
+
+TEST_CASE("export-chakra of a scenario gives each compute node its time on the unit, groups of all as 0") {
+  // The default scenario (data parallelism 8 on one HGX H100, one group of every rank) with an H100 that
+  // computes beside communication at full speed, so that the run's compute time is the ops' own.
+  test::TempDir dir;
+  auto gpu = nlohmann::json::parse(test::read_text(source_file("models/h100-sxm.json")));
+  gpu["overlap_slowdown"] = 0.0;
+  gpu["sources"]["overlap_slowdown"] = "assumption of this test: no slowdown";
+  dir.write("gpu.json", gpu.dump());
+  auto doc = nlohmann::json::parse(test::read_text(source_file("scenarios/default.json")));
+  doc["machine"]["topology"] = source_file("topologies/hgx-h100-8.json");
+  doc["machine"]["models"] = {{"gpu", "gpu.json"},
+                              {"nvlink", source_file("models/nvlink4.json")},
+                              {"nvswitch", source_file("models/nvswitch-gen3.json")}};
+  doc["workload"]["model"] = source_file("workloads/gpt3-1.3b.json");
+  const std::string scenario = dir.write("default.json", doc.dump());
+  REQUIRE(test::run_cli({"trace", "export-chakra", scenario, "--out", dir.file("et")}).code == 0);
+  REQUIRE(test::run_cli({"run", scenario, "--out", dir.file("r"), "--quiet"}).code == 0);
+  const auto summary = nlohmann::json::parse(test::read_text(dir.path() / "r" / "summary.json"));
+  const std::string prefix = dir.file("et/gpt3-1.3b-dp8");
+  CHECK(test::read_text(prefix + ".json") == "{}\n");  // no numbered group: ASTRA-sim needs no group file
+  const std::string rank0 = test::read_text(prefix + ".0.et");  // the reader holds a view of it
+  chakra::RecordReader reader(rank0, "gpt3-1.3b-dp8.0.et");
+  ChakraProtoMsg::GlobalMetadata meta;
+  REQUIRE(reader.next(meta, "/metadata"));
+  ChakraProtoMsg::Node node;
+  double compute_us = 0;
+  size_t computes = 0;
+  while (reader.next(node, "/nodes")) {
+    if (node.type() == ChakraProtoMsg::COMP_NODE) {
+      CHECK(node.duration_micros() > 0);
+      compute_us += double(node.duration_micros());
+      ++computes;
+    }
+    for (const auto& a : node.attr())
+      if (a.name() == "pg_name") CHECK(a.string_val() == "0");
+    node.Clear();
+  }
+  REQUIRE(computes > 0);
+  // Each node's time rounded to whole microseconds: the sum within half a microsecond per node of the run's
+  // compute time on rank 0.
+  const double run_us = summary.at("critical_rank_breakdown_s").at("compute").get<double>() * 1e6;
+  CHECK(std::abs(compute_us - run_us) <= 0.5 * double(computes) + 1e-6 * run_us);
 }
 
 TEST_CASE("bad Chakra and recorded-trace input: one line, exit code 2, nothing written") {
