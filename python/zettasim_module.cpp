@@ -344,8 +344,8 @@ uint64_t export_chakra(const std::string& input, const std::string& out_dir, con
                            "the trace name " + core::quoted_for_message(read.trace.name) +
                                " is used for the Chakra file names and must be " + core::kFileNameRule +
                                ", got " + *problem);
-  return output::write_chakra_folder(read.trace, out_dir,
-                                     force ? core::Replace::kForce : core::Replace::kOwnOutput);
+  return output::write_chakra_folder(read.trace, out_dir, force ? core::Replace::kForce : core::Replace::kOwnOutput,
+                                     read.compute_time);
 }
 
 /// A machine file (kind "machine", or a scenario's machine) as its resolved configuration: models inlined,
