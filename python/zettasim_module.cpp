@@ -368,7 +368,9 @@ std::string model_json(const std::string& path) {
 
 /// The planner's four files, without prediction.
 std::map<std::string, std::string> plan(const LoadedScenario& loaded) {
-  const auto p = planner::make_job_plan(*loaded.scenario, {});
+  scenario::Scenario job = *loaded.scenario;
+  planner::make_nccl_job(job);
+  const auto p = planner::make_job_plan(job, {});
   std::map<std::string, std::string> out;
   for (auto& [name, text] : planner::plan_files(p, planner::plan_json(p))) out[name] = std::move(text);
   return out;

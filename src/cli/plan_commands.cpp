@@ -58,7 +58,8 @@ int run_plan(const PlanOptions& opt, std::ostream& out) {
   core::DiskFileSource files;
   scenario::Catalog catalog;
   plugin::load_plugins(opt.plugins, catalog);
-  const scenario::Scenario s = plugin::load_scenario(files, opt.scenario, catalog, opt.limits);
+  scenario::Scenario s = plugin::load_scenario(files, opt.scenario, catalog, opt.limits);
+  planner::make_nccl_job(s);
   const auto dir = output::results_folder(opt.folder.out_dir, s.name + "-plan", opt.folder.force);
   planner::JobPlan plan = planner::make_job_plan(s, opt.plan, catalog.policies);
   std::string prediction_lines;

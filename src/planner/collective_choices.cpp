@@ -11,10 +11,6 @@
 namespace zs::planner {
 namespace {
 
-std::string without_auto(const std::string& algorithm) {
-  return algorithm.rfind("auto:", 0) == 0 ? algorithm.substr(5) : algorithm;
-}
-
 bool has_host_nvswitch(const topology::Machine& machine) {
   for (const auto& n : machine.topology.nodes())
     if (n.kind == topology::NodeKind::kSwitch && n.name.size() > 9 &&
@@ -61,14 +57,22 @@ std::vector<CollectiveChoice> collective_choices(const workload::Trace& trace,
       policy::CollectiveRequest request{c->kind, c->bytes, {}, &machine};
       for (uint64_t m : groups->members(rank)) request.member_units.push_back(placement.unit_of_rank.at(m));
       CollectiveChoice choice{c->communicator, std::string(workload::to_string(c->kind)), c->bytes.value(),
-                              static_cast<uint32_t>(request.member_units.size()), ""};
+                              static_cast<uint32_t>(request.member_units.size()), "", ""};
       try {
         choice.algorithm = policy.steps(request).first;
+        choice.nccl = policy.nccl_algorithm(request).value_or("");
       } catch (const std::invalid_argument& e) {
         throw core::InputError(file, "/policies/collective",
                                "collective policy \"" + std::string(policy.name()) + "\" cannot run " +
                                    choice.kind + " on " + choice.communicator + ": " + e.what());
       }
+      if (choice.nccl.empty() && policy::nccl_algorithm_applies(c->kind))
+        throw core::InputError(file, "/policies/collective",
+                               "collective policy \"" + std::string(policy.name()) + "\" runs " + choice.kind +
+                                   " on " + choice.communicator + " as " + choice.algorithm +
+                                   ", which NCCL does not implement: zettasim plan lays out NCCL jobs (auto "
+                                   "chooses among NCCL's algorithms; ring, rings, double-binary-tree "
+                                   "and in-network are NCCL's)");
       choices.push_back(std::move(choice));
     }
   return choices;
@@ -76,37 +80,22 @@ std::vector<CollectiveChoice> collective_choices(const workload::Trace& trace,
 
 std::pair<std::vector<std::pair<std::string, std::string>>, std::string> nccl_environment(
     const std::vector<CollectiveChoice>& choices, const topology::Machine& machine) {
-  static const std::map<std::string, std::string> kNccl = {
-      {"ring", "Ring"}, {"channel-rings", "Ring"}, {"tree", "Tree"}, {"double-binary-tree", "Tree"}};
-  std::set<std::string> algos;
-  std::string without;  // chosen algorithms NCCL lacks
-  const bool nvswitch_hosts = has_host_nvswitch(machine);
-  for (const auto& c : choices) {
-    if (c.kind != "all-reduce" && c.kind != "reduce-scatter" && c.kind != "all-gather") continue;
-    const std::string a = without_auto(c.algorithm);
-    if (auto it = kNccl.find(a); it != kNccl.end())
-      algos.insert(it->second);
-    else if (a == "in-network")
-      algos.insert(nvswitch_hosts ? "NVLS" : "CollNet");
-    else if (without.find(a) == std::string::npos)
-      without += (without.empty() ? "" : ", ") + a;
-  }
+  std::set<std::string> algos;  // what the policy's choices are in NCCL, as NCCL_ALGO names them
+  for (const auto& c : choices)
+    if (!c.nccl.empty()) algos.insert(c.nccl);
   std::vector<std::pair<std::string, std::string>> env;
   std::string why;
-  if (!algos.empty() && without.empty()) {
+  if (!algos.empty()) {
     std::string list;
     for (const auto& a : algos) list += (list.empty() ? "" : ",") + a;
     env.emplace_back("NCCL_ALGO", list);
-    why =
-        "NCCL_ALGO allows the algorithms the collective policy chose for all-reduce, reduce-scatter and "
-        "all-gather";
-  } else if (!without.empty()) {
-    why = "NCCL_ALGO left to NCCL: the policy chose " + without + ", which NCCL does not implement";
+    why = "NCCL_ALGO allows the NCCL algorithms the collective policy chose (" + list + ")";
   }
-  if (nvswitch_hosts) {
+  if (has_host_nvswitch(machine)) {
     env.emplace_back("NCCL_NVLS_ENABLE", algos.count("NVLS") ? "1" : "0");
     why += std::string(why.empty() ? "" : "; ") + "NVLS " +
-           (algos.count("NVLS") ? "on: in-network reduction chosen" : "off: no in-network reduction chosen");
+           (algos.count("NVLS") ? "on: in-network reduction on the NVSwitch chosen"
+                                : "off: no in-network reduction on the NVSwitch chosen");
   }
   if (nic_per_gpu(machine)) {
     env.emplace_back("NCCL_CROSS_NIC", "0");

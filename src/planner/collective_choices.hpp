@@ -21,10 +21,9 @@ std::vector<CollectiveChoice> collective_choices(const workload::Trace& trace,
                                                  const policy::CollectivePolicy& policy,
                                                  const std::string& file);
 
-/// NCCL_ALGO (the NCCL algorithms among the all-reduce, reduce-scatter and all-gather choices: Ring for
-/// ring and channel rings, Tree for the trees, NVLS for in-network reduction on a host's NVSwitch,
-/// CollNet on a fabric switch; left unset when a choice has no NCCL algorithm), NCCL_NVLS_ENABLE on
-/// machines with NVSwitch hosts, NCCL_CROSS_NIC=0 where every GPU has its own NIC; and why.
+/// NCCL_ALGO (the NCCL algorithms the choices are, as each policy names its own: CollectiveChoice::nccl),
+/// NCCL_NVLS_ENABLE on machines with NVSwitch hosts, NCCL_CROSS_NIC=0 where every GPU has its own NIC;
+/// and why.
 std::pair<std::vector<std::pair<std::string, std::string>>, std::string> nccl_environment(
     const std::vector<CollectiveChoice>& choices, const topology::Machine& machine);
 

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <optional>
 #include <set>
 
 #include "core/input_error.hpp"
@@ -86,6 +87,13 @@ void check_plan_options(const PlanOptions& options) {
     throw core::InputError("--script", "", "expected the training script's path");
 }
 
+void make_nccl_job(scenario::Scenario& s) {
+  s.machine.step_latency = true;
+  s.collective_options.nccl_algorithms_only = true;
+  s.resolved["policies"]["collective_step_latency"] = true;
+  s.resolved["policies"]["collective_algorithms"] = "nccl";
+}
+
 JobPlan make_job_plan(const scenario::Scenario& s, const PlanOptions& options,
                       const policy::PolicyCatalog& policies) {
   const auto& workload = s.resolved.at("workload");
@@ -150,9 +158,17 @@ JobPlan make_job_plan(const scenario::Scenario& s, const PlanOptions& options,
   plan.spare_hosts.assign(idle.end() - spares, idle.end());
 
   plan.collective_policy = s.collective_policy;
-  auto collective =
-      policy::make_collective_policy(policies.collective, s.collective_policy, s.collective_options);
-  plan.collectives = collective_choices(s.trace, s.machine, plan.placement, *collective, s.file);
+  // The choices of the NCCL job (make_nccl_job), whether or not the caller has made the scenario one.
+  std::optional<topology::Machine> with_latency;
+  if (!s.machine.step_latency) {
+    with_latency = s.machine;
+    with_latency->step_latency = true;
+  }
+  policy::CollectiveOptions nccl_options = s.collective_options;
+  nccl_options.nccl_algorithms_only = true;
+  auto collective = policy::make_collective_policy(policies.collective, s.collective_policy, nccl_options);
+  plan.collectives = collective_choices(s.trace, with_latency ? *with_latency : s.machine, plan.placement,
+                                        *collective, s.file);
   std::tie(plan.nccl_environment, plan.nccl_why) = nccl_environment(plan.collectives, s.machine);
   plan.checkpoint = choose_checkpoint(s, plan.placement);
   plan.megatron = megatron_arguments(workload, 0, plan.unmapped);
@@ -188,7 +204,8 @@ nlohmann::json plan_json(const JobPlan& plan) {
                            {"kind", c.kind},
                            {"bytes", c.bytes},
                            {"members", c.members},
-                           {"algorithm", c.algorithm}});
+                           {"algorithm", c.algorithm},
+                           {"nccl_algorithm", c.nccl}});
   nlohmann::json nccl = nlohmann::json::object();
   for (const auto& [k, v] : plan.nccl_environment) nccl[k] = v;
   nlohmann::json megatron = nlohmann::json::array();

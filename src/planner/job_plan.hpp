@@ -43,6 +43,7 @@ struct CollectiveChoice {
   double bytes = 0;  ///< buffer per rank, B
   uint32_t members = 0;
   std::string algorithm;  ///< as the policy names it ("auto:ring")
+  std::string nccl;       ///< the NCCL algorithm it is, as NCCL_ALGO names it ("Ring"); empty for all-to-all
 };
 
 /// The checkpoint interval from the recovery policy's rule.
@@ -84,6 +85,14 @@ struct JobPlan {
 /// (core/slurm_values.hpp): the job name, partition and time limit.
 void check_plan_options(const PlanOptions& options);
 
+/// The scenario as the NCCL job zettasim plan lays out: the collective library's per-step and
+/// per-collective latencies charged (the machine's step_latency, NCCL's measured values in the link
+/// models) and `auto` choosing only among the algorithms NCCL implements
+/// (CollectiveOptions::nccl_algorithms_only); its resolved configuration records both. Call it before
+/// predicting, so that the prediction is of the job as it runs (make_job_plan makes its choices for the
+/// NCCL job whether or not the scenario has been made one).
+void make_nccl_job(scenario::Scenario& s);
+
 /// Plans the scenario's job (a megatron workload) on its machine: the placement policy's rank order, the
 /// collective policy's algorithm for every distinct collective (communicator, kind, size) of the trace on
 /// rank 0's group, the NCCL environment those imply, the recovery policy's checkpoint interval when the
@@ -91,7 +100,8 @@ void check_plan_options(const PlanOptions& options);
 /// over every active link for fabric components; cost from its checkpoint store), spare hosts, and the
 /// Megatron-LM arguments. Throws core::InputError naming the scenario file when the workload is not a
 /// megatron job, the machine's units are not cluster GPUs ("HOST/gpuN"), the mesh cannot be laid on the
-/// machine, or fewer usable hosts remain for the spares than asked.
+/// machine, fewer usable hosts remain for the spares than asked, or the collective policy picks, for a
+/// collective NCCL chooses an algorithm for, one NCCL does not implement.
 JobPlan make_job_plan(const scenario::Scenario& s, const PlanOptions& options,
                       const policy::PolicyCatalog& policies = {});
 

@@ -165,10 +165,12 @@ std::string plan_summary(const JobPlan& plan) {
     << "\n";
   s << "  left out                  " << plan.left_out.size() << " nodes (drained, down or without GPUs)\n";
   std::string algorithms;
-  for (const auto& c : plan.collectives)
-    if (algorithms.find(c.algorithm) == std::string::npos)
-      algorithms += (algorithms.empty() ? "" : ", ") + c.algorithm;
-  s << "  collectives               " << plan.collective_policy << ": " << plan.collectives.size()
+  for (const auto& c : plan.collectives) {
+    const std::string named = c.algorithm + (c.nccl.empty() ? "" : " (" + c.nccl + ")");
+    if (algorithms.find(named) == std::string::npos) algorithms += (algorithms.empty() ? "" : ", ") + named;
+  }
+  s << "  collectives               " << plan.collective_policy
+    << " among NCCL's algorithms, with NCCL's latencies: " << plan.collectives.size()
     << " distinct (communicator, kind, size), chose " << (algorithms.empty() ? "none" : algorithms) << "\n";
   std::string env;
   for (const auto& [k, v] : plan.nccl_environment) env += (env.empty() ? "" : " ") + k + "=" + v;

@@ -69,6 +69,9 @@ class GuardedCollectivePolicy : public policy::CollectivePolicy {
       const policy::CollectiveRequest& request) const override {
     return guarded(origin_, [&] { return inner_->library_algorithm(request); });
   }
+  std::optional<std::string> nccl_algorithm(const policy::CollectiveRequest& request) const override {
+    return guarded(origin_, [&] { return inner_->nccl_algorithm(request); });
+  }
 
  private:
   std::unique_ptr<policy::CollectivePolicy> inner_;

@@ -29,7 +29,9 @@ scenario::Scenario load(Change change) {
   nlohmann::json doc = nlohmann::json::parse(*disk.read(kScenario));
   change(doc);
   core::OverlayFileSource files(disk, {{kScenario, doc.dump()}});
-  return scenario::ScenarioLoader(files).load(kScenario);
+  auto s = scenario::ScenarioLoader(files).load(kScenario);
+  planner::make_nccl_job(s);  // as zettasim plan does
+  return s;
 }
 
 scenario::Scenario shipped() {
@@ -257,6 +259,23 @@ TEST_CASE("the NCCL environment follows the collective policy") {
   CHECK(nvls.nccl_environment[1] == std::pair<std::string, std::string>{"NCCL_NVLS_ENABLE", "1"});
 }
 
+TEST_CASE("the planner's choices are NCCL's: each policy names its NCCL algorithm, others are refused") {
+  const auto rings =
+      planner::make_job_plan(load([](nlohmann::json& d) { d["policies"]["collective"] = "rings"; }), {});
+  REQUIRE(!rings.nccl_environment.empty());
+  CHECK(rings.nccl_environment[0] == std::pair<std::string, std::string>{"NCCL_ALGO", "Ring"});
+  const std::string refused = test::input_error_of(
+      [] { planner::make_job_plan(load([](nlohmann::json& d) { d["policies"]["collective"] = "recursive"; }), {}); });
+  CHECK(refused.find("/policies/collective: collective policy \"recursive\" runs ") != std::string::npos);
+  CHECK(refused.find("which NCCL does not implement: zettasim plan lays out NCCL jobs") != std::string::npos);
+  // The NCCL job charges NCCL's latencies, and its resolved configuration says what it is.
+  const auto s = shipped();
+  CHECK(s.machine.step_latency);
+  CHECK(s.collective_options.nccl_algorithms_only);
+  CHECK(s.resolved.at("policies").at("collective_algorithms") == "nccl");
+  for (const auto& c : planner::make_job_plan(s, {}).collectives) CHECK_FALSE(c.nccl.empty());
+}
+
 TEST_CASE("a scattered placement is not torchrun's numbering: one srun task per rank with its GPU") {
   const auto plan =
       planner::make_job_plan(load([](nlohmann::json& d) { d["policies"]["placement"] = "random"; }), {});
@@ -310,10 +329,16 @@ TEST_CASE("spare nodes come from the idle usable hosts and join the allocation, 
 TEST_CASE(
     "the README's example: Llama 3 405B on the llama3-24k inventory, drained nodes skipped, spares held") {
   core::DiskFileSource files;
-  const auto s =
-      scenario::ScenarioLoader(files).load(ZS_SOURCE_DIR "/scenarios/planner/llama3-405b-llama3-24k.json");
+  auto s = scenario::ScenarioLoader(files).load(ZS_SOURCE_DIR "/scenarios/planner/llama3-405b-llama3-24k.json");
+  planner::make_nccl_job(s);
   CHECK(s.machine.unit_count() == (3072 - 64) * 8);
   const auto plan = planner::make_job_plan(s, {});
+  // An NCCL job's choices are NCCL's algorithms (auto weighs no recursive or binomial schedule).
+  for (const auto& c : plan.collectives) {
+    CAPTURE(c.communicator);
+    CAPTURE(c.algorithm);
+    CHECK((c.nccl == "Ring" || c.nccl == "Tree" || c.nccl == "NVLS" || c.nccl == "CollNet"));
+  }
   REQUIRE(plan.ranks.size() == 14336);
   CHECK(plan.hosts.size() == 1792);
   CHECK(plan.left_out.size() == 64);

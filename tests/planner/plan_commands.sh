@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # zettasim plan from the command line: the planner's own build links no SimGrid and writes the folder
-# zettasim plan writes; plan --predict gives zettasim run's iteration time and collective choices; a job the
+# zettasim plan writes; plan --predict gives zettasim run's iteration time and collective choices for the
+# NCCL job (NCCL's latencies and algorithms); a job the
 # healthy GPUs cannot hold exits 2 with one line.
 #   plan_commands.sh ZETTASIM PLAN_WITHOUT_ENGINE SOURCE_DIR
 set -euo pipefail
@@ -28,7 +29,22 @@ done
 [ "$(wc -l <"$work/cli/hostfile")" = 24 ] || fail "the hostfile has not one line per rank"
 
 "$zettasim" plan "$scenario" --out "$work/predict" --predict --quiet >/dev/null
-"$zettasim" run "$scenario" --out "$work/run" --quiet >/dev/null
+# The plan is of the NCCL job: zettasim run of the scenario with NCCL's latencies and algorithms gives it.
+/usr/bin/python3 - "$scenario" "$work/nccl-job.json" <<'PY'
+import json, os, sys
+d = json.load(open(sys.argv[1]))
+here = os.path.dirname(sys.argv[1])
+def absolute(v):
+    if isinstance(v, dict):
+        return {k: absolute(x) for k, x in v.items()}
+    if isinstance(v, str) and v.startswith("../"):
+        return os.path.normpath(os.path.join(here, v))
+    return v
+d = absolute(d)
+d["policies"]["collective"] = {"name": d["policies"]["collective"], "step_latency": True, "algorithms": "nccl"}
+json.dump(d, open(sys.argv[2], "w"))
+PY
+"$zettasim" run "$work/nccl-job.json" --out "$work/run" --quiet >/dev/null
 /usr/bin/python3 - "$work" <<'PY'
 import json, sys
 work = sys.argv[1]

@@ -58,7 +58,7 @@ TEST_CASE("each broken plugin is refused with one line naming it, and the catalo
   const std::string text_file = dir.write("not-a-library.so", "this is not an ELF file\n");
   const std::vector<std::pair<std::string, std::string>> cases = {
       {faulty("no_entry_point"), "exports no zettasim_plugin entry point"},
-      {faulty("other_version"), "built against zettasim 0.0.0-other (plugin ABI 1), this is zettasim"},
+      {faulty("other_version"), "built against zettasim 0.0.0-other (plugin ABI 2), this is zettasim"},
       {faulty("duplicate_name"), "adds collective policy \"ring\", which already exists"},
       {faulty("add_throws"), "failed to add its policies: deliberate failure while adding policies"},
       {faulty("adds_nothing"), "the plugin adds no policy"},

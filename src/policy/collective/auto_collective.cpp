@@ -315,6 +315,7 @@ std::unique_ptr<CollectivePolicy> AutoCollective::choose(const CollectiveRequest
   auto add = [&](const std::function<double(CollectiveProtocol)>& estimate,
                  std::function<std::unique_ptr<CollectivePolicy>()> make) {
     const auto made = make();
+    if (options_.nccl_algorithms_only && !made->nccl_algorithm(request)) return;  // not an NCCL job's
     double least = std::numeric_limits<double>::infinity();
     for (auto p : protocols)
       least = std::min(least, estimate(p) + collective_base_latency(*made, request, p).value());
@@ -407,6 +408,11 @@ std::pair<std::string, std::vector<RepeatedStep>> AutoCollective::steps(
   auto picked = choose(request)->steps(request);
   picked.first = "auto:" + picked.first;
   return picked;
+}
+
+std::optional<std::string> AutoCollective::nccl_algorithm(const CollectiveRequest& request) const {
+  if (request.kind == CollectiveKind::kAllToAll) return std::nullopt;
+  return choose(request)->nccl_algorithm(request);
 }
 
 std::optional<hw::LibraryAlgorithm> AutoCollective::library_algorithm(

@@ -23,7 +23,10 @@ namespace zs::policy {
 /// estimated under the options' protocol (alpha at least the protocol's step latency, B times its
 /// bandwidth fraction), plus its base latency under it (collective_base_latency); under
 /// ProtocolSetting::kAuto under each protocol, keeping the least, so that algorithm and protocol are picked
-/// together as NCCL's tuner picks them (ProtocolChoice then picks the protocol for the schedule).
+/// together as NCCL's tuner picks them (ProtocolChoice then picks the protocol for the schedule). With
+/// CollectiveOptions::nccl_algorithms_only, only the candidates NCCL implements for the request
+/// (nccl_algorithm) are weighed: the ring for broadcast and reduce, and no recursive, binomial-tree or
+/// hierarchical schedule.
 class AutoCollective final : public CollectivePolicy {
  public:
   explicit AutoCollective(CollectiveOptions options = {}) : options_(options) {}
@@ -32,6 +35,8 @@ class AutoCollective final : public CollectivePolicy {
   std::pair<std::string, std::vector<RepeatedStep>> steps(const CollectiveRequest& request) const override;
   /// The picked algorithm's (none for all-to-all).
   std::optional<hw::LibraryAlgorithm> library_algorithm(const CollectiveRequest& request) const override;
+  /// The picked algorithm's.
+  std::optional<std::string> nccl_algorithm(const CollectiveRequest& request) const override;
 
  private:
   /// The policy with the cheapest estimate for a collective other than all-to-all.

@@ -80,6 +80,10 @@ std::pair<std::string, std::vector<RepeatedStep>> ChannelRingsCollective::steps(
   return {"rings", {std::move(step)}};
 }
 
+std::optional<std::string> ChannelRingsCollective::nccl_algorithm(const CollectiveRequest& request) const {
+  return nccl_algorithm_applies(request.kind) ? std::optional<std::string>("Ring") : std::nullopt;
+}
+
 std::optional<hw::LibraryAlgorithm> ChannelRingsCollective::library_algorithm(
     const CollectiveRequest& request) const {
   return ring_library_algorithm(request);

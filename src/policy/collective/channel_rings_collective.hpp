@@ -23,6 +23,8 @@ class ChannelRingsCollective final : public CollectivePolicy {
   std::pair<std::string, std::vector<RepeatedStep>> steps(const CollectiveRequest& request) const override;
   /// The library's ring (ring_library_algorithm): NCCL runs its channels as one ring collective.
   std::optional<hw::LibraryAlgorithm> library_algorithm(const CollectiveRequest& request) const override;
+  /// NCCL's "Ring": its channels are one NCCL ring collective.
+  std::optional<std::string> nccl_algorithm(const CollectiveRequest& request) const override;
 };
 
 }  // namespace zs::policy

@@ -116,4 +116,8 @@ core::Seconds collective_base_latency(const CollectivePolicy& policy, const Coll
   return algorithm ? hw::base_latency(*algorithm, protocol) : core::Seconds(0.0);
 }
 
+bool nccl_algorithm_applies(workload::CollectiveKind kind) {
+  return kind != workload::CollectiveKind::kAllToAll;
+}
+
 }  // namespace zs::policy

@@ -70,6 +70,9 @@ struct CollectiveOptions {
   core::Bytes chunk{4.0 * 1024 * 1024};  ///< largest chunk, B
   uint32_t max_chunks = 64;              ///< most chunks a buffer is split into
   ProtocolSetting protocol = ProtocolSetting::kSimple;
+  /// `auto` picks only among algorithms NCCL implements (CollectivePolicy::nccl_algorithm): what a job
+  /// that runs on NCCL can do. Not part of params(): the scenario's collective object reads it.
+  bool nccl_algorithms_only = false;
   /// Chunks for a buffer of `bytes`: ceil(bytes / chunk), between 1 and max_chunks.
   uint32_t chunks_for(double bytes) const;
 
@@ -127,7 +130,19 @@ class CollectivePolicy {
   virtual std::optional<hw::LibraryAlgorithm> library_algorithm(const CollectiveRequest& /*request*/) const {
     return std::nullopt;
   }
+  /// The NCCL algorithm this request's schedule is, as NCCL_ALGO names it ("Ring", "Tree", "NVLS",
+  /// "CollNet"); none (the default) when NCCL has no such algorithm for the request, so that a planner
+  /// laying out an NCCL job knows the job cannot run it. A policy answers for itself: nothing compares
+  /// its name.
+  virtual std::optional<std::string> nccl_algorithm(const CollectiveRequest& /*request*/) const {
+    return std::nullopt;
+  }
 };
+
+/// Whether a collective of `kind` is one NCCL_ALGO chooses an algorithm for (all-reduce, reduce-scatter,
+/// all-gather, broadcast, reduce); all-to-all runs as NCCL's grouped sends and receives, whatever the
+/// policy.
+bool nccl_algorithm_applies(workload::CollectiveKind kind);
 
 /// The fixed cost `policy`'s collective for `request` pays once, before its first step, when its
 /// transfers run under `protocol` and the machine's step latency is on: hw::base_latency of the policy's

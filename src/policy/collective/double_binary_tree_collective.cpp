@@ -123,6 +123,12 @@ CollectiveSchedule DoubleBinaryTreeCollective::schedule(const CollectiveRequest&
   return s;
 }
 
+std::optional<std::string> DoubleBinaryTreeCollective::nccl_algorithm(const CollectiveRequest& request) const {
+  const auto algorithm = library_algorithm(request);
+  if (!algorithm) return std::nullopt;
+  return std::string(*algorithm == hw::LibraryAlgorithm::kTree ? "Tree" : "Ring");
+}
+
 std::optional<hw::LibraryAlgorithm> DoubleBinaryTreeCollective::library_algorithm(
     const CollectiveRequest& request) const {
   if (request.kind == CollectiveKind::kAllReduce) return hw::LibraryAlgorithm::kTree;

@@ -29,6 +29,9 @@ class DoubleBinaryTreeCollective final : public CollectivePolicy {
   CollectiveSchedule schedule(const CollectiveRequest& request) const override;
   /// All-reduce: the library's tree; reduce-scatter and all-gather: its ring; none for the others.
   std::optional<hw::LibraryAlgorithm> library_algorithm(const CollectiveRequest& request) const override;
+  /// NCCL's "Tree" for an all-reduce (NCCL's tree runs all-reduce only); "Ring" where it falls back to
+  /// the ring.
+  std::optional<std::string> nccl_algorithm(const CollectiveRequest& request) const override;
 
  private:
   CollectiveOptions options_;

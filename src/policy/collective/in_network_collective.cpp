@@ -22,6 +22,22 @@ std::optional<topology::NodeId> shared_reduction_switch(const CollectiveRequest&
   return shared;
 }
 
+std::optional<std::string> InNetworkCollective::nccl_algorithm(const CollectiveRequest& request) const {
+  const bool reduction = request.kind == CollectiveKind::kAllReduce ||
+                         request.kind == CollectiveKind::kReduceScatter ||
+                         request.kind == CollectiveKind::kAllGather;
+  if (!reduction) return std::nullopt;
+  const auto sw = shared_reduction_switch(request);
+  if (request.member_units.size() <= 1 || !sw) return std::string("Ring");  // the ring fallback
+  const auto& topo = request.machine->topology;
+  bool host_switch = true;  // nothing but units and memory pools on its ports: a host's NVSwitch
+  for (const auto& [neighbour, link] : topo.neighbours(*sw))
+    host_switch &= topo.node(neighbour).kind != topology::NodeKind::kSwitch;
+  if (host_switch) return std::string("NVLS");
+  if (request.kind == CollectiveKind::kAllReduce) return std::string("CollNet");
+  return std::nullopt;  // NCCL's CollNet reduces all-reduces only
+}
+
 CollectiveSchedule InNetworkCollective::schedule(const CollectiveRequest& request) const {
   if (request.kind == CollectiveKind::kAllToAll) return direct_all_to_all(request);
   if (request.kind != CollectiveKind::kAllReduce && request.kind != CollectiveKind::kReduceScatter &&

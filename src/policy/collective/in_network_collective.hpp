@@ -21,6 +21,10 @@ class InNetworkCollective final : public CollectivePolicy {
   explicit InNetworkCollective(CollectiveOptions options = {}) : options_(options) {}
   std::string_view name() const override { return "in-network"; }
   CollectiveSchedule schedule(const CollectiveRequest& request) const override;
+  /// NCCL's "NVLS" when the shared reducing switch is a host's scale-up switch (nothing but endpoints on
+  /// its ports: NVSwitch), for all-reduce, reduce-scatter and all-gather; "CollNet" on a fabric switch
+  /// (SHARP), for all-reduce; "Ring" where the schedule falls back to the ring.
+  std::optional<std::string> nccl_algorithm(const CollectiveRequest& request) const override;
 
  private:
   CollectiveOptions options_;

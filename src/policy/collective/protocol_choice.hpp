@@ -38,6 +38,9 @@ class ProtocolChoice final : public CollectivePolicy {
   std::optional<hw::LibraryAlgorithm> library_algorithm(const CollectiveRequest& request) const override {
     return inner_->library_algorithm(request);
   }
+  std::optional<std::string> nccl_algorithm(const CollectiveRequest& request) const override {
+    return inner_->nccl_algorithm(request);
+  }
 
   /// Per protocol (hw::CollectiveProtocol order), the estimate of `steps` of `request`, s (as the class
   /// comment says); the routes are found once for all three.

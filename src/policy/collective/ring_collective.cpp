@@ -55,6 +55,10 @@ std::optional<hw::LibraryAlgorithm> RingCollective::library_algorithm(
   return ring_library_algorithm(request);
 }
 
+std::optional<std::string> RingCollective::nccl_algorithm(const CollectiveRequest& request) const {
+  return nccl_algorithm_applies(request.kind) ? std::optional<std::string>("Ring") : std::nullopt;
+}
+
 std::optional<hw::LibraryAlgorithm> ring_library_algorithm(const CollectiveRequest& request) {
   if (!ring_step_count(request.kind, 2)) return std::nullopt;
   return hw::LibraryAlgorithm::kRing;

@@ -22,6 +22,8 @@ class RingCollective final : public CollectivePolicy {
   std::pair<std::string, std::vector<RepeatedStep>> steps(const CollectiveRequest& request) const override;
   /// The library's ring (ring_library_algorithm).
   std::optional<hw::LibraryAlgorithm> library_algorithm(const CollectiveRequest& request) const override;
+  /// NCCL's "Ring", for every kind but all-to-all.
+  std::optional<std::string> nccl_algorithm(const CollectiveRequest& request) const override;
 };
 
 /// Steps of a ring over n members: 2(n-1) for all-reduce, n-1 for reduce-scatter and all-gather; none for
