@@ -1,0 +1,99 @@
+#!/usr/bin/python3
+"""Runs the commands a page shows output of and compares, in the style of SimGrid's tesh files.
+
+    check_page_outputs.py ZETTASIM BUILD_DIR SOURCE_DIR PAGE.md...
+
+A fenced block preceded by the comment `<!-- output of: COMMAND -->` is COMMAND's expected output: COMMAND
+runs with bash in a scratch folder that holds the source tree's shipped folders (scenarios, models,
+topologies, workloads, analysis, examples), `zettasim` meaning the build's executable and the build's Python
+module on PYTHONPATH, and the block's lines must appear in its output in that order (a block may leave
+lines out: "abridged"). A block line "..." stands for nothing, and so does "$ COMMAND" (the command shown
+as typed); a line ending in " ..." matches any line it starts. Within a page the commands run in order in one scratch folder, so a later block may read what an
+earlier one wrote. Numbers are compared as printed: a figure the tool prints differently fails, so a change
+that moves a published number fails until the page is regenerated. Exit 1 naming the page, the block's line
+and the first line not found.
+"""
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+MARKER = re.compile(r"^<!-- output of: (.*) -->$")
+SHIPPED = ("scenarios", "models", "topologies", "workloads", "analysis", "examples")
+
+
+def blocks(path):
+    """(line number, command, expected lines) of every marked block of the page."""
+    lines = open(path, encoding="utf-8").read().split("\n")
+    found = []
+    for i, line in enumerate(lines):
+        m = MARKER.match(line.strip())
+        if not m:
+            continue
+        start = i + 1
+        while start < len(lines) and not lines[start].startswith("```"):
+            start += 1
+        if start == len(lines):
+            sys.exit(f"{path}:{i + 1}: an output marker without a fenced block after it")
+        end = start + 1
+        while end < len(lines) and not lines[end].startswith("```"):
+            end += 1
+        found.append((i + 1, m.group(1), [l.rstrip() for l in lines[start + 1:end]]))
+    return found
+
+
+def matches(expected, actual):
+    if expected.endswith(" ..."):
+        return actual.startswith(expected[:-4])
+    return expected == actual
+
+
+def first_missing(command, expected, output):
+    """The first expected line not found, in order, among the output's lines; None when all are."""
+    actual = [l.rstrip() for l in output.split("\n")]
+    at = 0
+    for line in expected:
+        if line in ("...", "", "$ " + command):  # a block may show its command as a shell prompt would
+            continue
+        while at < len(actual) and not matches(line, actual[at]):
+            at += 1
+        if at == len(actual):
+            return line
+        at += 1
+    return None
+
+
+def main():
+    if len(sys.argv) < 5:
+        sys.exit(__doc__)
+    zettasim, build, source = (os.path.abspath(a) for a in sys.argv[1:4])
+    failures = 0
+    checked = 0
+    for page in sys.argv[4:]:
+        with tempfile.TemporaryDirectory() as scratch:
+            for folder in SHIPPED:
+                os.symlink(os.path.join(source, folder), os.path.join(scratch, folder))
+            bin_dir = os.path.join(scratch, ".bin")
+            os.mkdir(bin_dir)
+            os.symlink(zettasim, os.path.join(bin_dir, "zettasim"))
+            env = dict(os.environ, PATH=bin_dir + os.pathsep + os.environ.get("PATH", ""),
+                       PYTHONPATH=os.path.join(build, "python"))
+            for line_no, command, expected in blocks(page):
+                checked += 1
+                run = subprocess.run(["bash", "-c", command], cwd=scratch, env=env, capture_output=True,
+                                     text=True, timeout=600)
+                missing = first_missing(command, expected, run.stdout)
+                if missing is not None:
+                    failures += 1
+                    print(f"{os.path.relpath(page, source)}:{line_no}: the output of `{command}` "
+                          f"(exit {run.returncode}) has no line\n  {missing}\nin order; it printed:\n"
+                          f"{run.stdout}{run.stderr}", file=sys.stderr)
+    if checked == 0:
+        sys.exit("no marked output block in " + " ".join(sys.argv[4:]))
+    print(f"{checked} output blocks checked, {failures} differ")
+    sys.exit(1 if failures else 0)
+
+
+if __name__ == "__main__":
+    main()
