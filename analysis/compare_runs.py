@@ -1,8 +1,9 @@
 #!/usr/bin/python3
-"""Compare zettasim runs: one row per run folder (or summary.json) with time breakdown and MFU.
+"""Compare zettasim runs: one row per run folder (or summary.json) with every term of its time breakdown.
 
 Usage: analysis/compare_runs.py results/default results/other ... [--csv out.csv]
-Standard library only. Plots from HDF5 sweeps will join this folder when sweeps land.
+Standard library only. The terms of a row (compute, exposed communication, pipeline bubble, memory stalls,
+waiting in collectives, idle) add up to its iteration time.
 """
 import argparse
 import csv
@@ -10,8 +11,11 @@ import json
 import pathlib
 import sys
 
-COLUMNS = ["scenario", "iteration_time_s", "compute_s", "exposed_communication_s", "idle_s", "mfu",
-           "tokens_per_second"]
+# The breakdown's terms as summary.json names them, and their column headings.
+TERMS = [("compute", "compute"), ("exposed_communication", "exposed comm"), ("pipeline_bubble", "bubble"),
+         ("memory_stall", "memory"), ("collective_wait", "waiting"), ("idle", "idle")]
+COLUMNS = (["scenario", "iteration_time_s"] + [f"{term}_s" for term, _ in TERMS] +
+           ["mfu", "tokens_per_second"])
 
 
 def load(path: pathlib.Path) -> dict:
@@ -19,9 +23,11 @@ def load(path: pathlib.Path) -> dict:
     with open(summary, encoding="utf-8") as f:
         s = json.load(f)
     part = s["critical_rank_breakdown_s"]
-    return {"scenario": s["scenario"], "iteration_time_s": s["iteration_time_s"], "compute_s": part["compute"],
-            "exposed_communication_s": part["exposed_communication"], "idle_s": part["idle"], "mfu": s["mfu"],
-            "tokens_per_second": s["tokens_per_second"]}
+    row = {"scenario": s["scenario"], "iteration_time_s": s["iteration_time_s"], "mfu": s["mfu"],
+           "tokens_per_second": s["tokens_per_second"]}
+    for term, _ in TERMS:
+        row[f"{term}_s"] = part[term]
+    return row
 
 
 def main() -> int:
@@ -34,10 +40,11 @@ def main() -> int:
     except (OSError, KeyError, json.JSONDecodeError) as e:
         print(f"compare_runs: cannot read a run: {e}", file=sys.stderr)
         return 2
-    print(f"{'scenario':24} {'iteration':>12} {'compute':>12} {'exposed comm':>12} {'idle':>12} {'MFU':>7}")
+    print(f"{'scenario':24} {'iteration':>12}" + "".join(f" {heading:>12}" for _, heading in TERMS) +
+          f" {'MFU':>7}")
     for r in rows:
-        print(f"{r['scenario']:24} {r['iteration_time_s'] * 1e3:10.3f}ms {r['compute_s'] * 1e3:10.3f}ms "
-              f"{r['exposed_communication_s'] * 1e3:10.3f}ms {r['idle_s'] * 1e3:10.3f}ms {r['mfu'] * 100:6.1f}%")
+        print(f"{r['scenario']:24} {r['iteration_time_s'] * 1e3:10.3f}ms" +
+              "".join(f" {r[f'{term}_s'] * 1e3:10.3f}ms" for term, _ in TERMS) + f" {r['mfu'] * 100:6.1f}%")
     if args.csv:
         with open(args.csv, "w", newline="", encoding="utf-8") as f:
             writer = csv.DictWriter(f, fieldnames=COLUMNS)

@@ -15,7 +15,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 
 from sweep_file import add_output_arguments, read_points, select, value_text  # noqa: E402
 
-PARTS = ["compute", "exposed_communication", "pipeline_bubble", "memory_stall", "idle"]
+PARTS = ["compute", "exposed_communication", "pipeline_bubble", "memory_stall", "collective_wait", "idle"]
 
 
 def main():

@@ -28,6 +28,7 @@ nlohmann::json predict(const scenario::Scenario& s, const planner::JobPlan& plan
       {"tokens_per_second", summary.at("tokens_per_second")},
       {"exposed_communication_by_communicator_s",
        summary.at("critical_rank_exposed_communication_by_communicator_s")},
+      {"collective_wait_s", summary.at("critical_rank_breakdown_s").at("collective_wait")},
       {"fidelity", summary.at("fidelity")},
       {"collective_algorithms", r.replay.collective_algorithms},
       {"memory_per_rank", s.resolved.at("workload").value("memory_per_rank", nlohmann::json::array())},
@@ -40,6 +41,8 @@ nlohmann::json predict(const scenario::Scenario& s, const planner::JobPlan& plan
        summary.at("critical_rank_exposed_communication_by_communicator_s").items())
     lines += "    exposed on " + comm + std::string(comm.size() < 14 ? 14 - comm.size() : 0, ' ') +
              core::display(core::Seconds(seconds.get<double>())) + "\n";
+  lines += "    waiting in collectives   " +
+           core::display(core::Seconds(r.replay.critical().collective_wait.value())) + "\n";
   if (s.reliability) {
     const study::GoodputStudy g = study::run_goodput_study(s, s.file, {}, catalog.policies);
     p["ettr"] = g.summary.ettr.mean;

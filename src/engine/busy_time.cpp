@@ -25,10 +25,10 @@ double union_length(std::vector<BusyTime::Interval> intervals) {
 
 RankBreakdown BusyTime::breakdown(double finish, double iteration_end,
                                   const std::map<std::string, size_t>& communicators) const {
-  const std::vector<Interval>* categories[4] = {&compute, &collective, &p2p, &memory};
+  const std::vector<Interval>* categories[5] = {&compute, &collective, &p2p, &memory, &collective_wait};
   std::vector<Interval> all;
-  double covered[4];
-  for (int c = 0; c < 4; ++c) {
+  double covered[5];
+  for (int c = 0; c < 5; ++c) {
     all.insert(all.end(), categories[c]->begin(), categories[c]->end());
     covered[c] = union_length(all);
   }
@@ -37,7 +37,8 @@ RankBreakdown BusyTime::breakdown(double finish, double iteration_end,
                     core::Seconds(covered[1] - covered[0]),
                     core::Seconds(covered[2] - covered[1]),
                     core::Seconds(covered[3] - covered[2]),
-                    core::Seconds(iteration_end - covered[3]),
+                    core::Seconds(covered[4] - covered[3]),
+                    core::Seconds(iteration_end - covered[4]),
                     {}};
   for (const auto& [name, comm] : communicators) {  // sorted by name
     if (comm >= collective_by_communicator.size() || collective_by_communicator[comm].empty()) continue;

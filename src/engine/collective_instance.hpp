@@ -35,6 +35,9 @@ struct CollectiveInstance {
   /// pipelined starts, s.
   double base_latency = 0;
   uint32_t done_members = 0;
+  /// When the last member joined, s (so far, until all have): a member's time in the collective before
+  /// it is waiting (RankBreakdown::collective_wait). Collapsed: when the costed parts may start.
+  double last_join = 0;
   std::vector<double> load_of_member;  ///< expert dispatch: tokens received / nominal
   double duration = 0;                 ///< collapsed: the analytic cost, s
   /// Collapsed: B per link direction it loads while in flight (CollapsedCosts::Charge::shared_bytes).

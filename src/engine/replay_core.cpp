@@ -170,7 +170,14 @@ void ReplayCore::op_done_at(uint64_t rank, uint32_t op, double end, uint32_t run
                : std::holds_alternative<workload::MemoryOp>(o.body) ? b.memory
                : std::holds_alternative<workload::P2POp>(o.body)    ? b.p2p
                                                                     : b.collective;
-  kind.push_back(span);
+  // A collective's time before its last member joined is waiting; the rest is communication.
+  Interval moving = span;
+  if (std::holds_alternative<workload::CollectiveOp>(o.body) && done_collective_joined > span.first) {
+    moving.first = std::min(done_collective_joined, end);
+    b.collective_wait.push_back({span.first, moving.first});
+  }
+  done_collective_joined = -1;
+  kind.push_back(moving);
   if (timeline) {
     auto found = collective_of_op.find(load_key(rank, op));
     uint32_t coll = ReplayTimeline::kNone;
@@ -178,7 +185,8 @@ void ReplayCore::op_done_at(uint64_t rank, uint32_t op, double end, uint32_t run
       coll = found->second;
       collective_of_op.erase(found);
     }
-    timeline->spans.push_back({uint32_t(slot(rank)), op, span.first, span.second, coll});
+    timeline->spans.push_back({uint32_t(slot(rank)), op, span.first, span.second, coll,
+                               std::holds_alternative<workload::CollectiveOp>(o.body) ? moving.first : -1.0});
   }
   if (std::holds_alternative<workload::CollectiveOp>(o.body) ||
       std::holds_alternative<workload::P2POp>(o.body))
@@ -186,7 +194,7 @@ void ReplayCore::op_done_at(uint64_t rank, uint32_t op, double end, uint32_t run
   if (const auto* c = std::get_if<workload::CollectiveOp>(&o.body)) {
     const size_t comm = communicator_of(c->communicator);
     if (b.collective_by_communicator.size() <= comm) b.collective_by_communicator.resize(comm + 1);
-    b.collective_by_communicator[comm].push_back(span);
+    b.collective_by_communicator[comm].push_back(moving);
   }
   finish[slot(rank)] = std::max(finish[slot(rank)], span.second);
   ++ops_done[slot(rank)];
@@ -245,10 +253,7 @@ void ReplayCore::join(uint64_t rank, uint32_t op, const workload::CollectiveOp& 
   uint32_t id =
       found != instance_by_key.end() ? found->second : fidelity->create_instance(key, rank, op, groups, c);
   Instance& inst = instances.at(id);
-  if (timeline) {
-    collective_of_op[load_key(rank, op)] = id;
-    timeline->collectives[id].last_join = std::max(timeline->collectives[id].last_join, now());
-  }
+  if (timeline) collective_of_op[load_key(rank, op)] = id;
   if (inst.kind != c.kind || inst.bytes != c.bytes)
     throw workload::trace_error(
         trace, op_where(rank, op),
@@ -263,6 +268,7 @@ void ReplayCore::join(uint64_t rank, uint32_t op, const workload::CollectiveOp& 
   const uint32_t m = groups.position(rank);
   inst.op_of_member[m] = op;
   inst.arrived[m] = true;
+  inst.last_join = std::max(inst.last_join, now());
   if (inst.remaining_of_member[m] == 0) {
     member_done(id, m);
     return;
@@ -370,7 +376,9 @@ void ReplayCore::member_done(uint32_t id, uint32_t m) {
   const uint64_t rank = inst.members[m];
   const uint32_t op = inst.op_of_member[m];
   if (!inst.load_of_member.empty()) expert_load[load_key(rank, op)] = inst.load_of_member[m];
+  const double joined = inst.last_join;
   if (++inst.done_members == inst.members.size()) instances.erase(id);
+  done_collective_joined = joined;
   op_done(rank, op);
 }
 

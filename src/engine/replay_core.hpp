@@ -83,6 +83,9 @@ struct ReplayCore {
   std::vector<Activity> activities;
   std::vector<SimgridBackend::Token> free_tokens;
   std::unordered_map<uint32_t, Instance> instances;  ///< node-based: references survive inserts
+  /// Set by a fidelity just before it ends a member's collective op (op_done): when the collective's last
+  /// member joined, s; op_done_at counts the member's time before it as waiting, then resets it to -1.
+  double done_collective_joined = -1;
   std::map<InstanceKey, uint32_t> instance_by_key;
   uint32_t next_instance = 0;
   std::set<std::string> algorithms;

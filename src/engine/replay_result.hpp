@@ -17,11 +17,16 @@ namespace zs::engine {
 struct RankBreakdown {
   core::Seconds finish;           ///< when the rank's last op completed, s
   core::Seconds compute;          ///< time with at least one compute op running, s
-  core::Seconds exposed_comm;     ///< time with a collective in flight and no compute running, s
+  /// Time with a collective's transfers under way (its members all joined) and no compute running, s.
+  core::Seconds exposed_comm;
   core::Seconds pipeline_bubble;  ///< waiting on a point-to-point transfer, nothing above running, s
   core::Seconds memory_stall;     ///< time with a memory move in flight and nothing above running, s
-  core::Seconds idle;             ///< the rest of the iteration, s
-  /// Per communicator the rank used: the time its collectives were in flight and no compute ran, s.
+  /// Time in a collective before its last member joined (waiting for the others: a pipeline's last stage
+  /// at the gradient norm's all-reduce), nothing above running, s: waiting, not communication.
+  core::Seconds collective_wait;
+  core::Seconds idle;  ///< the rest of the iteration, s
+  /// Per communicator the rank used: the time its collectives' transfers were under way and no compute
+  /// ran, s (their waiting for members to join is collective_wait's).
   /// Collectives on different communicators may overlap, so these need not add up to exposed_comm.
   std::vector<std::pair<std::string, core::Seconds>> exposed_by_communicator;
   uint64_t rank = 0;        ///< which rank this is

@@ -18,11 +18,13 @@ struct ReplayTimeline {
     double start = 0;             ///< s
     double end = 0;               ///< s
     uint32_t collective = kNone;  ///< collectives: index into `collectives`
+    /// Collectives: when its last member joined, s (before it, the rank waits: the breakdown's
+    /// collective_wait); -1 for other ops.
+    double joined = -1;
   };
   /// A collective instance (one group's n-th call on a communicator).
   struct Collective {
     std::string algorithm;  ///< what the collective policy chose
-    double last_join = 0;   ///< when the last simulated member issued it, s
   };
   /// A matched send and receive (both ranks simulated).
   struct P2PPair {

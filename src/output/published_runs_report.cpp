@@ -35,7 +35,8 @@ void write_breakdowns(std::ostream& out, const study::PublishedRunsStudy& study,
   out << "where the predicted time goes, s per iteration on the critical rank (the one that finished last; "
          "unaccounted = published - predicted):\n";
   out << column("run", name_width) << column("compute", 10) << column("exposed comm.", 15)
-      << column("bubble", 10) << column("memory", 10) << column("idle", 10) << "unaccounted\n";
+      << column("bubble", 10) << column("memory", 10) << column("waiting", 10) << column("idle", 10)
+      << "unaccounted\n";
   for (const auto& r : study.runs) {
     if (!r.predicted_iteration_s) continue;
     const auto& b = r.breakdown;
@@ -44,6 +45,7 @@ void write_breakdowns(std::ostream& out, const study::PublishedRunsStudy& study,
                                       {b.exposed_communication_s, 15},
                                       {b.pipeline_bubble_s, 10},
                                       {b.memory_stall_s, 10},
+                                      {b.collective_wait_s, 10},
                                       {b.idle_s, 10}})
       out << column(format_number(part, "%.4g"), std::size_t(width));
     out << format_number(r.unaccounted_s(), "%+.4g") << "\n";
@@ -114,6 +116,7 @@ nlohmann::json published_runs_json(const scenario::PublishedRunsSpec& spec,
                                     {"exposed_communication", b.exposed_communication_s},
                                     {"pipeline_bubble", b.pipeline_bubble_s},
                                     {"memory_stall", b.memory_stall_s},
+                                    {"collective_wait", b.collective_wait_s},
                                     {"idle", b.idle_s}};
     } else {
       j["failure"] = r.failure;
@@ -145,7 +148,8 @@ nlohmann::json published_runs_json(const scenario::PublishedRunsSpec& spec,
 std::string published_runs_csv(const study::PublishedRunsStudy& study) {
   std::string csv =
       "name,hardware,gpus,published_iteration_time_s,predicted_iteration_time_s,error,"
-      "unaccounted_s,compute_s,exposed_communication_s,pipeline_bubble_s,memory_stall_s,idle_s\n";
+      "unaccounted_s,compute_s,exposed_communication_s,pipeline_bubble_s,memory_stall_s,collective_wait_s,"
+      "idle_s\n";
   for (const auto& r : study.runs) {
     csv += r.run.name + "," + r.run.hardware + "," + std::to_string(r.gpus) + "," +
            format_number(r.run.published_iteration_s, "%.6g") + ",";
@@ -153,10 +157,10 @@ std::string published_runs_csv(const study::PublishedRunsStudy& study) {
       const auto& b = r.breakdown;
       csv += format_number(*r.predicted_iteration_s, "%.6g") + "," + format_number(r.error(), "%.6g");
       for (double v : {r.unaccounted_s(), b.compute_s, b.exposed_communication_s, b.pipeline_bubble_s,
-                       b.memory_stall_s, b.idle_s})
+                       b.memory_stall_s, b.collective_wait_s, b.idle_s})
         csv += "," + format_number(v, "%.6g");
     } else {
-      csv += ",,,,,,,";  // no prediction: its eight fields empty
+      csv += ",,,,,,,,";  // no prediction: its nine fields empty
     }
     csv += "\n";
   }

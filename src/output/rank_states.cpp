@@ -17,6 +17,8 @@ const char* to_string(RankState s) {
       return "pipeline bubble";
     case RankState::kMemoryStall:
       return "memory stall";
+    case RankState::kCollectiveWait:
+      return "collective wait";
     case RankState::kIdle:
       break;
   }
@@ -70,7 +72,13 @@ std::vector<std::vector<StateInterval>> rank_states(const engine::ReplayTimeline
   for (const auto& span : timeline.spans) {
     if (span.end <= span.start) continue;
     const RankState s = state_of(trace.roles[role_of_slot[span.slot]].ops[span.op]);
-    edges[span.slot].emplace_back(span.start, +1, s);
+    double from = span.start;
+    if (s == RankState::kExposedCommunication && span.joined > span.start) {  // waiting for the group first
+      from = std::min(span.joined, span.end);
+      edges[span.slot].emplace_back(span.start, +1, RankState::kCollectiveWait);
+      edges[span.slot].emplace_back(from, -1, RankState::kCollectiveWait);
+    }
+    edges[span.slot].emplace_back(from, +1, s);
     edges[span.slot].emplace_back(span.end, -1, s);
   }
   std::vector<std::vector<StateInterval>> out;

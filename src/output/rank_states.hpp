@@ -10,12 +10,21 @@
 namespace zs::output {
 
 /// The states of a rank, in the order the breakdown ranks them: at each instant a rank is in the first
-/// state whose kind of op it has in flight (compute, then a collective, then a point-to-point transfer,
-/// then a memory move), else idle.
-enum class RankState : uint8_t { kCompute, kExposedCommunication, kPipelineBubble, kMemoryStall, kIdle };
-inline constexpr int kRankStates = 5;
+/// state whose kind of op it has in flight (compute, then a collective whose members have all joined,
+/// then a point-to-point transfer, then a memory move, then a collective still waiting for members),
+/// else idle.
+enum class RankState : uint8_t {
+  kCompute,
+  kExposedCommunication,
+  kPipelineBubble,
+  kMemoryStall,
+  kCollectiveWait,
+  kIdle
+};
+inline constexpr int kRankStates = 6;
 
-/// "compute", "exposed communication", "pipeline bubble", "memory stall", "idle".
+/// "compute", "exposed communication", "pipeline bubble", "memory stall", "collective wait", "idle" (the
+/// summary's breakdown keys with spaces).
 const char* to_string(RankState s);
 
 struct StateInterval {
@@ -31,8 +40,9 @@ std::vector<std::vector<StateInterval>> rank_states(const engine::ReplayTimeline
                                                     const std::vector<uint32_t>& role_of_slot,
                                                     double iteration_end);
 
-/// The kind of `op` as a state: compute, collective (exposed communication), point-to-point (bubble),
-/// memory move (memory stall).
+/// The kind of `op` as a state: compute, collective (exposed communication; its time before the last
+/// member joined is kCollectiveWait, which rank_states splits off), point-to-point (bubble), memory move
+/// (memory stall).
 RankState state_of(const workload::Op& op);
 
 }  // namespace zs::output

@@ -207,6 +207,7 @@ nlohmann::json summary_json(const scenario::Scenario& s, const engine::Simulatio
                         {"exposed_communication", crit.exposed_comm.value()},
                         {"pipeline_bubble", crit.pipeline_bubble.value()},
                         {"memory_stall", crit.memory_stall.value()},
+                        {"collective_wait", crit.collective_wait.value()},
                         {"idle", crit.idle.value()}}},
                       {"critical_rank_exposed_communication_by_communicator_s",
                        [&] {
@@ -316,6 +317,7 @@ std::string report_text(const scenario::Scenario& s, const engine::SimulationRes
     out << line("    on " + name, display(v), percent(t > 0 ? v.value() / t : 0.0));
   part("pipeline bubble", crit.pipeline_bubble);
   part("memory stalls", crit.memory_stall);
+  part("waiting in collectives", crit.collective_wait);
   part("idle", crit.idle);
   const auto& u = r.utilization;
   out << line("compute utilization", percent(u.compute_mean),

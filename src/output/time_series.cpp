@@ -168,7 +168,8 @@ void add_ranks(TimeSeries& t, const scenario::Scenario& s, const engine::Simulat
     if (const auto* c = std::get_if<workload::CollectiveOp>(&op.body)) {
       auto& per_slot = collective_spans[c->communicator];
       per_slot.resize(slots);
-      per_slot[span.slot].emplace_back(span.start, span.end);
+      // Its transfers' time: waiting for the group's last member is not communication.
+      per_slot[span.slot].emplace_back(std::max(span.start, std::min(span.joined, span.end)), span.end);
     }
   }
   for (auto& c : compute) c = merged(std::move(c));

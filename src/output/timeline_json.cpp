@@ -170,7 +170,7 @@ void TimelineBuilder::add_op_slices() {
         op_slice(op, span, rank_of(span.slot), t_.collectives));
     if (span.collective == engine::ReplayTimeline::kNone) continue;
     // Issued before the last member of its group: the wait, nested at the start of the collective's slice.
-    const double joined = std::min(t_.collectives[span.collective].last_join, span.end);
+    const double joined = std::min(span.joined, span.end);
     if (joined > span.start)
       add(us(span.start), rank_of(span.slot), op.stream,
           {{"name", "waiting for the group"},

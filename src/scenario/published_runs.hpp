@@ -60,13 +60,14 @@ struct PublishedRunsSpec {
 /// The kind of a validation file ("validation" or "published-runs"), read without checking the rest.
 std::string validation_kind(const core::FileSource& files, const std::string& path);
 
-/// Where a predicted iteration's time went on its critical rank (the one that finished last): five parts
+/// Where a predicted iteration's time went on its critical rank (the one that finished last): six parts
 /// that add up to the iteration time, each counted where no part before it is active.
 struct PredictedBreakdown {
   double compute_s = 0;                ///< a compute op running, s
-  double exposed_communication_s = 0;  ///< a collective in flight, no compute, s
+  double exposed_communication_s = 0;  ///< a collective's transfers under way, no compute, s
   double pipeline_bubble_s = 0;        ///< waiting on a pipeline transfer, s
   double memory_stall_s = 0;           ///< a memory move in flight, nothing above, s
+  double collective_wait_s = 0;        ///< in a collective before its last member joined, nothing above, s
   double idle_s = 0;                   ///< the rest, s
 };
 

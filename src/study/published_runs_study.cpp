@@ -60,7 +60,7 @@ scenario::PublishedRunResult run_one(const core::FileSource& files, const scenar
     const engine::RankBreakdown& critical = simulated.replay.critical();
     result.breakdown = {critical.compute.value(), critical.exposed_comm.value(),
                         critical.pipeline_bubble.value(), critical.memory_stall.value(),
-                        critical.idle.value()};
+                        critical.collective_wait.value(), critical.idle.value()};
   } catch (const OverrideError&) {
     throw;
   } catch (const core::InputError& e) {

@@ -189,3 +189,37 @@ TEST_CASE("in-range values that combine beyond what the engine represents: one e
   for (double bad : {-1.0, std::nan(""), HUGE_VAL, 2e300})
     CHECK_THROWS_AS(engine::checked_engine_value(bad, "x"), engine::EngineValueError);
 }
+
+TEST_CASE("a rank in a collective before its last member joins is waiting, not communicating") {
+  // Two ranks on one switch: rank 0 computes 0.5 s, rank 1 1 s, then both all-reduce 1 GB (a ring of two:
+  // 2 x 1/2 x S / B = 1 s at 1 GB/s, plus microseconds of hops). Rank 0 waits 0.5 s for rank 1, then both move
+  // data for 1 s: rank 0's exposed communication is the transfers' 1 s, its waiting the 0.5 s; rank 1
+  // waits for nobody.
+  auto unit = test::unit_model("1PFLOPS", 0.5, "0s");
+  auto machine = test::single_switch_machine(2, unit, test::link_model("1GB/s", "1us"));
+  workload::Trace t;
+  t.name = "wait";
+  t.mesh = workload::Mesh({{"dp", 2}});
+  t.streams = {"compute", "comm"};
+  t.role_axis = "dp";
+  auto program = [](double flops) {
+    return std::vector<workload::Op>{
+        {"gemm", "forward", 0, {},
+         workload::ComputeOp{core::Flops(flops), core::Bytes(0.0), core::Dtype::kBf16, core::WorkKind::kMatrix, 1}},
+        {"reduce", "backward", 1, {0},
+         workload::CollectiveOp{workload::CollectiveKind::kAllReduce, "dp", core::Bytes(1e9)}}};
+  };
+  t.roles = {{"early", program(0.25e15)}, {"late", program(0.5e15)}};
+  t.model_flops = core::Flops(0.75e15);
+  const auto r = engine::simulate(machine, t, policy::LinearPlacement(), policy::RingCollective());
+  const auto& early = r.replay.ranks[0];
+  const auto& late = r.replay.ranks[1];
+  CHECK(early.collective_wait.value() == zs::test::approx(0.5).epsilon(1e-9));
+  CHECK(early.exposed_comm.value() == zs::test::approx(1.0).epsilon(1e-5));  // plus a few us of hops
+  CHECK(late.collective_wait.value() == 0.0);
+  CHECK(late.exposed_comm.value() == zs::test::approx(1.0).epsilon(1e-5));
+  const double terms = early.compute.value() + early.exposed_comm.value() + early.pipeline_bubble.value() +
+                       early.memory_stall.value() + early.collective_wait.value() + early.idle.value();
+  CHECK(terms == zs::test::approx(r.replay.iteration_time.value()).epsilon(1e-12));
+  CHECK(early.exposed_by_communicator.at(0).second.value() == zs::test::approx(early.exposed_comm.value()));
+}

@@ -18,7 +18,7 @@ study::PublishedRunsStudy two_runs() {
   scenario::PublishedRun a{"a", "a.json", 10.0, "H100 SXM", false, "src a"};
   scenario::PublishedRun b{"b", "b.json", 10.0, "H100 SXM", false, "src b"};
   study::PublishedRunsStudy study;
-  study.runs.push_back({a, 8.0, 1024, 1e6, "", {6.0, 1.0, 0.5, 0.25, 0.25}});
+  study.runs.push_back({a, 8.0, 1024, 1e6, "", {6.0, 1.0, 0.5, 0.25, 0.125, 0.125}});
   study.runs.push_back({b, std::nullopt, 0, 0.0, "does not fit", {}});
   return study;
 }
@@ -36,9 +36,9 @@ TEST_CASE(
     "validation.csv: a predicted run's breakdown and unaccounted seconds, a refused run's fields empty") {
   const auto rows = lines(output::published_runs_csv(two_runs()));
   REQUIRE(rows.size() == 3);
-  CHECK(rows[1] == "a,H100 SXM,1024,10,8,0.25,2,6,1,0.5,0.25,0.25");
-  CHECK(rows[2] == "b,H100 SXM,0,10,,,,,,,,");
-  for (const auto& row : rows) CHECK(std::count(row.begin(), row.end(), ',') == 11);
+  CHECK(rows[1] == "a,H100 SXM,1024,10,8,0.25,2,6,1,0.5,0.25,0.125,0.125");
+  CHECK(rows[2] == "b,H100 SXM,0,10,,,,,,,,,");
+  for (const auto& row : rows) CHECK(std::count(row.begin(), row.end(), ',') == 12);
 }
 
 TEST_CASE("validation.json and the report: the breakdown for predicted runs only") {

@@ -78,11 +78,11 @@ TEST_CASE("each rank's states fill its samples and add up to its breakdown, per 
   REQUIRE(t.ranks.size() == run.r.replay.ranks.size());
   const size_t states = t.states.size();
   CHECK(t.states == std::vector<std::string>{"compute", "exposed communication", "pipeline bubble",
-                                             "memory stall", "idle"});
+                                             "memory stall", "collective wait", "idle"});
   for (size_t slot = 0; slot < t.ranks.size(); ++slot) {
     const auto& b = run.r.replay.ranks[slot];
     const double expected[] = {b.compute.value(), b.exposed_comm.value(), b.pipeline_bubble.value(),
-                               b.memory_stall.value(), b.idle.value()};
+                               b.memory_stall.value(), b.collective_wait.value(), b.idle.value()};
     for (size_t k = 0; k < states; ++k)
       CHECK(integral(t.state_share, slot * states + k, t) == doctest::Approx(expected[k]).epsilon(1e-9));
     for (size_t i = 0; i + 1 < t.samples; ++i) {  // every sample but the last lies inside the iteration

@@ -237,6 +237,7 @@ void CollapsedFidelity::start_collective_parts(uint32_t id, uint64_t rank, uint3
     }
   }
   if (inst.parts.empty()) inst.parts.push_back({inst.ready_at, inst.duration, std::move(inst.shared_bytes)});
+  inst.last_join = inst.parts.front().start;  // the members wait until the cost starts
   inst.parts_left = static_cast<uint32_t>(inst.parts.size());
   for (uint32_t k = 0; k < inst.parts.size(); ++k) {
     if (inst.parts[k].start > core_.now()) {
@@ -276,6 +277,7 @@ void CollapsedFidelity::collective_timer_done(uint32_t id) {
       expert_max_load_[key] = inst.max_load;
       if (!inst.group_load.empty()) expert_group_load_[key] = inst.group_load;
     }
+    core_.done_collective_joined = inst.last_join;
     core_.op_done(inst.members[m], inst.op_of_member[m]);
   }
 }
