@@ -2,6 +2,8 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <string>
+#include <vector>
 
 #include "engine/engine_value_error.hpp"
 #include "engine/simulation.hpp"
@@ -20,6 +22,24 @@ workload::Trace one_op_trace(workload::ComputeOp op) {
   t.streams = {"compute"};
   t.roles = {{"rank", {{"gemm", "forward", 0, {}, op}}}};
   t.model_flops = op.flops;
+  return t;
+}
+
+/// A bf16 matrix op of `flops` on stream 0.
+workload::Op gemm(double flops) {
+  return workload::Op{"gemm", "forward", 0, {},
+                      workload::ComputeOp{core::Flops(flops), core::Bytes(0.0), core::Dtype::kBf16,
+                                          core::WorkKind::kMatrix, 1}};
+}
+
+/// A trace of two ranks along `axis`, each running its own role.
+workload::Trace two_rank_trace(const std::string& name, const std::string& axis,
+                               std::vector<std::string> streams) {
+  workload::Trace t;
+  t.name = name;
+  t.mesh = workload::Mesh({{axis, 2}});
+  t.streams = std::move(streams);
+  t.role_axis = axis;
   return t;
 }
 
@@ -61,20 +81,8 @@ TEST_CASE("energy: idle power over the iteration plus the load increment while c
   // Test unit: idle 100 W, load 500 W. Two ranks, one computes 1 s, the other 0.5 s.
   auto unit = test::unit_model("1PFLOPS", 0.5, "0s");
   auto machine = test::single_switch_machine(2, unit, test::link_model("1GB/s", "1us"));
-  workload::Trace t;
-  t.name = "two";
-  t.mesh = workload::Mesh({{"pp", 2}});
-  t.streams = {"compute"};
-  t.role_axis = "pp";
-  auto op = [](double flops) {
-    return workload::Op{"gemm",
-                        "forward",
-                        0,
-                        {},
-                        workload::ComputeOp{core::Flops(flops), core::Bytes(0.0), core::Dtype::kBf16,
-                                            core::WorkKind::kMatrix, 1}};
-  };
-  t.roles = {{"first", {op(0.5e15)}}, {"second", {op(0.25e15)}}};
+  workload::Trace t = two_rank_trace("two", "pp", {"compute"});
+  t.roles = {{"first", {gemm(0.5e15)}}, {"second", {gemm(0.25e15)}}};
   auto r = engine::simulate(machine, t, policy::LinearPlacement(), policy::RingCollective());
   CHECK(r.replay.iteration_time.value() == zs::test::approx(1.0));
   CHECK(r.energy.value() == zs::test::approx(2 * 100 * 1.0 + 400 * 1.0 + 400 * 0.5).epsilon(1e-12));
@@ -192,22 +200,16 @@ TEST_CASE("in-range values that combine beyond what the engine represents: one e
 
 TEST_CASE("a rank in a collective before its last member joins is waiting, not communicating") {
   // Two ranks on one switch: rank 0 computes 0.5 s, rank 1 1 s, then both all-reduce 1 GB (a ring of two:
-  // 2 x 1/2 x S / B = 1 s at 1 GB/s, plus microseconds of hops). Rank 0 waits 0.5 s for rank 1, then both move
-  // data for 1 s: rank 0's exposed communication is the transfers' 1 s, its waiting the 0.5 s; rank 1
+  // 2 x 1/2 x S / B = 1 s at 1 GB/s, plus microseconds of hops). Rank 0 waits 0.5 s for rank 1, then both
+  // move data for 1 s: rank 0's exposed communication is the transfers' 1 s, its waiting the 0.5 s; rank 1
   // waits for nobody.
   auto unit = test::unit_model("1PFLOPS", 0.5, "0s");
   auto machine = test::single_switch_machine(2, unit, test::link_model("1GB/s", "1us"));
-  workload::Trace t;
-  t.name = "wait";
-  t.mesh = workload::Mesh({{"dp", 2}});
-  t.streams = {"compute", "comm"};
-  t.role_axis = "dp";
+  workload::Trace t = two_rank_trace("wait", "dp", {"compute", "comm"});
   auto program = [](double flops) {
     return std::vector<workload::Op>{
-        {"gemm", "forward", 0, {},
-         workload::ComputeOp{core::Flops(flops), core::Bytes(0.0), core::Dtype::kBf16, core::WorkKind::kMatrix, 1}},
-        {"reduce", "backward", 1, {0},
-         workload::CollectiveOp{workload::CollectiveKind::kAllReduce, "dp", core::Bytes(1e9)}}};
+        gemm(flops), {"reduce", "backward", 1, {0},
+                      workload::CollectiveOp{workload::CollectiveKind::kAllReduce, "dp", core::Bytes(1e9)}}};
   };
   t.roles = {{"early", program(0.25e15)}, {"late", program(0.5e15)}};
   t.model_flops = core::Flops(0.75e15);
