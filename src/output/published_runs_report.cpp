@@ -12,10 +12,6 @@
 namespace zs::output {
 namespace {
 
-std::string percent(double fraction) {
-  return format_number(100.0 * fraction, "%+.1f%%");
-}
-
 void write_scaling(std::ostream& out, const scenario::PublishedRunsSpec& spec,
                    const scenario::ScalingResult& s) {
   out << "scaling, " << s.series.name << " (" << s.series.runs.front() << " to " << s.series.runs.back()
@@ -73,7 +69,7 @@ std::string published_runs_report(const scenario::PublishedRunsSpec& spec,
         << column(r.gpus > 0 ? std::to_string(r.gpus) : "-", 6)
         << column(format_number(r.run.published_iteration_s, "%.4g s"), 11);
     if (r.predicted_iteration_s)
-      out << column(format_number(*r.predicted_iteration_s, "%.4g s"), 11) << percent(r.error())
+      out << column(format_number(*r.predicted_iteration_s, "%.4g s"), 11) << signed_percent(r.error())
           << (std::abs(r.error()) > spec.row_tolerance ? "  (outside)" : "") << "\n";
     else
       out << column("-", 11) << "no prediction: " << r.failure << "\n";

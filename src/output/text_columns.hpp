@@ -19,4 +19,9 @@ inline std::string format_number(double value, const char* format = "%.4g") {
   return buf;
 }
 
+/// A signed error or change as a percentage with one decimal: 0.053 -> "+5.3%".
+inline std::string signed_percent(double fraction) {
+  return format_number(100.0 * fraction, "%+.1f%%");
+}
+
 }  // namespace zs::output

@@ -8,14 +8,6 @@
 #include "output/text_columns.hpp"
 
 namespace zs::output {
-namespace {
-
-std::string percent(double fraction) {
-  return format_number(100.0 * fraction, "%+.1f%%");
-}
-
-}  // namespace
-
 std::string validation_report(const scenario::ValidationSpec& spec,
                               const study::ValidationStudy& validation) {
   const auto& results = validation.rows;
@@ -37,7 +29,7 @@ std::string validation_report(const scenario::ValidationSpec& spec,
     if (r.predicted_tflops) {
       out << column(format_number(r.iteration_s, "%.2f s"), 12)
           << column(format_number(*r.predicted_tflops, "%.1f"), 11)
-          << column(format_number(w.published_tflops, "%.0f"), 11) << percent(r.error())
+          << column(format_number(w.published_tflops, "%.0f"), 11) << signed_percent(r.error())
           << (std::abs(r.error()) > spec.row_tolerance ? "  (outside)" : "") << "\n";
     } else {
       out << column("-", 12) << column("-", 11) << column(format_number(w.published_tflops, "%.0f"), 11)
