@@ -78,18 +78,22 @@ class Model(_InputFile):
 
 class Workload:
     """A scenario's workload section: a generator, its model (a file, a shipped name or a Model) and its plan
-    as keywords (``Workload("gpt3-1.3b", data_parallel=8, micro_batch=2, global_batch=128)``). It is checked
-    with its machine, when a Scenario is built from it (a plan that does not fit raises InputError there)."""
+    as keywords (``Workload("gpt3-1.3b", "megatron", data_parallel=8, micro_batch=2, global_batch=128)``). It
+    holds what it is given and nothing else: a key the file format requires and the call leaves out is the
+    loader's InputError, as in a file. It is checked with its machine, when a Scenario is built from it (a
+    plan that does not fit raises InputError there)."""
 
-    def __init__(self, model: Union[str, "Model"], generator: str = "megatron", **plan: Any):
+    def __init__(self, model: Union[str, "Model"], generator: Optional[str] = None, **plan: Any):
         model_file = model.path if isinstance(model, Model) else _shipped(model, "workloads", ".json")
-        self._section = {"generator": generator, "model": model_file, **plan}
+        self._section = {"model": model_file, **plan}
+        if generator is not None:
+            self._section = {"generator": generator, **self._section}
 
     @classmethod
     def from_dict(cls, section: Mapping[str, Any]) -> "Workload":
         """A workload section as a scenario file writes it ("generator", "model", the plan's keys)."""
         section = dict(section)
-        return cls(section.pop("model"), section.pop("generator", "megatron"), **section)
+        return cls(section.pop("model"), section.pop("generator", None), **section)
 
     def to_dict(self) -> Dict[str, Any]:
         """The section as a scenario file holds it (the model's path made absolute)."""
@@ -105,16 +109,19 @@ class Scenario:
     Build one with ``Scenario.load(path)`` or ``Scenario.from_dict(d)``; ``with_`` returns a changed copy.
     """
 
-    def __init__(self, machine: Union[str, "Machine", None] = None, model: Union[str, "Model", "Workload", None] = None, *, generator: str = "megatron",
-                 placement: str = "linear", collective: str = "auto", seed: int = 1, name: Optional[str] = None,
-                 _loaded: Any = None, **plan: Any):
+    def __init__(self, machine: Union[str, "Machine", None] = None, model: Union[str, "Model", "Workload", None] = None, *,
+                 generator: Optional[str] = None, placement: Optional[str] = None, collective: Optional[str] = None,
+                 seed: Optional[int] = None, name: Optional[str] = None, _loaded: Any = None, **plan: Any):
         """A scenario from keyword arguments: ``machine`` a machine file or a shipped one's name
         ("hgx-h100-8" is topologies/hgx-h100-8.machine.json), ``model`` a model file or a shipped one's name
         ("gpt3-1.3b" is workloads/gpt3-1.3b.json), or Machine and Model objects (or a Workload in place of model
         and plan); the workload ``generator`` and its plan as keywords
         (``data_parallel=8, tensor_parallel=1, micro_batch=2, global_batch=128``), the placement and
-        collective policies by name. Shipped files are looked for in $ZETTASIM_DATA, the build's source tree
-        and the install prefix's share/zettasim."""
+        collective policies by name, and the ``seed``. Nothing is filled in here: the generator and both
+        policies are required as a scenario file requires them (InputError naming the missing key); the seed,
+        left out, is the file format's declared default. Shipped
+        files are looked for in $ZETTASIM_DATA, the build's source tree and the install prefix's
+        share/zettasim."""
         if _loaded is not None:
             self._loaded = _loaded
             return
@@ -124,9 +131,11 @@ class Scenario:
         workload = model if isinstance(model, Workload) else Workload(model, generator, **plan)
         section = workload.to_dict()
         model_name = os.path.basename(section["model"])[: -len(".json")]
+        policies = {k: v for k, v in (("placement", placement), ("collective", collective)) if v is not None}
         scenario = {"kind": "scenario", "name": name or f"{model_name}-on-{os.path.basename(machine_file)[:-13]}",
-                    "seed": seed, "machine": machine_file, "workload": section,
-                    "policies": {"placement": placement, "collective": collective}}
+                    "machine": machine_file, "workload": section, "policies": policies}
+        if seed is not None:
+            scenario["seed"] = seed
         self._loaded = Scenario.from_dict(scenario)._loaded
 
     @classmethod

@@ -382,7 +382,7 @@ Command add_trace_gen(CLI::App& trace) {
                   "Model file (kind transformer), scenario file, or Chakra trace prefix (imports it)")
       ->required();
   gen->add_option("--generator", opt->generator,
-                  "Workload generator for a model file: megatron, data-parallel");
+                  "Workload generator for a model file: megatron, ideal-data-parallel");
   gen->add_option("--parallel", opt->parallel,
                   "Plan keys for a model file, e.g. data_parallel=8,tensor_parallel=4,pipeline_parallel=2,"
                   "micro_batch=1,global_batch=64");

@@ -23,7 +23,7 @@ std::string tokens(const workload::TransformerSpec& model, uint32_t global_batch
 }
 
 BuiltWorkload build_data_parallel(core::ParamReader& work, const GeneratorInputs& in) {
-  const auto& model = model_of(work, in, "data-parallel");
+  const auto& model = model_of(work, in, "ideal-data-parallel");
   const uint64_t max_ops = in.max_ops;
   auto plan = workload::DataParallelPlan::from_params(work);
   work.finish();  // an unknown key is refused before the trace is generated
@@ -37,7 +37,7 @@ BuiltWorkload build_data_parallel(core::ParamReader& work, const GeneratorInputs
                      (plan.accumulation_steps() == 1 ? " micro-batch" : " micro-batches") + " per iteration");
   return {workload::generate_data_parallel_trace(model, plan), std::nullopt, plan.derived(),
           workload::model_state_bytes(model),
-          model.name + ", data parallel " + std::to_string(plan.data_parallel) + ", micro-batch " +
+          model.name + ", ideal data parallel " + std::to_string(plan.data_parallel) + ", micro-batch " +
               std::to_string(plan.micro_batch) + ", " + tokens(model, plan.global_batch)};
 }
 
@@ -75,7 +75,10 @@ BuiltWorkload build_collective(core::ParamReader& work, const GeneratorInputs& i
 
 WorkloadGeneratorRegistry builtin_workload_generators() {
   WorkloadGeneratorRegistry r("workload generator");
-  r.add("data-parallel", "every rank holds the whole model; gradients all-reduced per layer over dp",
+  r.add("ideal-data-parallel",
+        "an idealization for closed-form checks, not a prediction: every rank holds the whole model, each "
+        "layer's pass is one matrix kernel (no element-wise or loss work), bf16 gradients all-reduced per "
+        "layer over dp as its backward ends, Adam as one memory-bound pass (megatron models the job)",
         build_data_parallel, &workload::DataParallelPlan::params());
   r.add("megatron",
         "Megatron-Core 5D parallelism: data (ZeRO 0-3), tensor (sequence parallel), pipeline (GPipe, 1F1B, "

@@ -45,7 +45,7 @@ struct GeneratorInputs {
 using WorkloadGenerator = std::function<BuiltWorkload(core::ParamReader& plan, const GeneratorInputs& in)>;
 using WorkloadGeneratorRegistry = core::Registry<WorkloadGenerator>;
 
-/// The built-in generators (family "workload generator"): "data-parallel" (data_parallel, micro_batch,
+/// The built-in generators (family "workload generator"): "ideal-data-parallel" (data_parallel, micro_batch,
 /// global_batch), "megatron" (Megatron-Core's 5D parallelism: workload::ParallelPlan's keys) and
 /// "collective" (one collective, no model: workload::CollectiveBenchmark's keys).
 WorkloadGeneratorRegistry builtin_workload_generators();

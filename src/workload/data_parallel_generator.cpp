@@ -36,7 +36,9 @@ class ProgramBuilder {
 const core::ParamTable& DataParallelPlan::params() {
   using core::Param;
   static const core::ParamTable table(
-      "workload.data-parallel", "every rank holds the whole model; gradients all-reduced per layer",
+      "workload.ideal-data-parallel",
+      "an idealization for closed-form checks: every rank holds the whole model, a layer's pass is one "
+      "matrix kernel, gradients all-reduced per layer",
       {Param::integer("data_parallel", 1, 1 << 22, "ranks, each with a whole replica"),
        Param::integer("micro_batch", 1, 1 << 20, "sequences per rank per micro-batch"),
        Param::integer("global_batch", 1, 1 << 30,

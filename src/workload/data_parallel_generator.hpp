@@ -1,4 +1,4 @@
-// Generates the trace of one data-parallel training iteration of a dense transformer.
+// Generates the idealized trace of one data-parallel iteration of a dense transformer, for closed-form checks.
 #pragma once
 
 #include <cstdint>
@@ -12,7 +12,11 @@
 
 namespace zs::workload {
 
-/// Data parallelism without sharding (ZeRO stage 0): every rank holds the whole model.
+/// Data parallelism without sharding (ZeRO stage 0): every rank holds the whole model. The trace is an
+/// idealization (generator "ideal-data-parallel"): a layer's forward or backward is one matrix kernel of
+/// its FLOPs, with no element-wise, loss or gradient-clipping work; bf16 gradients are all-reduced a layer
+/// at a time as its backward ends. The megatron generator models the same plan as Megatron-LM runs it
+/// (tests/workload/ideal_data_parallel_test.cpp itemizes the difference).
 struct DataParallelPlan {
   uint32_t data_parallel = 1;  ///< ranks
   uint32_t micro_batch = 1;    ///< sequences per rank per micro-batch
@@ -21,7 +25,7 @@ struct DataParallelPlan {
   /// Reads {"data_parallel", "micro_batch", "global_batch"}; global_batch must be a multiple of
   /// data_parallel x micro_batch.
   static DataParallelPlan from_params(core::ParamReader& json);
-  /// The plan's keys (type "workload.data-parallel").
+  /// The plan's keys (type "workload.ideal-data-parallel").
   static const core::ParamTable& params();
   /// What follows from the plan: {"accumulation_steps": micro-batches per iteration}.
   nlohmann::json derived() const;

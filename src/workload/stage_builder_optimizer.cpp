@@ -1,6 +1,8 @@
 // A stage's gradient synchronization and optimizer step.
 #include "workload/stage_builder.hpp"
 
+#include <algorithm>
+
 #include "workload/adam_step.hpp"
 #include "workload/gradient_passes.hpp"
 
@@ -117,9 +119,12 @@ void StageBuilder::optimizer() {
   const double expert_shard =
       plan_.zero_stage >= 1 ? params_.experts / plan_.expert_replicas() : params_.experts;
   const double shard = dense_shard + expert_shard;
-  std::vector<uint32_t> after_sync;
+  // The last op and every gradient reduction, each once (the last op may be a reduction itself), in
+  // program order, as a Chakra trace lists a node's dependencies.
+  std::vector<uint32_t> after_sync = gradient_reductions_;
   if (!program_.ops.empty()) after_sync.push_back(static_cast<uint32_t>(program_.ops.size() - 1));
-  after_sync.insert(after_sync.end(), gradient_reductions_.begin(), gradient_reductions_.end());
+  std::sort(after_sync.begin(), after_sync.end());
+  after_sync.erase(std::unique(after_sync.begin(), after_sync.end()), after_sync.end());
   sync_embedding_gradients(after_sync);
   prepare_gradients(shard, after_sync);
   const core::Bytes state(precision_.optimizer_bytes() * shard);

@@ -30,7 +30,7 @@ TEST_CASE("zettasim params lists the types, and prints one type's table with uni
                            "transformer",
                            "transformer.moe",
                            "workload",
-                           "workload.data-parallel",
+                           "workload.ideal-data-parallel",
                            "workload.megatron",
                            "routing",
                            "expert-histogram",

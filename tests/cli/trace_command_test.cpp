@@ -170,10 +170,10 @@ TEST_CASE("export-chakra of a scenario gives each compute node its time on the u
   REQUIRE(test::run_cli({"trace", "export-chakra", scenario, "--out", dir.file("et")}).code == 0);
   REQUIRE(test::run_cli({"run", scenario, "--out", dir.file("r"), "--quiet"}).code == 0);
   const auto summary = nlohmann::json::parse(test::read_text(dir.path() / "r" / "summary.json"));
-  const std::string prefix = dir.file("et/gpt3-1.3b-dp8");
+  const std::string prefix = dir.file("et/gpt3-1.3b-dp8-pp1-tp1");
   CHECK(test::read_text(prefix + ".json") == "{}\n");  // no numbered group: ASTRA-sim needs no group file
   const std::string rank0 = test::read_text(prefix + ".0.et");  // the reader holds a view of it
-  chakra::RecordReader reader(rank0, "gpt3-1.3b-dp8.0.et");
+  chakra::RecordReader reader(rank0, "gpt3-1.3b-dp8-pp1-tp1.0.et");
   ChakraProtoMsg::GlobalMetadata meta;
   REQUIRE(reader.next(meta, "/metadata"));
   ChakraProtoMsg::Node node;

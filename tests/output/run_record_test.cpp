@@ -69,7 +69,7 @@ TEST_CASE("a training generator needs a model, and the collective benchmark refu
   files.scenario["workload"].erase("model");
   CHECK(test::input_error_of([&] {
           scenario::ScenarioLoader(disk).load(files.write(dir));
-        }).find("/workload/model: the data-parallel generator needs a transformer model file") !=
+        }).find("/workload/model: the ideal-data-parallel generator needs a transformer model file") !=
         std::string::npos);
   files.scenario["workload"] = {{"generator", "collective"},
                                 {"collective", "all-reduce"},

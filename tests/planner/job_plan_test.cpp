@@ -298,7 +298,7 @@ TEST_CASE("a job the healthy GPUs cannot hold, spares that are not there, a job 
   CHECK(test::input_error_of([&] { planner::make_job_plan(s, spares); }) ==
         kScenario + ": the job leaves 0 usable nodes idle, 1 spare nodes were asked for (--spare-nodes)");
   const auto dp = load([](nlohmann::json& d) {
-    d["workload"] = {{"generator", "data-parallel"},
+    d["workload"] = {{"generator", "ideal-data-parallel"},
                      {"model", "../../workloads/gpt3-1.3b.json"},
                      {"data_parallel", 8},
                      {"micro_batch", 1},

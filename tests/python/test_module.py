@@ -125,8 +125,9 @@ class RunsAsTheCommandDoes(InSourceTree):
         self.assertEqual(from_dict.summary, from_file.summary)
 
     def test_a_scenario_from_keywords_and_shipped_names(self):
-        s = zettasim.Scenario(machine="hgx-h100-8", model="gpt3-1.3b", generator="data-parallel", collective="ring",
-                              data_parallel=8, micro_batch=2, global_batch=128)
+        s = zettasim.Scenario(machine="hgx-h100-8", model="gpt3-1.3b", generator="megatron", placement="linear",
+                              collective="ring", seed=1, data_parallel=8, micro_batch=2, global_batch=128,
+                              overlap_gradient_reduction=True)
         default = zettasim.run("scenarios/default.json").summary
         got = zettasim.run(s).summary
         for key in ("iteration_time_s", "mfu", "critical_rank_breakdown_s", "energy_per_iteration_j"):
@@ -138,21 +139,37 @@ class RunsAsTheCommandDoes(InSourceTree):
     def test_machine_and_model_objects_are_their_files_as_a_scenario_reads_them(self):
         machine, model = zettasim.Machine.load("hgx-h100-8"), zettasim.Model.load("gpt3-1.3b")
         self.assertEqual(machine.units, 8)
-        s = zettasim.Scenario(machine, model, generator="data-parallel", collective="ring", data_parallel=8,
-                              micro_batch=2, global_batch=128)
+        s = zettasim.Scenario(machine, model, generator="ideal-data-parallel", placement="linear", collective="ring",
+                              seed=1, data_parallel=8, micro_batch=2, global_batch=128)
         config = s.to_dict()
         self.assertEqual(config["machine"], machine.to_dict())
         self.assertEqual(config["workload"]["model"], model.to_dict())
         with self.assertRaises(zettasim.InputError):
             zettasim.Model.load("topologies/hgx-h100-8.json")  # a topology is not a model
-        workload = zettasim.Workload(model, "data-parallel", data_parallel=8, micro_batch=2, global_batch=128)
+        workload = zettasim.Workload(model, "ideal-data-parallel", data_parallel=8, micro_batch=2, global_batch=128)
         self.assertEqual(zettasim.Workload.from_dict(workload.to_dict()).to_dict(), workload.to_dict())
-        by_workload = zettasim.Scenario(machine, workload, collective="ring")
+        by_workload = zettasim.Scenario(machine, workload, placement="linear", collective="ring", seed=1)
         self.assertEqual(by_workload.to_dict()["workload"], config["workload"])
-        too_big = zettasim.Workload(model, "data-parallel", data_parallel=16, micro_batch=2, global_batch=128)
+        too_big = zettasim.Workload(model, "ideal-data-parallel", data_parallel=16, micro_batch=2, global_batch=128)
         with self.assertRaises(zettasim.InputError) as caught:
-            zettasim.Scenario(machine, too_big)
+            zettasim.Scenario(machine, too_big, placement="linear", collective="ring", seed=1)
         self.assertEqual(caught.exception.path, "/workload")
+        # nothing is filled in: what a scenario file must say, the call must say
+        # (the seed has a declared default, which config.json shows)
+        for left_out in ("placement", "collective"):
+            given = {"placement": "linear", "collective": "ring"}
+            del given[left_out]
+            with self.assertRaises(zettasim.InputError) as caught:
+                zettasim.Scenario(machine, workload, **given)
+            self.assertEqual(caught.exception.path, "/policies", left_out)
+            self.assertIn(f'missing required key "{left_out}"', str(caught.exception))
+        self.assertEqual(zettasim.Scenario(machine, workload, placement="linear", collective="ring").to_dict()
+                         ["scenario"]["seed"], 1)
+        with self.assertRaises(zettasim.InputError) as caught:
+            zettasim.Scenario(machine, zettasim.Workload(model, data_parallel=8, micro_batch=2, global_batch=128),
+                              placement="linear", collective="ring")
+        self.assertEqual(caught.exception.path, "/workload")
+        self.assertIn('missing required key "generator"', str(caught.exception))
 
     def test_with_is_the_changed_file(self):
         d = absolute("scenarios/hgx-3d-parallel.json")

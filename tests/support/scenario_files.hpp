@@ -18,7 +18,7 @@ struct ScenarioFiles {
                               {{"topology", "topologies/switch-4.json"},
                                {"models", {{"gpu", "models/gpu.json"}, {"link", "models/link.json"}}}}},
                              {"workload",
-                              {{"generator", "data-parallel"},
+                              {{"generator", "ideal-data-parallel"},
                                {"model", "workloads/small.json"},
                                {"data_parallel", 4},
                                {"micro_batch", 1},

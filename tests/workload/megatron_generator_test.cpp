@@ -958,3 +958,18 @@ TEST_CASE("a distributed checkpoint writes every parameter once, 2 + 12 bytes, w
             zs::test::approx(14.0 * m.total_params() / (c.dp * c.tp * c.cp)).epsilon(1e-12));
   }
 }
+
+TEST_CASE("with gradient reduction overlapped, the optimizer waits for each reduction once") {
+  auto p = plan(4, 1, 1, 1, 8);
+  p.overlap_gradient_reduction = true;
+  const auto trace = workload::generate_megatron_trace(model(), p);
+  size_t checked = 0;
+  for (const auto& op : trace.roles.front().ops) {
+    std::vector<uint32_t> deps = op.deps;
+    std::sort(deps.begin(), deps.end());
+    CHECK(std::adjacent_find(deps.begin(), deps.end()) == deps.end());
+    if (op.name == "optimizer/adam") checked = op.deps.size();
+  }
+  // the last op (the first layer's reduction) and every layer's reduction: 8 layers
+  CHECK(checked == 8);
+}
