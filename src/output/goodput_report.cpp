@@ -108,7 +108,8 @@ std::string goodput_report(const scenario::Scenario& s, const std::string& file,
   for (uint32_t c = 0; c < rel.rates.components.size(); ++c) {
     const auto& comp = rel.rates.components[c];
     report += "    " + column(comp.name, 26) + with_ci(sum.by_component.at(comp.name), "%.1f") + " (" +
-              std::to_string(g.instances_by_component.at(c)) + " per " + comp.per + ")\n";
+              std::to_string(g.instances_by_component.at(c)) + " per " +
+              std::string(reliability::to_string(comp.per)) + ")\n";
   }
   return report + kApproximations;
 }

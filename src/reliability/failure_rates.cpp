@@ -24,17 +24,17 @@ const core::ParamTable& component_params() {
   static const core::ParamTable table(
       "failure-rates.component", "one kind of failing part and how often it failed",
       {core::Param::text("name", "the component's name, unique (scripted events name it)"),
-       core::Param::text("per",
-                         "what one instance is: unit, host, rack, switch, power-domain, link, "
-                         "optical-port, memory-pool or job"),
+       core::Param::choice("per", failure_scope_names(), "what one instance is"),
        core::Param::integer("observed_instances", 1, int64_t(1) << 40,
                             "instances observed, for a component counted on the machine (rack, switch, "
                             "power-domain, link, optical-port, memory-pool)")
            .optional(),
        core::Param::number("count", 0, 1e15, "failures observed, > 0"),
-       core::Param::text("recovery",
-                         "\"restart\" (the job restarts on the same parts) or \"replace\" (a "
-                         "spare takes the failed unit's place); fabric and pools restart"),
+       core::Param::choice(
+           "recovery",
+           {std::string(to_string(Recovery::kRestart)), std::string(to_string(Recovery::kReplace))},
+           "restart: the job restarts on the same parts; replace: a spare takes the failed "
+           "unit's place; fabric and pools restart"),
        core::Param::boolean("silent", "whether the failure goes unnoticed until detected").or_default(false),
        core::Param::number("weibull_shape", 1e-3, 1e3,
                            "shape of the Weibull time between failures (1: "
@@ -46,16 +46,20 @@ const core::ParamTable& component_params() {
 }
 
 /// The "observed_instances" of a component counted on the machine (required for those).
-double observed_instances(core::ParamReader& component, const std::string& per) {
+double observed_instances(core::ParamReader& component, FailureScope per) {
   if (!component.has("observed_instances"))
     throw component.error(
         "missing required key \"observed_instances\" (instances observed, for a component "
         "per " +
-        per + ")");
+        std::string(to_string(per)) + ")");
   return static_cast<double>(*component.find<int64_t>("observed_instances"));
 }
 
 }  // namespace
+
+std::string_view to_string(Recovery recovery) {
+  return recovery == Recovery::kReplace ? "replace" : "restart";
+}
 
 const core::ParamTable& FailureRates::params() {
   static const core::ParamTable table(
@@ -90,37 +94,27 @@ FailureRates FailureRates::from_json(core::JsonObject& object) {
       if (earlier.name == rate.name)
         throw c.error("name", "duplicate component name " + core::quoted_for_message(rate.name) +
                                   ": each component is named once (scripted events name it)");
-    rate.per = c.get<std::string>("per");
+    rate.per = *parse_failure_scope(c.get<std::string>("per"));  // the table's choice: one of them
     double instances = 0;
-    if (rate.per == "unit")
+    if (rate.per == FailureScope::kUnit)
       instances = units;
-    else if (rate.per == "host")
+    else if (rate.per == FailureScope::kHost)
       instances = std::ceil(units / r.units_per_host);
-    else if (rate.per == "job")
+    else if (rate.per == FailureScope::kJob)
       instances = 1;
-    else if (rate.needs_machine())  // counted on the machine; as observed here
+    else  // counted on the machine; as observed here
       instances = observed_instances(c, rate.per);
-    else
-      throw c.error("per",
-                    "expected \"unit\", \"host\", \"rack\", \"switch\", \"power-domain\", \"link\", "
-                    "\"optical-port\", \"memory-pool\" or \"job\", got \"" +
-                        rate.per + "\"");
     const double count = c.get<double>("count");
     if (!(count > 0))
       throw c.error("count",
                     "expected the number of failures observed, > 0 (a component that never failed has "
                     "no rate: leave it out)");
     rate.rate_per_hour = count / (instances * hours);
-    const std::string recovery = c.get<std::string>("recovery");
-    if (recovery == "restart")
-      rate.recovery = Recovery::kRestart;
-    else if (recovery == "replace")
-      rate.recovery = Recovery::kReplace;
-    else
-      throw c.error("recovery", "expected \"restart\" or \"replace\", got \"" + recovery + "\"");
+    rate.recovery = c.get<std::string>("recovery") == to_string(Recovery::kReplace) ? Recovery::kReplace
+                                                                                    : Recovery::kRestart;
     if (rate.fabric() && rate.recovery != Recovery::kRestart)
       throw c.error("recovery",
-                    "expected \"restart\" for a component per " + rate.per +
+                    "expected \"restart\" for a component per " + std::string(to_string(rate.per)) +
                         ": the job restarts around the failed part (units it cuts off are replaced as the "
                         "spares allow)");
     if (rate.memory_pool() && rate.recovery != Recovery::kRestart)
@@ -139,15 +133,15 @@ FailureRates FailureRates::from_json(core::JsonObject& object) {
 }
 
 bool ComponentRate::topology_domain() const {
-  return per == "rack" || per == "switch" || per == "power-domain";
+  return per == FailureScope::kRack || per == FailureScope::kSwitch || per == FailureScope::kPowerDomain;
 }
 
 bool ComponentRate::fabric() const {
-  return per == "link" || per == "optical-port";
+  return per == FailureScope::kLink || per == FailureScope::kOpticalPort;
 }
 
 bool ComponentRate::memory_pool() const {
-  return per == "memory-pool";
+  return per == FailureScope::kMemoryPool;
 }
 
 bool ComponentRate::needs_machine() const {
@@ -156,17 +150,19 @@ bool ComponentRate::needs_machine() const {
 
 uint64_t FailureRates::instances(const ComponentRate& c, uint64_t units) const {
   if (c.needs_machine())
-    throw std::logic_error("the instances of a component per " + c.per + " come from the machine");
-  if (c.per == "unit") return units;
-  if (c.per == "host") return (units + units_per_host - 1) / units_per_host;
+    throw std::logic_error("the instances of a component per " + std::string(to_string(c.per)) +
+                           " come from the machine");
+  if (c.per == FailureScope::kUnit) return units;
+  if (c.per == FailureScope::kHost) return (units + units_per_host - 1) / units_per_host;
   return 1;
 }
 
 uint64_t FailureRates::units_taken(const ComponentRate& c, uint64_t units) const {
   if (c.needs_machine())
-    throw std::logic_error("what a component per " + c.per + " takes down comes from the machine");
-  if (c.per == "unit") return 1;
-  if (c.per == "host") return std::min<uint64_t>(units_per_host, units);
+    throw std::logic_error("what a component per " + std::string(to_string(c.per)) +
+                           " takes down comes from the machine");
+  if (c.per == FailureScope::kUnit) return 1;
+  if (c.per == FailureScope::kHost) return std::min<uint64_t>(units_per_host, units);
   return units;
 }
 

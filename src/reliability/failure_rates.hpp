@@ -3,10 +3,12 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/json_object.hpp"
 #include "core/param_table.hpp"
+#include "reliability/failure_scope.hpp"
 
 namespace zs::reliability {
 
@@ -15,17 +17,15 @@ enum class Recovery {
   kRestart,  ///< nothing: detect, restart from the last checkpoint (software, a rerouted network path)
   kReplace,  ///< the units it takes out must be swapped for spares (or repaired) first
 };
+/// "restart" or "replace", as a rate table's "recovery" names it.
+std::string_view to_string(Recovery recovery);
 
 /// One component type of a rate table.
 struct ComponentRate {
   std::string name;
-  /// What one instance of the component is: "unit", "host", "job", or a topology domain: "rack" (the units
-  /// sharing a domain switch), "switch" (an electrical switch and the units attached to it) or
-  /// "power-domain" (the racks on one power feed, as the topology file declares them); or a part of the
-  /// fabric: "link" (a cable with its transceivers) or "optical-port" (a port of an optical circuit
-  /// switch), whose failure takes down the link or circuit until repaired; or "memory-pool" (a CXL
-  /// memory pool the job's ranks keep data in), whose ranks move to other pools until it is repaired.
-  std::string per;
+  /// What one instance of the component is (a unit, a host, the job, a topology domain, a part of the
+  /// fabric or a memory pool).
+  FailureScope per = FailureScope::kUnit;
   double rate_per_hour = 0;  ///< mean failures per instance per hour, 1/h
   Recovery recovery = Recovery::kRestart;
   bool silent = false;       ///< silent data corruption: noticed only when the next checkpoint is validated

@@ -312,7 +312,7 @@ double GoodputSimulation::fabric_failure(const Failure& f, double at, std::strin
   // A port whose switch has a free port cabled to the same node is re-patched (the switch's
   // reconfiguration time). Otherwise the link loses the part's share until the repair; a link that goes
   // down entirely and cuts ranks off the job has them replaced instead.
-  if (rates_.components[f.component].per == "optical-port") {
+  if (rates_.components[f.component].per == FailureScope::kOpticalPort) {
     const auto& port = job_.optical_port(f.component, f.instance);
     for (; next_port_return_ < port_returns_.size() && port_returns_[next_port_return_].first <= at;
          ++next_port_return_)

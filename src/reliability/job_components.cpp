@@ -20,9 +20,9 @@ struct MachineDomains {
 };
 
 /// Power domains as declared; racks and switches keyed by their switch, in node-id order (deterministic).
-MachineDomains domains_on_machine(const std::string& per, const topology::Machine& machine) {
+MachineDomains domains_on_machine(FailureScope per, const topology::Machine& machine) {
   MachineDomains out;
-  if (per == "power-domain") {
+  if (per == FailureScope::kPowerDomain) {
     for (const auto& d : machine.power_domains) {
       out.names.push_back(d.name);
       out.units.push_back(d.units);
@@ -32,7 +32,7 @@ MachineDomains domains_on_machine(const std::string& per, const topology::Machin
   const auto& topo = machine.topology;
   std::map<topology::NodeId, std::vector<topology::NodeId>> units_of;
   for (auto unit : topo.units()) {
-    if (per == "rack") {
+    if (per == FailureScope::kRack) {
       if (const auto sw = topology::domain_switch(machine, unit)) units_of[*sw].push_back(unit);
       continue;
     }
@@ -55,7 +55,7 @@ JobComponents::JobComponents(const FailureRates& rates, uint64_t ranks)
     : rates_(rates), ranks_(ranks), domains_(rates.components.size()), fabric_(rates.components.size()) {
   for (const auto& c : rates.components)
     if (c.needs_machine())
-      throw std::invalid_argument("component \"" + c.name + "\" is per " + c.per +
+      throw std::invalid_argument("component \"" + c.name + "\" is per " + std::string(to_string(c.per)) +
                                   ", which needs the machine's topology");
 }
 
@@ -79,8 +79,8 @@ JobComponents::JobComponents(const FailureRates& rates, const topology::Machine&
       used.push_back(topo.active_at_start(l) ? 1 : 0);
   bool any_fabric = false;
   for (uint32_t c = 0; c < rates.components.size(); ++c) {
-    if (rates.components[c].per == "link") add_links(c, used);
-    if (rates.components[c].per == "optical-port") add_ports(c, used);
+    if (rates.components[c].per == FailureScope::kLink) add_links(c, used);
+    if (rates.components[c].per == FailureScope::kOpticalPort) add_ports(c, used);
     any_fabric = any_fabric || rates.components[c].fabric();
   }
   if (any_fabric) link_class_ = link_classes(machine, unit_of_rank, fabric.class_of_rank);
@@ -161,15 +161,15 @@ void JobComponents::add_ports(uint32_t c, const std::vector<char>& used) {
 
 uint64_t JobComponents::instances(uint32_t c) const {
   const auto& comp = rates_.components.at(c);
-  if (comp.per == "link") return fabric_[c].first.empty() ? 0 : fabric_[c].first.back();
-  if (comp.per == "optical-port") return fabric_[c].ports.size();
+  if (comp.per == FailureScope::kLink) return fabric_[c].first.empty() ? 0 : fabric_[c].first.back();
+  if (comp.per == FailureScope::kOpticalPort) return fabric_[c].ports.size();
   if (comp.memory_pool()) return pools_.size();
   return comp.topology_domain() ? domains_[c].ranks.size() : rates_.instances(comp, ranks_);
 }
 
 topology::LinkId JobComponents::fabric_link(uint32_t c, uint64_t instance) const {
   const auto& f = fabric_.at(c);
-  if (rates_.components.at(c).per == "optical-port") return f.ports.at(instance).link;
+  if (rates_.components.at(c).per == FailureScope::kOpticalPort) return f.ports.at(instance).link;
   if (instance >= instances(c)) throw std::out_of_range("no such link instance");
   const auto at = std::upper_bound(f.first.begin(), f.first.end(), instance) - f.first.begin() - 1;
   return f.links.at(static_cast<size_t>(at));
@@ -197,7 +197,7 @@ uint64_t JobComponents::units_taken(uint32_t c, uint64_t instance) const {
   const auto& comp = rates_.components.at(c);
   if (comp.fabric() || comp.memory_pool()) return 0;
   if (comp.topology_domain()) return domains_[c].ranks.at(instance).size();
-  if (comp.per == "host")
+  if (comp.per == FailureScope::kHost)
     return std::min<uint64_t>(rates_.units_per_host, ranks_ - instance * rates_.units_per_host);
   return rates_.units_taken(comp, ranks_);
 }
@@ -207,8 +207,9 @@ std::vector<uint64_t> JobComponents::ranks_taken(uint32_t c, uint64_t instance) 
   if (comp.topology_domain()) return domains_[c].ranks.at(instance);
   if (comp.fabric() || comp.memory_pool()) return {};
   uint64_t first = 0, count = ranks_;
-  if (comp.per == "unit") first = instance, count = 1;
-  if (comp.per == "host") first = instance * rates_.units_per_host, count = units_taken(c, instance);
+  if (comp.per == FailureScope::kUnit) first = instance, count = 1;
+  if (comp.per == FailureScope::kHost)
+    first = instance * rates_.units_per_host, count = units_taken(c, instance);
   std::vector<uint64_t> out(count);
   for (uint64_t i = 0; i < count; ++i) out[i] = first + i;
   return out;
@@ -223,11 +224,11 @@ std::string JobComponents::instance_name(uint32_t c, uint64_t instance) const {
   const auto& comp = rates_.components.at(c);
   if (comp.topology_domain()) return domains_[c].names.at(instance);
   if (comp.memory_pool()) return machine_->topology.node(pools_.at(instance)).name;
-  if (comp.per == "optical-port") {
+  if (comp.per == FailureScope::kOpticalPort) {
     const auto& p = fabric_[c].ports.at(instance);
     return machine_->topology.optical_switches()[p.optical_switch].name + ":" + std::to_string(p.port);
   }
-  if (comp.per == "link") {
+  if (comp.per == FailureScope::kLink) {
     const auto& topo = machine_->topology;
     const auto l = fabric_link(c, instance);
     const auto at = std::upper_bound(fabric_[c].first.begin(), fabric_[c].first.end(), instance) -
@@ -236,9 +237,9 @@ std::string JobComponents::instance_name(uint32_t c, uint64_t instance) const {
     return topo.node(topo.link(l).a).name + " - " + topo.node(topo.link(l).b).name +
            (cable > 0 ? " #" + std::to_string(cable) : "");
   }
-  if (comp.per == "unit")
+  if (comp.per == FailureScope::kUnit)
     return unit_names_.empty() ? "unit" + std::to_string(instance) : unit_names_.at(instance);
-  if (comp.per == "host") return "host" + std::to_string(instance);
+  if (comp.per == FailureScope::kHost) return "host" + std::to_string(instance);
   return "job";
 }
 

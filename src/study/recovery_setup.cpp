@@ -137,7 +137,7 @@ void apply_recovery_setup(const scenario::Scenario& s, const std::string& file,
                           const policy::PolicyCatalog& policies) {
   const auto& rel = *s.reliability;
   for (const auto& c : rel.rates.components)
-    if (c.per == "power-domain" && s.machine.power_domains.empty())
+    if (c.per == reliability::FailureScope::kPowerDomain && s.machine.power_domains.empty())
       throw core::InputError(file, "/reliability/failure_rates",
                              "component \"" + c.name + "\" of " + rel.rates.file +
                                  " fails per power domain, but the topology of machine \"" + s.machine.name +
