@@ -89,7 +89,7 @@ void check_plan_options(const PlanOptions& options) {
 
 void make_nccl_job(scenario::Scenario& s) {
   s.machine.step_latency = true;
-  s.collective_options.nccl_algorithms_only = true;
+  s.collective_options.algorithms = policy::AlgorithmSet::kNccl;
   s.resolved["policies"]["collective_step_latency"] = true;
   s.resolved["policies"]["collective_algorithms"] = "nccl";
 }
@@ -165,7 +165,7 @@ JobPlan make_job_plan(const scenario::Scenario& s, const PlanOptions& options,
     with_latency->step_latency = true;
   }
   policy::CollectiveOptions nccl_options = s.collective_options;
-  nccl_options.nccl_algorithms_only = true;
+  nccl_options.algorithms = policy::AlgorithmSet::kNccl;
   auto collective = policy::make_collective_policy(policies.collective, s.collective_policy, nccl_options);
   plan.collectives = collective_choices(s.trace, with_latency ? *with_latency : s.machine, plan.placement,
                                         *collective, s.file);

@@ -88,7 +88,7 @@ void check_plan_options(const PlanOptions& options);
 /// The scenario as the NCCL job zettasim plan lays out: the collective library's per-step and
 /// per-collective latencies charged (the machine's step_latency, NCCL's measured values in the link
 /// models) and `auto` choosing only among the algorithms NCCL implements
-/// (CollectiveOptions::nccl_algorithms_only); its resolved configuration records both. Call it before
+/// (CollectiveOptions::algorithms); its resolved configuration records both. Call it before
 /// predicting, so that the prediction is of the job as it runs (make_job_plan makes its choices for the
 /// NCCL job whether or not the scenario has been made one).
 void make_nccl_job(scenario::Scenario& s);

@@ -197,7 +197,7 @@ void ScenarioLoader::read_policies(core::ParamReader& root, Scenario& s) const {
     s.collective_options = policy::CollectiveOptions::from_params(c);
     s.machine.step_latency = c.get<bool>("step_latency");
     s.collective_options.protocol = policy::protocol_setting(c.get<std::string>("protocol"));
-    s.collective_options.nccl_algorithms_only = c.get<std::string>("algorithms") == "nccl";
+    s.collective_options.algorithms = policy::algorithm_set(c.get<std::string>("algorithms"));
     if (s.collective_options.protocol != policy::ProtocolSetting::kSimple && !s.machine.step_latency)
       throw c.error("protocol",
                     "a protocol other than \"simple\" is costed by its links' step latencies; "
@@ -331,7 +331,7 @@ Scenario ScenarioLoader::load(const std::string& path) const {
                   {"collective_max_chunks", s.collective_options.max_chunks},
                   {"collective_step_latency", s.machine.step_latency},
                   {"collective_protocol", policy::to_string(s.collective_options.protocol)},
-                  {"collective_algorithms", s.collective_options.nccl_algorithms_only ? "nccl" : "any"}}}};
+                  {"collective_algorithms", policy::to_string(s.collective_options.algorithms)}}}};
   if (s.placement_map) s.resolved["policies"]["placement_map"] = s.placement_map->file;
   for (const auto& p : s.plugins) s.resolved["plugins"].push_back({{"name", p.name}, {"file", p.file}});
   if (s.reliability) s.resolved["reliability"] = s.reliability->resolved;

@@ -115,13 +115,15 @@ std::vector<Param> collective_policy_params() {
                                  "other than simple, needs step_latency true")
                        .noun("collective protocol")
                        .or_default("simple"));
-  params.push_back(Param::choice("algorithms", {"any", "nccl"},
+  params.push_back(Param::choice("algorithms",
+                                 {std::string(policy::to_string(policy::AlgorithmSet::kAny)),
+                                  std::string(policy::to_string(policy::AlgorithmSet::kNccl))},
                                  "what auto chooses among: every algorithm zettasim models (any), or only "
                                  "those NCCL implements (nccl: ring, NCCL's double binary tree, NVLS and "
                                  "CollNet in-network reduction, channel rings), what an NCCL job can run; "
                                  "zettasim plan sets nccl")
                        .noun("algorithm set")
-                       .or_default("any"));
+                       .or_default(std::string(policy::to_string(policy::AlgorithmSet::kAny))));
   return params;
 }
 

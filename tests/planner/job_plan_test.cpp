@@ -271,7 +271,7 @@ TEST_CASE("the planner's choices are NCCL's: each policy names its NCCL algorith
   // The NCCL job charges NCCL's latencies, and its resolved configuration says what it is.
   const auto s = shipped();
   CHECK(s.machine.step_latency);
-  CHECK(s.collective_options.nccl_algorithms_only);
+  CHECK(s.collective_options.algorithms == policy::AlgorithmSet::kNccl);
   CHECK(s.resolved.at("policies").at("collective_algorithms") == "nccl");
   for (const auto& c : planner::make_job_plan(s, {}).collectives) CHECK_FALSE(c.nccl.empty());
 }

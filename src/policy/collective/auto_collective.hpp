@@ -24,7 +24,7 @@ namespace zs::policy {
 /// bandwidth fraction), plus its base latency under it (collective_base_latency); under
 /// ProtocolSetting::kAuto under each protocol, keeping the least, so that algorithm and protocol are picked
 /// together as NCCL's tuner picks them (ProtocolChoice then picks the protocol for the schedule). With
-/// CollectiveOptions::nccl_algorithms_only, only the candidates NCCL implements for the request
+/// CollectiveOptions::algorithms (AlgorithmSet::kNccl), only the candidates NCCL implements for the request
 /// (nccl_algorithm) are weighed: the ring for broadcast and reduce, and no recursive, binomial-tree or
 /// hierarchical schedule.
 class AutoCollective final : public CollectivePolicy {

@@ -77,6 +77,16 @@ ProtocolSetting protocol_setting(std::string_view name) {
   throw std::invalid_argument("unknown collective protocol \"" + std::string(name) + "\"");
 }
 
+std::string_view to_string(AlgorithmSet set) {
+  return set == AlgorithmSet::kNccl ? "nccl" : "any";
+}
+
+AlgorithmSet algorithm_set(std::string_view name) {
+  for (auto s : {AlgorithmSet::kAny, AlgorithmSet::kNccl})
+    if (to_string(s) == name) return s;
+  throw std::invalid_argument("unknown collective algorithm set \"" + std::string(name) + "\"");
+}
+
 std::vector<RepeatedStep> repeated_steps(const CollectiveSchedule& schedule) {
   std::vector<std::vector<Transfer>> by_step;
   for (const auto& t : schedule.transfers) {

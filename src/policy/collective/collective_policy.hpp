@@ -64,15 +64,22 @@ std::string_view to_string(ProtocolSetting setting);
 /// The setting named `name` (one of to_string's); throws std::invalid_argument for another name.
 ProtocolSetting protocol_setting(std::string_view name);
 
+/// The algorithms `auto` chooses among: every one it can estimate, or only those NCCL implements
+/// (CollectivePolicy::nccl_algorithm): what a job that runs on NCCL can do.
+enum class AlgorithmSet : uint8_t { kAny, kNccl };
+/// "any" or "nccl".
+std::string_view to_string(AlgorithmSet set);
+/// The set named `name` (one of to_string's); throws std::invalid_argument for another name.
+AlgorithmSet algorithm_set(std::string_view name);
+
 /// Options of the algorithms that pipeline a buffer in chunks (in-network, double binary tree), and
 /// the protocol of every policy's reductions and gathers (ProtocolChoice; not part of params()).
 struct CollectiveOptions {
   core::Bytes chunk{4.0 * 1024 * 1024};  ///< largest chunk, B
   uint32_t max_chunks = 64;              ///< most chunks a buffer is split into
   ProtocolSetting protocol = ProtocolSetting::kSimple;
-  /// `auto` picks only among algorithms NCCL implements (CollectivePolicy::nccl_algorithm): what a job
-  /// that runs on NCCL can do. Not part of params(): the scenario's collective object reads it.
-  bool nccl_algorithms_only = false;
+  /// What `auto` picks among. Not part of params(): the scenario's collective object reads it.
+  AlgorithmSet algorithms = AlgorithmSet::kAny;
   /// Chunks for a buffer of `bytes`: ceil(bytes / chunk), between 1 and max_chunks.
   uint32_t chunks_for(double bytes) const;
 
