@@ -109,8 +109,8 @@ std::vector<std::string> approximations(const scenario::Scenario& s, const engin
       "flight on a circuit being torn down finishes on it",
       "memory check: megatron plans state per role weights, gradients (in the plan's gradient dtype) and "
       "optimizer state (ZeRO accounting) and activations (Korthikanti et al. 2022, at the schedule's peak, "
-      "the pipeline's ends included; collective buffers not counted); ideal-data-parallel plans state model state "
-      "(16 B/param) only",
+      "the pipeline's ends included; collective buffers not counted); ideal-data-parallel plans state model "
+      "state (16 B/param) only",
       "model FLOPs (MFU) are the trace's own count; generated transformer traces count full (not causal) "
       "attention scores and the logits, as Megatron-LM's formula does (Narayanan et al. 2021); "
       "hardware FLOPs (HFU, as PaLM defines it) are every matrix FLOP the trace executes, recomputation "

@@ -61,6 +61,12 @@ std::string_view to_string(Recovery recovery) {
   return recovery == Recovery::kReplace ? "replace" : "restart";
 }
 
+std::optional<Recovery> parse_recovery(std::string_view name) {
+  for (auto r : {Recovery::kRestart, Recovery::kReplace})
+    if (to_string(r) == name) return r;
+  return std::nullopt;
+}
+
 const core::ParamTable& FailureRates::params() {
   static const core::ParamTable table(
       "failure-rates", "a failure-rate table: failures counted on an observed fleet, per kind of component",
@@ -110,8 +116,7 @@ FailureRates FailureRates::from_json(core::JsonObject& object) {
                     "expected the number of failures observed, > 0 (a component that never failed has "
                     "no rate: leave it out)");
     rate.rate_per_hour = count / (instances * hours);
-    rate.recovery = c.get<std::string>("recovery") == to_string(Recovery::kReplace) ? Recovery::kReplace
-                                                                                    : Recovery::kRestart;
+    rate.recovery = *parse_recovery(c.get<std::string>("recovery"));  // the table's choice: one of them
     if (rate.fabric() && rate.recovery != Recovery::kRestart)
       throw c.error("recovery",
                     "expected \"restart\" for a component per " + std::string(to_string(rate.per)) +

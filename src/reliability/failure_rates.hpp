@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -19,6 +20,8 @@ enum class Recovery {
 };
 /// "restart" or "replace", as a rate table's "recovery" names it.
 std::string_view to_string(Recovery recovery);
+/// The recovery of that name; none for another text.
+std::optional<Recovery> parse_recovery(std::string_view name);
 
 /// One component type of a rate table.
 struct ComponentRate {

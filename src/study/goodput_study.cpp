@@ -24,7 +24,8 @@ reliability::JobComponents::FabricUse fabric_use(const scenario::Scenario& s, co
                    [](const auto& c) { return c.fabric() || c.memory_pool(); }))
     return use;
   for (const auto& c : rates.components) {
-    const bool no_ocs = c.per == reliability::FailureScope::kOpticalPort && s.machine.topology.optical_switches().empty();
+    const bool no_ocs =
+        c.per == reliability::FailureScope::kOpticalPort && s.machine.topology.optical_switches().empty();
     const bool no_pool = c.memory_pool() && s.machine.topology.memories().empty();
     if (no_ocs || no_pool)
       throw core::InputError(file, "/reliability/failure_rates",

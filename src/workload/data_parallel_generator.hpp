@@ -1,4 +1,5 @@
-// Generates the idealized trace of one data-parallel iteration of a dense transformer, for closed-form checks.
+// Generates the idealized trace of one data-parallel iteration of a dense transformer, for closed-form
+// checks.
 #pragma once
 
 #include <cstdint>
@@ -16,7 +17,7 @@ namespace zs::workload {
 /// idealization (generator "ideal-data-parallel"): a layer's forward or backward is one matrix kernel of
 /// its FLOPs, with no element-wise, loss or gradient-clipping work; bf16 gradients are all-reduced a layer
 /// at a time as its backward ends. The megatron generator models the same plan as Megatron-LM runs it
-/// (tests/workload/ideal_data_parallel_test.cpp itemizes the difference).
+/// (tests/study/ideal_data_parallel_test.cpp itemizes the difference).
 struct DataParallelPlan {
   uint32_t data_parallel = 1;  ///< ranks
   uint32_t micro_batch = 1;    ///< sequences per rank per micro-batch

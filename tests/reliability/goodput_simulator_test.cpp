@@ -233,11 +233,13 @@ TEST_CASE("bad rate tables name the file and the JSON path") {
       with("count", 0).find("bad.json: /components/0/count: expected the number of failures observed, > 0") ==
       0);
   CHECK(with("count", -2).find("bad.json: /components/0/count") == 0);
-  CHECK(with("per", "pod").find("bad.json: /components/0/per: unknown per \"pod\" (known: unit, host, rack, "
-                                "switch, power-domain, link, optical-port, memory-pool, job)") == 0);
-  CHECK(with("recovery", "reboot")
-            .find("bad.json: /components/0/recovery: unknown recovery \"reboot\" (known: restart, replace)") ==
-        0);
+  CHECK(with("per", "pod")
+            .find("bad.json: /components/0/per: unknown per \"pod\" (known: unit, host, rack, "
+                  "switch, power-domain, link, optical-port, memory-pool, job)") == 0);
+  CHECK(
+      with("recovery", "reboot")
+          .find("bad.json: /components/0/recovery: unknown recovery \"reboot\" (known: restart, replace)") ==
+      0);
   // Links and optical ports are counted on the machine too, and the job restarts around them.
   CHECK(with("per", "link").find("bad.json: /components/0: missing required key \"observed_instances\"") ==
         0);

@@ -1,7 +1,9 @@
 // The default plan under the ideal-data-parallel and megatron generators: the difference itemized.
 #include <doctest/doctest.h>
 
+#include <filesystem>
 #include <fstream>
+#include <functional>
 #include <string>
 
 #include "core/file_source.hpp"
@@ -77,8 +79,9 @@ constexpr double kHbm = 3.35e12 * 0.9;
 
 }  // namespace
 
-TEST_CASE("the default plan: megatron's compute is the ideal generator's plus its element-wise, loss and "
-          "optimizer passes and their launches") {
+TEST_CASE(
+    "the default plan: megatron's compute is the ideal generator's plus its element-wise, loss and "
+    "optimizer passes and their launches") {
   test::TempDir dir;
   const auto megatron = default_with(dir, "megatron.json", [](nlohmann::json&) {});
   const auto ideal = default_with(dir, "ideal.json", [](nlohmann::json& w) {
@@ -118,8 +121,9 @@ TEST_CASE("the default plan: megatron's compute is the ideal generator's plus it
           m.kernels - i.kernels, " kernels)");
 }
 
-TEST_CASE("the default plan replayed: the generators' compute differs by those items, their gradient "
-          "all-reduces by the gradients' dtype") {
+TEST_CASE(
+    "the default plan replayed: the generators' compute differs by those items, their gradient "
+    "all-reduces by the gradients' dtype") {
   test::TempDir dir;
   const auto ideal = default_with(dir, "ideal.json", [](nlohmann::json& w) {
     w["generator"] = "ideal-data-parallel";

@@ -315,7 +315,8 @@ std::unique_ptr<CollectivePolicy> AutoCollective::choose(const CollectiveRequest
   auto add = [&](const std::function<double(CollectiveProtocol)>& estimate,
                  std::function<std::unique_ptr<CollectivePolicy>()> make) {
     const auto made = make();
-    if (options_.algorithms == AlgorithmSet::kNccl && !made->nccl_algorithm(request)) return;  // not an NCCL job's
+    if (options_.algorithms == AlgorithmSet::kNccl && !made->nccl_algorithm(request))
+      return;  // not an NCCL job's
     double least = std::numeric_limits<double>::infinity();
     for (auto p : protocols)
       least = std::min(least, estimate(p) + collective_base_latency(*made, request, p).value());
