@@ -363,7 +363,7 @@ Command add_validate(CLI::App& app) {
                        "POINTER=VALUE: set a parameter in every run's scenario before it runs (repeatable), "
                        "the pointer as the run's config.json shows it, the value JSON (a string if it is not "
                        "JSON), e.g. /workload/plan/overlap_tensor_communication=false; a what-if the report "
-                       "states; validations of published runs only");
+                       "states");
   return command(validate, opt, &run_validate);
 }
 

@@ -198,13 +198,8 @@ int run_validate(const ValidateOptions& opt, std::ostream& out) {
   auto [files, path] = validation_input(opt.file);
   if (scenario::validation_kind(*files, path) == "published-runs")
     return run_published_runs(opt, *files, path, out);
-  if (!opt.set.empty())
-    throw core::InputError(
-        "--set", "",
-        "applies to validations of published runs (at-scale, megatron-2022, or a file of kind "
-        "\"published-runs\"); " +
-            path + " builds its scenarios from table rows");
   scenario::ValidationSpec spec = scenario::ValidationSpec::load(*files, path);
+  spec.overrides = run_overrides(opt.set);
   if (!opt.rows.empty()) {
     std::erase_if(spec.rows, [&](const auto& r) { return r.name().find(opt.rows) == std::string::npos; });
     if (spec.rows.empty()) throw core::InputError("--rows", "", "no row name contains \"" + opt.rows + "\"");

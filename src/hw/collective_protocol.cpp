@@ -28,6 +28,8 @@ double bandwidth_fraction(CollectiveProtocol protocol) {
 }
 
 core::Seconds base_latency(LibraryAlgorithm algorithm, CollectiveProtocol protocol) {
+  if (algorithm == LibraryAlgorithm::kNvls)
+    return core::Seconds(protocol == CollectiveProtocol::kSimple ? 25.0e-6 : 0.0);
   const bool ring = algorithm == LibraryAlgorithm::kRing;
   switch (protocol) {
     case CollectiveProtocol::kSimple:
@@ -38,6 +40,10 @@ core::Seconds base_latency(LibraryAlgorithm algorithm, CollectiveProtocol protoc
       return core::Seconds(ring ? 6.6e-6 : 6.8e-6);
   }
   return core::Seconds(0.0);
+}
+
+bool runs_under(LibraryAlgorithm algorithm, CollectiveProtocol protocol) {
+  return algorithm != LibraryAlgorithm::kNvls || protocol == CollectiveProtocol::kSimple;
 }
 
 }  // namespace zs::hw

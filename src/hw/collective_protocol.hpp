@@ -26,14 +26,20 @@ std::string_view to_string(CollectiveProtocol protocol);
 /// servers or for an all-reduce). The per-channel caps NCCL applies on top are not modelled.
 double bandwidth_fraction(CollectiveProtocol protocol);
 
-/// The collective library's algorithm families, NCCL's ring and tree: each has its own fixed cost per
-/// collective (base_latency) and its own row of per-step latencies (LinkModel::step_latency).
-enum class LibraryAlgorithm : uint8_t { kRing, kTree };
+/// The collective library's algorithm families, NCCL's ring, tree and NVLS (reduction in a host's
+/// NVSwitch): each has its own fixed cost per collective (base_latency); the ring and tree have their own
+/// rows of per-step latencies (LinkModel::step_latency), NVLS steps take the ring's.
+enum class LibraryAlgorithm : uint8_t { kRing, kTree, kNvls };
 
 /// The collective library's fixed cost of one collective of `algorithm` under `protocol` (kernel launch
 /// and setup before its first step), s. NCCL's tuner (src/graph/tuning.cc, NCCL 2.19, baseLat): ring
 /// 8.4 us Simple, 14 us LL128, 6.6 us LL; tree 0 us Simple (its per-step latency carries it), 14 us
-/// LL128, 6.8 us LL.
+/// LL128, 6.8 us LL. NVLS: 25 us, the tuner's whole latency of an NVLS collective within a server
+/// (hwLat's NVLink row for NVLS under Simple; 0 under the protocols it does not run under).
 core::Seconds base_latency(LibraryAlgorithm algorithm, CollectiveProtocol protocol);
+
+/// Whether the library runs `algorithm` under `protocol`: NVLS runs under Simple only (NCCL's tuner
+/// skips its LL and LL128 entries); the ring and tree under all three.
+bool runs_under(LibraryAlgorithm algorithm, CollectiveProtocol protocol);
 
 }  // namespace zs::hw

@@ -17,8 +17,8 @@ const core::ParamTable& LinkModel::params() {
        core::Param::seconds("step_latency",
                             "the least time one step of a collective library (a chunk handed from one rank "
                             "to the next: flag synchronization, network proxy) takes over this link, wire "
-                            "included (NCCL's per-hop latency under its Simple protocol); charged only "
-                            "when the scenario's collective policy sets step_latency: a transfer then pays "
+                            "included (NCCL's per-hop latency under its Simple protocol); charged unless "
+                            "the scenario's collective policy sets step_latency false: a transfer pays "
                             "at least the largest on its route, a step of concurrent transfers at least "
                             "their mean, a pipelined schedule on its first chunk only; left out, 0")
            .or_default("0s")

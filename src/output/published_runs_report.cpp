@@ -57,9 +57,7 @@ std::string published_runs_report(const scenario::PublishedRunsSpec& spec,
   std::ostringstream out;
   out << "validation \"" << spec.name << "\" (" << spec.file << ")\n" << spec.description << "\n";
   out << "mechanisms: " << spec.mechanisms << "\n";
-  for (const auto& o : spec.overrides)
-    out << "set in every run (what-if, not as published): " << o.pointer << " = " << o.value.dump() << "\n";
-  out << "\n";
+  out << overrides_lines(spec.overrides, "run") << "\n";
   std::size_t name_width = 30;
   for (const auto& r : study.runs) name_width = std::max(name_width, r.run.name.size() + 2);
   out << column("run", name_width) << column("hardware", 16) << column("gpus", 6) << column("published", 11)
@@ -130,12 +128,10 @@ nlohmann::json published_runs_json(const scenario::PublishedRunsSpec& spec,
   summary["scaling_tolerance"] = spec.scaling_tolerance;
   summary["scaling"] = scaling;
   summary["passed"] = sum.passed;
-  nlohmann::json overrides = nlohmann::json::array();
-  for (const auto& o : spec.overrides) overrides.push_back({{"pointer", o.pointer}, {"value", o.value}});
   return {{"validation", spec.name},
           {"file", spec.file},
           {"mechanisms", spec.mechanisms},
-          {"overrides", overrides},
+          {"overrides", overrides_json(spec.overrides)},
           {"zettasim_version", core::kVersion},
           {"runs", runs},
           {"summary", summary}};

@@ -52,12 +52,12 @@ std::string step_latency_note(const scenario::Scenario& s) {
   if (!s.machine.step_latency)
     return "a collective library's cost per algorithm step (synchronization, the network proxy) and per "
            "collective is not charged: a transfer's latency is its route's link and switch latencies (the "
-           "collective policy's step_latency switches NCCL's per-step and per-collective latencies on)";
+           "collective policy sets step_latency false; true, the default, charges NCCL's)";
   const std::string charged =
       "a collective library's cost per algorithm step is charged as its links' step_latency (NCCL's latency "
       "per hop), a step of concurrent transfers at least the mean of theirs, a pipelined schedule on its "
-      "first chunk only; its cost per collective (NCCL's base latency of its ring and tree) is paid once "
-      "before the first step; ";
+      "first chunk only; its cost per collective (NCCL's base latency of its ring, tree and NVLS) is paid "
+      "once before the first step (CollNet's latencies not modelled); ";
   switch (s.collective_options.protocol) {
     case policy::ProtocolSetting::kSimple:
       return charged +
@@ -67,11 +67,11 @@ std::string step_latency_note(const scenario::Scenario& s) {
       return charged +
              "reductions and gathers under the protocol (LL, LL128, Simple) of least estimate "
              "(other collectives in flight unseen), its bytes grown by its bandwidth fraction "
-             "(NCCL's per-channel caps not modelled); all-to-all under Simple";
+             "(NCCL's per-channel caps not modelled); all-to-all and NVLS under Simple";
     default:
       return charged + "reductions and gathers under the " +
              std::string(policy::to_string(s.collective_options.protocol)) +
-             " protocol, its bytes grown by its bandwidth fraction; all-to-all under Simple";
+             " protocol, its bytes grown by its bandwidth fraction; all-to-all and NVLS under Simple";
   }
 }
 

@@ -14,7 +14,8 @@ std::string validation_report(const scenario::ValidationSpec& spec,
   const auto& sum = validation.summary;
   std::ostringstream out;
   out << "validation \"" << spec.name << "\" (" << spec.file << ", rows " << spec.rows_file << ")\n"
-      << spec.description << "\n\n";
+      << spec.description << "\n"
+      << overrides_lines(spec.overrides, "row") << "\n";
   out << column("row", 34) << column("gpus", 6) << column("plan", 26) << column("iteration", 12)
       << column("predicted", 11) << column("published", 11) << "error\n";
   for (const auto& r : results) {
@@ -96,9 +97,24 @@ nlohmann::json validation_json(const scenario::ValidationSpec& spec,
   return {{"validation", spec.name},
           {"file", spec.file},
           {"rows_file", spec.rows_file},
+          {"overrides", overrides_json(spec.overrides)},
           {"zettasim_version", core::kVersion},
           {"rows", rows},
           {"summary", summary}};
+}
+
+std::string overrides_lines(const std::vector<scenario::RunOverride>& overrides, const std::string& what) {
+  std::string lines;
+  for (const auto& o : overrides)
+    lines +=
+        "set in every " + what + " (what-if, not as published): " + o.pointer + " = " + o.value.dump() + "\n";
+  return lines;
+}
+
+nlohmann::json overrides_json(const std::vector<scenario::RunOverride>& overrides) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const auto& o : overrides) out.push_back({{"pointer", o.pointer}, {"value", o.value}});
+  return out;
 }
 
 nlohmann::json error_summary_json(const scenario::ErrorSummary& s, double row_tolerance,

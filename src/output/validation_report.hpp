@@ -2,6 +2,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -18,6 +19,11 @@ nlohmann::json validation_json(const scenario::ValidationSpec& spec,
 /// validation.json, without what is particular to one table).
 nlohmann::json error_summary_json(const scenario::ErrorSummary& s, double row_tolerance,
                                   double mean_tolerance);
+/// The what-if values --set sets, one line each ("set in every WHAT (what-if, not as published): ..."),
+/// WHAT "run" or "row"; empty when there are none.
+std::string overrides_lines(const std::vector<scenario::RunOverride>& overrides, const std::string& what);
+/// The same as validation.json's "overrides": [{"pointer", "value"}, ...].
+nlohmann::json overrides_json(const std::vector<scenario::RunOverride>& overrides);
 /// One line per row: name, gpus, published and predicted TFLOP/s per GPU, iteration time (s), error.
 std::string validation_csv(const study::ValidationStudy& validation);
 

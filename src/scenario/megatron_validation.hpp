@@ -9,6 +9,7 @@
 
 #include "core/file_source.hpp"
 #include "scenario/error_summary.hpp"
+#include "scenario/run_override.hpp"
 
 namespace zs::scenario {
 
@@ -47,6 +48,8 @@ struct ValidationSpec {
   std::string fidelity;
   double row_tolerance = 0;   ///< largest accepted |predicted / published - 1| per row
   double mean_tolerance = 0;  ///< largest accepted mean of |predicted / published - 1|
+  /// Set in every row's scenario before it runs (not read from the file); empty: the rows as composed.
+  std::vector<RunOverride> overrides;
 
   /// Reads the file and its rows; problems are InputErrors naming the file and JSON path, or the CSV's
   /// line.

@@ -10,6 +10,7 @@
 
 #include "core/file_source.hpp"
 #include "scenario/error_summary.hpp"
+#include "scenario/run_override.hpp"
 
 namespace zs::scenario {
 
@@ -28,12 +29,6 @@ struct PublishedRun {
 struct ScalingSeries {
   std::string name;
   std::vector<std::string> runs;  ///< names of runs, fewest GPUs first; at least two
-};
-
-/// A value set in every run's scenario (`zettasim validate --set POINTER=VALUE`): a what-if over the table.
-struct RunOverride {
-  std::string pointer;  ///< JSON pointer into a run's resolved configuration, as config.json shows it
-  nlohmann::json value;
 };
 
 /// A validation file of kind "published-runs".

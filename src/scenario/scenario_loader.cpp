@@ -194,19 +194,31 @@ void ScenarioLoader::read_policies(core::ParamReader& root, Scenario& s) const {
   if (policies.value("collective").is_object()) {
     auto c = policies.part("collective");
     s.collective_policy = policy_name(c, "name", check_collective);
-    s.collective_options = policy::CollectiveOptions::from_params(c);
-    s.machine.step_latency = c.get<bool>("step_latency");
-    s.collective_options.protocol = policy::protocol_setting(c.get<std::string>("protocol"));
-    s.collective_options.algorithms = policy::algorithm_set(c.get<std::string>("algorithms"));
-    if (s.collective_options.protocol != policy::ProtocolSetting::kSimple && !s.machine.step_latency)
-      throw c.error("protocol",
-                    "a protocol other than \"simple\" is costed by its links' step latencies; "
-                    "set \"step_latency\": true");
+    read_collective_options(c, s);
     c.finish();
   } else {
     s.collective_policy = policy_name(policies, "collective", check_collective);
+    // A policy given by name alone has every option's declared default, as the object form does.
+    const nlohmann::json named = {{"name", s.collective_policy}};
+    core::ParamReader c(
+        collective_options_params(),
+        core::JsonObject(named, s.file, core::json_pointer_append("/policies", "collective")));
+    read_collective_options(c, s);
   }
   policies.finish();
+}
+
+void ScenarioLoader::read_collective_options(core::ParamReader& c, Scenario& s) {
+  s.collective_options = policy::CollectiveOptions::from_params(c);
+  s.machine.step_latency = c.get<bool>("step_latency");
+  s.collective_options.protocol = policy::protocol_setting(c.get<std::string>("protocol"));
+  s.collective_options.algorithms = policy::algorithm_set(c.get<std::string>("algorithms"));
+  const bool lossy = s.collective_options.protocol == policy::ProtocolSetting::kLl128 ||
+                     s.collective_options.protocol == policy::ProtocolSetting::kLl;
+  if (lossy && !s.machine.step_latency)
+    throw c.error("protocol",
+                  "the LL128 and LL protocols are costed by their links' step latencies; "
+                  "set \"step_latency\": true");
 }
 
 namespace {

@@ -48,6 +48,8 @@ class ScenarioLoader {
   /// The "policies" section: placement (a name, or from-file with its map) and collective (a name, or
   /// an object with its options), each checked against the catalog.
   void read_policies(core::ParamReader& root, Scenario& s) const;
+  /// The collective policy's options from its object (or the defaults of a policy given by name).
+  static void read_collective_options(core::ParamReader& c, Scenario& s);
   /// The "plugins" list: each file must be loaded into the catalog already (scenario_plugin_files).
   void require_listed_plugins(core::ParamReader& root, Scenario& s) const;
 

@@ -104,17 +104,20 @@ std::vector<Param> collective_policy_params() {
   params.push_back(Param::boolean("step_latency",
                                   "charge every transfer at least the step_latency of its links' models (a "
                                   "collective library's cost per algorithm step: NCCL's latency model; a "
-                                  "pipelined schedule's first chunk only); "
-                                  "false: the links' and switches' latencies only")
-                       .or_default(false));
+                                  "pipelined schedule's first chunk only, and its ring's or tree's "
+                                  "base latency once per collective: NCCL's tuner's values, in the link "
+                                  "models); false: the links' and switches' latencies only, for closed-form "
+                                  "checks")
+                       .or_default(true));
   params.push_back(Param::choice("protocol", {"simple", "ll128", "ll", "auto"},
                                  "the collective library's protocol for reductions and gathers (NCCL's): "
                                  "simple, ll128 (payload at 0.92 of the bandwidth) or ll (at 1/4), each "
                                  "paying its links' step latency for that protocol, or auto: per "
-                                 "collective the one with the least estimate (as NCCL's tuner picks); "
-                                 "other than simple, needs step_latency true")
+                                 "collective the one with the least estimate (as NCCL's tuner picks; "
+                                 "with step_latency false, always simple); ll128 and ll need "
+                                 "step_latency true")
                        .noun("collective protocol")
-                       .or_default("simple"));
+                       .or_default("auto"));
   params.push_back(Param::choice("algorithms",
                                  {std::string(policy::to_string(policy::AlgorithmSet::kAny)),
                                   std::string(policy::to_string(policy::AlgorithmSet::kNccl))},

@@ -2,7 +2,7 @@
 #include "study/validation_study.hpp"
 
 #include "core/input_error.hpp"
-#include "scenario/scenario_loader.hpp"
+#include "study/override_loader.hpp"
 #include "study/scenario_simulation.hpp"
 
 namespace zs::study {
@@ -14,11 +14,14 @@ scenario::RowResult run_row(const core::FileSource& files, const scenario::Valid
   const auto composed = scenario::row_scenario(spec, row);
   const core::OverlayFileSource overlay(files, composed.files);
   try {
-    const scenario::Scenario s = scenario::ScenarioLoader(overlay).load(composed.scenario_path);
+    const scenario::Scenario s =
+        load_with_overrides(overlay, composed.scenario_path, spec.overrides, "row " + row.name());
     const engine::SimulationResult sim = simulate_scenario(s);
     result.iteration_s = sim.replay.iteration_time.value();
     result.predicted_tflops = scenario::megatron_flops_per_iteration(row, spec.seq_len, spec.vocab) /
                               (result.iteration_s * row.gpus) / 1e12;
+  } catch (const OverrideError&) {
+    throw;
   } catch (const core::InputError& e) {
     result.failure = e.what();
   }

@@ -47,7 +47,8 @@ struct Machine {
   /// healthy machine.
   std::set<LinkId> links_down;
   /// Whether transfers pay the step_latency of their links' models (policies.collective.step_latency: a
-  /// collective library's per-step cost); false: the links' and switches' latencies only.
+  /// collective library's per-step cost; the scenario loader sets it, on unless the file turns it off);
+  /// false: the links' and switches' latencies only, as for a machine built in code.
   bool step_latency = false;
   /// Power domains the topology file declares (topology/power_domains.hpp); empty when it declares none.
   std::vector<PowerDomain> power_domains;

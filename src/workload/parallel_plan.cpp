@@ -436,8 +436,10 @@ std::string ParallelPlan::describe() const {
   if (chunks() > 1) s += ", " + std::to_string(chunks()) + " chunks";
   if (!layers_per_stage.empty()) {
     s += ", layers per stage ";
-    for (size_t i = 0; i < layers_per_stage.size(); ++i)
-      s += (i == 0 ? "" : "/") + std::to_string(layers_per_stage[i]);
+    for (size_t i = 0; i < layers_per_stage.size(); ++i) {
+      if (i > 0) s += '/';
+      s += std::to_string(layers_per_stage[i]);
+    }
   }
   s += ")";
   if (sequence_parallel) s += ", sequence parallel";

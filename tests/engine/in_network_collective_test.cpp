@@ -92,11 +92,15 @@ TEST_CASE("with step latency, in-network pays it on the first chunk's way up and
     policy::CollectiveOptions options;
     const double k = options.chunks_for(S), x = S / k / (eta * B), y = S / k / B;
     REQUIRE(k == 16);
-    const double up_chain = L + x + (k - 1) * (alpha + x) + alpha + y;
-    const double down_chain = 2 * L + x + y + (k - 1) * (alpha + y);
+    // The switch has only units on its ports, a host's NVSwitch: the library's NVLS, whose fixed cost
+    // (25 us, NCCL's tuner) comes before the first chunk.
+    const double nvls = 25e-6;
+    const double up_chain = nvls + L + x + (k - 1) * (alpha + x) + alpha + y;
+    const double down_chain = nvls + 2 * L + x + y + (k - 1) * (alpha + y);
     // Collapsed fidelity costs the steps one after another: the first chunk's way down pays its step
     // latency in step 1 beside the second chunk's way up, which sets that step's drain.
-    const double stepwise = L + x + L + std::max(x, y) + (k - 2) * (alpha + std::max(x, y)) + alpha + y;
+    const double stepwise =
+        nvls + L + x + L + std::max(x, y) + (k - 2) * (alpha + std::max(x, y)) + alpha + y;
     for (auto fidelity : {engine::Fidelity::kExact, engine::Fidelity::kCollapsed}) {
       CAPTURE(int(fidelity));
       const double t =

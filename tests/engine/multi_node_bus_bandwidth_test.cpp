@@ -90,17 +90,24 @@ TEST_CASE(
     CHECK(t == test::approx(30 * (14 * 3.4e-6 + 2 * 14e-6) / 16 + 8.4e-6).epsilon(0.005));
   }
   // The hierarchical all-reduce of 1 GiB (64 chunks) pays the step latencies on its first chunk only, the
-  // pipeline's fill of 16 steps, about 0.1 ms in 6 ms: collapsed fidelity moves by 1%, the exact replay
-  // by under 5% (its max-min sharing of the phases settles differently behind the fill). nccl-tests'
-  // 298 GB/s keeps its gap (about 0.94 ms of fixed cost that nothing here models).
+  // pipeline's fill of 16 steps, about 0.1 ms in 6 ms: collapsed fidelity is slower by under 1.5%; the
+  // exact replay, which holds the first chunk for its steps' latency before SimGrid shares the links,
+  // moves by under 1% either way (measured +0.8%: the phases behind the fill share the links a little
+  // differently). Given to SimGrid as a latency instead, it weighed the first chunk's share of its links
+  // and cost 3.5% here. nccl-tests' 298 GB/s keeps its gap (about 0.94 ms of fixed cost that nothing here
+  // models).
   for (auto fidelity : {engine::Fidelity::kCollapsed, engine::Fidelity::kExact}) {
     CAPTURE(int(fidelity));
     machine.step_latency = true;
     const double on = bus_bandwidth(machine, policy::HierarchicalCollective(), 1 * kGiB, fidelity);
     machine.step_latency = false;
     const double off = bus_bandwidth(machine, policy::HierarchicalCollective(), 1 * kGiB, fidelity);
-    CHECK(on < off);
-    CHECK(on > (fidelity == engine::Fidelity::kCollapsed ? 0.985 : 0.95) * off);
+    if (fidelity == engine::Fidelity::kCollapsed) {
+      CHECK(on < off);
+      CHECK(on > 0.985 * off);
+    } else {
+      CHECK(on == test::approx(off).epsilon(0.01));
+    }
   }
 }
 

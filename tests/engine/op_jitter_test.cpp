@@ -47,7 +47,7 @@ TEST_CASE("per-op jitter lengthens an iteration by its draws, the same for the s
   auto machine = test::single_switch_machine(4, test::unit_model("100TFLOPS", 0.5, "0s"),
                                              test::link_model("100GB/s", "1us"));
   const auto trace = workload::generate_data_parallel_trace(test::hand_model(), {4, 1, 4});
-  test::HandCalculation hand;
+  test::HandCalculation hand{.base_latency = 0};  // a machine built in code
   machine.op_jitter = {0.2, 5};
   auto jittered = engine::simulate(machine, trace, policy::LinearPlacement(), policy::RingCollective());
   auto again = engine::simulate(machine, trace, policy::LinearPlacement(), policy::RingCollective());

@@ -72,36 +72,50 @@ TEST_CASE("unit speed variation is drawn onto the machine from the scenario's se
   CHECK(jittered.resolved["unit_speed_variation"]["op_cv"] == 0.03);
 }
 
-TEST_CASE("the collective step latency is off unless the collective policy object switches it on") {
+TEST_CASE(
+    "NCCL's step latency and protocol choice are on unless the collective policy object turns them off") {
   test::TempDir dir;
   test::ScenarioFiles files;
   core::DiskFileSource disk;
+  // A policy given by name has the object's declared defaults.
   auto plain = scenario::ScenarioLoader(disk).load(files.write(dir));
-  CHECK_FALSE(plain.machine.step_latency);
-  CHECK(plain.resolved["policies"]["collective_step_latency"] == false);
+  CHECK(plain.machine.step_latency);
+  CHECK(plain.collective_options.protocol == policy::ProtocolSetting::kAuto);
+  CHECK(plain.resolved["policies"]["collective_step_latency"] == true);
+  CHECK(plain.resolved["policies"]["collective_protocol"] == "auto");
   CHECK(plain.resolved["machine"]["models"]["link"]["step_latency"] == "0s");
-  files.scenario["policies"]["collective"] = {{"name", "ring"}, {"step_latency", true}};
-  auto on = scenario::ScenarioLoader(disk).load(files.write(dir));
-  CHECK(on.machine.step_latency);
-  CHECK(on.resolved["policies"]["collective_step_latency"] == true);
-  CHECK(on.resolved["policies"]["collective_protocol"] == "simple");
+  files.scenario["policies"]["collective"] = {{"name", "ring"}};
+  auto named = scenario::ScenarioLoader(disk).load(files.write(dir));
+  CHECK(named.machine.step_latency);
+  CHECK(named.collective_options.protocol == policy::ProtocolSetting::kAuto);
+  files.scenario["policies"]["collective"] = {
+      {"name", "ring"}, {"step_latency", false}, {"protocol", "simple"}};
+  auto off = scenario::ScenarioLoader(disk).load(files.write(dir));
+  CHECK_FALSE(off.machine.step_latency);
+  CHECK(off.resolved["policies"]["collective_step_latency"] == false);
+  CHECK(off.resolved["policies"]["collective_protocol"] == "simple");
 }
 
-TEST_CASE("a collective protocol other than simple is read, and refused without the step latency") {
+TEST_CASE("a collective protocol is read, and LL or LL128 refused without the step latency") {
   test::TempDir dir;
   test::ScenarioFiles files;
   core::DiskFileSource disk;
-  files.scenario["policies"]["collective"] = {{"name", "ring"}, {"step_latency", true}, {"protocol", "auto"}};
+  files.scenario["policies"]["collective"] = {{"name", "ring"}, {"protocol", "ll128"}};
   auto s = scenario::ScenarioLoader(disk).load(files.write(dir));
-  CHECK(s.collective_options.protocol == policy::ProtocolSetting::kAuto);
-  CHECK(s.resolved["policies"]["collective_protocol"] == "auto");
+  CHECK(s.collective_options.protocol == policy::ProtocolSetting::kLl128);
+  CHECK(s.resolved["policies"]["collective_protocol"] == "ll128");
+  // auto without the step latency is Simple's choice; LL's cost is its step latency.
+  files.scenario["policies"]["collective"] = {
+      {"name", "ring"}, {"step_latency", false}, {"protocol", "auto"}};
+  CHECK(scenario::ScenarioLoader(disk).load(files.write(dir)).collective_options.protocol ==
+        policy::ProtocolSetting::kAuto);
   const auto without = failure_after([](test::ScenarioFiles& f, const test::TempDir&) {
-    f.scenario["policies"]["collective"] = {{"name", "ring"}, {"protocol", "ll"}};
+    f.scenario["policies"]["collective"] = {{"name", "ring"}, {"step_latency", false}, {"protocol", "ll"}};
   });
   CHECK(without.path == "/policies/collective/protocol");
   CHECK(std::string(without.message).find("set \"step_latency\": true") != std::string::npos);
   const auto unknown = failure_after([](test::ScenarioFiles& f, const test::TempDir&) {
-    f.scenario["policies"]["collective"] = {{"name", "ring"}, {"step_latency", true}, {"protocol", "ll64"}};
+    f.scenario["policies"]["collective"] = {{"name", "ring"}, {"protocol", "ll64"}};
   });
   CHECK(unknown.path == "/policies/collective/protocol");
   CHECK(std::string(unknown.message).find("unknown collective protocol \"ll64\"") != std::string::npos);

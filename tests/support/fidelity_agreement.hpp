@@ -62,8 +62,10 @@ inline void check_agreement(const Both& r, const std::map<std::string, double>& 
       const auto& name = e.exposed_by_communicator[c].first;
       CAPTURE(name);
       const auto tolerance = looser.find(name);
-      CHECK(close(rep.exposed_by_communicator[c].second.value(), e.exposed_by_communicator[c].second.value(),
-                  tolerance == looser.end() ? 0.05 : tolerance->second));
+      const double collapsed = rep.exposed_by_communicator[c].second.value();
+      const double exact = e.exposed_by_communicator[c].second.value();
+      CHECK_MESSAGE(close(collapsed, exact, tolerance == looser.end() ? 0.05 : tolerance->second),
+                    "collapsed " << collapsed << " s, exact " << exact << " s");
     }
   }
 }

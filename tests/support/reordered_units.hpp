@@ -19,6 +19,7 @@ inline topology::Machine with_units_listed(const topology::Machine& m,
   out.memory_models = m.memory_models;
   out.switch_models = m.switch_models;
   out.optical_switch_models = m.optical_switch_models;
+  out.step_latency = m.step_latency;
   std::vector<topology::NodeId> id(m.topology.nodes().size());
   for (auto u : order) id[u] = out.topology.add_unit(m.topology.node(u).name, m.topology.node(u).model);
   for (topology::NodeId n = 0; n < m.topology.nodes().size(); ++n) {

@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "core/input_error.hpp"
+#include "topology/routing.hpp"
 #include "topology/unit_domains.hpp"
 
 namespace zs::engine {
@@ -83,12 +84,22 @@ void ExactFidelity::start_transfer(topology::NodeId src, topology::NodeId dst, c
                            std::string(e.what()) + " at t = " + core::to_string(core_.backend.now()) +
                                " (the links or optical circuits between them are down)");
   }
+  // A collective library's step latency above the route's own is a delay before the transfer starts
+  // (the library's synchronization), not a network latency: SimGrid's max-min sharing weighs each flow
+  // by its latency, which would give the first chunk of a pipeline a smaller share of its links.
+  const double route_s = topology::route_latency(core_.machine, route).value();
+  const double step_s =
+      step_latency >= 0 ? step_latency : topology::route_step_latency(core_.machine, route).value();
+  if (step_s > route_s) {
+    hold({src, dst, bytes, a, 0.0}, step_s - route_s);
+    return;
+  }
   const double ready = circuits_.ready_at(route).value();
   if (ready <= core_.now()) {
     count_link_bytes(src, route, bytes.value());
     const auto token = core_.new_token(a);
     if (core_.timeline && !route.empty()) core_.record_link_transfer(token, src, route, bytes.value());
-    core_.backend.start_transfer(src, dst, bytes, token, route, step_latency);
+    core_.backend.start_transfer(src, dst, bytes, token, route, 0.0);
     return;
   }
   ++core_.result.circuit_waits;

@@ -41,7 +41,8 @@ class ExactFidelity final : public ReplayFidelity {
   };
 
   /// Starts a network transfer over the route the fabric offers now, or holds it until the optical
-  /// circuits on that route are up.
+  /// circuits on that route are up; a step latency above the route's latency holds it for the excess
+  /// first, so that SimGrid shares the links by the route's latency alone.
   void start_transfer(topology::NodeId src, topology::NodeId dst, core::Bytes bytes, const ReplayActivity& a,
                       double step_latency = -1);
   /// Starts `transfer` (start_transfer) after `delay` (s) of simulated time.

@@ -318,8 +318,11 @@ std::unique_ptr<CollectivePolicy> AutoCollective::choose(const CollectiveRequest
     if (options_.algorithms == AlgorithmSet::kNccl && !made->nccl_algorithm(request))
       return;  // not an NCCL job's
     double least = std::numeric_limits<double>::infinity();
+    const auto algorithm = made->library_algorithm(request);
     for (auto p : protocols)
-      least = std::min(least, estimate(p) + collective_base_latency(*made, request, p).value());
+      if (!algorithm || hw::runs_under(*algorithm, p))
+        least = std::min(least, estimate(p) + collective_base_latency(*made, request, p).value());
+    if (least == std::numeric_limits<double>::infinity()) return;  // runs under none of the protocols
     candidates.push_back({least, std::move(make)});
   };
   switch (request.kind) {

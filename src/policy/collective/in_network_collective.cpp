@@ -22,20 +22,38 @@ std::optional<topology::NodeId> shared_reduction_switch(const CollectiveRequest&
   return shared;
 }
 
+namespace {
+
+bool reduces_in_network(CollectiveKind kind) {
+  return kind == CollectiveKind::kAllReduce || kind == CollectiveKind::kReduceScatter ||
+         kind == CollectiveKind::kAllGather;
+}
+
+/// Whether `sw` has nothing but units and memory pools on its ports: a host's NVSwitch.
+bool is_host_switch(const topology::Topology& topo, topology::NodeId sw) {
+  for (const auto& [neighbour, link] : topo.neighbours(sw))
+    if (topo.node(neighbour).kind == topology::NodeKind::kSwitch) return false;
+  return true;
+}
+
+}  // namespace
+
 std::optional<std::string> InNetworkCollective::nccl_algorithm(const CollectiveRequest& request) const {
-  const bool reduction = request.kind == CollectiveKind::kAllReduce ||
-                         request.kind == CollectiveKind::kReduceScatter ||
-                         request.kind == CollectiveKind::kAllGather;
-  if (!reduction) return std::nullopt;
+  if (!reduces_in_network(request.kind)) return std::nullopt;
   const auto sw = shared_reduction_switch(request);
   if (request.member_units.size() <= 1 || !sw) return std::string("Ring");  // the ring fallback
-  const auto& topo = request.machine->topology;
-  bool host_switch = true;  // nothing but units and memory pools on its ports: a host's NVSwitch
-  for (const auto& [neighbour, link] : topo.neighbours(*sw))
-    host_switch &= topo.node(neighbour).kind != topology::NodeKind::kSwitch;
-  if (host_switch) return std::string("NVLS");
+  if (is_host_switch(request.machine->topology, *sw)) return std::string("NVLS");
   if (request.kind == CollectiveKind::kAllReduce) return std::string("CollNet");
   return std::nullopt;  // NCCL's CollNet reduces all-reduces only
+}
+
+std::optional<hw::LibraryAlgorithm> InNetworkCollective::library_algorithm(
+    const CollectiveRequest& request) const {
+  if (!reduces_in_network(request.kind)) return std::nullopt;
+  const auto sw = shared_reduction_switch(request);
+  if (request.member_units.size() <= 1 || !sw) return ring_library_algorithm(request);
+  if (is_host_switch(request.machine->topology, *sw)) return hw::LibraryAlgorithm::kNvls;
+  return std::nullopt;
 }
 
 CollectiveSchedule InNetworkCollective::schedule(const CollectiveRequest& request) const {

@@ -25,6 +25,9 @@ class InNetworkCollective final : public CollectivePolicy {
   /// its ports: NVSwitch), for all-reduce, reduce-scatter and all-gather; "CollNet" on a fabric switch
   /// (SHARP), for all-reduce; "Ring" where the schedule falls back to the ring.
   std::optional<std::string> nccl_algorithm(const CollectiveRequest& request) const override;
+  /// NCCL's NVLS on a host's scale-up switch (its fixed cost, and Simple as its only protocol), the
+  /// ring where the schedule falls back to it, none on a fabric switch (CollNet's costs are not modelled).
+  std::optional<hw::LibraryAlgorithm> library_algorithm(const CollectiveRequest& request) const override;
 
  private:
   CollectiveOptions options_;

@@ -115,6 +115,7 @@ hw::CollectiveProtocol ProtocolChoice::least_estimate(const CollectiveRequest& r
   auto best = hw::CollectiveProtocol::kSimple;
   double least = std::numeric_limits<double>::infinity();
   for (auto protocol : hw::kCollectiveProtocols) {
+    if (algorithm && !hw::runs_under(*algorithm, protocol)) continue;
     const double t =
         all[size_t(protocol)] + (algorithm ? hw::base_latency(*algorithm, protocol).value() : 0.0);
     if (t < least) {
@@ -123,6 +124,15 @@ hw::CollectiveProtocol ProtocolChoice::least_estimate(const CollectiveRequest& r
     }
   }
   return best;
+}
+
+std::optional<hw::CollectiveProtocol> ProtocolChoice::named_protocol_for(
+    const CollectiveRequest& request) const {
+  const auto named = named_protocol(setting_);
+  if (!named) return std::nullopt;
+  const auto algorithm = inner_->library_algorithm(request);
+  if (algorithm && !hw::runs_under(*algorithm, *named)) return hw::CollectiveProtocol::kSimple;
+  return named;
 }
 
 topology::Router& ProtocolChoice::router_for(const topology::Machine& machine) const {
@@ -139,7 +149,7 @@ CollectiveSchedule ProtocolChoice::schedule(const CollectiveRequest& request) co
   CollectiveSchedule s = inner_->schedule(request);
   if (!runs_under_protocol(request.kind)) return s;
   // Chosen from the wrapped policy's steps, as steps() chooses, so both fidelities run one protocol.
-  auto protocol = named_protocol(setting_);
+  auto protocol = named_protocol_for(request);
   if (!protocol) protocol = least_estimate(request, inner_->steps(request).second);
   apply(s.transfers, *protocol);
   s.algorithm = with_protocol(std::move(s.algorithm), *protocol);
@@ -150,7 +160,7 @@ std::pair<std::string, std::vector<RepeatedStep>> ProtocolChoice::steps(
     const CollectiveRequest& request) const {
   auto [algorithm, steps] = inner_->steps(request);
   if (!runs_under_protocol(request.kind)) return {std::move(algorithm), std::move(steps)};
-  auto protocol = named_protocol(setting_);
+  auto protocol = named_protocol_for(request);
   if (!protocol) protocol = least_estimate(request, steps);
   for (auto& step : steps) apply(step.transfers, *protocol);
   return {with_protocol(std::move(algorithm), *protocol), std::move(steps)};

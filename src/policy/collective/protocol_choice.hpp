@@ -54,6 +54,9 @@ class ProtocolChoice final : public CollectivePolicy {
   /// The protocol of least estimate for `request`, whose wrapped steps are `steps` (ties: Simple, LL128).
   hw::CollectiveProtocol least_estimate(const CollectiveRequest& request,
                                         const std::vector<RepeatedStep>& steps) const;
+  /// The protocol the setting names, or Simple where the wrapped policy's library algorithm does not
+  /// run under it (NVLS); none under "auto".
+  std::optional<hw::CollectiveProtocol> named_protocol_for(const CollectiveRequest& request) const;
 
   /// A router for `machine` kept between calls (its construction dominates on large machines); made
   /// anew when the machine or its failed links change. Routes do not depend on it: lowest-id paths.
