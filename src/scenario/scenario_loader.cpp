@@ -213,9 +213,9 @@ void ScenarioLoader::read_collective_options(core::ParamReader& c, Scenario& s) 
   s.machine.step_latency = c.get<bool>("step_latency");
   s.collective_options.protocol = policy::protocol_setting(c.get<std::string>("protocol"));
   s.collective_options.algorithms = policy::algorithm_set(c.get<std::string>("algorithms"));
-  const bool lossy = s.collective_options.protocol == policy::ProtocolSetting::kLl128 ||
-                     s.collective_options.protocol == policy::ProtocolSetting::kLl;
-  if (lossy && !s.machine.step_latency)
+  const bool low_latency_protocol = s.collective_options.protocol == policy::ProtocolSetting::kLl128 ||
+                                    s.collective_options.protocol == policy::ProtocolSetting::kLl;
+  if (low_latency_protocol && !s.machine.step_latency)
     throw c.error("protocol",
                   "the LL128 and LL protocols are costed by their links' step latencies; "
                   "set \"step_latency\": true");

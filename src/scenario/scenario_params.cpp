@@ -101,14 +101,15 @@ std::vector<Param> named_policy(Param name, const core::ParamTable& policy) {
 std::vector<Param> collective_policy_params() {
   auto params = named_policy(Param::text("name", "the collective policy (zettasim list)"),
                              policy::CollectiveOptions::params());
-  params.push_back(Param::boolean("step_latency",
-                                  "charge every transfer at least the step_latency of its links' models (a "
-                                  "collective library's cost per algorithm step: NCCL's latency model; a "
-                                  "pipelined schedule's first chunk only, and its ring's or tree's "
-                                  "base latency once per collective: NCCL's tuner's values, in the link "
-                                  "models); false: the links' and switches' latencies only, for closed-form "
-                                  "checks")
-                       .or_default(true));
+  params.push_back(
+      Param::boolean("step_latency",
+                     "charge every transfer at least the step_latency of its links' models (a "
+                     "collective library's cost per algorithm step: NCCL's latency model; a "
+                     "pipelined schedule's first chunk only, and its ring's, tree's or "
+                     "NVLS's base latency once per collective: NCCL's tuner's values, in the link "
+                     "models); false: the links' and switches' latencies only, for closed-form "
+                     "checks")
+          .or_default(true));
   params.push_back(Param::choice("protocol", {"simple", "ll128", "ll", "auto"},
                                  "the collective library's protocol for reductions and gathers (NCCL's): "
                                  "simple, ll128 (payload at 0.92 of the bandwidth) or ll (at 1/4), each "

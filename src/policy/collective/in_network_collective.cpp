@@ -1,6 +1,7 @@
 // In-network reduction schedules.
 #include "policy/collective/in_network_collective.hpp"
 
+#include <cstdint>
 #include <stdexcept>
 
 #include "policy/collective/pairwise_collective.hpp"
@@ -24,35 +25,53 @@ std::optional<topology::NodeId> shared_reduction_switch(const CollectiveRequest&
 
 namespace {
 
-bool reduces_in_network(CollectiveKind kind) {
-  return kind == CollectiveKind::kAllReduce || kind == CollectiveKind::kReduceScatter ||
-         kind == CollectiveKind::kAllGather;
-}
+/// Where a request's reduction runs under this policy: nowhere (all-to-all and other kinds), on the ring
+/// it falls back to (one member, or no switch all members share), in a host's NVSwitch (NCCL's NVLS) or in
+/// a fabric switch (NCCL's CollNet, SHARP).
+enum class ReductionSite : uint8_t { kNone, kRingFallback, kHostSwitch, kFabricSwitch };
 
-/// Whether `sw` has nothing but units and memory pools on its ports: a host's NVSwitch.
-bool is_host_switch(const topology::Topology& topo, topology::NodeId sw) {
-  for (const auto& [neighbour, link] : topo.neighbours(sw))
-    if (topo.node(neighbour).kind == topology::NodeKind::kSwitch) return false;
-  return true;
+ReductionSite reduction_site(const CollectiveRequest& request) {
+  const bool reduction = request.kind == CollectiveKind::kAllReduce ||
+                         request.kind == CollectiveKind::kReduceScatter ||
+                         request.kind == CollectiveKind::kAllGather;
+  if (!reduction) return ReductionSite::kNone;
+  const auto sw = shared_reduction_switch(request);
+  if (request.member_units.size() <= 1 || !sw) return ReductionSite::kRingFallback;
+  // A host's NVSwitch has nothing but units and memory pools on its ports.
+  const auto& topo = request.machine->topology;
+  for (const auto& [neighbour, link] : topo.neighbours(*sw))
+    if (topo.node(neighbour).kind == topology::NodeKind::kSwitch) return ReductionSite::kFabricSwitch;
+  return ReductionSite::kHostSwitch;
 }
 
 }  // namespace
 
 std::optional<std::string> InNetworkCollective::nccl_algorithm(const CollectiveRequest& request) const {
-  if (!reduces_in_network(request.kind)) return std::nullopt;
-  const auto sw = shared_reduction_switch(request);
-  if (request.member_units.size() <= 1 || !sw) return std::string("Ring");  // the ring fallback
-  if (is_host_switch(request.machine->topology, *sw)) return std::string("NVLS");
-  if (request.kind == CollectiveKind::kAllReduce) return std::string("CollNet");
-  return std::nullopt;  // NCCL's CollNet reduces all-reduces only
+  switch (reduction_site(request)) {
+    case ReductionSite::kRingFallback:
+      return std::string("Ring");
+    case ReductionSite::kHostSwitch:
+      return std::string("NVLS");
+    case ReductionSite::kFabricSwitch:  // NCCL's CollNet reduces all-reduces only
+      if (request.kind == CollectiveKind::kAllReduce) return std::string("CollNet");
+      return std::nullopt;
+    case ReductionSite::kNone:
+      break;
+  }
+  return std::nullopt;
 }
 
 std::optional<hw::LibraryAlgorithm> InNetworkCollective::library_algorithm(
     const CollectiveRequest& request) const {
-  if (!reduces_in_network(request.kind)) return std::nullopt;
-  const auto sw = shared_reduction_switch(request);
-  if (request.member_units.size() <= 1 || !sw) return ring_library_algorithm(request);
-  if (is_host_switch(request.machine->topology, *sw)) return hw::LibraryAlgorithm::kNvls;
+  switch (reduction_site(request)) {
+    case ReductionSite::kRingFallback:
+      return ring_library_algorithm(request);
+    case ReductionSite::kHostSwitch:
+      return hw::LibraryAlgorithm::kNvls;
+    case ReductionSite::kFabricSwitch:  // CollNet's costs are not modelled
+    case ReductionSite::kNone:
+      break;
+  }
   return std::nullopt;
 }
 
