@@ -1,10 +1,13 @@
 // Example collective plugin: all-reduce as one direct reduce-scatter step and one direct all-gather step.
 #include <memory>
+#include <optional>
 #include <stdexcept>
+#include <utility>
 #include <vector>
 
 #include "policy/collective/pairwise_collective.hpp"
 #include "policy/collective/ring_collective.hpp"
+#include "policy/collective/route_measurements.hpp"
 #include "policy/plugin_api.hpp"
 
 namespace {
@@ -18,7 +21,9 @@ using zs::workload::CollectiveKind;
 /// (reduce-scatter), then, once all of its own part has arrived, its reduced shard to every peer
 /// (all-gather). Two steps whatever n (latency-optimal), n(n-1) transfers each: refused beyond 4096
 /// members. Reduce-scatter and all-gather alone are one of the two steps; all-to-all is direct; other
-/// kinds use the ring.
+/// kinds use the ring. It offers `auto` its estimate for up to 64 members: each step alpha + (S/n)/b, b the
+/// narrowest share of a link any of the step's n(n-1) transfers gets (on a non-blocking switch B/(n-1):
+/// an all-reduce then takes 2 alpha + 2(n-1)/n S/B).
 class DirectAllReduce : public zs::policy::CollectivePolicy {
  public:
   std::string_view name() const override { return "direct-all-reduce"; }
@@ -38,6 +43,23 @@ class DirectAllReduce : public zs::policy::CollectivePolicy {
       default:
         return zs::policy::RingCollective().schedule(request);
     }
+  }
+
+  std::optional<zs::core::Seconds> estimate(const CollectiveRequest& request,
+                                            zs::hw::CollectiveProtocol protocol,
+                                            zs::policy::RouteMeasurements& routes) const override {
+    const auto n = static_cast<uint32_t>(request.member_units.size());
+    double steps = 0;
+    if (request.kind == CollectiveKind::kAllReduce) steps = 2;
+    if (request.kind == CollectiveKind::kReduceScatter || request.kind == CollectiveKind::kAllGather)
+      steps = 1;
+    if (steps == 0 || n > 64) return std::nullopt;
+    std::vector<std::pair<uint32_t, uint32_t>> pairs;
+    for (uint32_t i = 0; i < n; ++i)
+      for (uint32_t j = 0; j < n; ++j)
+        if (i != j) pairs.emplace_back(i, j);
+    const zs::policy::AlphaBeta step = routes.step(pairs).under(protocol);
+    return zs::core::Seconds(steps * (step.alpha + request.bytes.value() / n / step.bandwidth));
   }
 
  private:
@@ -73,7 +95,9 @@ void add_policies(zs::policy::PolicyCatalog& catalog) {
       "direct-all-reduce",
       "all-reduce as a direct reduce-scatter then a direct all-gather: 2 steps, n(n-1) transfers each "
       "(example plugin)",
-      [](const zs::policy::CollectiveOptions&) { return std::make_unique<DirectAllReduce>(); });
+      [](const zs::policy::CollectiveOptions&, const zs::policy::CollectiveRegistry&) {
+        return std::make_unique<DirectAllReduce>();
+      });
 }
 
 }  // namespace

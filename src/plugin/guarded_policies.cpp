@@ -72,6 +72,16 @@ class GuardedCollectivePolicy : public policy::CollectivePolicy {
   std::optional<std::string> nccl_algorithm(const policy::CollectiveRequest& request) const override {
     return guarded(origin_, [&] { return inner_->nccl_algorithm(request); });
   }
+  /// The plugin's estimate, refused unless it is a finite time of at least zero.
+  std::optional<core::Seconds> estimate(const policy::CollectiveRequest& request,
+                                        hw::CollectiveProtocol protocol,
+                                        policy::RouteMeasurements& routes) const override {
+    const auto seconds = guarded(origin_, [&] { return inner_->estimate(request, protocol, routes); });
+    if (seconds && !(std::isfinite(seconds->value()) && seconds->value() >= 0))
+      throw plugin_error(origin_, "gave an estimate of " + std::to_string(seconds->value()) +
+                                      " s (expected a finite time of at least zero)");
+    return seconds;
+  }
 
  private:
   std::unique_ptr<policy::CollectivePolicy> inner_;
@@ -95,8 +105,9 @@ policy::PlacementFactory guarded_placement_factory(policy::PlacementFactory make
 }
 
 policy::CollectiveFactory guarded_collective_factory(policy::CollectiveFactory make, PolicyOrigin origin) {
-  return [make = std::move(make), origin = std::move(origin)](const policy::CollectiveOptions& options) {
-    auto made = require_made(guarded(origin, [&] { return make(options); }), origin);
+  return [make = std::move(make), origin = std::move(origin)](const policy::CollectiveOptions& options,
+                                                              const policy::CollectiveRegistry& catalog) {
+    auto made = require_made(guarded(origin, [&] { return make(options, catalog); }), origin);
     return std::unique_ptr<policy::CollectivePolicy>(new GuardedCollectivePolicy(std::move(made), origin));
   };
 }

@@ -10,7 +10,7 @@
 #include "policy/policy_catalog.hpp"
 
 /// The layout of ZettasimPlugin below; raised whenever that struct or the meaning of its fields changes.
-#define ZETTASIM_PLUGIN_ABI 2
+#define ZETTASIM_PLUGIN_ABI 3
 
 extern "C" {
 /// What a plugin's entry point `zettasim_plugin` returns. Plain C, so that zettasim can read it from a

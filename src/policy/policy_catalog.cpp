@@ -21,16 +21,30 @@
 namespace zs::policy {
 namespace {
 
-/// A factory for a policy that takes no options.
-template <class Policy, class Base, class Argument>
-std::function<std::unique_ptr<Base>(Argument)> plain() {
-  return [](Argument) { return std::make_unique<Policy>(); };
+/// A factory for a placement policy that takes no options.
+template <class Policy>
+PlacementFactory plain_placement() {
+  return [](const PlacementMap*) { return std::make_unique<Policy>(); };
+}
+
+/// A factory for a collective policy that takes no options.
+template <class Policy>
+CollectiveFactory plain_collective() {
+  return [](const CollectiveOptions&, const CollectiveRegistry&) { return std::make_unique<Policy>(); };
 }
 
 /// A factory for a collective policy built from the scenario's chunking options.
 template <class Policy>
 CollectiveFactory chunked() {
-  return [](const CollectiveOptions& options) { return std::make_unique<Policy>(options); };
+  return [](const CollectiveOptions& options, const CollectiveRegistry&) {
+    return std::make_unique<Policy>(options);
+  };
+}
+
+/// The `auto` entry's factory: it chooses among every entry of the catalog it is made from.
+std::unique_ptr<CollectivePolicy> choose_automatically(const CollectiveOptions& options,
+                                                       const CollectiveRegistry& catalog) {
+  return std::make_unique<AutoCollective>(options, AutoCollective::candidates_of(catalog, options));
 }
 
 std::unique_ptr<PlacementPolicy> from_file(const PlacementMap* map) {
@@ -41,35 +55,29 @@ std::unique_ptr<PlacementPolicy> from_file(const PlacementMap* map) {
 }  // namespace
 
 PlacementRegistry builtin_placement_policies() {
-  using P = const PlacementMap*;
   PlacementRegistry r(kPlacementFamily);
-  r.add("linear", "rank r on the r-th unit in topology order", plain<LinearPlacement, PlacementPolicy, P>());
+  r.add("linear", "rank r on the r-th unit in topology order", plain_placement<LinearPlacement>());
   r.add("random", "ranks on a random subset of the units, seeded by the scenario (a baseline)",
-        plain<RandomPlacement, PlacementPolicy, P>());
+        plain_placement<RandomPlacement>());
   r.add("topology-aware",
         "the nesting of mesh axes, over the topology's or a locality order of units, with the fewest "
         "hop-bytes for the job's traffic (sampled estimate; linear unless 2% better)",
-        plain<TopologyAwarePlacement, PlacementPolicy, P>());
+        plain_placement<TopologyAwarePlacement>());
   r.add("from-file", "an explicit rank-to-unit map: {\"name\": \"from-file\", \"map\": FILE}", from_file,
         &FilePlacement::params());
   return r;
 }
 
 CollectiveRegistry builtin_collective_policies() {
-  using O = const CollectiveOptions&;
+  // In the order `auto` prefers them on a tie.
   CollectiveRegistry r(kCollectiveFamily);
   r.add("ring", "ring all-reduce, reduce-scatter and all-gather (bandwidth-optimal); direct all-to-all",
-        plain<RingCollective, CollectivePolicy, O>());
-  r.add("rings",
-        "NCCL-style rings across NVLink domains or leaf switches: one per member of a domain, each "
-        "crossing the domain boundaries from a different member; other groups use the ring; direct "
-        "all-to-all",
-        plain<ChannelRingsCollective, CollectivePolicy, O>());
+        plain_collective<RingCollective>());
   r.add("recursive",
         "recursive halving/doubling (Rabenseifner) all-reduce, reduce-scatter, all-gather; direct all-to-all",
-        plain<RecursiveCollective, CollectivePolicy, O>());
+        plain_collective<RecursiveCollective>());
   r.add("tree", "binomial-tree reduce, broadcast and all-reduce (latency-optimal); direct all-to-all",
-        plain<TreeCollective, CollectivePolicy, O>());
+        plain_collective<TreeCollective>());
   r.add("double-binary-tree",
         "NCCL's two complementary binary trees, each reducing and broadcasting half the buffer in pipelined "
         "chunks (all-reduce); ring reduce-scatter and all-gather; direct all-to-all",
@@ -78,6 +86,11 @@ CollectiveRegistry builtin_collective_policies() {
         "SHARP/NVLS-style: members on one reducing switch send their buffer up once and get the result "
         "down once, in pipelined chunks; other groups use the ring; direct all-to-all",
         chunked<InNetworkCollective>(), &CollectiveOptions::params());
+  r.add("rings",
+        "NCCL-style rings across NVLink domains or leaf switches: one per member of a domain, each "
+        "crossing the domain boundaries from a different member; other groups use the ring; direct "
+        "all-to-all",
+        plain_collective<ChannelRingsCollective>());
   r.add("hierarchical",
         "inside each NVLink domain or leaf switch, then across domains (ring phases, pipelined in chunks); "
         "all-to-all aggregated inside the domain first; other groups use the ring / direct",
@@ -85,12 +98,12 @@ CollectiveRegistry builtin_collective_policies() {
   r.add("pairwise",
         "pairwise-exchange all-to-all (n-1 blocking send-receive steps, one peer each); ring for the "
         "reductions",
-        plain<PairwiseCollective, CollectivePolicy, O>());
+        plain_collective<PairwiseCollective>());
   r.add("auto",
-        "per collective, the cheapest of ring, rings, recursive, tree, double binary tree, in-network "
-        "and hierarchical by alpha-beta estimates on the members' routes, under the scenario's protocol or, "
-        "with protocol auto, under each (reported as auto:<algorithm>)",
-        chunked<AutoCollective>(), &CollectiveOptions::params());
+        "per collective, the policy of the catalog (plugins included) with the least estimate of its own "
+        "on the members' routes, under the scenario's protocol or, with protocol auto, under each; ties to "
+        "the earliest listed (reported as auto:<algorithm>)",
+        choose_automatically, &CollectiveOptions::params());
   return r;
 }
 
@@ -135,7 +148,7 @@ std::unique_ptr<PlacementPolicy> make_placement_policy(const std::string& name, 
 std::unique_ptr<CollectivePolicy> make_collective_policy(const CollectiveRegistry& collectives,
                                                          const std::string& name,
                                                          const CollectiveOptions& options) {
-  auto policy = collectives.at(name).make(options);
+  auto policy = collectives.at(name).make(options, collectives);
   if (options.protocol == ProtocolSetting::kSimple) return policy;
   return std::make_unique<ProtocolChoice>(std::move(policy), options.protocol);
 }

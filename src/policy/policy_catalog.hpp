@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "core/registry.hpp"
-#include "policy/collective/collective_policy.hpp"
+#include "policy/collective/collective_registry.hpp"
 #include "policy/placement/placement_policy.hpp"
 #include "policy/recovery/checkpoint_policy.hpp"
 
@@ -30,15 +30,11 @@ struct PlacementMap {
 
 /// Makes a placement policy; `map` is the scenario's placement map, or nullptr when it gives none.
 using PlacementFactory = std::function<std::unique_ptr<PlacementPolicy>(const PlacementMap* map)>;
-/// Makes a collective policy; `options` set the chunking of the pipelined algorithms.
-using CollectiveFactory = std::function<std::unique_ptr<CollectivePolicy>(const CollectiveOptions& options)>;
 using PlacementRegistry = core::Registry<PlacementFactory>;
-using CollectiveRegistry = core::Registry<CollectiveFactory>;
 using CheckpointRuleRegistry = core::Registry<CheckpointRule>;
 
 /// The families' names, as messages and `zettasim list` write them.
 inline constexpr const char* kPlacementFamily = "placement policy";
-inline constexpr const char* kCollectiveFamily = "collective policy";
 inline constexpr const char* kCheckpointRuleFamily = "checkpoint interval rule";
 
 /// The built-in placement policies (family "placement policy"), one line each.

@@ -119,15 +119,17 @@ std::vector<Param> collective_policy_params() {
                                  "step_latency true")
                        .noun("collective protocol")
                        .or_default("auto"));
-  params.push_back(Param::choice("algorithms",
-                                 {std::string(policy::to_string(policy::AlgorithmSet::kAny)),
-                                  std::string(policy::to_string(policy::AlgorithmSet::kNccl))},
-                                 "what auto chooses among: every algorithm zettasim models (any), or only "
-                                 "those NCCL implements (nccl: ring, NCCL's double binary tree, NVLS and "
-                                 "CollNet in-network reduction, channel rings), what an NCCL job can run; "
-                                 "zettasim plan sets nccl")
-                       .noun("algorithm set")
-                       .or_default(std::string(policy::to_string(policy::AlgorithmSet::kAny))));
+  params.push_back(
+      Param::choice("algorithms",
+                    {std::string(policy::to_string(policy::AlgorithmSet::kAny)),
+                     std::string(policy::to_string(policy::AlgorithmSet::kNccl))},
+                    "what auto chooses among: every policy of the catalog that offers an estimate "
+                    "(any), or only those that name an NCCL algorithm for the collective (nccl: "
+                    "among the built-ins ring, NCCL's double binary tree, NVLS and CollNet "
+                    "in-network reduction, channel rings), what an NCCL job can run; zettasim "
+                    "plan sets nccl")
+          .noun("algorithm set")
+          .or_default(std::string(policy::to_string(policy::AlgorithmSet::kAny))));
   return params;
 }
 

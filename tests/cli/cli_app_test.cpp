@@ -63,7 +63,7 @@ TEST_CASE("list names each entry's parameter table, and params prints every one 
   const auto r = test::run_cli({"list"});
   REQUIRE(r.code == 0);
   CHECK(r.out.find("collective in-network: ") != std::string::npos);
-  CHECK(r.out.find("[parameters: collective-chunking]\n  collective hierarchical") != std::string::npos);
+  CHECK(r.out.find("[parameters: collective-chunking]\n  collective rings") != std::string::npos);
   CHECK(r.out.find("placement from-file: ") != std::string::npos);
   CHECK(r.out.find("[parameters: placement.from-file]") != std::string::npos);
   CHECK(r.out.find("fat-tree: folded Clos of 1-3 switch levels with oversubscription per level "

@@ -45,9 +45,10 @@ class StarCollective final : public policy::CollectivePolicy {
 /// The built-ins plus "star".
 scenario::Catalog catalog_with_star() {
   scenario::Catalog catalog;
-  catalog.policies.collective.add(
-      "star", "every member to member 0 and back (a worked example)",
-      [](const policy::CollectiveOptions&) { return std::make_unique<StarCollective>(); });
+  catalog.policies.collective.add("star", "every member to member 0 and back (a worked example)",
+                                  [](const policy::CollectiveOptions&, const policy::CollectiveRegistry&) {
+                                    return std::make_unique<StarCollective>();
+                                  });
   return catalog;
 }
 
@@ -63,8 +64,8 @@ TEST_CASE("a collective policy added to a catalog is known to scenarios read aga
   CHECK(scenario::ScenarioLoader(disk, catalog).load(path).collective_policy == "star");
   CHECK_THROWS_WITH_AS(
       scenario::ScenarioLoader(disk).load(path),
-      (path + ": /policies/collective: unknown collective policy \"star\" (known: ring, rings, "
-              "recursive, tree, double-binary-tree, in-network, hierarchical, pairwise, auto)")
+      (path + ": /policies/collective: unknown collective policy \"star\" (known: ring, recursive, "
+              "tree, double-binary-tree, in-network, rings, hierarchical, pairwise, auto)")
           .c_str(),
       core::InputError);
   CHECK_THROWS_AS(scenario::Catalog().policies.collective.add("ring", "a second ring", nullptr),

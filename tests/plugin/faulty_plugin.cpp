@@ -1,5 +1,6 @@
 // Plugins that break the plugin contract in one way each (FAULT selects which), for the loader's tests.
 #include <memory>
+#include <optional>
 #include <stdexcept>
 
 #include "policy/collective/ring_collective.hpp"
@@ -24,20 +25,25 @@ class ThrowingPlacement : public zs::policy::PlacementPolicy {
   }
 };
 
-/// A collective whose schedule() throws.
+/// A collective whose schedule() throws and whose estimate is a negative time.
 class ThrowingCollective : public zs::policy::CollectivePolicy {
  public:
   std::string_view name() const override { return "throwing-collective"; }
   zs::policy::CollectiveSchedule schedule(const zs::policy::CollectiveRequest&) const override {
     throw std::logic_error("deliberate failure in schedule()");
   }
+  std::optional<zs::core::Seconds> estimate(const zs::policy::CollectiveRequest&, zs::hw::CollectiveProtocol,
+                                            zs::policy::RouteMeasurements&) const override {
+    return zs::core::Seconds(-1.0);
+  }
 };
 
 [[maybe_unused]] void add_policies(zs::policy::PolicyCatalog& catalog) {
 #if FAULT == FAULT_DUPLICATE_NAME
-  catalog.collective.add("ring", "a second ring", [](const zs::policy::CollectiveOptions&) {
-    return std::make_unique<zs::policy::RingCollective>();
-  });
+  catalog.collective.add("ring", "a second ring",
+                         [](const zs::policy::CollectiveOptions&, const zs::policy::CollectiveRegistry&) {
+                           return std::make_unique<zs::policy::RingCollective>();
+                         });
 #elif FAULT == FAULT_ADD_THROWS
   (void)catalog;
   throw std::runtime_error("deliberate failure while adding policies");
@@ -45,9 +51,10 @@ class ThrowingCollective : public zs::policy::CollectivePolicy {
   catalog.placement.add("throwing-placement", "throws from place()", [](const zs::policy::PlacementMap*) {
     return std::make_unique<ThrowingPlacement>();
   });
-  catalog.collective.add(
-      "throwing-collective", "throws from schedule()",
-      [](const zs::policy::CollectiveOptions&) { return std::make_unique<ThrowingCollective>(); });
+  catalog.collective.add("throwing-collective", "throws from schedule()",
+                         [](const zs::policy::CollectiveOptions&, const zs::policy::CollectiveRegistry&) {
+                           return std::make_unique<ThrowingCollective>();
+                         });
   catalog.checkpoint_rule.add("negative-interval", "gives -1 s", [](double, double) { return -1.0; });
 #else
   (void)catalog;

@@ -3,7 +3,9 @@
 
 #include "core/input_error.hpp"
 #include "plugin/plugin_loader.hpp"
+#include "policy/collective/route_measurements.hpp"
 #include "support/temp_dir.hpp"
+#include "support/test_machines.hpp"
 
 using namespace zs;
 
@@ -49,7 +51,7 @@ TEST_CASE("the example plugins add their policies, tagged, once however often th
   CHECK(catalog.plugins[0].file.front() == '/');
   const auto& entry = catalog.collective.at("direct-all-reduce");
   CHECK(contains(entry.description, "[plugin example-collective]"));
-  CHECK(entry.make(policy::CollectiveOptions{})->name() == "direct-all-reduce");
+  CHECK(entry.make(policy::CollectiveOptions{}, catalog.collective)->name() == "direct-all-reduce");
   CHECK(catalog.placement.at("domain-packed").make(nullptr)->name() == "domain-packed");
 }
 
@@ -58,7 +60,7 @@ TEST_CASE("each broken plugin is refused with one line naming it, and the catalo
   const std::string text_file = dir.write("not-a-library.so", "this is not an ELF file\n");
   const std::vector<std::pair<std::string, std::string>> cases = {
       {faulty("no_entry_point"), "exports no zettasim_plugin entry point"},
-      {faulty("other_version"), "built against zettasim 0.0.0-other (plugin ABI 2), this is zettasim"},
+      {faulty("other_version"), "built against zettasim 0.0.0-other (plugin ABI 3), this is zettasim"},
       {faulty("duplicate_name"), "adds collective policy \"ring\", which already exists"},
       {faulty("add_throws"), "failed to add its policies: deliberate failure while adding policies"},
       {faulty("adds_nothing"), "the plugin adds no policy"},
@@ -82,7 +84,8 @@ TEST_CASE("each broken plugin is refused with one line naming it, and the catalo
 TEST_CASE("what a plugin's policy throws is that plugin's input error, not a crash") {
   policy::PolicyCatalog catalog;
   plugin::load_plugin(faulty("policy_throws"), catalog);
-  const auto collective = catalog.collective.at("throwing-collective").make(policy::CollectiveOptions{});
+  const auto collective =
+      catalog.collective.at("throwing-collective").make(policy::CollectiveOptions{}, catalog.collective);
   try {
     (void)collective->schedule(policy::CollectiveRequest{});
     FAIL("schedule() should throw");
@@ -99,4 +102,59 @@ TEST_CASE("what a plugin's policy throws is that plugin's input error, not a cra
   } catch (const core::InputError& e) {
     CHECK(contains(e.message(), "gave an interval of -1.000000 s (expected a finite positive time)"));
   }
+}
+
+TEST_CASE("a plugin's estimate that is not a time of at least zero is that plugin's input error") {
+  policy::PolicyCatalog catalog;
+  plugin::load_plugin(faulty("policy_throws"), catalog);
+  const auto machine = test::single_switch_machine(4, test::unit_model("1PFLOPS", 1, "0s"),
+                                                   test::link_model("100GB/s", "1us"));
+  const policy::CollectiveRequest request{workload::CollectiveKind::kAllReduce, core::Bytes(1e6),
+                                          machine.topology.units(), &machine};
+  policy::RouteMeasurements routes(request);
+  const auto collective = catalog.collective.at("throwing-collective").make({}, catalog.collective);
+  try {
+    (void)collective->estimate(request, hw::CollectiveProtocol::kSimple, routes);
+    FAIL("a negative estimate should be refused");
+  } catch (const core::InputError& e) {
+    CHECK(contains(e.message(), "gave an estimate of -1.000000 s (expected a finite time of at least zero)"));
+  }
+}
+
+namespace {
+
+/// An all-reduce of `bytes` over the first `n` units of `machine`.
+policy::CollectiveRequest all_reduce(const topology::Machine& machine, uint32_t n, double bytes) {
+  const auto& units = machine.topology.units();
+  return {workload::CollectiveKind::kAllReduce, core::Bytes(bytes),
+          std::vector<topology::NodeId>(units.begin(), units.begin() + n), &machine};
+}
+
+}  // namespace
+
+TEST_CASE("auto weighs a plugin's collective by its own estimate and schedules it where it is least") {
+  // Eight units on one non-blocking switch, 100 GB/s links: the example's direct all-reduce takes
+  // 2 alpha + 2 (n-1)/n S/B (each step's n-1 transfers out of a member share its link), the ring's
+  // bandwidth term with 2 alpha instead of 2 (n-1) alpha, so it wins at every size.
+  const auto machine = test::single_switch_machine(128, test::unit_model("1PFLOPS", 1, "0s"),
+                                                   test::link_model("100GB/s", "1us"));
+  policy::PolicyCatalog catalog;
+  plugin::load_plugin(example("collective"), catalog);
+  const auto with_plugin = policy::make_collective_policy(catalog.collective, "auto");
+  const auto built_in = policy::make_collective_policy("auto");
+  for (double bytes : {4096.0, 1e6, 1e9}) {
+    CAPTURE(bytes);
+    const auto request = all_reduce(machine, 8, bytes);
+    CHECK(with_plugin->schedule(request).algorithm == "auto:direct");
+    CHECK(built_in->schedule(request).algorithm != "auto:direct");
+    policy::RouteMeasurements routes(request);
+    const double alpha = routes.all().alpha;
+    const auto direct = catalog.collective.at("direct-all-reduce").make({}, catalog.collective);
+    const auto seconds = direct->estimate(request, hw::CollectiveProtocol::kSimple, routes);
+    REQUIRE(seconds);
+    CHECK(seconds->value() == doctest::Approx(2 * alpha + 2 * 7.0 / 8 * bytes / 100e9).epsilon(1e-12));
+  }
+  // Beyond 64 members the example offers no estimate, and auto chooses among the others.
+  const auto large = all_reduce(machine, 128, 1e9);
+  CHECK(with_plugin->schedule(large).algorithm == built_in->schedule(large).algorithm);
 }

@@ -17,8 +17,8 @@ TEST_CASE("built-in policies are found by name") {
 TEST_CASE("an unknown policy name lists the known ones") {
   CHECK_THROWS_WITH(
       policy::make_collective_policy("butterfly"),
-      "unknown collective policy \"butterfly\" (known: ring, rings, recursive, tree, double-binary-tree, "
-      "in-network, hierarchical, pairwise, auto)");
+      "unknown collective policy \"butterfly\" (known: ring, recursive, tree, double-binary-tree, "
+      "in-network, rings, hierarchical, pairwise, auto)");
   CHECK_THROWS_WITH(policy::make_placement_policy("scotch"),
                     "unknown placement policy \"scotch\" (known: linear, random, topology-aware, from-file)");
   CHECK_THROWS_AS(policy::make_placement_policy("from-file"), std::invalid_argument);

@@ -184,7 +184,7 @@ TEST_CASE("bad input: each case names the file and the JSON path") {
        "/fidelity", "expected \"auto\", \"exact\" or \"collapsed\", got \"fast\""},
       {"unknown policy", [](F& f, const D&) { f.scenario["policies"]["collective"] = "butterfly"; },
        "scenario.json", "/policies/collective",
-       "(known: ring, rings, recursive, tree, double-binary-tree, in-network, hierarchical, pairwise, auto)"},
+       "(known: ring, recursive, tree, double-binary-tree, in-network, rings, hierarchical, pairwise, auto)"},
       {"unknown collective option",
        [](F& f, const D&) {
          f.scenario["policies"]["collective"] = {{"name", "in-network"}, {"chunks", 4}};

@@ -1,11 +1,13 @@
 // NCCL-style channel rings across domains.
 #include "policy/collective/channel_rings_collective.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "policy/collective/hierarchical_collective.hpp"
 #include "policy/collective/pairwise_collective.hpp"
 #include "policy/collective/ring_collective.hpp"
+#include "policy/collective/route_measurements.hpp"
 
 namespace zs::policy {
 namespace {
@@ -87,6 +89,20 @@ std::optional<std::string> ChannelRingsCollective::nccl_algorithm(const Collecti
 std::optional<hw::LibraryAlgorithm> ChannelRingsCollective::library_algorithm(
     const CollectiveRequest& request) const {
   return ring_library_algorithm(request);
+}
+
+std::optional<core::Seconds> ChannelRingsCollective::estimate(const CollectiveRequest& request,
+                                                              hw::CollectiveProtocol protocol,
+                                                              RouteMeasurements& routes) const {
+  const auto shape = routes.reduction_domains(protocol);
+  if (!shape) return std::nullopt;
+  const auto& [inside, between] = shape->links;
+  const double d = shape->domains, m = shape->members, n = d * m;
+  const double S = request.bytes.value();
+  const double steps = request.kind == CollectiveKind::kAllReduce ? 2 * (n - 1) : n - 1;
+  return core::Seconds(steps *
+                       (std::max(inside.alpha, between.alpha) +
+                        std::max(S / (m * n) / between.bandwidth, (m - 1) * S / (m * n) / inside.bandwidth)));
 }
 
 }  // namespace zs::policy

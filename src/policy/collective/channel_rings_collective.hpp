@@ -25,6 +25,11 @@ class ChannelRingsCollective final : public CollectivePolicy {
   std::optional<hw::LibraryAlgorithm> library_algorithm(const CollectiveRequest& request) const override;
   /// NCCL's "Ring": its channels are one NCCL ring collective.
   std::optional<std::string> nccl_algorithm(const CollectiveRequest& request) const override;
+  /// For all-reduce, reduce-scatter and all-gather on members that form domains: every step, S/(m n)
+  /// over the network and (m - 1) of them over the domain link, whichever takes longer
+  /// (RouteMeasurements::domain_links). None otherwise.
+  std::optional<core::Seconds> estimate(const CollectiveRequest& request, hw::CollectiveProtocol protocol,
+                                        RouteMeasurements& routes) const override;
 };
 
 }  // namespace zs::policy

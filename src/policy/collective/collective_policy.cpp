@@ -126,6 +126,15 @@ core::Seconds collective_base_latency(const CollectivePolicy& policy, const Coll
   return algorithm ? hw::base_latency(*algorithm, protocol) : core::Seconds(0.0);
 }
 
+std::optional<core::Seconds> estimated_time(const CollectivePolicy& policy, const CollectiveRequest& request,
+                                            hw::CollectiveProtocol protocol, RouteMeasurements& routes) {
+  const auto seconds = policy.estimate(request, protocol, routes);
+  if (!seconds) return std::nullopt;
+  const auto algorithm = policy.library_algorithm(request);
+  if (algorithm && !hw::runs_under(*algorithm, protocol)) return std::nullopt;
+  return *seconds + collective_base_latency(policy, request, protocol);
+}
+
 bool nccl_algorithm_applies(workload::CollectiveKind kind) {
   return kind != workload::CollectiveKind::kAllToAll;
 }

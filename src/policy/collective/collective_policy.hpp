@@ -16,6 +16,8 @@
 
 namespace zs::policy {
 
+class RouteMeasurements;
+
 /// A point-to-point transfer between two endpoints of the communicator. Endpoints 0 to n-1 are the
 /// members (indices into the member list); endpoint n + m is the in-network reduction switch next to
 /// member m, seen from m's port (in-network algorithms send to it and receive from it). A transfer may
@@ -144,7 +146,31 @@ class CollectivePolicy {
   virtual std::optional<std::string> nccl_algorithm(const CollectiveRequest& /*request*/) const {
     return std::nullopt;
   }
+  /// Its own closed-form estimate of the time its schedule for `request` takes when the transfers run
+  /// under `protocol`, without the fixed cost per collective (collective_base_latency), from the alpha-beta
+  /// models of the members' routes that `routes` measures (and keeps for the next policy asked), s; none
+  /// (the default) when it offers no estimate for the request or does not implement its kind. The `auto`
+  /// policy chooses among every policy of the catalog that answers, plugins included.
+  virtual std::optional<core::Seconds> estimate(const CollectiveRequest& /*request*/,
+                                                hw::CollectiveProtocol /*protocol*/,
+                                                RouteMeasurements& /*routes*/) const {
+    return std::nullopt;
+  }
 };
+
+/// `policy`'s estimate for `request` under `protocol` with its base latency under it (estimate plus
+/// collective_base_latency), s; none when it offers no estimate or its library algorithm does not run
+/// under the protocol (hw::runs_under).
+std::optional<core::Seconds> estimated_time(const CollectivePolicy& policy, const CollectiveRequest& request,
+                                            hw::CollectiveProtocol protocol, RouteMeasurements& routes);
+
+/// Whether `kind` is all-reduce, reduce-scatter or all-gather: the collectives that reduce or gather a
+/// buffer over the members, which the ring, in-network and hierarchical algorithms implement.
+inline bool reduces_or_gathers(workload::CollectiveKind kind) {
+  using workload::CollectiveKind;
+  return kind == CollectiveKind::kAllReduce || kind == CollectiveKind::kReduceScatter ||
+         kind == CollectiveKind::kAllGather;
+}
 
 /// Whether a collective of `kind` is one NCCL_ALGO chooses an algorithm for (all-reduce, reduce-scatter,
 /// all-gather, broadcast, reduce); all-to-all runs as NCCL's grouped sends and receives, whatever the

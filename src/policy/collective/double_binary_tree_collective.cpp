@@ -2,10 +2,12 @@
 #include "policy/collective/double_binary_tree_collective.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 
 #include "policy/collective/recursive_collective.hpp"
 #include "policy/collective/ring_collective.hpp"
+#include "policy/collective/route_measurements.hpp"
 #include "policy/collective/schedule_builder.hpp"
 #include "policy/collective/tree_collective.hpp"
 
@@ -133,6 +135,16 @@ std::optional<hw::LibraryAlgorithm> DoubleBinaryTreeCollective::library_algorith
     const CollectiveRequest& request) const {
   if (request.kind == CollectiveKind::kAllReduce) return hw::LibraryAlgorithm::kTree;
   return ring_library_algorithm(request);
+}
+
+std::optional<core::Seconds> DoubleBinaryTreeCollective::estimate(const CollectiveRequest& request,
+                                                                  hw::CollectiveProtocol protocol,
+                                                                  RouteMeasurements& routes) const {
+  if (request.kind != workload::CollectiveKind::kAllReduce) return std::nullopt;
+  const double n = double(request.member_units.size()), S = request.bytes.value();
+  const double k = options_.chunks_for(S / 2), H = std::floor(std::log2(n));
+  const AlphaBeta a = routes.all().under(protocol, hw::LibraryAlgorithm::kTree);
+  return core::Seconds(2 * H * a.alpha + k * a.wire + (k + 2 * H) * 2 * S / k / a.bandwidth);
 }
 
 }  // namespace zs::policy

@@ -32,6 +32,11 @@ class DoubleBinaryTreeCollective final : public CollectivePolicy {
   /// NCCL's "Tree" for an all-reduce (NCCL's tree runs all-reduce only); "Ring" where it falls back to
   /// the ring.
   std::optional<std::string> nccl_algorithm(const CollectiveRequest& request) const override;
+  /// All-reduce: the first chunk pays the tree's step latency on each of the 2H steps of its way, the
+  /// other k - 1 their routes' latency, and (k + 2H) steps move 2S/k each, over RouteMeasurements::all
+  /// (H = floor(lg n), k chunks of S/2); none for the other kinds.
+  std::optional<core::Seconds> estimate(const CollectiveRequest& request, hw::CollectiveProtocol protocol,
+                                        RouteMeasurements& routes) const override;
 
  private:
   CollectiveOptions options_;

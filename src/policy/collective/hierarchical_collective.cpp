@@ -7,6 +7,7 @@
 
 #include "policy/collective/pairwise_collective.hpp"
 #include "policy/collective/ring_collective.hpp"
+#include "policy/collective/route_measurements.hpp"
 #include "topology/unit_domains.hpp"
 
 namespace zs::policy {
@@ -56,8 +57,7 @@ CollectiveSchedule hierarchical_all_to_all(const CollectiveRequest& request,
 }
 
 void check_reduction(const CollectiveRequest& request) {
-  if (request.kind != CollectiveKind::kAllReduce && request.kind != CollectiveKind::kReduceScatter &&
-      request.kind != CollectiveKind::kAllGather)
+  if (!reduces_or_gathers(request.kind))
     throw std::invalid_argument("the hierarchical policy does not implement " +
                                 std::string(workload::to_string(request.kind)));
 }
@@ -179,6 +179,22 @@ std::pair<std::string, std::vector<RepeatedStep>> HierarchicalCollective::steps(
   }
   auto out = repeated_steps(waves);
   return {"hierarchical", std::move(out)};
+}
+
+std::optional<core::Seconds> HierarchicalCollective::estimate(const CollectiveRequest& request,
+                                                              hw::CollectiveProtocol protocol,
+                                                              RouteMeasurements& routes) const {
+  const auto shape = routes.reduction_domains(protocol);
+  if (!shape) return std::nullopt;
+  const auto& [inside, between] = shape->links;
+  const double d = shape->domains, m = shape->members, S = request.bytes.value();
+  const double k = options_.chunks_for(S);
+  const double phases = request.kind == CollectiveKind::kAllReduce ? 2 : 1;
+  const double intra = (m - 1) * (inside.alpha + S / k / m / inside.bandwidth);
+  const double inter = (d - 1) * (between.alpha + S / k / m / d / between.bandwidth);
+  const double pace =
+      phases * std::max((m - 1) * S / k / m / inside.bandwidth, (d - 1) * S / k / m / d / between.bandwidth);
+  return core::Seconds(phases * (intra + inter) + (k - 1) * pace);
 }
 
 }  // namespace zs::policy

@@ -31,6 +31,12 @@ class HierarchicalCollective final : public CollectivePolicy {
   /// Waves of the pipeline (ring step p of chunk w - p), each phase's transfers merged over its steps in
   /// flight: at most k + steps waves of (phases x n) transfers, where the schedule has k x steps x n.
   std::pair<std::string, std::vector<RepeatedStep>> steps(const CollectiveRequest& request) const override;
+  /// For all-reduce, reduce-scatter and all-gather on members that form domains: rings inside the
+  /// domains and across them, pipelined in k chunks: one chunk through every phase, then k - 1 more at
+  /// the pace of the busier of the domain links and the network links (RouteMeasurements::domain_links).
+  /// None otherwise (the hierarchical all-to-all is chosen by naming it).
+  std::optional<core::Seconds> estimate(const CollectiveRequest& request, hw::CollectiveProtocol protocol,
+                                        RouteMeasurements& routes) const override;
 
  private:
   CollectiveOptions options_;

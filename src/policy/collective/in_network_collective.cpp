@@ -1,11 +1,13 @@
 // In-network reduction schedules.
 #include "policy/collective/in_network_collective.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <stdexcept>
 
 #include "policy/collective/pairwise_collective.hpp"
 #include "policy/collective/ring_collective.hpp"
+#include "policy/collective/route_measurements.hpp"
 #include "topology/unit_domains.hpp"
 
 namespace zs::policy {
@@ -31,10 +33,7 @@ namespace {
 enum class ReductionSite : uint8_t { kNone, kRingFallback, kHostSwitch, kFabricSwitch };
 
 ReductionSite reduction_site(const CollectiveRequest& request) {
-  const bool reduction = request.kind == CollectiveKind::kAllReduce ||
-                         request.kind == CollectiveKind::kReduceScatter ||
-                         request.kind == CollectiveKind::kAllGather;
-  if (!reduction) return ReductionSite::kNone;
+  if (!reduces_or_gathers(request.kind)) return ReductionSite::kNone;
   const auto sw = shared_reduction_switch(request);
   if (request.member_units.size() <= 1 || !sw) return ReductionSite::kRingFallback;
   // A host's NVSwitch has nothing but units and memory pools on its ports.
@@ -77,8 +76,7 @@ std::optional<hw::LibraryAlgorithm> InNetworkCollective::library_algorithm(
 
 CollectiveSchedule InNetworkCollective::schedule(const CollectiveRequest& request) const {
   if (request.kind == CollectiveKind::kAllToAll) return direct_all_to_all(request);
-  if (request.kind != CollectiveKind::kAllReduce && request.kind != CollectiveKind::kReduceScatter &&
-      request.kind != CollectiveKind::kAllGather)
+  if (!reduces_or_gathers(request.kind))
     throw std::invalid_argument("the in-network policy does not implement " +
                                 std::string(workload::to_string(request.kind)));
   const auto n = static_cast<uint32_t>(request.member_units.size());
@@ -112,6 +110,27 @@ CollectiveSchedule InNetworkCollective::schedule(const CollectiveRequest& reques
     }
   }
   return s;
+}
+
+std::optional<core::Seconds> InNetworkCollective::estimate(const CollectiveRequest& request,
+                                                           hw::CollectiveProtocol protocol,
+                                                           RouteMeasurements& routes) const {
+  if (!reduces_or_gathers(request.kind)) return std::nullopt;
+  const auto sw = shared_reduction_switch(request);
+  if (!sw) return std::nullopt;
+  const AlphaBeta ab = routes.all().under(protocol);
+  const double n = double(request.member_units.size()), S = request.bytes.value();
+  const double eta = request.machine->switch_model(*sw)->reduction_efficiency();
+  const double wire = ab.wire / 2;  // member to switch is half a member-to-member route
+  const double first = ab.alpha > ab.wire ? ab.alpha : wire;  // a step latency is the link's, not halved
+  const double k = options_.chunks_for(S);
+  double up = S / k / eta, down = S / k;
+  if (request.kind == CollectiveKind::kReduceScatter) down /= n;
+  if (request.kind == CollectiveKind::kAllGather) up = S / k / n;
+  const double x = up / ab.bandwidth, y = down / ab.bandwidth;
+  const double up_paced = first + x + (k - 1) * (wire + x) + wire + y;
+  const double down_paced = 2 * first + x + y + (k - 1) * (wire + y);
+  return core::Seconds(std::max(up_paced, down_paced));
 }
 
 }  // namespace zs::policy

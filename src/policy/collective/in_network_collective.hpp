@@ -28,6 +28,12 @@ class InNetworkCollective final : public CollectivePolicy {
   /// NCCL's NVLS on a host's scale-up switch (its fixed cost, and Simple as its only protocol), the
   /// ring where the schedule falls back to it, none on a fabric switch (CollNet's costs are not modelled).
   std::optional<hw::LibraryAlgorithm> library_algorithm(const CollectiveRequest& request) const override;
+  /// When the members share a reducing switch, for all-reduce, reduce-scatter and all-gather: k chunks
+  /// up at eta B, each coming down once it is reduced, the slower way pacing the chunks; the first chunk
+  /// pays the step latency each way, when there is one, the others half their routes' latency (member to
+  /// switch), over RouteMeasurements::all. None otherwise.
+  std::optional<core::Seconds> estimate(const CollectiveRequest& request, hw::CollectiveProtocol protocol,
+                                        RouteMeasurements& routes) const override;
 
  private:
   CollectiveOptions options_;

@@ -41,6 +41,11 @@ class ProtocolChoice final : public CollectivePolicy {
   std::optional<std::string> nccl_algorithm(const CollectiveRequest& request) const override {
     return inner_->nccl_algorithm(request);
   }
+  /// The wrapped policy's own estimate.
+  std::optional<core::Seconds> estimate(const CollectiveRequest& request, hw::CollectiveProtocol protocol,
+                                        RouteMeasurements& routes) const override {
+    return inner_->estimate(request, protocol, routes);
+  }
 
   /// Per protocol (hw::CollectiveProtocol order), the estimate of `steps` of `request`, s (as the class
   /// comment says); the routes are found once for all three.

@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "policy/collective/pairwise_collective.hpp"
+#include "policy/collective/route_measurements.hpp"
 #include "policy/collective/schedule_builder.hpp"
 
 namespace zs::policy {
@@ -43,8 +44,7 @@ CollectiveSchedule RecursiveCollective::schedule(const CollectiveRequest& reques
   const auto n = static_cast<uint32_t>(request.member_units.size());
   CollectiveSchedule s;
   s.algorithm = "recursive";
-  if (request.kind != CollectiveKind::kAllReduce && request.kind != CollectiveKind::kReduceScatter &&
-      request.kind != CollectiveKind::kAllGather)
+  if (!reduces_or_gathers(request.kind))
     throw std::invalid_argument("the recursive policy does not implement " +
                                 std::string(workload::to_string(request.kind)));
   if (n <= 1) return s;
@@ -65,6 +65,38 @@ CollectiveSchedule RecursiveCollective::schedule(const CollectiveRequest& reques
     b.end_step();
   }
   return s;
+}
+
+std::optional<core::Seconds> RecursiveCollective::estimate(const CollectiveRequest& request,
+                                                           hw::CollectiveProtocol protocol,
+                                                           RouteMeasurements& routes) const {
+  using workload::CollectiveKind;
+  const auto n = static_cast<uint32_t>(request.member_units.size());
+  const uint32_t p = recursive_members(request);
+  const bool reduction =
+      request.kind == CollectiveKind::kReduceScatter || request.kind == CollectiveKind::kAllGather;
+  if (request.kind != CollectiveKind::kAllReduce && !(reduction && p == n)) return std::nullopt;
+  const auto& rounds = routes.recursive_rounds();
+  const double S = request.bytes.value();
+  const AlphaBeta all = routes.all().under(protocol);
+  double t = p == n ? 0 : 2 * (all.alpha + S / all.bandwidth);
+  if (request.kind != CollectiveKind::kAllGather) {
+    double bytes = S;
+    for (size_t j = rounds.size(); j-- > 0;) {
+      bytes /= 2;
+      const AlphaBeta r = rounds[j].under(protocol);
+      t += r.alpha + bytes / r.bandwidth;
+    }
+  }
+  if (request.kind != CollectiveKind::kReduceScatter) {
+    double block = S / p;
+    for (const auto& round : rounds) {
+      const AlphaBeta r = round.under(protocol);
+      t += r.alpha + block / r.bandwidth;
+      block *= 2;
+    }
+  }
+  return core::Seconds(t);
 }
 
 }  // namespace zs::policy

@@ -16,6 +16,12 @@ class RecursiveCollective final : public CollectivePolicy {
  public:
   std::string_view name() const override { return "recursive"; }
   CollectiveSchedule schedule(const CollectiveRequest& request) const override;
+  /// Round by round at each round's own distance (RouteMeasurements::recursive_rounds): halving sends
+  /// S/2, S/4, ... at distances p/2, p/4, ...; doubling S/p, 2S/p, ... at 1, 2, ...; a communicator that
+  /// is not a power of two folds its extra members in and out (S each way, over RouteMeasurements::all).
+  /// For all-reduce, and for reduce-scatter and all-gather on a power of two; none otherwise.
+  std::optional<core::Seconds> estimate(const CollectiveRequest& request, hw::CollectiveProtocol protocol,
+                                        RouteMeasurements& routes) const override;
 };
 
 }  // namespace zs::policy

@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "policy/collective/pairwise_collective.hpp"
+#include "policy/collective/route_measurements.hpp"
 
 namespace zs::policy {
 
@@ -74,6 +75,22 @@ std::optional<uint32_t> ring_step_count(workload::CollectiveKind kind, uint32_t 
     default:
       return std::nullopt;
   }
+}
+
+std::optional<core::Seconds> RingCollective::estimate(const CollectiveRequest& request,
+                                                      hw::CollectiveProtocol protocol,
+                                                      RouteMeasurements& routes) const {
+  using workload::CollectiveKind;
+  const double n = double(request.member_units.size()), S = request.bytes.value();
+  if (request.kind == CollectiveKind::kAllReduce) {
+    const AlphaBeta r = routes.ring().under(protocol);
+    return core::Seconds(2 * (n - 1) * r.alpha + 2 * (n - 1) / n * S / r.bandwidth);
+  }
+  if (request.kind == CollectiveKind::kReduceScatter || request.kind == CollectiveKind::kAllGather) {
+    const AlphaBeta r = routes.ring().under(protocol);
+    return core::Seconds((n - 1) * r.alpha + (n - 1) / n * S / r.bandwidth);
+  }
+  return std::nullopt;
 }
 
 }  // namespace zs::policy

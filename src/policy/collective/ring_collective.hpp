@@ -24,6 +24,11 @@ class RingCollective final : public CollectivePolicy {
   std::optional<hw::LibraryAlgorithm> library_algorithm(const CollectiveRequest& request) const override;
   /// NCCL's "Ring", for every kind but all-to-all.
   std::optional<std::string> nccl_algorithm(const CollectiveRequest& request) const override;
+  /// For all-reduce 2(n-1) alpha + 2(n-1)/n S/B, for reduce-scatter and all-gather (n-1) alpha +
+  /// (n-1)/n S/B, over the neighbour exchange's shared links (RouteMeasurements::ring); none for the
+  /// other kinds.
+  std::optional<core::Seconds> estimate(const CollectiveRequest& request, hw::CollectiveProtocol protocol,
+                                        RouteMeasurements& routes) const override;
 };
 
 /// Steps of a ring over n members: 2(n-1) for all-reduce, n-1 for reduce-scatter and all-gather; none for

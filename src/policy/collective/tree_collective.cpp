@@ -1,9 +1,12 @@
 // Binomial-tree reduce, broadcast and all-reduce schedules.
 #include "policy/collective/tree_collective.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <stdexcept>
 
 #include "policy/collective/pairwise_collective.hpp"
+#include "policy/collective/route_measurements.hpp"
 #include "policy/collective/schedule_builder.hpp"
 
 namespace zs::policy {
@@ -45,6 +48,25 @@ CollectiveSchedule TreeCollective::schedule(const CollectiveRequest& request) co
   if (reduce) binomial_reduce(b, n, request.bytes.value());
   if (broadcast) binomial_broadcast(b, n, request.bytes.value());
   return s;
+}
+
+std::optional<core::Seconds> TreeCollective::estimate(const CollectiveRequest& request,
+                                                      hw::CollectiveProtocol protocol,
+                                                      RouteMeasurements& routes) const {
+  using workload::CollectiveKind;
+  const bool one_way = request.kind == CollectiveKind::kBroadcast || request.kind == CollectiveKind::kReduce;
+  if (request.kind != CollectiveKind::kAllReduce && !one_way) return std::nullopt;
+  const double n = double(request.member_units.size()), S = request.bytes.value();
+  const double lg = std::ceil(std::log2(n)), depth = binomial_tree_depth(request.member_units.size());
+  const AlphaBeta a = routes.all().under(protocol);
+  if (one_way) return core::Seconds(depth * a.alpha + lg * S / a.bandwidth);
+  return core::Seconds(2 * (depth * a.alpha + lg * S / a.bandwidth));
+}
+
+double binomial_tree_depth(size_t n) {
+  int depth = 0;
+  for (size_t i = 0; i < n; ++i) depth = std::max(depth, __builtin_popcountll(i));
+  return depth;
 }
 
 }  // namespace zs::policy

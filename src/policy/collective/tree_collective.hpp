@@ -15,6 +15,15 @@ class TreeCollective final : public CollectivePolicy {
  public:
   std::string_view name() const override { return "tree"; }
   CollectiveSchedule schedule(const CollectiveRequest& request) const override;
+  /// Broadcast and reduce depth alpha + ceil(lg n) S/B, all-reduce twice that, over
+  /// RouteMeasurements::all (depth: max popcount(i) over the members); none for the other kinds.
+  std::optional<core::Seconds> estimate(const CollectiveRequest& request, hw::CollectiveProtocol protocol,
+                                        RouteMeasurements& routes) const override;
 };
+
+/// Hops on the longest path to the root of a binomial tree of n members: member i is popcount(i) hops
+/// away. Members do not wait for a step to end everywhere, so this, not ceil(lg n), is the latency depth
+/// when n is not a power of two.
+double binomial_tree_depth(size_t n);
 
 }  // namespace zs::policy

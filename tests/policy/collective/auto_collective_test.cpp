@@ -2,6 +2,13 @@
 #include <doctest/doctest.h>
 
 #include "policy/collective/auto_collective.hpp"
+#include "policy/collective/double_binary_tree_collective.hpp"
+#include "policy/collective/hierarchical_collective.hpp"
+#include "policy/collective/in_network_collective.hpp"
+#include "policy/collective/pairwise_collective.hpp"
+#include "policy/collective/recursive_collective.hpp"
+#include "policy/collective/route_measurements.hpp"
+#include "policy/collective/tree_collective.hpp"
 #include "support/test_machines.hpp"
 
 using namespace zs;
@@ -50,4 +57,39 @@ TEST_CASE("auto on a ring of links: recursive exchanges share links, so the ring
   for (int i = 0; i < 8; ++i) machine.topology.add_link(units[i], units[(i + 1) % 8], 0);
   policy::CollectiveRequest req{CollectiveKind::kAllReduce, core::Bytes(1e9), units, &machine};
   CHECK(policy::AutoCollective().schedule(req).algorithm == "auto:ring");
+}
+
+TEST_CASE(
+    "each built-in policy estimates its own closed form, and none where it has no schedule of its own") {
+  const auto machine = test::single_switch_machine(8, test::unit_model("1PFLOPS", 1, "0s"),
+                                                   test::link_model("100GB/s", "1us"));
+  const double S = 1e8, B = 100e9, n = 8;
+  auto request = [&](CollectiveKind kind, uint32_t members) {
+    const auto& units = machine.topology.units();
+    return policy::CollectiveRequest{kind, core::Bytes(S),
+                                     std::vector<topology::NodeId>(units.begin(), units.begin() + members),
+                                     &machine};
+  };
+  auto estimate = [](const policy::CollectivePolicy& p, const policy::CollectiveRequest& r) {
+    policy::RouteMeasurements routes(r);
+    return p.estimate(r, hw::CollectiveProtocol::kSimple, routes);
+  };
+  const auto all_reduce = request(CollectiveKind::kAllReduce, 8);
+  const double alpha = policy::RouteMeasurements(all_reduce).all().alpha;  // two 1 us links
+  CHECK(alpha == doctest::Approx(2e-6));
+  CHECK(estimate(policy::RingCollective(), all_reduce)->value() ==
+        doctest::Approx(2 * (n - 1) * alpha + 2 * (n - 1) / n * S / B));
+  CHECK(estimate(policy::RecursiveCollective(), all_reduce)->value() ==
+        doctest::Approx(2 * 3 * alpha + 2 * (n - 1) / n * S / B));
+  CHECK(estimate(policy::TreeCollective(), all_reduce)->value() == doctest::Approx(2 * 3 * (alpha + S / B)));
+  const auto gather = request(CollectiveKind::kAllGather, 8);
+  CHECK(estimate(policy::RingCollective(), gather)->value() ==
+        doctest::Approx((n - 1) * alpha + (n - 1) / n * S / B));
+  CHECK_FALSE(estimate(policy::TreeCollective(), gather));
+  CHECK_FALSE(estimate(policy::DoubleBinaryTreeCollective(), gather));
+  CHECK_FALSE(estimate(policy::RecursiveCollective(), request(CollectiveKind::kAllGather, 6)));
+  CHECK_FALSE(estimate(policy::InNetworkCollective(), all_reduce));     // the switch does not reduce
+  CHECK_FALSE(estimate(policy::HierarchicalCollective(), all_reduce));  // one domain
+  CHECK_FALSE(estimate(policy::PairwiseCollective(), all_reduce));
+  CHECK_FALSE(estimate(policy::AutoCollective(), all_reduce));  // a chooser, not a candidate
 }
