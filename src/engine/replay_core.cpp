@@ -291,8 +291,8 @@ void ReplayCore::schedule_transfers(Instance& inst, uint64_t rank, uint32_t op,
   policy::CollectiveRequest request{c.kind, c.bytes, {}, &machine, {}};
   for (uint64_t r : inst.members) request.member_units.push_back(placement.unit_of_rank[r]);
   if (c.dispatch) {
-    auto sizes = workload::dispatch_sizes(*c.dispatch, static_cast<uint32_t>(inst.members.size()),
-                                          *groups.index(rank));
+    auto sizes =
+        dispatch_draws.sizes(*c.dispatch, static_cast<uint32_t>(inst.members.size()), *groups.index(rank));
     request.peer_bytes = std::move(sizes.peer_bytes);
     inst.load_of_member = std::move(sizes.load_of_member);
   }

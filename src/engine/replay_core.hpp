@@ -21,6 +21,7 @@
 #include "policy/collective/collective_policy.hpp"
 #include "policy/placement/placement_policy.hpp"
 #include "topology/machine.hpp"
+#include "workload/dispatch_draws.hpp"
 #include "workload/trace.hpp"
 
 namespace zs::engine {
@@ -89,6 +90,7 @@ struct ReplayCore {
   std::map<InstanceKey, uint32_t> instance_by_key;
   uint32_t next_instance = 0;
   std::set<std::string> algorithms;
+  workload::DispatchDraws dispatch_draws;  ///< expert dispatches' routing, each draw routed once
   /// Expert load of (rank, dispatch op): tokens the rank received / nominal, for ops scaled by it.
   std::unordered_map<uint64_t, double> expert_load;
   ReplayResult result;

@@ -265,9 +265,16 @@ std::vector<std::vector<uint64_t>> dispatch_matrix(uint32_t ranks, uint64_t toke
   return m;
 }
 
+std::vector<std::vector<uint64_t>> dispatch_tokens(const ExpertDispatch& d, uint32_t n, uint64_t group) {
+  return dispatch_matrix(n, d.tokens, d.experts, d.top_k, d.routing, d.seed * 0x9E3779B97F4A7C15ull + group);
+}
+
 DispatchSizes dispatch_sizes(const ExpertDispatch& d, uint32_t n, uint64_t group) {
-  const auto tokens =
-      dispatch_matrix(n, d.tokens, d.experts, d.top_k, d.routing, d.seed * 0x9E3779B97F4A7C15ull + group);
+  return dispatch_sizes_of(dispatch_tokens(d, n, group), d, n);
+}
+
+DispatchSizes dispatch_sizes_of(const std::vector<std::vector<uint64_t>>& tokens, const ExpertDispatch& d,
+                                uint32_t n) {
   DispatchSizes out{std::vector<std::vector<double>>(n, std::vector<double>(n, 0.0)),
                     std::vector<double>(n, 0.0)};
   const double nominal = double(d.tokens) * d.top_k;

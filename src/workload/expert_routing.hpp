@@ -28,6 +28,7 @@ struct ExpertRoutingModel {
   /// Normalized choice probabilities of the experts. Throws std::invalid_argument for a histogram
   /// of the wrong length or with no positive weight.
   std::vector<double> weights(uint32_t experts) const;
+  bool operator==(const ExpertRoutingModel&) const = default;
 };
 
 /// The keys of a "routing" object (a plan's, or an expert dispatch's in a trace).
@@ -87,5 +88,12 @@ struct DispatchSizes {
 /// The sizes of `dispatch` over `members` ranks for communicator group `group`: dispatch_matrix drawn
 /// with seed (dispatch.seed, group); transposed for a combine.
 DispatchSizes dispatch_sizes(const ExpertDispatch& dispatch, uint32_t members, uint64_t group);
+
+/// The token matrix dispatch_sizes draws: dispatch_matrix with seed (dispatch.seed, group).
+std::vector<std::vector<uint64_t>> dispatch_tokens(const ExpertDispatch& dispatch, uint32_t members,
+                                                   uint64_t group);
+/// The sizes of `dispatch` over `members` ranks when its drawn token matrix is `tokens`.
+DispatchSizes dispatch_sizes_of(const std::vector<std::vector<uint64_t>>& tokens,
+                                const ExpertDispatch& dispatch, uint32_t members);
 
 }  // namespace zs::workload

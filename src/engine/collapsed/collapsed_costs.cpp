@@ -286,7 +286,7 @@ void reverse_directions(std::vector<std::pair<uint32_t, double>>& bytes) {
 
 workload::DispatchSizes CollapsedCosts::routing_of_call(const workload::ExpertDispatch& d, uint32_t n,
                                                         uint64_t group) {
-  if (collapse_.every_rank_for_routing()) return workload::dispatch_sizes(d, n, group);
+  if (collapse_.every_rank_for_routing()) return every_rank_draws_.sizes(d, n, group);
   uint64_t mixed = d.seed * 0x9E3779B97F4A7C15ull + group;  // SplitMix64's finalizer
   mixed = (mixed ^ (mixed >> 30)) * 0xbf58476d1ce4e5b9ull;
   mixed = (mixed ^ (mixed >> 27)) * 0x94d049bb133111ebull;

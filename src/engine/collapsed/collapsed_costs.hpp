@@ -15,6 +15,7 @@
 #include "policy/collective/collective_policy.hpp"
 #include "policy/placement/placement_policy.hpp"
 #include "topology/machine.hpp"
+#include "workload/dispatch_draws.hpp"
 #include "workload/trace.hpp"
 
 namespace zs::engine {
@@ -127,6 +128,7 @@ class CollapsedCosts {
   const policy::CollectivePolicy& collective_;
   const RankCollapse& collapse_;
   AnalyticNetwork network_;
+  workload::DispatchDraws every_rank_draws_;  ///< each call's own draw, routed once per draw
   std::map<std::tuple<size_t, uint64_t, int, double>, Cost> collective_costs_;
   std::map<std::tuple<topology::NodeId, topology::NodeId, double, int>, Cost> flow_costs_;
   /// Large expert dispatches, per shape (members, tokens, experts and top-k, bytes per token): one
