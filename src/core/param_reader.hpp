@@ -11,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/choice_names.hpp"
 #include "core/json_object.hpp"
 #include "core/param_table.hpp"
 
@@ -38,6 +39,15 @@ class ParamReader {
   /// optional one.
   template <class T>
   std::optional<T> find(std::string_view name);
+
+  /// The value of a required or defaulted choice (declared Param::choice with `choices.names()`), as E.
+  template <class E>
+  E get_choice(std::string_view name, const ChoiceNames<E>& choices) {
+    const std::string written = get<std::string>(name);
+    if (const auto value = choices.find(written)) return *value;
+    throw std::logic_error("\"" + std::string(name) +
+                           "\" is declared with other choices than it is read with");
+  }
 
   /// The value of an optional parameter that the other values make necessary (`because`: "for the zipf
   /// distribution"); missing, it is an input error saying so.

@@ -14,13 +14,28 @@ namespace zs::scenario {
 
 using core::Param;
 
+const core::ChoiceNames<MetricDirection>& metric_directions() {
+  static const core::ChoiceNames<MetricDirection> names{
+      {MetricDirection::kLowerIsBetter, "lower-is-better"},
+      {MetricDirection::kHigherIsBetter, "higher-is-better"},
+      {MetricDirection::kBoth, "both"}};
+  return names;
+}
+
 namespace {
+
+/// What a case runs: one iteration, or days under failures.
+enum class CaseStudy : uint8_t { kRun, kGoodput };
+const core::ChoiceNames<CaseStudy>& case_studies() {
+  static const core::ChoiceNames<CaseStudy> names{{CaseStudy::kRun, "run"}, {CaseStudy::kGoodput, "goodput"}};
+  return names;
+}
 
 const core::ParamTable& metric_params() {
   static const core::ParamTable table(
       "regression-suite.metric", "a compared scalar of the case's summary.json (run) or goodput.json",
       {Param::text("metric", "a top-level key of the result (\"iteration_time_s\") or a JSON pointer"),
-       Param::choice("direction", {"lower-is-better", "higher-is-better", "both"},
+       Param::choice("direction", metric_directions().names(),
                      "which change fails: a rise (lower-is-better), a fall (higher-is-better) or either"),
        Param::number("relative_tolerance", 0, 1e6, "allowed change, a fraction of the baseline (0.02: 2%)")
            .optional(),
@@ -33,7 +48,7 @@ const core::ParamTable& case_params() {
       "regression-suite.case", "one scenario run and compared",
       {Param::text("name", "the case's name in reports and baselines (one safe path component)"),
        Param::text("scenario", "a scenario file, relative to the suite file"),
-       Param::choice("study", {"run", "goodput"},
+       Param::choice("study", case_studies().names(),
                      "one iteration (summary.json) or days under failures (goodput.json)")
            .or_default("run"),
        Param::list("plugins", "plugin files, relative to the suite file", "policy plugins of this case")
@@ -57,10 +72,7 @@ RegressionMetric read_metric(core::ParamReader& in) {
                    "\"~1\"), got \"" +
                        m.name + "\"");
   }
-  const std::string direction = in.get<std::string>("direction");
-  m.direction = direction == "lower-is-better"    ? MetricDirection::kLowerIsBetter
-                : direction == "higher-is-better" ? MetricDirection::kHigherIsBetter
-                                                  : MetricDirection::kBoth;
+  m.direction = in.get_choice("direction", metric_directions());
   const auto relative = in.find<double>("relative_tolerance");
   const auto absolute = in.find<double>("absolute_tolerance");
   if (relative.has_value() == absolute.has_value())
@@ -101,7 +113,7 @@ RegressionCase read_case(core::ParamReader& in, const core::FileSource& files, c
   c.name = in.json().file_name("name");
   c.scenario = core::resolve_relative(suite_file, in.get<std::string>("scenario"));
   if (!files.exists(c.scenario)) throw in.error("scenario", "no scenario file at \"" + c.scenario + "\"");
-  c.goodput = in.get<std::string>("study") == "goodput";
+  c.goodput = in.get_choice("study", case_studies()) == CaseStudy::kGoodput;
   c.plugins = suite_plugins;
   for (auto& p : read_plugins(in, suite_file)) c.plugins.push_back(std::move(p));
   c.placement = in.find<std::string>("placement");

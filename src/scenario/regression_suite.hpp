@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/choice_names.hpp"
 #include "core/file_source.hpp"
 #include "core/param_table.hpp"
 
@@ -17,6 +18,8 @@ namespace zs::scenario {
 /// Which way a metric may move: lower-is-better fails when it rises beyond the tolerance, higher-is-better
 /// when it falls, both when it moves either way.
 enum class MetricDirection { kLowerIsBetter, kHigherIsBetter, kBoth };
+/// The names suite files write for them: "lower-is-better", "higher-is-better", "both".
+const core::ChoiceNames<MetricDirection>& metric_directions();
 
 /// One compared metric: a scalar of the case's result (summary.json of `run`, goodput.json of `goodput`).
 struct RegressionMetric {

@@ -31,6 +31,23 @@ const core::ParamTable& reliability_params() {
   return table;
 }
 
+const core::ChoiceNames<CheckpointTarget>& checkpoint_targets() {
+  static const core::ChoiceNames<CheckpointTarget> names{{CheckpointTarget::kMemoryPools, "memory-pools"},
+                                                         {CheckpointTarget::kPeerMemory, "peer-memory"}};
+  return names;
+}
+
+const core::ChoiceNames<CheckpointMode>& checkpoint_modes() {
+  static const core::ChoiceNames<CheckpointMode> names{{CheckpointMode::kSync, "sync"},
+                                                       {CheckpointMode::kAsync, "async"}};
+  return names;
+}
+
+const core::ChoiceNames<SpareSource>& spare_sources() {
+  static const core::ChoiceNames<SpareSource> names{{SpareSource::kIdleUnits, "idle-units"}};
+  return names;
+}
+
 const core::ParamTable& checkpoint_params() {
   static const core::ParamTable table(
       "reliability.checkpoint", "checkpoint interval, store and mode",
@@ -46,7 +63,7 @@ const core::ParamTable& checkpoint_params() {
            "peer_offset", 1, 1 << 30,
            "peer-memory: the peer is this many ranks round the data-parallel ring (left out, half)")
            .optional(),
-       Param::choice("mode", {"sync", "async"},
+       Param::choice("mode", checkpoint_modes().names(),
                      "sync: the job waits for the write; async: a snapshot, then a background drain")
            .noun("checkpoint mode")
            .or_default("sync"),

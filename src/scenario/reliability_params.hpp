@@ -1,9 +1,24 @@
 // The keys of a scenario's reliability section and of the objects inside it.
 #pragma once
 
+#include "core/choice_names.hpp"
 #include "core/param_table.hpp"
 
 namespace zs::scenario {
+
+/// Where a checkpoint's "target" puts it: the machine's memory pools, or each rank's peer's memory (two
+/// tiers; the checkpoint section's only).
+enum class CheckpointTarget : uint8_t { kMemoryPools, kPeerMemory };
+/// "memory-pools", "peer-memory".
+const core::ChoiceNames<CheckpointTarget>& checkpoint_targets();
+/// Whether checkpoints block training for the write, or take a snapshot that drains in the background.
+enum class CheckpointMode : uint8_t { kSync, kAsync };
+/// "sync", "async".
+const core::ChoiceNames<CheckpointMode>& checkpoint_modes();
+/// Where spares come from besides a pool of their own ("from"): the machine's units the job leaves idle.
+enum class SpareSource : uint8_t { kIdleUnits };
+/// "idle-units".
+const core::ChoiceNames<SpareSource>& spare_sources();
 
 /// The section: failure_rates, horizon, seeds, checkpoint, detection, restart, repair, spares, elastic,
 /// events, degradations, stragglers.

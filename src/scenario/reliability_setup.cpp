@@ -24,7 +24,8 @@ CheckpointStore read_checkpoint_store(core::ParamReader& o, const core::FileSour
     store.bandwidth = *o.find<core::ByteRate>("bandwidth");
   } else if (o.has("target")) {
     const std::string target = *o.find<std::string>("target");
-    if (target != "memory-pools") throw o.error("target", expected + ", got \"" + target + "\"");
+    if (checkpoint_targets().find(target) != CheckpointTarget::kMemoryPools)
+      throw o.error("target", expected + ", got \"" + target + "\"");
     store.kind = CheckpointStore::Kind::kMemoryPools;
   } else {
     store.kind = CheckpointStore::Kind::kFileSystem;
@@ -75,7 +76,8 @@ void read_checkpoint(core::ParamReader& o, const core::FileSource& files,
     }
     c.record("interval", core::to_string(core::Seconds(r.checkpoint.fixed_interval)));
   }
-  if (c.has("target") && *c.find<std::string>("target") == "peer-memory") {
+  if (c.has("target") &&
+      checkpoint_targets().find(*c.find<std::string>("target")) == CheckpointTarget::kPeerMemory) {
     r.peer_memory = true;
     for (const char* key : {"bandwidth", "file_system"})
       if (c.has(key))
@@ -92,8 +94,7 @@ void read_checkpoint(core::ParamReader& o, const core::FileSource& files,
   } else {
     r.store = read_checkpoint_store(c, files, true);
   }
-  const std::string mode = c.get<std::string>("mode");
-  if (mode == "async") {
+  if (c.get_choice("mode", checkpoint_modes()) == CheckpointMode::kAsync) {
     if (r.peer_memory)
       throw c.error(
           "mode",
@@ -109,7 +110,7 @@ void read_spares(core::ParamReader& o, ReliabilitySetup& r) {
   if (!o.has("spares")) return;
   auto s = o.part("spares");
   if (s.has("from")) {
-    if (*s.find<std::string>("from") != "idle-units")
+    if (spare_sources().find(*s.find<std::string>("from")) != SpareSource::kIdleUnits)
       throw s.error("from", "expected \"idle-units\" (the machine's units the job leaves idle)");
     if (s.has("units"))
       throw s.error("units", "give either \"units\" (a pool of that many) or \"from\", not both");

@@ -12,13 +12,38 @@ namespace zs::scenario {
 
 using core::Param;
 
+namespace {
+
+/// How an axis's values are spaced or drawn between its bounds.
+enum class AxisScale : uint8_t { kLinear, kLog };
+const core::ChoiceNames<AxisScale>& axis_scales() {
+  static const core::ChoiceNames<AxisScale> names{{AxisScale::kLinear, "linear"}, {AxisScale::kLog, "log"}};
+  return names;
+}
+/// How the sampled axes are drawn together.
+enum class SampleMethod : uint8_t { kRandom, kLatinHypercube };
+const core::ChoiceNames<SampleMethod>& sample_methods() {
+  static const core::ChoiceNames<SampleMethod> names{{SampleMethod::kRandom, "random"},
+                                                     {SampleMethod::kLatinHypercube, "latin-hypercube"}};
+  return names;
+}
+/// How the axes' values combine into points.
+enum class AxisCombination : uint8_t { kGrid, kZip };
+const core::ChoiceNames<AxisCombination>& axis_combinations() {
+  static const core::ChoiceNames<AxisCombination> names{{AxisCombination::kGrid, "grid"},
+                                                        {AxisCombination::kZip, "zip"}};
+  return names;
+}
+
+}  // namespace
+
 const core::ParamTable& sweep_range_params() {
   static const core::ParamTable table(
       "sweep range", "evenly spaced values of an axis, ends included",
       {Param::object("from", "a number, or a quantity in the parameter's unit", "the first value"),
        Param::object("to", "a number, or a quantity in the parameter's unit", "the last value"),
        Param::integer("steps", 2, 100000, "how many values, ends included"),
-       Param::choice("scale", {"linear", "log"}, "equal differences (linear) or equal ratios (log)")
+       Param::choice("scale", axis_scales().names(), "equal differences (linear) or equal ratios (log)")
            .or_default("linear")});
   return table;
 }
@@ -28,7 +53,7 @@ const core::ParamTable& sweep_sample_params() {
       "sweep sample", "an axis drawn at random between bounds, with the sweep's other sampled axes",
       {Param::object("from", "a number, or a quantity in the parameter's unit", "the smallest value"),
        Param::object("to", "a number, or a quantity in the parameter's unit", "the largest value"),
-       Param::choice("scale", {"linear", "log"}, "uniform (linear) or log-uniform (log)")
+       Param::choice("scale", axis_scales().names(), "uniform (linear) or log-uniform (log)")
            .or_default("linear")});
   return table;
 }
@@ -53,7 +78,7 @@ const core::ParamTable& sweep_samples_params() {
   static const core::ParamTable table(
       "sweep samples", "how the sampled axes are drawn, together",
       {Param::integer("count", 1, 1000000, "how many points to draw"),
-       Param::choice("method", {"random", "latin-hypercube"},
+       Param::choice("method", sample_methods().names(),
                      "independent draws (random), or one draw in each of count equal strata of every axis "
                      "(latin-hypercube)")
            .or_default("latin-hypercube")});
@@ -104,7 +129,7 @@ const core::ParamTable& sweep_params() {
        Param::object("base", "a scenario file's path (relative to this file), or the scenario inline",
                      "the scenario every point starts from"),
        Param::list("axes", sweep_axis_params(), "the parameters varied, in order (the first varies slowest)"),
-       Param::choice("combine", {"grid", "zip"},
+       Param::choice("combine", axis_combinations().names(),
                      "every combination of the axes' values (grid), or their i-th values together (zip)")
            .or_default("grid"),
        Param::object("samples", sweep_samples_params(), "how sampled axes are drawn; needed when one is")
@@ -159,13 +184,13 @@ SweepAxis read_axis(core::ParamReader& in) {
     axis.ranged = true;
     read_bounds(range, axis.range_from, axis.range_to);
     axis.range_steps = range.get<int64_t>("steps");
-    axis.range_log = range.get<std::string>("scale") == "log";
+    axis.range_log = range.get_choice("scale", axis_scales()) == AxisScale::kLog;
     range.finish();
   } else {
     core::ParamReader sample = in.part("sample");
     axis.sampled = true;
     read_bounds(sample, axis.sample_from, axis.sample_to);
-    axis.sample_log = sample.get<std::string>("scale") == "log";
+    axis.sample_log = sample.get_choice("scale", axis_scales()) == AxisScale::kLog;
     sample.finish();
   }
   in.finish();
@@ -215,13 +240,13 @@ SweepSpec SweepSpec::load(const core::FileSource& files, const std::string& path
     spec.axes.push_back(std::move(axis));
   }
   if (spec.axes.empty()) throw in.error("axes", "expected at least one axis");
-  spec.zip = in.get<std::string>("combine") == "zip";
+  spec.zip = in.get_choice("combine", axis_combinations()) == AxisCombination::kZip;
   const bool any_sampled =
       std::any_of(spec.axes.begin(), spec.axes.end(), [](const auto& a) { return a.sampled; });
   if (in.has("samples")) {
     core::ParamReader samples = in.part("samples");
     spec.sample_count = static_cast<uint64_t>(samples.get<int64_t>("count"));
-    spec.latin_hypercube = samples.get<std::string>("method") == "latin-hypercube";
+    spec.latin_hypercube = samples.get_choice("method", sample_methods()) == SampleMethod::kLatinHypercube;
     samples.finish();
     if (!any_sampled) throw in.error("samples", "no axis is sampled (an axis with \"sample\")");
   } else if (any_sampled) {

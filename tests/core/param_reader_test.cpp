@@ -165,3 +165,35 @@ TEST_CASE(
   r.record("machine", "/abs/m.json");
   CHECK(r.resolved()["machine"] == "/abs/m.json");
 }
+
+namespace {
+
+enum class Shade : uint8_t { kLight, kDark };
+
+const ChoiceNames<Shade>& shades() {
+  static const ChoiceNames<Shade> names{{Shade::kLight, "light"}, {Shade::kDark, "dark"}};
+  return names;
+}
+
+const ParamTable& shade_table() {
+  static const ParamTable table("test shade", "a closed set",
+                                {Param::choice("shade", shades().names(), "how dark").or_default("light")});
+  return table;
+}
+
+}  // namespace
+
+TEST_CASE("a choice is declared by its names once and read into its enum, default included") {
+  CHECK(shades().names() == std::vector<std::string>{"light", "dark"});
+  CHECK(shades().name(Shade::kDark) == "dark");
+  CHECK_FALSE(shades().find("grey"));
+  json given = {{"shade", "dark"}}, left_out = json::object();
+  ParamReader a(shade_table(), JsonObject(given, "a.json", ""));
+  CHECK(a.get_choice("shade", shades()) == Shade::kDark);
+  ParamReader b(shade_table(), JsonObject(left_out, "b.json", ""));
+  CHECK(b.get_choice("shade", shades()) == Shade::kLight);
+  CHECK(b.resolved()["shade"] == "light");
+  json wrong = {{"shade", "grey"}};
+  ParamReader c(shade_table(), JsonObject(wrong, "c.json", ""));
+  CHECK(input_error_of([&] { (void)c.get_choice("shade", shades()); }).find("c.json: /shade: ") == 0);
+}
