@@ -73,9 +73,9 @@ std::optional<core::Seconds> RecursiveCollective::estimate(const CollectiveReque
   using workload::CollectiveKind;
   const auto n = static_cast<uint32_t>(request.member_units.size());
   const uint32_t p = recursive_members(request);
-  const bool reduction =
+  const bool scatter_or_gather =
       request.kind == CollectiveKind::kReduceScatter || request.kind == CollectiveKind::kAllGather;
-  if (request.kind != CollectiveKind::kAllReduce && !(reduction && p == n)) return std::nullopt;
+  if (request.kind != CollectiveKind::kAllReduce && !(scatter_or_gather && p == n)) return std::nullopt;
   const auto& rounds = routes.recursive_rounds();
   const double S = request.bytes.value();
   const AlphaBeta all = routes.all().under(protocol);
