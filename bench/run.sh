@@ -113,7 +113,7 @@ if [ "$what" = sweep ] || [ "$what" = all ]; then
 import json, sys
 out, root = sys.argv[1], sys.argv[2]
 json.dump({"kind": "sweep", "name": "overhead", "base": f"{root}/scenarios/default.json",
-           "axes": [{"name": "seed", "pointer": "/scenario/seed", "range": {"from": 1, "to": 200, "steps": 200}}]},
+           "axes": [{"name": "seed", "pointer": "/seed", "range": {"from": 1, "to": 200, "steps": 200}}]},
           open(f"{out}/sweep.json", "w"))
 for seed in range(1, 201):
     s = json.load(open(f"{root}/scenarios/default.json"))

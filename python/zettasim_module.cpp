@@ -90,7 +90,7 @@ LoadedScenario with_values(const LoadedScenario& base, const std::map<std::strin
       return core::InputError("with_", at_pointer, expected);
     };
     if (pointer.empty() || pointer[0] != '/')
-      throw refuse("expected a JSON pointer such as /workload/plan/data_parallel, got \"" + pointer + "\"");
+      throw refuse("expected a JSON pointer such as /workload/data_parallel, got \"" + pointer + "\"");
     const nlohmann::json value_read = nlohmann::json::parse(text, nullptr, false);
     if (value_read.is_discarded())  // Python's NaN and infinities are no JSON
       throw refuse("expected a finite number, a string, a boolean, a list or a dict, got " + text);
@@ -235,7 +235,7 @@ Files run(const LoadedScenario& loaded, const std::string& fidelity, const std::
       throw core::InputError("fidelity", "", "expected auto, exact or collapsed, got \"" + fidelity + "\"");
     s.fidelity = *f;
   }
-  s.resolved["scenario"]["fidelity"] = core::to_string(s.fidelity);
+  s.resolved["fidelity"] = core::to_string(s.fidelity);
   if (!timeline_ranks.empty()) workload::RankSelection::parse(timeline_ranks, s.trace.mesh, "timeline_ranks");
   if (!(timeseries_step >= 0.0) || !std::isfinite(timeseries_step))
     throw core::InputError(

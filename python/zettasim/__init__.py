@@ -58,15 +58,19 @@ class _InputFile:
 
 class Machine(_InputFile):
     """A machine file (kind "machine": a topology and the models it binds); ``Machine.load("hgx-h100-8")``
-    finds a shipped one. ``to_dict()`` inlines the models and counts the parts."""
+    finds a shipped one. ``to_dict()`` inlines the models and the topology."""
 
     _folder, _suffix = "topologies", ".machine.json"
     _read = staticmethod(_zettasim.machine_json)
 
+    def to_dict(self) -> Dict[str, Any]:
+        """The machine as config.json's "/machine" holds it (its models and topology inlined)."""
+        return {k: v for k, v in super().to_dict().items() if k != "derived"}
+
     @property
     def units(self) -> int:
         """Compute units."""
-        return self._resolved["units"]
+        return self._resolved["derived"]["units"]
 
 
 class Model(_InputFile):
@@ -166,12 +170,12 @@ class Scenario:
 
     def with_(self, changes: Optional[Mapping[str, Any]] = None, **plan: Any) -> "Scenario":
         """A copy with values changed, as one point of a sweep: ``changes`` maps JSON pointers of the resolved
-        configuration ("/machine/models/gpu", "/scenario/seed") to values; keyword arguments set keys of the
-        workload's plan (``tensor_parallel=4`` is "/workload/plan/tensor_parallel"). Quantities are strings
+        configuration ("/machine/models/gpu", "/seed") to values; keyword arguments set keys of the
+        workload section (``tensor_parallel=4`` is "/workload/tensor_parallel"). Quantities are strings
         with units ("80GiB") or numbers in SI base units; a model entry may be another model file's path,
         relative to the current directory. The change is validated as the file would be (InputError)."""
         pointers = {p: json.dumps(v) for p, v in (changes or {}).items()}
-        pointers.update({f"/workload/plan/{k}": json.dumps(v) for k, v in plan.items()})
+        pointers.update({f"/workload/{k}": json.dumps(v) for k, v in plan.items()})
         return Scenario(_loaded=_zettasim.with_values(self._loaded, pointers, os.getcwd()))
 
     def __repr__(self) -> str:

@@ -19,7 +19,7 @@ nlohmann::json case_result(const core::FileSource& files, const scenario::Regres
   plugin::load_plugins(plugins, catalog);
   plugin::load_plugins(c.plugins, catalog);
   scenario::Scenario s = plugin::load_scenario(patched, c.scenario, catalog);
-  s.resolved["scenario"]["fidelity"] = core::to_string(s.fidelity);
+  s.resolved["fidelity"] = core::to_string(s.fidelity);
   if (c.goodput) {
     study::require_reliability_section(s, c.scenario);
     return output::goodput_json(s, study::run_goodput_study(s, c.scenario, {}, catalog.policies));

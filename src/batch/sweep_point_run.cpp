@@ -12,7 +12,7 @@ nlohmann::json run_sweep_point(const core::FileSource& files, const scenario::Sw
   nlohmann::json record = {{"point", index}};
   try {
     scenario::Scenario s = scenario::load_sweep_point(files, plan, index, limits, catalog);
-    s.resolved["scenario"]["fidelity"] = core::to_string(s.fidelity);
+    s.resolved["fidelity"] = core::to_string(s.fidelity);
     const engine::SimulationResult result = study::simulate_scenario(s, catalog.policies);
     record["status"] = "ok";
     record["summary"] = output::summary_json(s, result);

@@ -362,7 +362,7 @@ Command add_validate(CLI::App& app) {
   validate->add_option("--set", opt->set,
                        "POINTER=VALUE: set a parameter in every run's scenario before it runs (repeatable), "
                        "the pointer as the run's config.json shows it, the value JSON (a string if it is not "
-                       "JSON), e.g. /workload/plan/overlap_tensor_communication=false; a what-if the report "
+                       "JSON), e.g. /workload/overlap_tensor_communication=false; a what-if the report "
                        "states");
   return command(validate, opt, &run_validate);
 }

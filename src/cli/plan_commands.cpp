@@ -31,7 +31,8 @@ nlohmann::json predict(const scenario::Scenario& s, const planner::JobPlan& plan
       {"collective_wait_s", summary.at("critical_rank_breakdown_s").at("collective_wait")},
       {"fidelity", summary.at("fidelity")},
       {"collective_algorithms", r.replay.collective_algorithms},
-      {"memory_per_rank", s.resolved.at("workload").value("memory_per_rank", nlohmann::json::array())},
+      {"memory_per_rank",
+       s.resolved.at("derived").at("workload").value("memory_per_rank", nlohmann::json::array())},
       {"approximations", summary.at("approximations")}};
   char figure[64];
   std::snprintf(figure, sizeof figure, "%.1f %%", 100 * summary.at("mfu").get<double>());
@@ -70,7 +71,7 @@ int run_plan(const PlanOptions& opt, std::ostream& out) {
   if (opt.predict) {
     prediction = predict(s, plan, catalog, prediction_lines);
     planner::apply_iteration_time(plan, prediction.at("iteration_time_s").get<double>(),
-                                  s.resolved.at("workload"));
+                                  planner::workload_with_derived(s.resolved));
   }
   nlohmann::json doc = planner::plan_json(plan);
   if (opt.predict) doc["prediction"] = prediction;

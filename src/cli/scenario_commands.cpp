@@ -60,7 +60,7 @@ std::vector<scenario::RunOverride> run_overrides(const std::vector<std::string>&
     if (eq == std::string::npos || entry.front() != '/')  // an empty entry has no '='
       throw core::InputError("--set", "",
                              "expected POINTER=VALUE with a JSON pointer such as "
-                             "/workload/plan/overlap_tensor_communication=false, got \"" +
+                             "/workload/overlap_tensor_communication=false, got \"" +
                                  entry + "\"");
     const std::string text = entry.substr(eq + 1);
     nlohmann::json value = nlohmann::json::parse(text, nullptr, false);
@@ -118,7 +118,7 @@ int run_scenario(const RunOptions& opt, std::ostream& out) {
                              "expected auto, exact or collapsed, got \"" + opt.fidelity + "\"");
     s.fidelity = *fidelity;
   }
-  s.resolved["scenario"]["fidelity"] = core::to_string(s.fidelity);
+  s.resolved["fidelity"] = core::to_string(s.fidelity);
   const auto dir = output::results_folder(opt.folder.out_dir, s.name, opt.folder.force);
   const std::vector<std::string> inputs = command_inputs(*files, opt.plugins);
   core::CommandOutputs outputs(inputs);

@@ -376,7 +376,7 @@ std::string report_text(const scenario::Scenario& s, const engine::SimulationRes
 
 nlohmann::json config_json(const scenario::Scenario& s) {
   nlohmann::json config = s.resolved;
-  config["zettasim_version"] = core::kVersion;
+  config["derived"]["zettasim_version"] = core::kVersion;
   return config;
 }
 

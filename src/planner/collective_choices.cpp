@@ -7,6 +7,7 @@
 #include <tuple>
 
 #include "core/input_error.hpp"
+#include "policy/policy_catalog.hpp"
 
 namespace zs::planner {
 namespace {
@@ -31,13 +32,27 @@ bool nic_per_gpu(const topology::Machine& machine) {
   return true;
 }
 
+/// The policies of `catalog` that run `request` as an NCCL algorithm, each asked itself ("ring (Ring), ...").
+std::string nccl_policies(const policy::CollectiveRegistry& catalog, const policy::CollectiveOptions& options,
+                          const policy::CollectiveRequest& request) {
+  std::string out;
+  for (const auto& entry : catalog.entries()) {
+    try {
+      const auto candidate = policy::make_collective_policy(catalog, entry.name, options);
+      if (const auto nccl = candidate->nccl_algorithm(request))
+        out += (out.empty() ? "" : ", ") + entry.name + " (" + *nccl + ")";
+    } catch (const std::exception&) {  // a policy that cannot run it is not among them
+    }
+  }
+  return out.empty() ? "none of the catalog's policies" : out;
+}
+
 }  // namespace
 
-std::vector<CollectiveChoice> collective_choices(const workload::Trace& trace,
-                                                 const topology::Machine& machine,
-                                                 const policy::Placement& placement,
-                                                 const policy::CollectivePolicy& policy,
-                                                 const std::string& file) {
+std::vector<CollectiveChoice> collective_choices(
+    const workload::Trace& trace, const topology::Machine& machine, const policy::Placement& placement,
+    const policy::CollectivePolicy& policy, const policy::CollectiveRegistry& catalog,
+    const policy::CollectiveOptions& options, const std::string& file) {
   std::vector<uint64_t> first_rank_of_role(trace.roles.size(), trace.mesh.size());
   for (uint64_t r = 0; r < trace.mesh.size(); ++r) {
     auto& first = first_rank_of_role[trace.role_of(r)];
@@ -67,12 +82,13 @@ std::vector<CollectiveChoice> collective_choices(const workload::Trace& trace,
                                    choice.kind + " on " + choice.communicator + ": " + e.what());
       }
       if (choice.nccl.empty() && policy::nccl_algorithm_applies(c->kind))
-        throw core::InputError(file, "/policies/collective",
-                               "collective policy \"" + std::string(policy.name()) + "\" runs " + choice.kind +
-                                   " on " + choice.communicator + " as " + choice.algorithm +
-                                   ", which NCCL does not implement: zettasim plan lays out NCCL jobs (auto "
-                                   "chooses among NCCL's algorithms; ring, rings, double-binary-tree "
-                                   "and in-network are NCCL's)");
+        throw core::InputError(
+            file, "/policies/collective",
+            "collective policy \"" + std::string(policy.name()) + "\" runs " + choice.kind + " on " +
+                choice.communicator + " as " + choice.algorithm +
+                ", which NCCL does not implement: zettasim plan lays out NCCL jobs (there, "
+                "NCCL's algorithms are run by " +
+                nccl_policies(catalog, options, request) + ")");
       choices.push_back(std::move(choice));
     }
   return choices;

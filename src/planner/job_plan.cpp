@@ -90,13 +90,13 @@ void check_plan_options(const PlanOptions& options) {
 void make_nccl_job(scenario::Scenario& s) {
   s.machine.step_latency = true;
   s.collective_options.algorithms = policy::AlgorithmSet::kNccl;
-  s.resolved["policies"]["collective_step_latency"] = true;
-  s.resolved["policies"]["collective_algorithms"] = "nccl";
+  s.resolved["policies"]["collective"]["step_latency"] = true;
+  s.resolved["policies"]["collective"]["algorithms"] = "nccl";
 }
 
 JobPlan make_job_plan(const scenario::Scenario& s, const PlanOptions& options,
                       const policy::PolicyCatalog& policies) {
-  const auto& workload = s.resolved.at("workload");
+  const nlohmann::json workload = workload_with_derived(s.resolved);
   if (workload.value("generator", "") != "megatron")
     throw core::InputError(s.file, "/workload/generator",
                            "zettasim plan lays out Megatron-LM jobs: expected the \"megatron\" generator");
@@ -168,13 +168,13 @@ JobPlan make_job_plan(const scenario::Scenario& s, const PlanOptions& options,
   nccl_options.algorithms = policy::AlgorithmSet::kNccl;
   auto collective = policy::make_collective_policy(policies.collective, s.collective_policy, nccl_options);
   plan.collectives = collective_choices(s.trace, with_latency ? *with_latency : s.machine, plan.placement,
-                                        *collective, s.file);
+                                        *collective, policies.collective, nccl_options, s.file);
   std::tie(plan.nccl_environment, plan.nccl_why) = nccl_environment(plan.collectives, s.machine);
   plan.checkpoint = choose_checkpoint(s, plan.placement);
   plan.megatron = megatron_arguments(workload, 0, plan.unmapped);
   if (options.iteration_time) apply_iteration_time(plan, *options.iteration_time, workload);
-  const auto& topo = s.resolved.at("machine").at("topology");
-  plan.left_out = topo.contains("left_out") ? topo.at("left_out") : nlohmann::json::array();
+  const auto& machine = s.resolved.at("derived").at("machine");
+  plan.left_out = machine.contains("left_out") ? machine.at("left_out") : nlohmann::json::array();
   return plan;
 }
 

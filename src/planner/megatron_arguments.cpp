@@ -112,10 +112,16 @@ void note_exchanges(const nlohmann::json& p, long long virtual_stages, std::vect
 
 }  // namespace
 
+nlohmann::json workload_with_derived(const nlohmann::json& config) {
+  nlohmann::json workload = config.at("workload");
+  workload.update(config.at("derived").at("workload"));
+  return workload;
+}
+
 std::vector<MegatronArgument> megatron_arguments(const nlohmann::json& workload, long long save_interval,
                                                  std::vector<std::string>& unmapped) {
   const auto& m = workload.at("model");
-  const auto& p = workload.at("plan");
+  const auto& p = workload;
   std::vector<MegatronArgument> a;
   a.emplace_back("--tensor-model-parallel-size", number(p.at("tensor_parallel")));
   a.emplace_back("--pipeline-model-parallel-size", number(p.at("pipeline_parallel")));

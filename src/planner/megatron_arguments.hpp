@@ -18,10 +18,14 @@ using MegatronArgument = std::pair<std::string, std::string>;
 /// check every written flag against it.
 const std::vector<std::string>& megatron_argument_names();
 
-/// The arguments for the resolved "workload" of a megatron job (config.json's workload: its "model" and
-/// "plan"), parallel sizes, batch, recomputation, optimizer sharding and the model shape; `save_interval`
-/// (iterations) adds --save-interval when > 0. `unmapped` receives the model and plan keys with values
-/// that no argument expresses (the launch script says so).
+/// A megatron job's workload as config.json holds it ("/workload": its "model" and plan keys) with the
+/// values the plan derives ("/derived/workload": micro-batches, the gradients' dtype) laid over it.
+nlohmann::json workload_with_derived(const nlohmann::json& config);
+
+/// The arguments for a workload given by workload_with_derived: parallel sizes, batch, recomputation,
+/// optimizer sharding and the model shape; `save_interval` (iterations) adds --save-interval when > 0.
+/// `unmapped` receives the model and plan keys with values that no argument expresses (the launch script says
+/// so).
 std::vector<MegatronArgument> megatron_arguments(const nlohmann::json& workload, long long save_interval,
                                                  std::vector<std::string>& unmapped);
 

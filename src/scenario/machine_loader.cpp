@@ -25,6 +25,7 @@ BoundModels load_models(const core::FileSource& files, core::JsonObject& binding
     std::string path;
     nlohmann::json doc = files.read_json_named(bindings, name, path);
     core::JsonObject model(doc, path, "");
+    out.files[name] = path;
     std::string kind = model.string("kind");
     if (kind == "compute-unit") {
       bind<hw::ComputeUnitModel>(model, name, out.models.units, out.resolved);

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -18,6 +19,7 @@ namespace zs::scenario {
 struct BoundModels {
   topology::ModelSet models;
   nlohmann::json resolved = nlohmann::json::object();
+  std::map<std::string, std::string> files;  ///< each binding's model file, resolved
 };
 
 /// Reads every model `bindings` names (binding name -> model file, relative to the bindings' file). Throws

@@ -33,7 +33,7 @@ CheckpointStore read_checkpoint_store(core::ParamReader& o, const core::FileSour
     nlohmann::json doc = files.read_json_named(o.json(), "file_system", store.file_system_path);
     core::JsonObject model(doc, store.file_system_path, "");
     store.file_system = hw::FileSystemModel::from_json(model);
-    o.record("file_system", store.file_system_path);
+    o.record("file_system", store.file_system->to_json());  // inlined, as a machine's models are
   }
   return store;
 }
@@ -198,7 +198,8 @@ ReliabilitySetup read_reliability(core::ParamReader& o, const core::FileSource& 
   nlohmann::json doc = files.read_json_named(o.json(), "failure_rates", rates_path);
   core::JsonObject rates(doc, rates_path, "");
   r.rates = reliability::FailureRates::from_json(rates);
-  o.record("failure_rates", rates_path);
+  r.failure_rates_file = rates_path;
+  o.record("failure_rates", doc);  // inlined as the file says it (its values are checked above)
   r.horizon = o.get<core::Seconds>("horizon");
   r.seeds = static_cast<uint32_t>(o.get<int64_t>("seeds"));
   read_checkpoint(o, files, rules, r);

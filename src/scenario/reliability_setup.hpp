@@ -89,7 +89,8 @@ struct ReliabilitySetup {
   double straggler_rate_per_unit_hour = 0;  ///< 1/h
   double straggler_slowdown = 2;
   core::Seconds straggler_duration{0};
-  nlohmann::json resolved;  ///< the section as read, defaults filled in (config.json)
+  nlohmann::json resolved;  ///< the section as read, defaults filled in, its files inlined (config.json)
+  std::string failure_rates_file;  ///< the failure-rates file, resolved
 };
 
 /// Reads the section; rates are read from the file it names, relative to the scenario. A spare pool of

@@ -30,6 +30,7 @@ struct Scenario {
   topology::Machine machine;
   /// Unit-to-unit compute speed variation, already drawn onto machine.unit_slowdown; cv 0: none.
   topology::UnitSpeedVariation unit_speed_variation;
+  bool unit_speed_variation_given = false;  ///< whether the file has the section (config.json shows it)
   /// Scripted optical circuit changes, sorted by time.
   std::vector<topology::CircuitReconfiguration> circuit_reconfigurations;
   workload::Trace trace;
@@ -44,8 +45,9 @@ struct Scenario {
   policy::CollectiveOptions collective_options;  ///< chunking of the pipelined algorithms
   /// Failures, checkpointing and recovery over a long horizon (`zettasim goodput`); absent: not given.
   std::optional<ReliabilitySetup> reliability;
-  /// Every parameter as resolved (models inlined, units canonical, defaults filled in), so that any
-  /// result can be reproduced from it; written beside each run's results.
+  /// Every parameter as resolved, in the files' own keys and nesting (included files inlined, units
+  /// canonical, defaults filled in) with what the loader derives under "derived", so that any result can
+  /// be reproduced from it and any value outside "derived" can be set by its pointer; config.json.
   nlohmann::json resolved;
 };
 

@@ -20,7 +20,8 @@ namespace {
 
 struct LoadedMachine {
   topology::Machine machine;
-  nlohmann::json resolved;
+  nlohmann::json resolved;  ///< the machine as its files say it: {"topology", "models"}, each inlined
+  nlohmann::json derived;   ///< what the loader counts or finds: parts, files, inventory nodes left out
 };
 
 LoadedMachine load_machine_object(const core::FileSource& files, core::ParamReader& json,
@@ -33,17 +34,23 @@ LoadedMachine load_machine_object(const core::FileSource& files, core::ParamRead
   nlohmann::json resolved_topology;
   LoadedMachine out{build_topology_file(files, topo_doc, topo_path, bound.models, generators, max_nodes,
                                         &resolved_topology),
+                    {},
                     {}};
   json.finish();
-  out.resolved = {{"topology", std::move(resolved_topology)},
-                  {"topology_file", topo_path},
-                  {"models", std::move(bound.resolved)},
-                  {"units", out.machine.unit_count()},
-                  {"memory_pools", out.machine.topology.memories().size()},
-                  {"switches", out.machine.topology.nodes().size() - out.machine.unit_count() -
-                                   out.machine.topology.memories().size()},
-                  {"links", out.machine.topology.links().size()},
-                  {"optical_switches", out.machine.topology.optical_switches().size()}};
+  nlohmann::json included = {{"topology", topo_path}};
+  for (const auto& [name, path] : bound.files) included[core::json_pointer_append("models", name)] = path;
+  out.derived = {{"files", std::move(included)},
+                 {"units", out.machine.unit_count()},
+                 {"memory_pools", out.machine.topology.memories().size()},
+                 {"switches", out.machine.topology.nodes().size() - out.machine.unit_count() -
+                                  out.machine.topology.memories().size()},
+                 {"links", out.machine.topology.links().size()},
+                 {"optical_switches", out.machine.topology.optical_switches().size()}};
+  if (resolved_topology.contains("left_out")) {  // a cluster inventory's nodes the job may not use
+    out.derived["left_out"] = std::move(resolved_topology["left_out"]);
+    resolved_topology.erase("left_out");
+  }
+  out.resolved = {{"topology", std::move(resolved_topology)}, {"models", std::move(bound.resolved)}};
   return out;
 }
 
@@ -60,8 +67,11 @@ LoadedMachine load_machine_section(const core::FileSource& files, core::ParamRea
   core::ParamReader machine(machine_file_params(), core::JsonObject(doc, path, ""));
   if (machine.get<std::string>("kind") != "machine")
     throw machine.error("kind", "expected \"machine\" for a machine file");
-  machine.get<std::string>("description");
-  return load_machine_object(files, machine, generators, max_nodes);
+  const std::string description = machine.get<std::string>("description");
+  LoadedMachine out = load_machine_object(files, machine, generators, max_nodes);
+  out.resolved["description"] = description;
+  out.derived["file"] = path;
+  return out;
 }
 
 /// The policy name at `key` of `in`, checked by `check` (which throws std::out_of_range naming the known
@@ -104,7 +114,8 @@ policy::PlacementMap read_placement_map(const core::FileSource& files, core::Par
 struct RecordedWorkload {
   workload::Trace trace;
   std::string summary;
-  nlohmann::json resolved;
+  nlohmann::json resolved;  ///< the section as the file says it
+  nlohmann::json derived;   ///< the files read and what the import found
 };
 
 /// A workload replayed from a recorded trace: {"trace": FILE} (zettasim's JSON or CBOR format) or
@@ -125,7 +136,8 @@ RecordedWorkload load_recorded_workload(const core::FileSource& files, core::Jso
     const std::string bytes = files.read_named(work.json(), "trace", file);
     out.trace = workload::trace_from_json(workload::parse_trace_document(bytes, file), file);
     out.trace.origin_file = file;
-    out.resolved = {{"trace_file", file}};
+    out.resolved = {{"trace", given}};
+    out.derived = {{"trace_file", file}};
     out.summary = "trace " + out.trace.name + " from " + file;
   } else {
     const std::string prefix = core::resolve_relative(work.file(), given);
@@ -134,19 +146,21 @@ RecordedWorkload load_recorded_workload(const core::FileSource& files, core::Jso
     out.trace = std::move(imported.trace);
     out.trace.origin_file = work.file();
     out.trace.origin_pointer = work.pointer() + "/chakra";
-    out.resolved = {{"chakra_prefix", prefix},
-                    {"chakra_version", imported.report.chakra_version},
-                    {"zettasim_metadata", imported.report.zettasim_metadata},
-                    {"cpu_nodes_skipped", imported.report.cpu_nodes_skipped},
-                    {"assumed_bf16", imported.report.assumed_bf16},
-                    {"assumed_matrix", imported.report.assumed_matrix},
-                    {"measured_durations", imported.report.measured_durations}};
-    if (!groups.empty()) out.resolved["comm_groups"] = groups;
+    out.resolved = {{"chakra", given}};
+    if (comm_groups) out.resolved["comm_groups"] = *comm_groups;
+    out.derived = {{"chakra_prefix", prefix},
+                   {"chakra_version", imported.report.chakra_version},
+                   {"zettasim_metadata", imported.report.zettasim_metadata},
+                   {"cpu_nodes_skipped", imported.report.cpu_nodes_skipped},
+                   {"assumed_bf16", imported.report.assumed_bf16},
+                   {"assumed_matrix", imported.report.assumed_matrix},
+                   {"measured_durations", imported.report.measured_durations}};
+    if (!groups.empty()) out.derived["comm_groups_file"] = groups;
     out.summary = "Chakra trace " + prefix + " (" + std::to_string(imported.report.ranks) + " ranks" +
                   (imported.report.zettasim_metadata ? ", written by zettasim" : "") + ")";
   }
-  out.resolved["roles"] = out.trace.roles.size();
-  out.resolved["ranks"] = out.trace.mesh.size();
+  out.derived["roles"] = out.trace.roles.size();
+  out.derived["ranks"] = out.trace.mesh.size();
   return out;
 }
 
@@ -170,10 +184,66 @@ nlohmann::json memory_per_role(const workload::Trace& trace) {
   return out;
 }
 
+/// The files the configuration inlines, by their configuration pointer: the machine's (whose "files" are
+/// relative to "/machine"), the workload's model, the reliability section's rates and file system.
+nlohmann::json included_files(const Scenario& s, const nlohmann::json& machine_derived,
+                              const nlohmann::json& workload_derived) {
+  nlohmann::json files = nlohmann::json::object();
+  if (machine_derived.contains("file")) files["/machine"] = machine_derived["file"];
+  for (const auto& [at, path] : machine_derived.at("files").items()) files["/machine/" + at] = path;
+  if (workload_derived.contains("model_file")) files["/workload/model"] = workload_derived["model_file"];
+  if (s.reliability) {
+    files["/reliability/failure_rates"] = s.reliability->failure_rates_file;
+    if (s.reliability->store.file_system)
+      files["/reliability/checkpoint/file_system"] = s.reliability->store.file_system_path;
+  }
+  return files;
+}
+
 }  // namespace
 
-void ScenarioLoader::read_policies(core::ParamReader& root, Scenario& s) const {
+nlohmann::json ScenarioLoader::resolved_configuration(const Scenario& s, nlohmann::json machine,
+                                                      nlohmann::json machine_derived, nlohmann::json workload,
+                                                      nlohmann::json workload_derived,
+                                                      nlohmann::json policies) {
+  nlohmann::json derived = {{"file", s.file},
+                            {"files", included_files(s, machine_derived, workload_derived)}};
+  machine_derived.erase("files");
+  machine_derived.erase("file");
+  derived["machine"] = std::move(machine_derived);
+  derived["workload"] = std::move(workload_derived);
+  nlohmann::json out = {{"name", s.name},
+                        {"description", s.description},
+                        {"seed", s.seed},
+                        {"fidelity", core::to_string(s.fidelity)}};
+  if (!s.plugins.empty()) {
+    derived["plugins"] = nlohmann::json::array();
+    for (const auto& p : s.plugins) derived["plugins"].push_back({{"name", p.name}, {"file", p.file}});
+  }
+  out["machine"] = std::move(machine);
+  if (s.unit_speed_variation_given)  // recorded even at cv 0, so that a sweep can name its pointer
+    out["unit_speed_variation"] = {{"cv", s.unit_speed_variation.cv},
+                                   {"op_cv", s.unit_speed_variation.op_cv},
+                                   {"source", s.unit_speed_variation.source}};
+  if (!s.circuit_reconfigurations.empty()) {
+    nlohmann::json events = nlohmann::json::array();
+    for (const auto& r : s.circuit_reconfigurations)
+      events.push_back({{"at", core::to_string(r.at)},
+                        {"optical_switch", s.machine.topology.optical_switches()[r.optical_switch].name},
+                        {"circuits", r.circuits}});
+    out["circuit_reconfigurations"] = events;
+  }
+  out["workload"] = std::move(workload);
+  if (s.reliability) out["reliability"] = s.reliability->resolved;
+  out["policies"] = std::move(policies);
+  if (s.placement_map) derived["placement_map"] = s.placement_map->file;
+  out["derived"] = std::move(derived);
+  return out;
+}
+
+nlohmann::json ScenarioLoader::read_policies(core::ParamReader& root, Scenario& s) const {
   core::ParamReader policies = root.part("policies");
+  nlohmann::json resolved;
   if (policies.value("placement").is_object()) {
     auto p = policies.part("placement");
     s.placement_policy = p.get<std::string>("name");
@@ -182,6 +252,7 @@ void ScenarioLoader::read_policies(core::ParamReader& root, Scenario& s) const {
                                 s.placement_policy + "\"");
     s.placement_map = read_placement_map(files_, p);
     p.finish();
+    resolved["placement"] = p.resolved();
   } else {
     s.placement_policy = policy_name(policies, "placement", [this](const std::string& n) {
       if (n == "from-file")
@@ -189,6 +260,7 @@ void ScenarioLoader::read_policies(core::ParamReader& root, Scenario& s) const {
             "the from-file placement is an object: {\"name\": \"from-file\", \"map\": FILE}");
       catalog_->policies.placement.at(n);
     });
+    resolved["placement"] = s.placement_policy;
   }
   auto check_collective = [this](const std::string& n) { catalog_->policies.collective.at(n); };
   if (policies.value("collective").is_object()) {
@@ -196,6 +268,7 @@ void ScenarioLoader::read_policies(core::ParamReader& root, Scenario& s) const {
     s.collective_policy = policy_name(c, "name", check_collective);
     read_collective_options(c, s);
     c.finish();
+    resolved["collective"] = c.resolved();
   } else {
     s.collective_policy = policy_name(policies, "collective", check_collective);
     // A policy given by name alone has every option's declared default, as the object form does.
@@ -204,8 +277,11 @@ void ScenarioLoader::read_policies(core::ParamReader& root, Scenario& s) const {
         collective_options_params(),
         core::JsonObject(named, s.file, core::json_pointer_append("/policies", "collective")));
     read_collective_options(c, s);
+    resolved["collective"] = c.resolved();  // a name alone is the object with every option's default
+    resolved["collective"]["name"] = s.collective_policy;
   }
   policies.finish();
+  return resolved;
 }
 
 void ScenarioLoader::read_collective_options(core::ParamReader& c, Scenario& s) {
@@ -277,8 +353,8 @@ Scenario ScenarioLoader::load(const std::string& path) const {
   LoadedMachine machine =
       load_machine_section(files_, root, catalog_->topology_generators, limits_.max_machine_nodes);
   s.machine = std::move(machine.machine);
-  const bool varied = root.has("unit_speed_variation");
-  if (varied) {
+  s.unit_speed_variation_given = root.has("unit_speed_variation");
+  if (s.unit_speed_variation_given) {
     auto section = root.part("unit_speed_variation");
     s.unit_speed_variation = {section.get<double>("cv"), section.get<double>("op_cv"),
                               section.get<std::string>("source")};
@@ -293,72 +369,46 @@ Scenario ScenarioLoader::load(const std::string& path) const {
 
   core::JsonObject work = root.object("workload");
   nlohmann::json resolved_workload;
+  nlohmann::json derived_workload;
   if (work.has("trace") || work.has("chakra")) {
     RecordedWorkload recorded = load_recorded_workload(files_, work);
     s.trace = std::move(recorded.trace);
     s.workload_summary = recorded.summary;
     resolved_workload = std::move(recorded.resolved);
+    derived_workload = std::move(recorded.derived);
   } else {
     GeneratedWorkload generated = load_generated_workload(work, s.machine);
     s.trace = std::move(generated.trace);
     s.workload_summary = generated.summary;
     s.collective_benchmark = generated.benchmark;
     resolved_workload = std::move(generated.resolved);
+    derived_workload = std::move(generated.derived);
   }
   const uint64_t ranks = s.trace.mesh.size();
   if (ranks > s.machine.unit_count()) {
     std::string left_out;  // a cluster inventory's nodes a job may not use
-    if (const auto& topo = machine.resolved.at("topology");
-        topo.contains("left_out") && !topo["left_out"].empty())
-      left_out = " usable (" + std::to_string(topo["left_out"].size()) +
+    if (machine.derived.contains("left_out") && !machine.derived["left_out"].empty())
+      left_out = " usable (" + std::to_string(machine.derived["left_out"].size()) +
                  " nodes of the inventory are left out: drained, down or without GPUs)";
     throw root.error("workload", "the job needs " + std::to_string(ranks) + " units but machine \"" +
                                      s.machine.name + "\" has " + std::to_string(s.machine.unit_count()) +
                                      left_out);
   }
-  resolved_workload["memory_per_rank"] = memory_per_role(s.trace);
-  resolved_workload["model_flops_per_iteration"] = core::to_string(s.trace.model_flops);
-  resolved_workload["tokens_per_iteration"] = s.trace.tokens_per_iteration;
+  derived_workload["memory_per_rank"] = memory_per_role(s.trace);
+  derived_workload["model_flops_per_iteration"] = core::to_string(s.trace.model_flops);
+  derived_workload["tokens_per_iteration"] = s.trace.tokens_per_iteration;
 
   if (root.has("reliability")) {
     auto section = root.part("reliability");
     s.reliability = read_reliability(section, files_, catalog_->policies.checkpoint_rule);
   }
 
-  read_policies(root, s);
+  const nlohmann::json resolved_policies = read_policies(root, s);
   root.finish();
-
-  s.resolved = {{"scenario",
-                 {{"name", s.name},
-                  {"description", s.description},
-                  {"file", s.file},
-                  {"seed", s.seed},
-                  {"fidelity", core::to_string(s.fidelity)}}},
-                {"machine", machine.resolved},
-                {"workload", resolved_workload},
-                {"policies",
-                 {{"placement", s.placement_policy},
-                  {"collective", s.collective_policy},
-                  {"collective_chunk", core::to_string(s.collective_options.chunk)},
-                  {"collective_max_chunks", s.collective_options.max_chunks},
-                  {"collective_step_latency", s.machine.step_latency},
-                  {"collective_protocol", policy::to_string(s.collective_options.protocol)},
-                  {"collective_algorithms", policy::to_string(s.collective_options.algorithms)}}}};
-  if (s.placement_map) s.resolved["policies"]["placement_map"] = s.placement_map->file;
-  for (const auto& p : s.plugins) s.resolved["plugins"].push_back({{"name", p.name}, {"file", p.file}});
-  if (s.reliability) s.resolved["reliability"] = s.reliability->resolved;
-  if (varied)  // recorded even at cv 0, so that a sweep can name its pointer
-    s.resolved["unit_speed_variation"] = {{"cv", s.unit_speed_variation.cv},
-                                          {"op_cv", s.unit_speed_variation.op_cv},
-                                          {"source", s.unit_speed_variation.source}};
-  if (!s.circuit_reconfigurations.empty()) {
-    nlohmann::json events = nlohmann::json::array();
-    for (const auto& r : s.circuit_reconfigurations)
-      events.push_back({{"at", core::to_string(r.at)},
-                        {"optical_switch", s.machine.topology.optical_switches()[r.optical_switch].name},
-                        {"circuits", r.circuits}});
-    s.resolved["circuit_reconfigurations"] = events;
-  }
+  s.resolved =
+      resolved_configuration(s, std::move(machine.resolved), std::move(machine.derived),
+                             std::move(resolved_workload), std::move(derived_workload), resolved_policies);
+  if (root.has("plugins")) s.resolved["plugins"] = root.value("plugins");  // as the file lists them
   return s;
 }
 
@@ -396,18 +446,17 @@ ScenarioLoader::GeneratedWorkload ScenarioLoader::load_generated_workload(
   out.trace.origin_file = work.file();
   out.trace.origin_pointer = work.pointer();
   out.summary = built.summary;
-  nlohmann::json plan = nlohmann::json::object();
+  out.resolved = {{"generator", generator}};
+  if (model) out.resolved["model"] = model->to_json();
   for (const auto& p : gen.params->params())
-    if (work.resolved().contains(p.name)) plan[p.name] = work.resolved()[p.name];
-  plan.update(built.derived);
-  out.resolved = {{"generator", generator}, {"plan", std::move(plan)}};
+    if (work.resolved().contains(p.name)) out.resolved[p.name] = work.resolved()[p.name];
+  out.derived = built.derived;
   if (model) {
-    out.resolved["model"] = model->to_json();
-    out.resolved["model_file"] = model_path;
-    out.resolved["params"] = model->total_params();
-    out.resolved["model_state_per_rank"] = core::to_string(built.state_per_rank);
+    out.derived["model_file"] = model_path;
+    out.derived["params"] = model->total_params();
+    out.derived["model_state_per_rank"] = core::to_string(built.state_per_rank);
   } else {
-    out.resolved["buffers_per_rank"] = core::to_string(built.state_per_rank);
+    out.derived["buffers_per_rank"] = core::to_string(built.state_per_rank);
   }
   return out;
 }
@@ -420,8 +469,10 @@ topology::Machine ScenarioLoader::load_machine(const std::string& path, nlohmann
   if (kind == "machine") {
     core::ParamReader root(machine_file_params(), core::JsonObject(doc, path, ""));
     root.get<std::string>("kind");
-    root.get<std::string>("description");
+    const std::string description = root.get<std::string>("description");
     machine = load_machine_object(files_, root, catalog_->topology_generators, limits_.max_machine_nodes);
+    machine.resolved["description"] = description;  // as a scenario naming the file shows it
+    machine.derived["file"] = path;
   } else if (kind == "scenario") {
     // The rest of the scenario is not checked here.
     core::ParamReader root(scenario_params(), core::JsonObject(doc, path, ""));
@@ -429,7 +480,10 @@ topology::Machine ScenarioLoader::load_machine(const std::string& path, nlohmann
   } else {
     throw peek.error("kind", "expected a machine or a scenario file, got kind \"" + kind + "\"");
   }
-  if (resolved) *resolved = machine.resolved;
+  if (resolved) {
+    *resolved = machine.resolved;
+    (*resolved)["derived"] = machine.derived;
+  }
   return std::move(machine.machine);
 }
 

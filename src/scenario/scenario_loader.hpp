@@ -41,13 +41,20 @@ class ScenarioLoader {
   Scenario load(const std::string& path) const;
 
   /// Loads only a machine: from a machine file ({"kind": "machine", "topology", "models"}) or from
-  /// the machine of a scenario file. `resolved` receives the machine's resolved configuration.
+  /// the machine of a scenario file. `resolved` receives the machine's resolved configuration, with what
+  /// the loader counts (units, switches, links) under "derived".
   topology::Machine load_machine(const std::string& path, nlohmann::json* resolved = nullptr) const;
 
  private:
   /// The "policies" section: placement (a name, or from-file with its map) and collective (a name, or
   /// an object with its options), each checked against the catalog.
-  void read_policies(core::ParamReader& root, Scenario& s) const;
+  /// Returns the section as resolved: placement, and collective as an object with every option.
+  nlohmann::json read_policies(core::ParamReader& root, Scenario& s) const;
+  /// config.json's content: the files' values in their own keys and nesting (included files inlined,
+  /// defaults filled in, units canonical) and, under "derived", what the loader works out from them.
+  static nlohmann::json resolved_configuration(const Scenario& s, nlohmann::json machine,
+                                               nlohmann::json machine_derived, nlohmann::json workload,
+                                               nlohmann::json workload_derived, nlohmann::json policies);
   /// The collective policy's options from its object (or the defaults of a policy given by name).
   static void read_collective_options(core::ParamReader& c, Scenario& s);
   /// The "plugins" list: each file must be loaded into the catalog already (scenario_plugin_files).
@@ -57,7 +64,8 @@ class ScenarioLoader {
     workload::Trace trace;
     std::optional<workload::CollectiveBenchmark> benchmark;
     std::string summary;
-    nlohmann::json resolved;
+    nlohmann::json resolved;  ///< the section as the file says it, its model inlined
+    nlohmann::json derived;   ///< what follows from it: the model's file and size, micro-batches
   };
   /// A workload section naming a generator: its model file read (when it names one), its plan read by the
   /// generator's table, the trace generated and the model state (or the collective's buffers) checked

@@ -35,49 +35,81 @@ PatchTarget ScenarioPatch::locate(const std::string& pointer) {
   }
 }
 
+namespace {
+
+/// What works out the values under "/derived/KEY", for the refusal of a derived pointer.
+std::string derived_by(const std::string& key) {
+  if (key == "files")
+    return "the files the scenario names (set the pointer that names one, such as /machine/models/gpu, to "
+           "another file)";
+  if (key == "machine") return "the loader, counting the parts of the machine (/machine)";
+  if (key == "workload") return "the workload's generator or trace, from the workload section (/workload)";
+  if (key == "plugins") return "the plugins the scenario lists (/plugins)";
+  if (key == "placement_map") return "the placement's map file (/policies/placement/map)";
+  return "the loader (the scenario file's path, zettasim's version)";
+}
+
+/// The value at `pointer` of `doc`, or nullptr: a lookup that adds nothing to the document.
+const nlohmann::json* find(const nlohmann::json& doc, const std::string& pointer) {
+  const auto ptr = nlohmann::json::json_pointer(pointer);
+  return doc.contains(ptr) ? &doc.at(ptr) : nullptr;
+}
+
+}  // namespace
+
 PatchTarget ScenarioPatch::follow(const std::string& pointer) {
   nlohmann::json::json_pointer ptr;
   try {
     ptr = nlohmann::json::json_pointer(pointer);
   } catch (const nlohmann::json::exception&) {
-    throw refusal("\"" + pointer +
-                                "\" is not a JSON pointer (one like \"/workload/plan/data_parallel\")");
+    throw refusal("\"" + pointer + "\" is not a JSON pointer (one like \"/workload/data_parallel\")");
   }
-  if (!resolved_.contains(ptr))
-    throw refusal("\"" + pointer +
-                                "\" names nothing in the resolved configuration (config.json)");
   std::vector<std::string> tokens;
   for (auto p = ptr; !p.empty(); p = p.parent_pointer()) tokens.insert(tokens.begin(), p.back());
+  if (!tokens.empty() && tokens[0] == "derived")
+    throw refusal("\"" + pointer + "\" is derived, not a parameter a file sets: " +
+                  derived_by(tokens.size() > 1 ? tokens[1] : "") + " sets it");
+  if (!resolved_.contains(ptr))
+    throw refusal("\"" + pointer + "\" names nothing in the resolved configuration (config.json)");
+  const nlohmann::json empty = nlohmann::json::object();
+  const nlohmann::json& included =
+      resolved_.contains("derived") ? resolved_["derived"].value("files", empty) : empty;
 
-  PatchTarget at{scenario_path_, "", true, false};
-  const nlohmann::json* resolved = &resolved_;
+  PatchTarget at{scenario_path_, "", true, false, false, {}, {}};
+  std::string config_at;  // the pointer walked so far, in the configuration
   for (size_t i = 0; i < tokens.size(); ++i) {
-    const auto key = nlohmann::json::json_pointer(core::json_pointer_append("", tokens[i]));
-    const nlohmann::json* node = &document(at.file)[nlohmann::json::json_pointer(at.pointer)];
-    if (node->is_string() && (resolved->is_object() || resolved->is_array())) {  // an included file
-      at.file = core::resolve_relative(at.file, node->get<std::string>());
-      at.pointer = "";
-      node = &document(at.file);
-    }
+    const bool last = i + 1 == tokens.size();
+    const nlohmann::json& parent = resolved_.at(nlohmann::json::json_pointer(config_at));
+    config_at = core::json_pointer_append(config_at, tokens[i]);
     const std::string step = core::json_pointer_append(at.pointer, tokens[i]);
-    if ((node->is_object() || node->is_array()) && node->contains(key)) {
-      at.pointer = step;
-    } else if (node->is_object() && i + 1 < tokens.size() && resolved->at(key).is_object()) {
-      // a group the resolved configuration adds ("scenario", a generator's "plan"): its keys are the file's
-    } else if (node->is_object() && i + 1 == tokens.size()) {  // a default the file leaves out
-      at.pointer = step;
+    const nlohmann::json* node = at.present ? find(document(at.file), at.pointer) : nullptr;
+    if (node != nullptr && node->is_string() && parent.is_object() && parent.contains("name") &&
+        parent["name"] == *node) {
+      at.expand_pointer = at.pointer;  // a policy named alone: becomes {"name": ...} when an option is set
+      at.expand_name = node->get<std::string>();
       at.present = false;
-    } else {
-      throw refusal("\"" + pointer +
-                                  "\" is a value zettasim derives, not a parameter a file sets (" + at.file +
-                                  " has nothing at " + step + ")");
+      node = nullptr;
     }
-    resolved = &resolved->at(key);
+    const bool here = node != nullptr && (node->is_object() || node->is_array()) &&
+                      node->contains(nlohmann::json::json_pointer(core::json_pointer_append("", tokens[i])));
+    if (at.present && !here && !(node != nullptr && node->is_object()))
+      throw refusal("\"" + pointer + "\" cannot be set: " + at.file + " has no object at " +
+                    (at.pointer.empty() ? "its top" : at.pointer) + " to hold it");
+    at.pointer = step;
+    at.present = at.present && here;
+    if (included.contains(config_at)) {  // the key names a file, whose contents the configuration inlines
+      if (last) {
+        at.include = true;
+      } else {
+        if (!at.present)
+          throw refusal("\"" + pointer + "\" cannot be followed: " + at.file + " has no file at " + step);
+        at.file = included[config_at].get<std::string>();
+        at.pointer = "";
+      }
+    }
   }
-  if (at.present) {
-    const nlohmann::json& here = document(at.file)[nlohmann::json::json_pointer(at.pointer)];
-    at.include = here.is_string() && (resolved->is_object() || resolved->is_array());
-  }
+  const nlohmann::json& value = resolved_.at(ptr);
+  at.named = !at.include && value.is_object() && value.contains("name") && value["name"].is_string();
   return at;
 }
 
@@ -94,6 +126,8 @@ void ScenarioPatch::set(const std::string& pointer, const nlohmann::json& value,
                   : fs::path(target).lexically_relative(from.empty() ? "." : from).generic_string();
   }
   nlohmann::json& doc = document(at.file);
+  if (!at.expand_name.empty())
+    doc[nlohmann::json::json_pointer(at.expand_pointer)] = {{"name", at.expand_name}};
   doc[nlohmann::json::json_pointer(at.pointer)] = std::move(written);
   if (doc.contains("sources") && doc["sources"].is_object() && !at.include) {  // a model's cited value
     std::string cited = at.pointer.substr(1);

@@ -19,6 +19,12 @@ struct PatchTarget {
   /// Whether the file holds there the path of an included file (a model's file): a string value then
   /// names another file instead of setting the included file's contents.
   bool include = false;
+  /// Whether the value there is a policy's object ({"name", options...}), which a name alone also sets.
+  bool named = false;
+  /// A policy the file names alone ("collective": "ring") whose option is set: the name's pointer and the
+  /// name, written first as {"name": NAME} (empty when the file has the object already).
+  std::string expand_pointer;
+  std::string expand_name;
 };
 
 /// The input files of one scenario, to be patched in memory. Thrown std::invalid_argument says, in one

@@ -95,16 +95,21 @@ void draw_samples(SweepSpec& spec) {
 }
 
 /// Checks an explicit list of values against the parameter (or, at a model's entry, names a file).
-void check_values(const core::FileSource& files, const SweepSpec& spec, const SweepAxis& axis, bool include) {
+void check_values(const core::FileSource& files, const SweepSpec& spec, const SweepAxis& axis,
+                  const PatchTarget& target) {
+  const bool include = target.include;
   for (size_t i = 0; i < axis.values.size(); ++i) {
     const nlohmann::json& v = axis.values[i];
     const std::string at = axis.where + "/values/" + std::to_string(i);
-    if (include && v.is_string()) {
+    if (target.named && v.is_string()) {  // a policy by name: the loader checks the name
+    } else if (include && v.is_string()) {
       const std::string path = core::resolve_relative(spec.file, v.get<std::string>());
       if (!files.exists(path)) throw core::InputError(spec.file, at, "no file at \"" + path + "\"");
     } else if (!fits(axis.kind, v)) {
       throw core::InputError(spec.file, at,
-                             "expected " + describe(axis.kind) + (include ? " or a file's path" : "") +
+                             "expected " +
+                                 (target.named ? std::string("a policy's name or the object of its options")
+                                               : describe(axis.kind) + (include ? " or a file's path" : "")) +
                                  " (the parameter is " + quoted(nlohmann::json(axis.pointer)) + "), got " +
                                  quoted(v));
     }
@@ -260,7 +265,7 @@ SweepPlan SweepPlan::make(const core::FileSource& files, SweepSpec spec, const L
       }
     }
     if (axis.ranged) expand_range(spec, axis);
-    if (!axis.ranged && !axis.sampled) check_values(files, spec, axis, target.include);
+    if (!axis.ranged && !axis.sampled) check_values(files, spec, axis, target);
   }
   if (spec.sample_count > 0) draw_samples(spec);
   check_exclusions(spec);

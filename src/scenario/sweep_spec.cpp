@@ -64,7 +64,7 @@ const core::ParamTable& sweep_axis_params() {
       {Param::text("name", "the axis's column in the results: letters, digits and _, starting with a letter"),
        Param::text("pointer",
                    "the parameter's JSON pointer in the resolved configuration (config.json), "
-                   "e.g. \"/workload/plan/tensor_parallel\" or \"/machine/models/gpu/hbm_capacity\""),
+                   "e.g. \"/workload/tensor_parallel\" or \"/machine/models/gpu/hbm_capacity\""),
        Param::list("values",
                    "values as the parameter is written (a model's entry also takes a model file's path)",
                    "the values, in order")

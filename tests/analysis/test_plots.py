@@ -42,7 +42,7 @@ def main():
         sweep = {"kind": "sweep", "name": "plots", "base": str(SOURCE / "scenarios" / "default.json"),
                  "axes": [{"name": "collective", "pointer": "/policies/collective",
                            "values": ["ring", "double-binary-tree", "in-network"]},
-                          {"name": "micro_batch", "pointer": "/workload/plan/micro_batch", "values": [1, 2, 3]}]}
+                          {"name": "micro_batch", "pointer": "/workload/micro_batch", "values": [1, 2, 3]}]}
         (tmp / "sweep.json").write_text(json.dumps(sweep))
         h5 = tmp / "plots.h5"
         subprocess.run([ZETTASIM, "sweep", tmp / "sweep.json", "--out", h5, "--quiet"], check=True,

@@ -154,9 +154,10 @@ TEST_CASE("a bad sweep file exits 2 with one line before any point runs") {
   s.dir.write("sweep.json", bad.dump());
   const auto r = test::run_zettasim(s.dir, {"sweep", s.spec, "--out", s.dir.file("bad.h5")});
   CHECK(r.code == 2);
-  CHECK(r.err == "zettasim: error: " + s.spec +
-                     ": /axes/2/values/1: expected a string (the parameter is "
-                     "\"/policies/collective\"), got 3\n");
+  CHECK(r.err ==
+        "zettasim: error: " + s.spec +
+            ": /axes/2/values/1: expected a policy's name or the object of its options (the parameter is "
+            "\"/policies/collective\"), got 3\n");
   CHECK_FALSE(std::filesystem::exists(batch::journal_dir(s.dir.file("bad.h5"))));
 }
 

@@ -27,8 +27,8 @@ struct SmallSweep {
         {"name", "small"},
         {"base", "scenario.json"},
         {"axes",
-         {{{"name", "dp"}, {"pointer", "/workload/plan/data_parallel"}, {"values", {4, 8}}},
-          {{"name", "micro_batch"}, {"pointer", "/workload/plan/micro_batch"}, {"values", {1, 2, 3}}},
+         {{{"name", "dp"}, {"pointer", "/workload/data_parallel"}, {"values", {4, 8}}},
+          {{"name", "micro_batch"}, {"pointer", "/workload/micro_batch"}, {"values", {1, 2, 3}}},
           {{"name", "collective"},
            {"pointer", "/policies/collective"},
            {"values", {"ring", "double-binary-tree"}}}}}};

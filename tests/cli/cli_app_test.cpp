@@ -153,7 +153,7 @@ TEST_CASE("run --fidelity overrides the scenario's, and exact fidelity refuses a
   CHECK(summary["collapsed"]["simulated_ranks"] == 2);
   CHECK(summary["collapsed"]["ranks_per_representative"] == 4);
   auto config = nlohmann::json::parse(test::read_text(dir.path() / "c" / "config.json"));
-  CHECK(config["scenario"]["fidelity"] == "collapsed");
+  CHECK(config["fidelity"] == "collapsed");
   CHECK(test::read_text(dir.path() / "c" / "report.txt").find("collapsed: 2 of 8 ranks simulated") !=
         std::string::npos);
 
@@ -197,7 +197,7 @@ TEST_CASE("the optical reconfiguration scenario holds transfers for its circuits
   CHECK(summary["simulated"]["optical_circuit_waits"].get<int>() > 0);
   CHECK(config["circuit_reconfigurations"][0]["at"] == "0.1s");
   CHECK(config["circuit_reconfigurations"][0]["optical_switch"] == "ocs0");
-  CHECK(config["machine"]["optical_switches"] == 2);
+  CHECK(config["derived"]["machine"]["optical_switches"] == 2);
 }
 
 TEST_CASE("an unknown command is named with the known ones, and --help shows flags as flags") {

@@ -47,8 +47,8 @@ namespace {
 int check_against_nccl_tests(const nlohmann::json& record) {
   REQUIRE(record.at("status") == "ok");
   const auto& config = record.at("config");
-  if (config["policies"]["collective"] != "auto") return 0;
-  const std::string size = config["workload"]["plan"]["size"];
+  if (config["policies"]["collective"]["name"] != "auto") return 0;
+  const std::string size = config["workload"]["size"];
   const auto units = record["summary"]["units"].get<int>();
   const double busbw = record["summary"]["collective_benchmark"]["bus_bandwidth_B_per_s"];
   if (units == 8 && size == "16GiB") {

@@ -145,16 +145,13 @@ TEST_CASE("validate --set sets a parameter in every run's scenario, and the outp
   const auto [as_published, plain] = nemotron_with(dir, "a", {});
   // The recipe overlaps tensor-parallel communication: setting what the file sets changes nothing, and
   // switching it off exposes the exchanges.
-  const auto [same, same_report] =
-      nemotron_with(dir, "b", {"/workload/plan/overlap_tensor_communication=true"});
-  const auto [exposed, report] =
-      nemotron_with(dir, "c", {"/workload/plan/overlap_tensor_communication=false"});
+  const auto [same, same_report] = nemotron_with(dir, "b", {"/workload/overlap_tensor_communication=true"});
+  const auto [exposed, report] = nemotron_with(dir, "c", {"/workload/overlap_tensor_communication=false"});
   CHECK(same == as_published);
   CHECK(exposed > as_published * 1.05);
   CHECK(plain.find("set in every run") == std::string::npos);
-  CHECK(
-      report.find("set in every run (what-if, not as published): /workload/plan/overlap_tensor_communication "
-                  "= false") != std::string::npos);
+  CHECK(report.find("set in every run (what-if, not as published): /workload/overlap_tensor_communication "
+                    "= false") != std::string::npos);
   // A model parameter through the scenario's include, and a policy given as an object.
   const auto [no_interference, r1] = nemotron_with(dir, "d", {"/machine/models/gpu/overlap_slowdown=0"});
   CHECK(no_interference < as_published);
@@ -169,11 +166,11 @@ TEST_CASE("validate --set: a pointer that leads nowhere, or a value the run refu
     return test::run_cli(
         {"validate", file, "--rows", "nemotron4-15b-h100-1024", "--set", set, "--out", dir.file("v")});
   };
-  const auto nowhere = run("/workload/plan/no_such_key=1");
+  const auto nowhere = run("/workload/no_such_key=1");
   CHECK(nowhere.code == 2);
-  CHECK(nowhere.err.find("--set: /workload/plan/no_such_key: \"/workload/plan/no_such_key\" names nothing in "
+  CHECK(nowhere.err.find("--set: /workload/no_such_key: \"/workload/no_such_key\" names nothing in "
                          "the resolved configuration") != std::string::npos);
-  const auto refused = run("/workload/plan/fp8_amax_reduction=true");
+  const auto refused = run("/workload/fp8_amax_reduction=true");
   CHECK(refused.code == 2);
   CHECK(refused.err.find("--set: run nemotron4-15b-h100-1024 with what --set sets: ") != std::string::npos);
   CHECK(refused.err.find("/workload/fp8_amax_reduction: amax reduction is Transformer Engine's") !=
@@ -192,7 +189,7 @@ TEST_CASE("validate --set: a pointer that leads nowhere, or a value the run refu
   CHECK(long_value.err.size() < 2500);
   CHECK(long_value.err.find("characters left out") != std::string::npos);
   const auto table = test::run_cli(
-      {"validate", "--rows", "table1-1.7B", "--set", "/workload/plan/no_such_key=1", "--out", dir.file("v")});
+      {"validate", "--rows", "table1-1.7B", "--set", "/workload/no_such_key=1", "--out", dir.file("v")});
   CHECK(table.code == 2);
   CHECK(table.err.find("(row table1-1.7B-ptd-p-32gpu)") != std::string::npos);
   CHECK_FALSE(std::filesystem::exists(dir.file("v")));

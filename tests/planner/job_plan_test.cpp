@@ -243,7 +243,7 @@ TEST_CASE("the checkpoint interval is Daly's from the job's MTBF and the store's
         doctest::Approx(state / 24).epsilon(1e-12));  // 24 ranks, one share each
   CHECK(c.cost == doctest::Approx(state / 20e9));     // "bandwidth": "20GB/s"
   CHECK(c.interval == doctest::Approx(policy::daly_interval(c.mtbf, c.cost)));
-  planner::apply_iteration_time(plan, 0.25, s.resolved.at("workload"));
+  planner::apply_iteration_time(plan, 0.25, planner::workload_with_derived(s.resolved));
   CHECK(plan.save_interval == std::llround(c.interval / 0.25));
   CHECK(flag_value(plan, "--save-interval") == std::to_string(plan.save_interval));
 }
@@ -268,11 +268,15 @@ TEST_CASE("the planner's choices are NCCL's: each policy names its NCCL algorith
       [] { planner::make_job_plan(load([](nlohmann::json& d) { d["policies"]["collective"] = "recursive"; }), {}); });
   CHECK(refused.find("/policies/collective: collective policy \"recursive\" runs ") != std::string::npos);
   CHECK(refused.find("which NCCL does not implement: zettasim plan lays out NCCL jobs") != std::string::npos);
+  // The alternatives are the catalog's policies that say they run it as one of NCCL's algorithms.
+  CHECK(refused.find("NCCL's algorithms are run by ring (Ring), ") != std::string::npos);
+  CHECK(refused.find("rings (Ring)") != std::string::npos);
+  CHECK(refused.find("recursive (") == std::string::npos);
   // The NCCL job charges NCCL's latencies, and its resolved configuration says what it is.
   const auto s = shipped();
   CHECK(s.machine.step_latency);
   CHECK(s.collective_options.algorithms == policy::AlgorithmSet::kNccl);
-  CHECK(s.resolved.at("policies").at("collective_algorithms") == "nccl");
+  CHECK(s.resolved.at("policies").at("collective").at("algorithms") == "nccl");
   for (const auto& c : planner::make_job_plan(s, {}).collectives) CHECK_FALSE(c.nccl.empty());
 }
 

@@ -164,7 +164,7 @@ class RunsAsTheCommandDoes(InSourceTree):
             self.assertEqual(caught.exception.path, "/policies", left_out)
             self.assertIn(f'missing required key "{left_out}"', str(caught.exception))
         self.assertEqual(zettasim.Scenario(machine, workload, placement="linear", collective="ring").to_dict()
-                         ["scenario"]["seed"], 1)
+                         ["seed"], 1)
         with self.assertRaises(zettasim.InputError) as caught:
             zettasim.Scenario(machine, zettasim.Workload(model, data_parallel=8, micro_batch=2, global_batch=128),
                               placement="linear", collective="ring")
@@ -180,7 +180,7 @@ class RunsAsTheCommandDoes(InSourceTree):
         expected = cli_files(changed, os.path.join(self.tmp.name, "changed"))
         got = zettasim.run(zettasim.Scenario.load("scenarios/hgx-3d-parallel.json").with_(tensor_parallel=4, data_parallel=1))
         self.assertEqual(got.summary["iteration_time_s"], json.loads(expected["summary.json"])["iteration_time_s"])
-        self.assertEqual(got.config["workload"]["plan"]["tensor_parallel"], 4)
+        self.assertEqual(got.config["workload"]["tensor_parallel"], 4)
         # A model swapped by pointer, as a sweep swaps it, with a cited source saying so.
         base = zettasim.Scenario.load("scenarios/hgx-3d-parallel.json")
         b200 = base.with_({"/machine/models/gpu": "models/b200.json"})
@@ -265,7 +265,7 @@ class TheOtherCommands(InSourceTree):
     def test_sweep(self):
         spec = {"kind": "sweep", "name": "py", "base": os.path.join(SOURCE, "scenarios/default.json"),
                 "axes": [{"name": "collective", "pointer": "/policies/collective", "values": ["ring", "in-network"]},
-                         {"name": "micro_batch", "pointer": "/workload/plan/micro_batch", "values": [1, 2, 3]}]}
+                         {"name": "micro_batch", "pointer": "/workload/micro_batch", "values": [1, 2, 3]}]}
         path = os.path.join(self.tmp.name, "sweep.json")
         with open(path, "w") as f:
             json.dump(spec, f)
@@ -361,7 +361,7 @@ class ErrorsAreTheCommandsErrors(unittest.TestCase):
                 (lambda: s.with_({"/machine/models/gpu/~2": 1}), "/machine/models/gpu/~2", "expected a JSON pointer"),
                 (lambda: s.with_({"/machine/models/gpu/matrix_efficiency": math.nan}),
                  "/machine/models/gpu/matrix_efficiency", "expected a finite number"),
-                (lambda: s.with_(tensor_paralel=2), "/workload/plan/tensor_paralel", "names nothing"),
+                (lambda: s.with_(tensor_paralel=2), "/workload/tensor_paralel", "names nothing"),
                 (lambda: s.with_({"machine": 1}), "machine", "expected a JSON pointer")]:
             with self.assertRaises(zettasim.InputError) as caught:
                 call()

@@ -80,7 +80,7 @@ TEST_CASE("a row composes a scenario that loads: the row's plan on ceil(gpus/8) 
   CHECK(sc.machine.unit_count() == 384);
   CHECK(sc.trace.mesh.size() == 384);
   CHECK(sc.fidelity == core::Fidelity::kCollapsed);
-  const auto& plan = sc.resolved["workload"]["plan"];
+  const auto& plan = sc.resolved["workload"];
   CHECK(plan["data_parallel"] == 4);
   CHECK(plan["tensor_parallel"] == 8);
   CHECK(plan["pipeline_parallel"] == 12);
@@ -95,9 +95,9 @@ TEST_CASE("a row composes a scenario that loads: the row's plan on ceil(gpus/8) 
   const auto zero = scenario::row_scenario(s, find(s, "table2-174.6B-zero-3-768gpu"));
   core::OverlayFileSource overlay3(disk, zero.files);
   const auto sz = scenario::ScenarioLoader(overlay3).load(zero.scenario_path);
-  CHECK(sz.resolved["workload"]["plan"]["zero_stage"] == 3);
-  CHECK(sz.resolved["workload"]["plan"]["data_parallel"] == 768);
-  CHECK(sz.resolved["workload"]["plan"]["schedule"] == "1f1b");
+  CHECK(sz.resolved["workload"]["zero_stage"] == 3);
+  CHECK(sz.resolved["workload"]["data_parallel"] == 768);
+  CHECK(sz.resolved["workload"]["schedule"] == "1f1b");
 }
 
 TEST_CASE("the Table 2 trend test holds on the paper's own figures, and fails when ZeRO-3 would win") {

@@ -46,8 +46,11 @@ TEST_CASE("a valid scenario loads with every value resolved") {
   CHECK(s.resolved["machine"]["models"]["gpu"]["matrix_peak"]["bf16"] == "100TFLOP/s");
   CHECK(s.resolved["machine"]["models"]["link"]["latency"] == "1us");
   CHECK(s.resolved["workload"]["model"]["ffn_hidden"] == 4096);
-  CHECK(s.resolved["workload"]["plan"]["accumulation_steps"] == 1);
-  CHECK(s.resolved["policies"]["collective"] == "ring");
+  CHECK(s.resolved["derived"]["workload"]["accumulation_steps"] == 1);
+  CHECK(s.resolved["policies"]["collective"]["name"] == "ring");
+  CHECK(s.resolved["policies"]["collective"]["chunk"] == "4MiB");  // a name alone: the options' defaults
+  CHECK(s.resolved["derived"]["machine"]["units"] == 4);
+  CHECK(s.resolved["derived"]["files"]["/machine/models/gpu"] == dir.file("models/gpu.json"));
 }
 
 TEST_CASE("unit speed variation is drawn onto the machine from the scenario's seed and resolved") {
@@ -81,8 +84,8 @@ TEST_CASE(
   auto plain = scenario::ScenarioLoader(disk).load(files.write(dir));
   CHECK(plain.machine.step_latency);
   CHECK(plain.collective_options.protocol == policy::ProtocolSetting::kAuto);
-  CHECK(plain.resolved["policies"]["collective_step_latency"] == true);
-  CHECK(plain.resolved["policies"]["collective_protocol"] == "auto");
+  CHECK(plain.resolved["policies"]["collective"]["step_latency"] == true);
+  CHECK(plain.resolved["policies"]["collective"]["protocol"] == "auto");
   CHECK(plain.resolved["machine"]["models"]["link"]["step_latency"] == "0s");
   files.scenario["policies"]["collective"] = {{"name", "ring"}};
   auto named = scenario::ScenarioLoader(disk).load(files.write(dir));
@@ -92,8 +95,8 @@ TEST_CASE(
       {"name", "ring"}, {"step_latency", false}, {"protocol", "simple"}};
   auto off = scenario::ScenarioLoader(disk).load(files.write(dir));
   CHECK_FALSE(off.machine.step_latency);
-  CHECK(off.resolved["policies"]["collective_step_latency"] == false);
-  CHECK(off.resolved["policies"]["collective_protocol"] == "simple");
+  CHECK(off.resolved["policies"]["collective"]["step_latency"] == false);
+  CHECK(off.resolved["policies"]["collective"]["protocol"] == "simple");
 }
 
 TEST_CASE("a collective protocol is read, and LL or LL128 refused without the step latency") {
@@ -103,7 +106,7 @@ TEST_CASE("a collective protocol is read, and LL or LL128 refused without the st
   files.scenario["policies"]["collective"] = {{"name", "ring"}, {"protocol", "ll128"}};
   auto s = scenario::ScenarioLoader(disk).load(files.write(dir));
   CHECK(s.collective_options.protocol == policy::ProtocolSetting::kLl128);
-  CHECK(s.resolved["policies"]["collective_protocol"] == "ll128");
+  CHECK(s.resolved["policies"]["collective"]["protocol"] == "ll128");
   // auto without the step latency is Simple's choice; LL's cost is its step latency.
   files.scenario["policies"]["collective"] = {
       {"name", "ring"}, {"step_latency", false}, {"protocol", "auto"}};
@@ -132,7 +135,8 @@ TEST_CASE("a from-file placement map is read relative to the scenario") {
   CHECK(s.placement_policy == "from-file");
   REQUIRE(s.placement_map.has_value());
   CHECK(s.placement_map->unit_names == std::vector<std::string>{"d", "c", "b", "a"});
-  CHECK(s.resolved["policies"]["placement_map"] == dir.file("maps/four.json"));
+  CHECK(s.resolved["policies"]["placement"]["map"] == "maps/four.json");  // as the file writes it
+  CHECK(s.resolved["derived"]["placement_map"] == dir.file("maps/four.json"));
 }
 
 TEST_CASE("bad input: each case names the file and the JSON path") {
@@ -288,7 +292,7 @@ TEST_CASE("load limits bound the machine and the trace a scenario may ask for, b
 TEST_CASE("the memory per rank is stated in bytes, as numbers whose terms add up to the total") {
   core::DiskFileSource disk;
   const auto s = scenario::ScenarioLoader(disk).load(ZS_SOURCE_DIR "/scenarios/hgx-3d-parallel.json");
-  const nlohmann::json& rows = s.resolved.at("workload").at("memory_per_rank");
+  const nlohmann::json& rows = s.resolved.at("derived").at("workload").at("memory_per_rank");
   REQUIRE(rows.size() == s.trace.roles.size());
   for (size_t i = 0; i < rows.size(); ++i) {
     const auto& f = *s.trace.roles[i].memory;

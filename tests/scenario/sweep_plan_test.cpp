@@ -55,7 +55,7 @@ TEST_CASE("sweep pointers reach the model, topology and workload files a scenari
   f.axis("bandwidth", "/machine/models/link/bandwidth", {"25GB/s"});
   f.axis("units", "/machine/topology/units", {8});
   f.axis("layers", "/workload/model/layers", {4});
-  f.axis("seed", "/scenario/seed", {11});
+  f.axis("seed", "/seed", {11});
   const auto plan = f.plan();
   REQUIRE(plan.points.size() == 1);
   const scenario::Scenario s = f.point(plan, 0);
@@ -73,9 +73,9 @@ TEST_CASE("sweep pointers reach the model, topology and workload files a scenari
 
 TEST_CASE("a sweep sets a generator's plan, a policy and a default the file leaves out") {
   SweepFiles f;
-  f.axis("dp", "/workload/plan/data_parallel", {2, 4});
+  f.axis("dp", "/workload/data_parallel", {2, 4});
   f.axis("collective", "/policies/collective", {"ring", "double-binary-tree"});
-  f.axis("fidelity", "/scenario/fidelity", {"exact"});  // left out of scenario.json: "auto" by default
+  f.axis("fidelity", "/fidelity", {"exact"});  // left out of scenario.json: "auto" by default
   const auto plan = f.plan();
   REQUIRE(plan.points.size() == 4);
   // the grid: the first axis varies slowest
@@ -108,16 +108,17 @@ TEST_CASE("a sweep's bad pointers and values are refused with the sweep file and
   }
   SUBCASE("a value zettasim derives") {
     SweepFiles f;
-    f.axis("x", "/machine/units", {8});
-    CHECK(f.error().find("sweep.json: /axes/0/pointer: \"/machine/units\" is not a parameter a file sets") ==
-          0);
+    f.axis("x", "/derived/machine/units", {8});
+    CHECK(f.error() ==
+          "sweep.json: /axes/0/pointer: \"/derived/machine/units\" is derived, not a parameter a file sets: "
+          "the loader, counting the parts of the machine (/machine) sets it");
   }
   SUBCASE("a value of the wrong type") {
     SweepFiles f;
-    f.axis("x", "/workload/plan/micro_batch", {1, "2"});
+    f.axis("x", "/workload/micro_batch", {1, "2"});
     CHECK(f.error() ==
           "sweep.json: /axes/0/values/1: expected a whole number (the parameter is "
-          "\"/workload/plan/micro_batch\"), got \"2\"");
+          "\"/workload/micro_batch\"), got \"2\"");
   }
   SUBCASE("a quantity in the wrong unit") {
     SweepFiles f;
@@ -132,17 +133,17 @@ TEST_CASE("a sweep's bad pointers and values are refused with the sweep file and
   SUBCASE("a range over text") {
     SweepFiles f;
     f.sweep["axes"].push_back({{"name", "x"},
-                               {"pointer", "/policies/collective"},
+                               {"pointer", "/policies/placement"},
                                {"range", {{"from", 1}, {"to", 2}, {"steps", 2}}}});
     CHECK(
         f.error() ==
-        "sweep.json: /axes/0/range: a range needs a numeric parameter; \"/policies/collective\" is a string");
+        "sweep.json: /axes/0/range: a range needs a numeric parameter; \"/policies/placement\" is a string");
   }
   SUBCASE("zip over axes of different lengths") {
     SweepFiles f;
     f.sweep["combine"] = "zip";
-    f.axis("a", "/workload/plan/micro_batch", {1, 2});
-    f.axis("b", "/scenario/seed", {1, 2, 3});
+    f.axis("a", "/workload/micro_batch", {1, 2});
+    f.axis("b", "/seed", {1, 2, 3});
     CHECK(f.error() == "sweep.json: /combine: zip needs axes of one length: \"a\" has 2 values, \"b\" has 3");
   }
 }
@@ -154,7 +155,7 @@ TEST_CASE("sweep ranges are evenly spaced in the parameter's unit, linear or log
        {"pointer", "/machine/models/link/bandwidth"},
        {"range", {{"from", "10GB/s"}, {"to", "1000GB/s"}, {"steps", 3}, {"scale", "log"}}}});
   f.sweep["axes"].push_back({{"name", "mb"},
-                             {"pointer", "/workload/plan/micro_batch"},
+                             {"pointer", "/workload/micro_batch"},
                              {"range", {{"from", 1}, {"to", 4}, {"steps", 4}}}});
   const auto plan = f.plan();
   REQUIRE(plan.points.size() == 12);
@@ -197,7 +198,7 @@ TEST_CASE("latin-hypercube samples put one point in each stratum of every axis, 
 
 TEST_CASE("excluded points are left out and the rest renumbered") {
   SweepFiles f;
-  f.axis("dp", "/workload/plan/data_parallel", {2, 4});
+  f.axis("dp", "/workload/data_parallel", {2, 4});
   f.axis("collective", "/policies/collective", {"ring", "double-binary-tree"});
   f.sweep["exclude"] = {{{"dp", 4}, {"collective", "ring"}}};
   const auto plan = f.plan();
@@ -209,7 +210,7 @@ TEST_CASE("excluded points are left out and the rest renumbered") {
 TEST_CASE("an exclusion names values its axes take: of their type, in a unit they parse, on the axis") {
   auto refusal = [](nlohmann::json exclude) {
     SweepFiles f;
-    f.axis("dp", "/workload/plan/data_parallel", {2, 4});
+    f.axis("dp", "/workload/data_parallel", {2, 4});
     f.axis("hbm", "/machine/models/gpu/hbm_capacity", {"40GiB", "80GiB"});
     f.sweep["exclude"] = nlohmann::json::array({std::move(exclude)});
     return f.error();
@@ -240,7 +241,7 @@ TEST_CASE("a NUL or a newline in an axis's pointer is written out in the refusal
 TEST_CASE("an integer range's ends are whole numbers a double holds exactly (within 2^53)") {
   SweepFiles f;
   f.sweep["axes"].push_back({{"name", "seed"},
-                             {"pointer", "/scenario/seed"},
+                             {"pointer", "/seed"},
                              {"range", {{"from", 1}, {"to", INT64_MAX - 1}, {"steps", 3}}}});
   CHECK(f.error() == "sweep.json: /axes/0/range/to: expected a whole number within +-9007199254740992 (2^53), "
                      "got 9223372036854775806");
@@ -251,7 +252,7 @@ TEST_CASE("an integer range's ends are whole numbers a double holds exactly (wit
 
 TEST_CASE("a point the scenario refuses is an input error of that point alone") {
   SweepFiles f;
-  f.axis("mb", "/workload/plan/micro_batch", {1, 3});
+  f.axis("mb", "/workload/micro_batch", {1, 3});
   const auto plan = f.plan();
   CHECK_NOTHROW(f.point(plan, 0));
   CHECK_THROWS_AS(f.point(plan, 1), core::InputError);  // 4 ranks x 3 does not divide the global batch 4

@@ -13,7 +13,7 @@ nlohmann::json valid() {
   return {{"kind", "sweep"},
           {"name", "s"},
           {"base", {{"kind", "scenario"}}},
-          {"axes", {{{"name", "dp"}, {"pointer", "/workload/plan/data_parallel"}, {"values", {1, 2}}}}}};
+          {"axes", {{{"name", "dp"}, {"pointer", "/workload/data_parallel"}, {"values", {1, 2}}}}}};
 }
 
 std::string error_of(const nlohmann::json& sweep) {

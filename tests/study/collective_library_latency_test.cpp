@@ -42,8 +42,8 @@ TEST_CASE("by default a ring all-reduce pays NCCL's step and base latencies unde
   test::TempDir dir;
   const auto s = all_reduce_scenario(dir, "ring");
   CHECK(s.machine.step_latency);
-  CHECK(s.resolved["policies"]["collective_step_latency"] == true);
-  CHECK(s.resolved["policies"]["collective_protocol"] == "auto");
+  CHECK(s.resolved["policies"]["collective"]["step_latency"] == true);
+  CHECK(s.resolved["policies"]["collective"]["protocol"] == "auto");
 
   // nvlink4: 450 GB/s x 0.818; a GPU-to-GPU route: two 0.5 us links and the NVSwitch's 0.3 us.
   const double n = 8, S = kMiB, B = 450e9 * 0.818, route = 1.3 * kUs;
