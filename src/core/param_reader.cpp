@@ -85,6 +85,9 @@ template <class T>
 T ParamReader::read(const Param& p, JsonObject& from) {
   if constexpr (std::is_same_v<T, std::string>) {
     std::string v = from.string(p.name);
+    if (!p.kind_of.empty() && v != p.choices.front())
+      throw from.error(p.name,
+                       "expected \"" + p.choices.front() + "\" for " + p.kind_of + ", got \"" + v + "\"");
     if (!p.choices.empty() && std::find(p.choices.begin(), p.choices.end(), v) == p.choices.end()) {
       std::string known;
       for (const auto& c : p.choices) known += (known.empty() ? "" : ", ") + c;

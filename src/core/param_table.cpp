@@ -1,6 +1,7 @@
 // Parameter declarations: construction, and the words the docs and `zettasim params` print.
 #include "core/param_table.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "core/units.hpp"
@@ -87,6 +88,12 @@ Param Param::choice(std::string name, std::vector<std::string> choices, std::str
   p.choices = std::move(choices);
   return p;
 }
+Param Param::file_kind(std::string value, std::string what) {
+  Param p = make("kind", ParamKind::kText, "what the file is: " + what);
+  p.choices = {std::move(value)};
+  p.kind_of = std::move(what);
+  return p;
+}
 Param Param::bytes(std::string name, std::string doc) {
   return quantity(std::move(name), ParamKind::kBytes, std::move(doc), Bound::kPositive);
 }
@@ -158,6 +165,7 @@ std::string Param::unit() const {
   switch (kind) {
     case ParamKind::kText: {
       if (choices.empty()) return "text";
+      if (!kind_of.empty()) return "the constant \"" + choices.front() + "\"";
       std::string out = "one of";
       for (size_t i = 0; i < choices.size(); ++i) out += (i == 0 ? " \"" : ", \"") + choices[i] + "\"";
       return out;
@@ -254,7 +262,10 @@ ParamTable ParamTable::with(const ParamTable& more) const {
 }
 
 ParamTable model_table(std::string kind, std::string doc, std::vector<Param> params) {
-  std::vector<Param> all{Param::text("kind", "\"" + kind + "\""),
+  std::string what = kind;  // "compute-unit" -> "a compute unit model"
+  std::replace(what.begin(), what.end(), '-', ' ');
+  what = (std::string("aeiou").find(what.front()) == std::string::npos ? "a " : "an ") + what + " model";
+  std::vector<Param> all{Param::file_kind(kind, what),
                          Param::text("name", "the model's name, as reports print it"),
                          Param::text("description", "one line: what is modelled").or_default("")};
   bool cites = false;

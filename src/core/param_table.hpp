@@ -53,6 +53,7 @@ struct Param {
   const ParamTable* part = nullptr;  ///< kObject, kList: the table of the object(s), if declared
   std::vector<std::string> choices;  ///< kText: the accepted values, when the set is closed
   std::string called;                ///< kText with choices: the noun errors use ("unknown NOUN")
+  std::string kind_of;               ///< a file's "kind" (Param::file_kind): what a file of that kind is
 
   static Param text(std::string name, std::string doc);
   static Param number(std::string name, double min, double max, std::string doc);
@@ -60,6 +61,9 @@ struct Param {
   static Param boolean(std::string name, std::string doc);
   /// A text that is one of `choices`; another is refused with "unknown NAME \"x\" (known: ...)".
   static Param choice(std::string name, std::vector<std::string> choices, std::string doc);
+  /// A file's "kind": the one value `value`, declared once; another is refused with "expected \"VALUE\"
+  /// for WHAT" (`what`: "a link model").
+  static Param file_kind(std::string value, std::string what);
   static Param bytes(std::string name, std::string doc);
   static Param seconds(std::string name, std::string doc);
   static Param flops(std::string name, std::string doc);

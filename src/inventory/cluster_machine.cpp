@@ -97,7 +97,8 @@ void add_host(topology::Machine& m, const std::string& host, const GpuType& type
 const core::ParamTable& cluster_inventory_params() {
   static const core::ParamTable table(
       "cluster-inventory", "a Slurm cluster as its operators describe it, read by the planner and run",
-      {core::Param::text("kind", "\"cluster-inventory\""), core::Param::text("name", "the cluster's name"),
+      {core::Param::file_kind("cluster-inventory", "a cluster inventory"),
+       core::Param::text("name", "the cluster's name"),
        core::Param::text("description", "what the cluster is and where its files come from"),
        core::Param::text("topology_conf", "Slurm's topology.conf (tree plugin), relative to this file"),
        core::Param::text("nodes", "scontrol show nodes --oneliner output, relative to this file"),
@@ -140,8 +141,7 @@ topology::Machine build_cluster_machine(core::JsonObject& cluster_json, const co
                                         const topology::ModelSet& models, uint64_t max_nodes,
                                         nlohmann::json* resolved) {
   core::ParamReader r(cluster_inventory_params(), cluster_json);
-  if (r.get<std::string>("kind") != "cluster-inventory")
-    throw r.error("kind", "expected \"cluster-inventory\"");
+  r.get<std::string>("kind");  // the table's constant
   topology::Machine m;
   m.name = r.get<std::string>("name");
   m.generator = "cluster-inventory";

@@ -70,7 +70,8 @@ std::optional<Recovery> parse_recovery(std::string_view name) {
 const core::ParamTable& FailureRates::params() {
   static const core::ParamTable table(
       "failure-rates", "a failure-rate table: failures counted on an observed fleet, per kind of component",
-      {core::Param::text("kind", "\"failure-rates\""), core::Param::text("name", "the table's name"),
+      {core::Param::file_kind("failure-rates", "a failure-rates file"),
+       core::Param::text("name", "the table's name"),
        core::Param::text("description", "one line: what was observed").optional(),
        core::Param::text("source", "the published source of the counts"),
        core::Param::object("observed", observed_params(), "the observed fleet"),
@@ -82,7 +83,7 @@ FailureRates FailureRates::from_json(core::JsonObject& object) {
   core::ParamReader o(params(), object);
   FailureRates r;
   r.file = o.file();
-  if (o.get<std::string>("kind") != "failure-rates") throw o.error("kind", "expected \"failure-rates\"");
+  o.get<std::string>("kind");  // the table's constant
   r.name = o.get<std::string>("name");
   o.find<std::string>("description");
   o.get<std::string>("source");

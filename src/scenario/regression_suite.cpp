@@ -141,7 +141,7 @@ std::string string_member(const nlohmann::json& doc, const char* key) {
 const core::ParamTable& regression_suite_params() {
   static const core::ParamTable table(
       "regression-suite", "scenarios whose metrics CI compares with committed baselines (zettasim regress)",
-      {Param::text("kind", "\"regression-suite\""),
+      {Param::file_kind("regression-suite", "a regression suite file"),
        Param::text("name", "the suite's name (one safe path component)"),
        Param::text("description", "one line: what the suite guards").or_default(""),
        Param::text("baselines", "the baselines file, relative to this file (default: NAME.baselines.json)")
@@ -158,8 +158,7 @@ RegressionSuite RegressionSuite::load(const core::FileSource& files, const std::
   const nlohmann::json doc = files.read_json(path);
   if (!doc.is_object()) throw core::InputError(path, "", "expected a JSON object (a regression suite)");
   core::ParamReader in(regression_suite_params(), core::JsonObject(doc, path, ""));
-  if (in.get<std::string>("kind") != "regression-suite")
-    throw in.error("kind", "expected \"regression-suite\" for a regression suite file");
+  in.get<std::string>("kind");  // the table's constant
   RegressionSuite suite;
   suite.file = path;
   in.get<std::string>("name");

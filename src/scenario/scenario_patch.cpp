@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <map>
 #include <stdexcept>
 
 #include "core/input_error.hpp"
@@ -10,6 +11,8 @@
 
 namespace zs::scenario {
 namespace {
+
+constexpr const char* kDerived = "derived";  ///< the configuration's part that no file sets
 
 /// The exception a patch throws: its message (which echoes the pointer) as one line, so that a NUL or a
 /// newline in the pointer neither cuts it (what() is a C string) nor starts a second line.
@@ -39,14 +42,16 @@ namespace {
 
 /// What works out the values under "/derived/KEY", for the refusal of a derived pointer.
 std::string derived_by(const std::string& key) {
-  if (key == "files")
-    return "the files the scenario names (set the pointer that names one, such as /machine/models/gpu, to "
-           "another file)";
-  if (key == "machine") return "the loader, counting the parts of the machine (/machine)";
-  if (key == "workload") return "the workload's generator or trace, from the workload section (/workload)";
-  if (key == "plugins") return "the plugins the scenario lists (/plugins)";
-  if (key == "placement_map") return "the placement's map file (/policies/placement/map)";
-  return "the loader (the scenario file's path, zettasim's version)";
+  static const std::map<std::string, std::string> by_key = {
+      {"files",
+       "the files the scenario names (set the pointer that names one, such as /machine/models/gpu, to "
+       "another file)"},
+      {"machine", "the loader, counting the parts of the machine (/machine)"},
+      {"workload", "the workload's generator or trace, from the workload section (/workload)"},
+      {"plugins", "the plugins the scenario lists (/plugins)"},
+      {"placement_map", "the placement's map file (/policies/placement/map)"}};
+  const auto found = by_key.find(key);
+  return found != by_key.end() ? found->second : "the loader (the scenario file's path, zettasim's version)";
 }
 
 /// The value at `pointer` of `doc`, or nullptr: a lookup that adds nothing to the document.
@@ -66,14 +71,14 @@ PatchTarget ScenarioPatch::follow(const std::string& pointer) {
   }
   std::vector<std::string> tokens;
   for (auto p = ptr; !p.empty(); p = p.parent_pointer()) tokens.insert(tokens.begin(), p.back());
-  if (!tokens.empty() && tokens[0] == "derived")
+  if (!tokens.empty() && tokens[0] == kDerived)
     throw refusal("\"" + pointer + "\" is derived, not a parameter a file sets: " +
                   derived_by(tokens.size() > 1 ? tokens[1] : "") + " sets it");
   if (!resolved_.contains(ptr))
     throw refusal("\"" + pointer + "\" names nothing in the resolved configuration (config.json)");
   const nlohmann::json empty = nlohmann::json::object();
   const nlohmann::json& included =
-      resolved_.contains("derived") ? resolved_["derived"].value("files", empty) : empty;
+      resolved_.contains(kDerived) ? resolved_[kDerived].value("files", empty) : empty;
 
   PatchTarget at{scenario_path_, "", true, false, false, {}, {}};
   std::string config_at;  // the pointer walked so far, in the configuration

@@ -122,7 +122,7 @@ const core::ParamTable& sweep_slurm_params() {
 const core::ParamTable& sweep_params() {
   static const core::ParamTable table(
       "sweep", "many scenarios in one batch: a base scenario and the parameters varied over it",
-      {Param::text("kind", "\"sweep\""),
+      {Param::file_kind("sweep", "a sweep file"),
        Param::text("name", "the sweep's name; results go to results/NAME.h5 (one safe path component)"),
        Param::text("description", "one line: what is asked").or_default(""),
        Param::integer("seed", 0, INT64_MAX, "seed of the sampled axes' draws").or_default(1),
@@ -205,7 +205,7 @@ SweepSpec SweepSpec::load(const core::FileSource& files, const std::string& path
   core::ParamReader in(sweep_params(), core::JsonObject(doc, path, ""));
   SweepSpec spec;
   spec.file = path;
-  if (in.get<std::string>("kind") != "sweep") throw in.error("kind", "expected \"sweep\" for a sweep file");
+  in.get<std::string>("kind");  // the table's constant
   in.get<std::string>("name");
   spec.name = in.json().file_name("name");
   spec.description = in.get<std::string>("description");

@@ -40,7 +40,7 @@ TopologyGeneratorRegistry builtin_topology_generators() {
 const core::ParamTable& topology_file_params() {
   static const core::ParamTable table(
       "topology", "the keys of every topology file; its generator's follow (topology.GENERATOR)",
-      {core::Param::text("kind", "\"topology\""),
+      {core::Param::file_kind("topology", "a topology file"),
        core::Param::text("name", "the machine's name, as reports print it"),
        core::Param::text("description", "one line: what is modelled").or_default(""),
        core::Param::text("generator", "the generator that builds the machine (zettasim list)"),
@@ -54,8 +54,7 @@ Machine build_machine(core::JsonObject& json, const ModelSet& models,
                       const TopologyGeneratorRegistry& generators, uint64_t max_nodes,
                       nlohmann::json* resolved) {
   core::JsonObject peek(json);  // the generator's table is needed before the file can be read by it
-  if (peek.string("kind") != "topology")
-    throw peek.error("kind", "expected \"topology\" for a topology file");
+  core::ParamReader(topology_file_params(), peek).get<std::string>("kind");  // the kind first
   const std::string generator = peek.string("generator");
   const TopologyGeneratorRegistry::Entry* generate = nullptr;
   try {

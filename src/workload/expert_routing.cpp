@@ -169,7 +169,7 @@ const core::ParamTable& expert_histogram_params() {
   using core::Param;
   static const core::ParamTable table(
       "expert-histogram", "a file of measured expert loads, named by a routing's histogram_file",
-      {Param::text("kind", "\"expert-histogram\""),
+      {Param::file_kind("expert-histogram", "an expert histogram"),
        Param::text("source", "where the loads were measured").optional(),
        Param::list("weights", "non-negative numbers", "one weight per routed expert, in expert order")});
   return table;
@@ -204,8 +204,7 @@ std::vector<double> read_histogram_file(core::ParamReader& json, uint32_t expert
   const nlohmann::json doc = files->read_json_named(json.json(), "histogram_file", path);
   if (!doc.is_object()) throw core::InputError(path, "", "expected a JSON object (an expert histogram)");
   core::ParamReader file(expert_histogram_params(), core::JsonObject(doc, path, ""));
-  if (file.get<std::string>("kind") != "expert-histogram")
-    throw file.error("kind", "expected \"expert-histogram\"");
+  file.get<std::string>("kind");  // the table's constant
   file.find<std::string>("source");
   auto weights = read_weights(file, "weights", experts);
   file.finish();

@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "core/choice_names.hpp"
+
 namespace zs::workload {
 namespace {
 
@@ -36,32 +38,45 @@ core::Param degree_param(std::string name, std::string doc) {
 
 }  // namespace
 
+namespace {
+
+const core::ChoiceNames<PipelineSchedule>& schedules() {
+  static const core::ChoiceNames<PipelineSchedule> names{
+      {PipelineSchedule::kGpipe, "gpipe"},
+      {PipelineSchedule::k1F1B, "1f1b"},
+      {PipelineSchedule::kInterleaved1F1B, "interleaved-1f1b"}};
+  return names;
+}
+
+const core::ChoiceNames<Recompute>& recomputations() {
+  static const core::ChoiceNames<Recompute> names{
+      {Recompute::kNone, "none"}, {Recompute::kSelective, "selective"}, {Recompute::kFull, "full"}};
+  return names;
+}
+
+const core::ChoiceNames<RecomputeMethod>& recompute_methods() {
+  static const core::ChoiceNames<RecomputeMethod> names{{RecomputeMethod::kUniform, "uniform"},
+                                                        {RecomputeMethod::kBlock, "block"}};
+  return names;
+}
+
+const core::ChoiceNames<Fp8Recipe>& fp8_recipes() {
+  static const core::ChoiceNames<Fp8Recipe> names{{Fp8Recipe::kNone, "none"},
+                                                  {Fp8Recipe::kTransformerEngine, "transformer-engine"},
+                                                  {Fp8Recipe::kDeepSeekV3, "deepseek-v3"}};
+  return names;
+}
+
+}  // namespace
+
 std::string_view to_string(PipelineSchedule s) {
-  switch (s) {
-    case PipelineSchedule::kGpipe:
-      return "gpipe";
-    case PipelineSchedule::k1F1B:
-      return "1f1b";
-    case PipelineSchedule::kInterleaved1F1B:
-      return "interleaved-1f1b";
-  }
-  return "?";
+  return schedules().name(s);
 }
-
 std::string_view to_string(Recompute r) {
-  switch (r) {
-    case Recompute::kNone:
-      return "none";
-    case Recompute::kSelective:
-      return "selective";
-    case Recompute::kFull:
-      return "full";
-  }
-  return "?";
+  return recomputations().name(r);
 }
-
 std::string_view to_string(RecomputeMethod m) {
-  return m == RecomputeMethod::kBlock ? "block" : "uniform";
+  return recompute_methods().name(m);
 }
 
 const core::ParamTable& ParallelPlan::params() {
@@ -88,17 +103,16 @@ const core::ParamTable& ParallelPlan::params() {
        Param::integer("micro_batch", 1, 1 << 20, "sequences per micro-batch"),
        Param::integer("global_batch", 1, 1 << 30,
                       "sequences per iteration, whole job (a multiple of data_parallel x micro_batch)"),
-       Param::choice("schedule", {"gpipe", "1f1b", "interleaved-1f1b"}, "the pipeline schedule")
-           .or_default("1f1b"),
+       Param::choice("schedule", schedules().names(), "the pipeline schedule").or_default("1f1b"),
        Param::integer("virtual_stages", 1, 1024, "model chunks per stage (interleaved-1f1b)").or_default(1),
        Param::boolean("sequence_parallel", "activations outside attention and FFN split over tp")
            .or_default(false),
        Param::integer("zero_stage", 0, 3, "ZeRO: 1 shards optimizer state, 2 also gradients, 3 also weights")
            .or_default(0),
-       Param::choice("recompute", {"none", "selective", "full"}, "activation recomputation")
+       Param::choice("recompute", recomputations().names(), "activation recomputation")
            .noun("recomputation")
            .or_default("none"),
-       Param::choice("recompute_method", {"uniform", "block"},
+       Param::choice("recompute_method", recompute_methods().names(),
                      "which layers full recomputation reruns: all, in groups of recompute_layers "
                      "(uniform), or the first recompute_layers of each virtual stage (block)")
            .or_default("uniform"),
@@ -158,7 +172,7 @@ const core::ParamTable& ParallelPlan::params() {
            "sequence_parallel")
            .or_default(false),
        Param::choice(
-           "fp8", {"none", "transformer-engine", "deepseek-v3"},
+           "fp8", fp8_recipes().names(),
            "fp8 matrix products of the linear layers (bf16 models): transformer-engine (Megatron-LM's "
            "--fp8-format hybrid: fp8 weight copies, fp8-saved inputs, fp32 Adam moments) or "
            "deepseek-v3 (fine-grained scales, bf16 Adam moments, fp8 expert dispatch); the "
@@ -275,26 +289,18 @@ ParallelPlan ParallelPlan::from_params(core::ParamReader& json, const Transforme
   p.expert_tensor_parallel = degree(json, "expert_tensor_parallel");
   p.micro_batch = static_cast<uint32_t>(json.get<int64_t>("micro_batch"));
   p.global_batch = static_cast<uint32_t>(json.get<int64_t>("global_batch"));
-  const std::string schedule = json.get<std::string>("schedule");
-  if (schedule == "gpipe")
-    p.schedule = PipelineSchedule::kGpipe;
-  else if (schedule == "interleaved-1f1b")
-    p.schedule = PipelineSchedule::kInterleaved1F1B;
+  p.schedule = json.get_choice("schedule", schedules());
   p.virtual_stages = static_cast<uint32_t>(json.get<int64_t>("virtual_stages"));
   if (p.virtual_stages > 1 && p.schedule != PipelineSchedule::kInterleaved1F1B)
     throw json.error("virtual_stages", "virtual stages need the \"interleaved-1f1b\" schedule");
   p.sequence_parallel = json.get<bool>("sequence_parallel");
   p.zero_stage = static_cast<uint32_t>(json.get<int64_t>("zero_stage"));
-  const std::string recompute = json.get<std::string>("recompute");
-  if (recompute == "selective")
-    p.recompute = Recompute::kSelective;
-  else if (recompute == "full")
-    p.recompute = Recompute::kFull;
+  p.recompute = json.get_choice("recompute", recomputations());
   for (const char* key : {"recompute_method", "recompute_layers"})
     if (json.has(key) && p.recompute != Recompute::kFull)
-      throw json.error(
-          key, std::string(key) + " applies to full recomputation, but recompute is \"" + recompute + "\"");
-  if (json.get<std::string>("recompute_method") == "block") p.recompute_method = RecomputeMethod::kBlock;
+      throw json.error(key, std::string(key) + " applies to full recomputation, but recompute is \"" +
+                                std::string(to_string(p.recompute)) + "\"");
+  p.recompute_method = json.get_choice("recompute_method", recompute_methods());
   p.recompute_layers = static_cast<uint32_t>(json.get<int64_t>("recompute_layers"));
   const std::string gradients = json.get<std::string>("gradient_dtype");
   p.gradient_dtype = gradients == "auto" ? p.gradients_in(model) : *core::parse_dtype(gradients);
@@ -306,11 +312,7 @@ ParallelPlan ParallelPlan::from_params(core::ParamReader& json, const Transforme
   p.overlap_pipeline_exchanges = json.get<bool>("overlap_pipeline_exchanges");
   p.overlap_gradient_reduction = json.get<bool>("overlap_gradient_reduction");
   p.overlap_parameter_gather = json.get<bool>("overlap_parameter_gather");
-  const std::string fp8 = json.get<std::string>("fp8");
-  if (fp8 == "transformer-engine")
-    p.fp8 = Fp8Recipe::kTransformerEngine;
-  else if (fp8 == "deepseek-v3")
-    p.fp8 = Fp8Recipe::kDeepSeekV3;
+  p.fp8 = json.get_choice("fp8", fp8_recipes());
   if (p.fp8 != Fp8Recipe::kNone && model.dtype != core::Dtype::kBf16)
     throw json.error("fp8", "the fp8 recipes train bf16 models, but the model's dtype is " +
                                 std::string(core::to_string(model.dtype)));
@@ -319,7 +321,7 @@ ParallelPlan ParallelPlan::from_params(core::ParamReader& json, const Transforme
     throw json.error("fp8_amax_reduction",
                      "amax reduction is Transformer Engine's delayed scaling; it needs fp8 "
                      "\"transformer-engine\", but fp8 is \"" +
-                         fp8 + "\"");
+                         std::string(to_string(p.fp8)) + "\"");
   p.flash_attention = json.get<bool>("flash_attention");
   p.seed = static_cast<uint64_t>(json.get<int64_t>("seed"));
   p.routing = plan_routing(json, model, files);

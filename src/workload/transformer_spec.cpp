@@ -76,7 +76,7 @@ MoeSpec read_moe(core::ParamReader& json, uint32_t layers) {
 const core::ParamTable& TransformerSpec::params() {
   static const core::ParamTable table(
       "transformer", "a transformer model file (workloads/): dense, or mixture-of-experts with \"moe\"",
-      {core::Param::text("kind", "\"transformer\""),
+      {core::Param::file_kind("transformer", "a model spec"),
        core::Param::text("name", "the model's name"),
        core::Param::text("description", "one line: what the model is").optional(),
        core::Param::text("source", "where the architecture is published").optional(),
@@ -117,8 +117,7 @@ const core::ParamTable& TransformerSpec::params() {
 
 TransformerSpec TransformerSpec::from_json(core::JsonObject& object) {
   core::ParamReader json(params(), object);
-  if (json.get<std::string>("kind") != "transformer")
-    throw json.error("kind", "expected \"transformer\" for a model spec");
+  json.get<std::string>("kind");  // the table's constant
   TransformerSpec m;
   m.name = json.get<std::string>("name");
   json.find<std::string>("description");

@@ -39,7 +39,7 @@ TEST_CASE("a sweep file reads its base, axes and how they combine") {
 TEST_CASE("every kind of bad sweep file is refused with its path") {
   auto s = valid();
   s["kind"] = "scenario";
-  CHECK(error_of(s) == "sweep.json: /kind: expected \"sweep\" for a sweep file");
+  CHECK(error_of(s) == "sweep.json: /kind: expected \"sweep\" for a sweep file, got \"scenario\"");
   s = valid();
   s["axes"] = nlohmann::json::array();
   CHECK(error_of(s) == "sweep.json: /axes: expected at least one axis");
