@@ -1,6 +1,7 @@
 // Token routing to experts: sampling, capacity, all-to-all-v sizes.
 #include "workload/expert_routing.hpp"
 
+#include "core/choice_names.hpp"
 #include "core/input_error.hpp"
 
 #include <algorithm>
@@ -139,12 +140,27 @@ ExpertAssignment route_tokens(uint64_t tokens, uint32_t experts, uint32_t top_k,
   return out;
 }
 
+using Distribution = ExpertRoutingModel::Distribution;
+
+const core::ChoiceNames<Distribution>& distributions() {
+  static const core::ChoiceNames<Distribution> names{{Distribution::kUniform, "uniform"},
+                                                     {Distribution::kZipf, "zipf"},
+                                                     {Distribution::kHistogram, "histogram"}};
+  return names;
+}
+
+/// Whether tokens over an expert's capacity are rerouted (or dropped), by the names files write.
+const core::ChoiceNames<bool>& overflow_policies() {
+  static const core::ChoiceNames<bool> names{{false, "drop"}, {true, "reroute"}};
+  return names;
+}
+
 const core::ParamTable& routing_params() {
   using core::Param;
   static const core::ParamTable table(
       "routing", "how a Mixture-of-Experts router spreads tokens over the experts",
       {Param::choice(
-           "distribution", {"uniform", "zipf", "histogram"},
+           "distribution", distributions().names(),
            "uniform; zipf (expert i chosen with weight 1/(i+1)^exponent); histogram (a weight each)")
            .or_default("uniform"),
        Param::number("exponent", 0.0, 10.0, "the zipf exponent s (distribution zipf)").optional(),
@@ -158,7 +174,7 @@ const core::ParamTable& routing_params() {
                      "each expert takes at most ceil(factor x tokens x top_k / experts) tokens per source "
                      "rank; 0: no limit (left out: the model's capacity_factor)")
            .optional(),
-       Param::choice("overflow", {"drop", "reroute"},
+       Param::choice("overflow", overflow_policies().names(),
                      "tokens over capacity are dropped, or rerouted to the least-loaded expert with room")
            .noun("overflow policy")
            .or_default("drop")});
@@ -216,12 +232,10 @@ std::vector<double> read_histogram_file(core::ParamReader& json, uint32_t expert
 ExpertRoutingModel read_routing(core::ParamReader& json, uint32_t experts, double default_capacity,
                                 const core::FileSource* files) {
   ExpertRoutingModel r;
-  const std::string d = json.get<std::string>("distribution");
-  if (d == "zipf") {
-    r.distribution = ExpertRoutingModel::Distribution::kZipf;
+  r.distribution = json.get_choice("distribution", distributions());
+  if (r.distribution == Distribution::kZipf) {
     r.zipf_exponent = json.need<double>("exponent", "for the zipf distribution");
-  } else if (d == "histogram") {
-    r.distribution = ExpertRoutingModel::Distribution::kHistogram;
+  } else if (r.distribution == Distribution::kHistogram) {
     const bool in_file = json.has("histogram_file");
     r.histogram =
         in_file ? read_histogram_file(json, experts, files) : read_weights(json, "histogram", experts);
@@ -233,16 +247,15 @@ ExpertRoutingModel read_routing(core::ParamReader& json, uint32_t experts, doubl
   }
   r.capacity_factor = json.find<double>("capacity_factor").value_or(default_capacity);
   json.record("capacity_factor", r.capacity_factor);
-  r.reroute_overflow = json.get<std::string>("overflow") == "reroute";
+  r.reroute_overflow = json.get_choice("overflow", overflow_policies());
   json.finish();
   return r;
 }
 
 nlohmann::json routing_to_json(const ExpertRoutingModel& routing) {
-  const char* names[] = {"uniform", "zipf", "histogram"};
-  nlohmann::json j = {{"distribution", names[int(routing.distribution)]},
+  nlohmann::json j = {{"distribution", distributions().name(routing.distribution)},
                       {"capacity_factor", routing.capacity_factor},
-                      {"overflow", routing.reroute_overflow ? "reroute" : "drop"}};
+                      {"overflow", overflow_policies().name(routing.reroute_overflow)}};
   if (routing.distribution == ExpertRoutingModel::Distribution::kZipf) j["exponent"] = routing.zipf_exponent;
   if (routing.distribution == ExpertRoutingModel::Distribution::kHistogram)
     j["histogram"] = routing.histogram;
