@@ -54,6 +54,19 @@ LoadedMachine load_machine_object(const core::FileSource& files, core::ParamRead
   return out;
 }
 
+/// A machine file ({"kind": "machine", "description", "topology", "models"}) at `path`, read by `machine`:
+/// its description shown with the machine, as a scenario naming the file shows it, and the file derived.
+LoadedMachine load_machine_file(const core::FileSource& files, core::ParamReader& machine,
+                                const std::string& path,
+                                const topology::TopologyGeneratorRegistry& generators, uint64_t max_nodes) {
+  machine.get<std::string>("kind");  // the table's constant
+  const std::string description = machine.get<std::string>("description");
+  LoadedMachine out = load_machine_object(files, machine, generators, max_nodes);
+  out.resolved["description"] = description;
+  out.derived["file"] = path;
+  return out;
+}
+
 /// The "machine" of a scenario: an inline object, or the path of a machine file.
 LoadedMachine load_machine_section(const core::FileSource& files, core::ParamReader& scenario,
                                    const topology::TopologyGeneratorRegistry& generators,
@@ -65,12 +78,7 @@ LoadedMachine load_machine_section(const core::FileSource& files, core::ParamRea
   std::string path;
   nlohmann::json doc = files.read_json_named(scenario.json(), "machine", path);
   core::ParamReader machine(machine_file_params(), core::JsonObject(doc, path, ""));
-  machine.get<std::string>("kind");  // the table's constant
-  const std::string description = machine.get<std::string>("description");
-  LoadedMachine out = load_machine_object(files, machine, generators, max_nodes);
-  out.resolved["description"] = description;
-  out.derived["file"] = path;
-  return out;
+  return load_machine_file(files, machine, path, generators, max_nodes);
 }
 
 /// The policy name at `key` of `in`, checked by `check` (which throws std::out_of_range naming the known
@@ -466,11 +474,7 @@ topology::Machine ScenarioLoader::load_machine(const std::string& path, nlohmann
   LoadedMachine machine;
   if (kind == "machine") {
     core::ParamReader root(machine_file_params(), core::JsonObject(doc, path, ""));
-    root.get<std::string>("kind");
-    const std::string description = root.get<std::string>("description");
-    machine = load_machine_object(files_, root, catalog_->topology_generators, limits_.max_machine_nodes);
-    machine.resolved["description"] = description;  // as a scenario naming the file shows it
-    machine.derived["file"] = path;
+    machine = load_machine_file(files_, root, path, catalog_->topology_generators, limits_.max_machine_nodes);
   } else if (kind == "scenario") {
     // The rest of the scenario is not checked here.
     core::ParamReader root(scenario_params(), core::JsonObject(doc, path, ""));

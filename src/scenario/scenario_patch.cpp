@@ -18,28 +18,6 @@ constexpr const char* kDerived = "derived";  ///< the configuration's part that 
 /// newline in the pointer neither cuts it (what() is a C string) nor starts a second line.
 std::invalid_argument refusal(const std::string& message) { return std::invalid_argument(core::one_line(message)); }
 
-}  // namespace
-
-ScenarioPatch::ScenarioPatch(const core::FileSource& files, std::string scenario_path,
-                             const nlohmann::json& resolved)
-    : files_(files), scenario_path_(std::move(scenario_path)), resolved_(resolved) {}
-
-nlohmann::json& ScenarioPatch::document(const std::string& path) {
-  auto it = documents_.find(path);
-  if (it == documents_.end()) it = documents_.emplace(path, files_.read_json(path)).first;
-  return it->second;
-}
-
-PatchTarget ScenarioPatch::locate(const std::string& pointer) {
-  try {
-    return follow(pointer);
-  } catch (const nlohmann::json::exception& e) {  // a token no document can hold ("01" in an array)
-    throw refusal("\"" + pointer + "\" cannot be followed: " + e.what());
-  }
-}
-
-namespace {
-
 /// What works out the values under "/derived/KEY", for the refusal of a derived pointer.
 std::string derived_by(const std::string& key) {
   static const std::map<std::string, std::string> by_key = {
@@ -61,6 +39,24 @@ const nlohmann::json* find(const nlohmann::json& doc, const std::string& pointer
 }
 
 }  // namespace
+
+ScenarioPatch::ScenarioPatch(const core::FileSource& files, std::string scenario_path,
+                             const nlohmann::json& resolved)
+    : files_(files), scenario_path_(std::move(scenario_path)), resolved_(resolved) {}
+
+nlohmann::json& ScenarioPatch::document(const std::string& path) {
+  auto it = documents_.find(path);
+  if (it == documents_.end()) it = documents_.emplace(path, files_.read_json(path)).first;
+  return it->second;
+}
+
+PatchTarget ScenarioPatch::locate(const std::string& pointer) {
+  try {
+    return follow(pointer);
+  } catch (const nlohmann::json::exception& e) {  // a token no document can hold ("01" in an array)
+    throw refusal("\"" + pointer + "\" cannot be followed: " + e.what());
+  }
+}
 
 PatchTarget ScenarioPatch::follow(const std::string& pointer) {
   nlohmann::json::json_pointer ptr;

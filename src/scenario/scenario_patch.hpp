@@ -1,5 +1,6 @@
 // Sets parameters of a scenario by their place in the resolved configuration: each pointer is followed
-// through the scenario file and the files it includes to the key a user would edit there.
+// through the scenario file and the files it includes (config.json's "/derived/files") to the key a user
+// would edit there.
 #pragma once
 
 #include <map>
