@@ -74,6 +74,8 @@ int list_families(const std::vector<std::string>& plugins, std::ostream& out) {
   list_family(catalog.policies.collective, "collective ", out);
   out << "checkpoint interval rules (reliability/checkpoint/interval):\n";
   list_family(catalog.policies.checkpoint_rule, "", out);
+  out << "recovery policies (reliability/recovery):\n";
+  list_family(catalog.policies.recovery, "", out);
   out << "topology generators (topology files' \"generator\"):\n";
   list_family(catalog.topology_generators, "", out);
   out << "workload generators (scenarios' workload/generator):\n";

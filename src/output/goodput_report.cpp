@@ -24,7 +24,8 @@ std::string seconds(double s) {
   return core::display(core::Seconds(s));
 }
 
-/// What recovers the job's failed units: hot spares or re-placement onto idle units, and elastic shrink.
+/// What recovers the job's failed units: hot spares or re-placement onto idle units, and the recovery
+/// policy that chooses among spares, a shrink and the repair.
 std::string recovery_text(const scenario::Scenario& s, const study::GoodputStudy& g) {
   std::string text = std::to_string(g.spares) + " hot spares";
   if (s.reliability->re_place) {
@@ -33,7 +34,8 @@ std::string recovery_text(const scenario::Scenario& s, const study::GoodputStudy
     if (g.optical_reconfiguration > 0)
       text += " (optical reconfiguration " + seconds(g.optical_reconfiguration) + ")";
   }
-  if (g.elastic) text += ", elastic shrink over " + std::to_string(g.replicas) + " data-parallel replicas";
+  text += ", policy " + g.recovery;
+  if (g.shrinks) text += " (may shrink " + std::to_string(g.replicas) + " data-parallel replicas)";
   return text;
 }
 

@@ -88,6 +88,36 @@ class GuardedCollectivePolicy : public policy::CollectivePolicy {
   PolicyOrigin origin_;
 };
 
+class GuardedRecoveryPolicy : public policy::RecoveryPolicy {
+ public:
+  GuardedRecoveryPolicy(std::unique_ptr<policy::RecoveryPolicy> inner, PolicyOrigin origin)
+      : inner_(std::move(inner)),
+        origin_(std::move(origin)),
+        may_shrink_(guarded(origin_, [&] { return inner_->may_shrink(); })) {}
+  /// The plugin's choice, refused unless it is one of the actions, and a shrink only where replicas can be
+  /// dropped.
+  policy::RecoveryAction choose(const policy::RankLoss& loss) const override {
+    const auto action = guarded(origin_, [&] { return inner_->choose(loss); });
+    switch (action) {
+      case policy::RecoveryAction::kReplace:
+      case policy::RecoveryAction::kWaitForRepair:
+        return action;
+      case policy::RecoveryAction::kShrink:
+        if (loss.replicas_to_drop > 0) return action;
+        throw plugin_error(origin_, may_shrink_ ? "chose to shrink where no replica can be dropped"
+                                                : "chose to shrink, but its may_shrink() says it never does");
+    }
+    throw plugin_error(origin_, "chose recovery action " + std::to_string(static_cast<int>(action)) +
+                                    ", which is none of replace, shrink, wait for repair");
+  }
+  bool may_shrink() const override { return may_shrink_; }
+
+ private:
+  std::unique_ptr<policy::RecoveryPolicy> inner_;
+  PolicyOrigin origin_;
+  bool may_shrink_;  ///< asked once
+};
+
 /// `made`, or a core::InputError when the plugin's factory returned none.
 template <class Policy>
 std::unique_ptr<Policy> require_made(std::unique_ptr<Policy> made, const PolicyOrigin& origin) {
@@ -119,6 +149,13 @@ policy::CheckpointRule guarded_checkpoint_rule(policy::CheckpointRule rule, Poli
       throw plugin_error(
           origin, "gave an interval of " + std::to_string(interval) + " s (expected a finite positive time)");
     return interval;
+  };
+}
+
+policy::RecoveryFactory guarded_recovery_factory(policy::RecoveryFactory make, PolicyOrigin origin) {
+  return [make = std::move(make), origin = std::move(origin)]() {
+    auto made = require_made(guarded(origin, [&] { return make(); }), origin);
+    return std::unique_ptr<policy::RecoveryPolicy>(new GuardedRecoveryPolicy(std::move(made), origin));
   };
 }
 

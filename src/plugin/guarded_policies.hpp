@@ -18,9 +18,11 @@ struct PolicyOrigin {
 /// The factories of a plugin's entries, wrapped: each policy they make guards its calls. A core::InputError
 /// a policy throws passes through (the plugin refused the input, with its own message); any other exception
 /// becomes a core::InputError naming the plugin's file, the policy and what it threw. A checkpoint rule's
-/// interval (s, from the MTBF and checkpoint cost in s) must be finite and positive.
+/// interval (s, from the MTBF and checkpoint cost in s) must be finite and positive; a recovery policy's
+/// choice one of RecoveryAction's, and kShrink only where the loss has replicas to drop.
 policy::PlacementFactory guarded_placement_factory(policy::PlacementFactory make, PolicyOrigin origin);
 policy::CollectiveFactory guarded_collective_factory(policy::CollectiveFactory make, PolicyOrigin origin);
 policy::CheckpointRule guarded_checkpoint_rule(policy::CheckpointRule rule, PolicyOrigin origin);
+policy::RecoveryFactory guarded_recovery_factory(policy::RecoveryFactory make, PolicyOrigin origin);
 
 }  // namespace zs::plugin

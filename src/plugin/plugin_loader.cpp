@@ -77,13 +77,14 @@ void load_plugin(const std::string& file, policy::PolicyCatalog& catalog) {
   if (entry.add_policies(&added, error, sizeof error) != 0)
     throw core::InputError(path, "", std::string("the plugin failed to add its policies: ") + error);
   if (added.placement.entries().empty() && added.collective.entries().empty() &&
-      added.checkpoint_rule.entries().empty())
+      added.checkpoint_rule.entries().empty() && added.recovery.entries().empty())
     throw core::InputError(path, "", "the plugin adds no policy");
 
   policy::PolicyCatalog merged = catalog;  // all or nothing: `catalog` changes only when every entry fits
   merge(added.placement, merged.placement, plugin, guarded_placement_factory);
   merge(added.collective, merged.collective, plugin, guarded_collective_factory);
   merge(added.checkpoint_rule, merged.checkpoint_rule, plugin, guarded_checkpoint_rule);
+  merge(added.recovery, merged.recovery, plugin, guarded_recovery_factory);
   merged.plugins.push_back(plugin);
   catalog = std::move(merged);
 }

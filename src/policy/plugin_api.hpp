@@ -10,7 +10,7 @@
 #include "policy/policy_catalog.hpp"
 
 /// The layout of ZettasimPlugin below; raised whenever that struct or the meaning of its fields changes.
-#define ZETTASIM_PLUGIN_ABI 3
+#define ZETTASIM_PLUGIN_ABI 4
 
 extern "C" {
 /// What a plugin's entry point `zettasim_plugin` returns. Plain C, so that zettasim can read it from a
@@ -50,9 +50,9 @@ int call_plugin_adder(void* catalog, char* error, size_t error_size) noexcept {
 }  // namespace zs::policy
 
 /// Defines a plugin's entry point. `name`: the plugin's kebab-case name; `add_function`: a function
-/// `void f(zs::policy::PolicyCatalog& catalog)` that adds the plugin's placement, collective and
-/// checkpoint policies to `catalog`'s registries with their `add` (catalog.placement.add(...)). Use it once,
-/// at namespace scope, in one source file of the plugin:
+/// `void f(zs::policy::PolicyCatalog& catalog)` that adds the plugin's placement, collective, checkpoint
+/// and recovery policies to `catalog`'s registries with their `add` (catalog.placement.add(...)). Use it
+/// once, at namespace scope, in one source file of the plugin:
 ///
 ///     ZETTASIM_PLUGIN("my-policies", add_my_policies)
 #define ZETTASIM_PLUGIN(name, add_function)                                            \

@@ -17,6 +17,9 @@
 #include "policy/placement/linear_placement.hpp"
 #include "policy/placement/random_placement.hpp"
 #include "policy/placement/topology_aware_placement.hpp"
+#include "policy/recovery/replace_recovery.hpp"
+#include "policy/recovery/shrink_recovery.hpp"
+#include "policy/recovery/wait_for_repair_recovery.hpp"
 
 namespace zs::policy {
 namespace {
@@ -39,6 +42,12 @@ CollectiveFactory chunked() {
   return [](const CollectiveOptions& options, const CollectiveRegistry&) {
     return std::make_unique<Policy>(options);
   };
+}
+
+/// A factory for a recovery policy (they take no options).
+template <class Policy>
+RecoveryFactory plain_recovery() {
+  return [] { return std::make_unique<Policy>(); };
 }
 
 /// The `auto` entry's factory: it chooses among every entry of the catalog it is made from.
@@ -116,9 +125,24 @@ CheckpointRuleRegistry builtin_checkpoint_rules() {
   return r;
 }
 
+RecoveryRegistry builtin_recovery_policies() {
+  RecoveryRegistry r(kRecoveryFamily);
+  r.add("replace",
+        "spares take the failed ranks (hot spares swapped in, or idle units they are re-placed onto); too "
+        "few in hand: wait for the repair (the default)",
+        plain_recovery<ReplaceRecovery>());
+  r.add("shrink",
+        "elastic: spares when enough are in hand, else go on without the failed ranks' data-parallel "
+        "replicas until the repair (needs a dp axis of 2 or more); wait when none would be left",
+        plain_recovery<ShrinkRecovery>());
+  r.add("wait-for-repair", "never use spares: the job restarts once the failed part is repaired",
+        plain_recovery<WaitForRepairRecovery>());
+  return r;
+}
+
 PolicyCatalog PolicyCatalog::empty() {
   return {PlacementRegistry(kPlacementFamily), CollectiveRegistry(kCollectiveFamily),
-          CheckpointRuleRegistry(kCheckpointRuleFamily)};
+          CheckpointRuleRegistry(kCheckpointRuleFamily), RecoveryRegistry(kRecoveryFamily)};
 }
 
 const LoadedPlugin* PolicyCatalog::plugin_from(const std::string& file) const {
@@ -133,6 +157,8 @@ std::vector<PolicyInfo> builtin_policies() {
   const CollectiveRegistry collectives = builtin_collective_policies();
   for (const auto& e : placements.entries()) out.push_back({"placement", e.name, e.description});
   for (const auto& e : collectives.entries()) out.push_back({"collective", e.name, e.description});
+  const RecoveryRegistry recoveries = builtin_recovery_policies();
+  for (const auto& e : recoveries.entries()) out.push_back({"recovery", e.name, e.description});
   return out;
 }
 

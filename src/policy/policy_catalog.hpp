@@ -10,16 +10,17 @@
 #include "policy/collective/collective_registry.hpp"
 #include "policy/placement/placement_policy.hpp"
 #include "policy/recovery/checkpoint_policy.hpp"
+#include "policy/recovery/recovery_policy.hpp"
 
 namespace zs::policy {
 
 struct PolicyInfo {
-  std::string family;  ///< "placement" or "collective"
+  std::string family;  ///< "placement", "collective" or "recovery"
   std::string name;
   std::string description;
 };
 
-/// Every built-in placement and collective policy with its description.
+/// Every built-in placement, collective and recovery policy with its description.
 std::vector<PolicyInfo> builtin_policies();
 
 /// An explicit rank-to-unit map for the "from-file" placement.
@@ -36,6 +37,7 @@ using CheckpointRuleRegistry = core::Registry<CheckpointRule>;
 /// The families' names, as messages and `zettasim list` write them.
 inline constexpr const char* kPlacementFamily = "placement policy";
 inline constexpr const char* kCheckpointRuleFamily = "checkpoint interval rule";
+inline constexpr const char* kRecoveryFamily = "recovery policy";
 
 /// The built-in placement policies (family "placement policy"), one line each.
 PlacementRegistry builtin_placement_policies();
@@ -43,6 +45,8 @@ PlacementRegistry builtin_placement_policies();
 CollectiveRegistry builtin_collective_policies();
 /// The checkpoint interval rules (family "checkpoint interval rule"): daly, young.
 CheckpointRuleRegistry builtin_checkpoint_rules();
+/// The built-in recovery policies (family "recovery policy"): replace, shrink, wait-for-repair.
+RecoveryRegistry builtin_recovery_policies();
 
 /// A plugin whose policies a catalog holds.
 struct LoadedPlugin {
@@ -55,6 +59,7 @@ struct PolicyCatalog {
   PlacementRegistry placement = builtin_placement_policies();
   CollectiveRegistry collective = builtin_collective_policies();
   CheckpointRuleRegistry checkpoint_rule = builtin_checkpoint_rules();
+  RecoveryRegistry recovery = builtin_recovery_policies();
   /// The plugins loaded into it, in load order.
   std::vector<LoadedPlugin> plugins = {};
 

@@ -368,37 +368,73 @@ double GoodputSimulation::pool_failure(const Failure& f, double at, std::string&
 double GoodputSimulation::replace_ranks(const std::vector<uint64_t>& failed,
                                         const std::vector<topology::NodeId>& down, double at,
                                         std::string& action) {
-  // Spares swapped in, ranks re-placed (`down` kept out of use until repaired), replicas shrunk, or a
-  // wait for repair. Returns the wait.
+  // The recovery policy's choice for the failed ranks (`down`: units kept out of use until repaired).
+  // Returns the wait.
   const std::string restore = lose_memory(failed, at);
-  const bool enough =
-      replacer_ ? replacer_->can_replace(failed.size(), at) : spares_.can_replace(failed.size(), at);
-  const double wait = cfg_.elastic && !enough ? shrink_or_replace(failed, down, at, action)
-                      : replacer_ ? replacer_->replace(failed, down, at, cfg_.swap.value(), action)
-                                  : spares_.replace(failed.size(), at, cfg_.swap.value(), action);
+  const double wait =
+      failed.empty() ? use_spares(failed, down, at, action) : choose_recovery(failed, down, at, action);
   action += restore;
   return wait;
 }
 
-double GoodputSimulation::shrink_or_replace(const std::vector<uint64_t>& failed,
-                                            const std::vector<topology::NodeId>& down, double at,
-                                            std::string& action) {
-  // Elastic, without enough spares: drop the failed ranks' replicas until repaired, unless none would be
-  // left to run; then wait.
+double GoodputSimulation::choose_recovery(const std::vector<uint64_t>& failed,
+                                          const std::vector<topology::NodeId>& down, double at,
+                                          std::string& action) {
+  policy::RankLoss loss;
+  loss.ranks = failed.size();
+  loss.spares_in_hand = replacer_ ? replacer_->idle_units(at) : spares_.in_hand(at);
+  Shrink shrink = shrink_for(failed, at);
+  loss.replicas_to_drop = shrink.replicas.size();
+  loss.replicas_running = replicas_running();
+  loss.swap = cfg_.swap.value();
+  loss.repair = cfg_.repair.value();
+  switch (cfg_.recovery->choose(loss)) {
+    case policy::RecoveryAction::kReplace:
+      return use_spares(failed, down, at, action);
+    case policy::RecoveryAction::kShrink:
+      if (shrink.replicas.empty())
+        throw std::logic_error("a recovery policy chose to shrink where no replica can be dropped");
+      action = "shrink by " + std::to_string(shrink.replicas.size()) + " replica(s) until repaired";
+      shrunk_.push_back(std::move(shrink));
+      return 0;
+    case policy::RecoveryAction::kWaitForRepair:
+      break;
+  }
+  if (replacer_) return replacer_->wait_for_repair(down, at, action);
+  action = "wait for repair";
+  return cfg_.repair.value();
+}
+
+double GoodputSimulation::use_spares(const std::vector<uint64_t>& failed,
+                                     const std::vector<topology::NodeId>& down, double at,
+                                     std::string& action) {
+  // Spares swapped in or ranks re-placed; too few: the wait for the repair.
+  return replacer_ ? replacer_->replace(failed, down, at, cfg_.swap.value(), action)
+                   : spares_.replace(failed.size(), at, cfg_.swap.value(), action);
+}
+
+GoodputSimulation::Shrink GoodputSimulation::shrink_for(const std::vector<uint64_t>& failed,
+                                                        double at) const {
+  // The failed ranks' replicas, dropped until the repair; none when the job keeps no replicas or none
+  // would be left to run.
   Shrink s{at + cfg_.repair.value(), {}};
+  if (cfg_.replica_of_rank.empty()) return s;
   for (uint64_t r : failed) s.replicas.push_back(cfg_.replica_of_rank.at(r));
   std::sort(s.replicas.begin(), s.replicas.end());
   s.replicas.erase(std::unique(s.replicas.begin(), s.replicas.end()), s.replicas.end());
   std::vector<uint32_t> all = s.replicas;
   for (const auto& o : shrunk_) all.insert(all.end(), o.replicas.begin(), o.replicas.end());
   std::sort(all.begin(), all.end());
-  if (uint64_t(std::unique(all.begin(), all.end()) - all.begin()) < cfg_.replicas) {
-    action = "shrink by " + std::to_string(s.replicas.size()) + " replica(s) until repaired";
-    shrunk_.push_back(std::move(s));
-    return 0;
-  }
-  return replacer_ ? replacer_->replace(failed, down, at, cfg_.swap.value(), action)
-                   : spares_.replace(failed.size(), at, cfg_.swap.value(), action);
+  if (uint64_t(std::unique(all.begin(), all.end()) - all.begin()) >= cfg_.replicas) s.replicas.clear();
+  return s;
+}
+
+uint64_t GoodputSimulation::replicas_running() const {
+  if (cfg_.replica_of_rank.empty()) return 0;
+  std::vector<uint32_t> lost;
+  for (const auto& s : shrunk_) lost.insert(lost.end(), s.replicas.begin(), s.replicas.end());
+  std::sort(lost.begin(), lost.end());
+  return cfg_.replicas - uint64_t(std::unique(lost.begin(), lost.end()) - lost.begin());
 }
 
 double GoodputSimulation::recover(double start, double detection, double wait) {

@@ -57,8 +57,12 @@ class GoodputSimulation {
   double pool_failure(const Failure& f, double at, std::string& action);
   double replace_ranks(const std::vector<uint64_t>& failed, const std::vector<topology::NodeId>& down,
                        double at, std::string& action);
-  double shrink_or_replace(const std::vector<uint64_t>& failed, const std::vector<topology::NodeId>& down,
-                           double at, std::string& action);
+  double choose_recovery(const std::vector<uint64_t>& failed, const std::vector<topology::NodeId>& down,
+                         double at, std::string& action);
+  double use_spares(const std::vector<uint64_t>& failed, const std::vector<topology::NodeId>& down, double at,
+                    std::string& action);
+  Shrink shrink_for(const std::vector<uint64_t>& failed, double at) const;
+  uint64_t replicas_running() const;
   double recover(double start, double detection, double wait);
   void charge_downtime(double from, double until, const double (&phases)[3]);
   void lose_progress();

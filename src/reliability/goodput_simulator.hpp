@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <tuple>
@@ -12,6 +13,8 @@
 #include "core/progress.hpp"
 #include "core/units.hpp"
 #include "policy/recovery/checkpoint_policy.hpp"
+#include "policy/recovery/recovery_policy.hpp"
+#include "policy/recovery/replace_recovery.hpp"
 #include "reliability/degradation.hpp"
 #include "reliability/degraded_iterations.hpp"
 #include "reliability/failure_clock.hpp"
@@ -60,11 +63,12 @@ struct GoodputConfig {
   /// components of `units` ranks.
   const JobComponents* job = nullptr;
   std::vector<Failure> scripted;  ///< failures at given times, besides the random ones (scripted = true)
-  /// Elastic shrink: without spares for a failure, continue without the data-parallel replicas it touched
-  /// (restart, no wait) until the failed units are repaired; they rejoin at no cost.
-  bool elastic = false;
+  /// What replaces the ranks a failed part stops: spares, a shrink or the repair (policy::RankLoss).
+  std::shared_ptr<const policy::RecoveryPolicy> recovery = std::make_shared<policy::ReplaceRecovery>();
+  /// A shrink goes on without the data-parallel replicas a failure touched (restart, no wait) until the
+  /// failed units are repaired; they rejoin at no cost. Set when the recovery policy may shrink.
   uint32_t replicas = 1;                  ///< data-parallel replicas of the job
-  std::vector<uint32_t> replica_of_rank;  ///< elastic: each rank's replica
+  std::vector<uint32_t> replica_of_rank;  ///< each rank's replica; empty: the job is not shrunk
   /// Asynchronous checkpoints: after the blocking snapshot (checkpoint_cost) the state drains to the store
   /// in the background for this long; a failure before the drain ends loses that checkpoint too. 0:
   /// synchronous.

@@ -33,9 +33,17 @@ void RePlacer::return_repaired(double now) {
       if (!in_use_.contains(unit)) idle_.insert(unit);
 }
 
-bool RePlacer::can_replace(uint64_t need, double now) {
+uint64_t RePlacer::idle_units(double now) {
   return_repaired(now);
-  return idle_.size() >= need;
+  return idle_.size();
+}
+
+double RePlacer::wait_for_repair(const std::vector<topology::NodeId>& down, double now, std::string& action) {
+  return_repaired(now);
+  for (auto unit : down) idle_.erase(unit);  // idle units behind the failed domain are down too
+  if (!down.empty()) repairs_.emplace_back(now + repair_, down);
+  action = "wait for repair";
+  return repair_;  // the ranks stay on their units, back after the repair
 }
 
 double RePlacer::replace(const std::vector<uint64_t>& ranks, const std::vector<topology::NodeId>& down,
@@ -48,11 +56,7 @@ double RePlacer::replace(const std::vector<uint64_t>& ranks, const std::vector<t
     if (!broken.empty()) repairs_.emplace_back(now + repair_, std::move(broken));
     return 0;
   }
-  if (idle_.size() < ranks.size()) {
-    action = "wait for repair";
-    if (!broken.empty()) repairs_.emplace_back(now + repair_, std::move(broken));
-    return repair_;  // the ranks stay on their units, back after the repair
-  }
+  if (idle_.size() < ranks.size()) return wait_for_repair(down, now, action);
   const std::vector<topology::NodeId> idle(idle_.begin(), idle_.end());
   const auto chosen = setup_.policy->re_place(*setup_.machine, unit_of_rank_, ranks, idle);
   bool reconfigure = false;

@@ -48,13 +48,16 @@ class RePlacer {
   /// domain's units), else `ranks` (a unit's or host's ranks, which move with their rank).
   std::vector<uint64_t> failed_ranks(const std::vector<uint64_t>& ranks,
                                      const std::vector<topology::NodeId>& down) const;
-  /// Whether `need` units are idle at `now` (units repaired by then rejoin the idle ones first).
-  bool can_replace(uint64_t need, double now);
+  /// Units idle at `now` (units repaired by then rejoin the idle ones first).
+  uint64_t idle_units(double now);
   /// Recovery from a failure at `now` of `ranks` (from failed_ranks) and the units `down`: with enough
   /// idle units, the ranks move onto them, taking `swap` s plus the optical reconfiguration when a rank
   /// changes island; otherwise the job waits `repair` s for its own units. Says what it did in `action`.
   double replace(const std::vector<uint64_t>& ranks, const std::vector<topology::NodeId>& down, double now,
                  double swap, std::string& action);
+  /// The job waits `repair` s for its own units after a failure at `now` of the units `down` (kept out of
+  /// the idle ones until repaired); says so in `action`.
+  double wait_for_repair(const std::vector<topology::NodeId>& down, double now, std::string& action);
   /// The iteration time while the current displacements hold: the slowest of the displaced ranks' own
   /// (each simulated alone, once per key), or `healthy` when no rank is displaced, s.
   double iteration(double healthy) const;

@@ -21,8 +21,9 @@ const core::ParamTable& reliability_params() {
            .or_default(core::to_string(core::Seconds(kDefaultRestart))),
        Param::seconds("repair", "until a failed part is replaced").positive(),
        Param::object("spares", spares_params(), "hot spares; left out, repairs are waited for").optional(),
-       Param::boolean("elastic", "shrink data-parallel replicas instead of waiting for repairs")
-           .or_default(false),
+       Param::text("recovery",
+                   "a recovery policy (zettasim list): what replaces the ranks a failed part stops")
+           .or_default("replace"),
        Param::list("events", scripted_failure_params(), "failures at given times; left out, none").optional(),
        Param::list("degradations", degradation_params(), "slow units or links for a while; left out, none")
            .optional(),

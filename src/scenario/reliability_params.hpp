@@ -20,7 +20,7 @@ enum class SpareSource : uint8_t { kIdleUnits };
 /// "idle-units".
 const core::ChoiceNames<SpareSource>& spare_sources();
 
-/// The section: failure_rates, horizon, seeds, checkpoint, detection, restart, repair, spares, elastic,
+/// The section: failure_rates, horizon, seeds, checkpoint, detection, restart, repair, spares, recovery,
 /// events, degradations, stragglers.
 const core::ParamTable& reliability_params();
 /// "checkpoint": interval, where checkpoints go (bandwidth, target or file_system; persistent and

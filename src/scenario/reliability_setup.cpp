@@ -125,6 +125,16 @@ void read_spares(core::ParamReader& o, ReliabilitySetup& r) {
   s.finish();
 }
 
+/// "recovery": a recovery policy of the catalog, by name.
+void read_recovery(core::ParamReader& o, const policy::RecoveryRegistry& recoveries, ReliabilitySetup& r) {
+  r.recovery_name = o.get<std::string>("recovery");
+  const auto* entry = recoveries.find(r.recovery_name);
+  if (entry == nullptr)
+    throw o.error("recovery", "unknown " + recoveries.family() + " \"" + r.recovery_name +
+                                  "\" (known: " + recoveries.names() + ")");
+  r.recovery = entry->make();
+}
+
 /// "events": failures at given times, of components of the rate table.
 void read_events(core::ParamReader& o, ReliabilitySetup& r) {
   if (!o.has("events")) return;
@@ -191,7 +201,7 @@ void read_stragglers(core::ParamReader& o, ReliabilitySetup& r) {
 }  // namespace
 
 ReliabilitySetup read_reliability(core::ParamReader& o, const core::FileSource& files,
-                                  const core::Registry<policy::CheckpointRule>& rules) {
+                                  const policy::PolicyCatalog& policies) {
   ReliabilitySetup r;
   o.get<std::string>("failure_rates");
   std::string rates_path;
@@ -202,12 +212,12 @@ ReliabilitySetup read_reliability(core::ParamReader& o, const core::FileSource& 
   o.record("failure_rates", doc);  // inlined as the file says it (its values are checked above)
   r.horizon = o.get<core::Seconds>("horizon");
   r.seeds = static_cast<uint32_t>(o.get<int64_t>("seeds"));
-  read_checkpoint(o, files, rules, r);
+  read_checkpoint(o, files, policies.checkpoint_rule, r);
   r.detection = o.get<core::Seconds>("detection");
   r.restart = o.get<core::Seconds>("restart");
   r.repair = o.get<core::Seconds>("repair");
   read_spares(o, r);
-  r.elastic = o.get<bool>("elastic");
+  read_recovery(o, policies.recovery, r);
   read_events(o, r);
   read_degradations(o, r);
   read_stragglers(o, r);

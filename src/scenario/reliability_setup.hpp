@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 
 #include <optional>
 #include <string>
@@ -15,6 +16,7 @@
 #include "core/param_reader.hpp"
 #include "core/registry.hpp"
 #include "hw/file_system_model.hpp"
+#include "policy/policy_catalog.hpp"
 #include "policy/recovery/checkpoint_policy.hpp"
 #include "reliability/failure_rates.hpp"
 
@@ -80,7 +82,9 @@ struct ReliabilitySetup {
   bool re_place = false;
   core::Seconds swap{0};
   core::Seconds repair{0};
-  bool elastic = false;  ///< shrink data-parallel replicas instead of waiting for repairs
+  std::string recovery_name;  ///< the recovery policy's name ("recovery", default "replace")
+  /// What replaces the ranks a failed part stops (the catalog's recovery policy of that name).
+  std::shared_ptr<const policy::RecoveryPolicy> recovery;
   /// Asynchronous checkpoints: the blocking snapshot to memory goes at this bandwidth (all ranks together),
   /// then the drain to the store in the background. 0: synchronous.
   core::ByteRate snapshot_bandwidth{0};
@@ -94,9 +98,9 @@ struct ReliabilitySetup {
 };
 
 /// Reads the section; rates are read from the file it names, relative to the scenario. A spare pool of
-/// zero units, a non-positive time or bandwidth and an unknown interval rule are core::InputError with
-/// the JSON path.
+/// zero units, a non-positive time or bandwidth and an unknown interval rule or recovery policy are
+/// core::InputError with the JSON path.
 ReliabilitySetup read_reliability(core::ParamReader& section, const core::FileSource& files,
-                                  const core::Registry<policy::CheckpointRule>& rules);
+                                  const policy::PolicyCatalog& policies);
 
 }  // namespace zs::scenario

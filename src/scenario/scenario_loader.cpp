@@ -406,7 +406,7 @@ Scenario ScenarioLoader::load(const std::string& path) const {
 
   if (root.has("reliability")) {
     auto section = root.part("reliability");
-    s.reliability = read_reliability(section, files_, catalog_->policies.checkpoint_rule);
+    s.reliability = read_reliability(section, files_, catalog_->policies);
   }
 
   const nlohmann::json resolved_policies = read_policies(root, s);

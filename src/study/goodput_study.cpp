@@ -113,7 +113,8 @@ GoodputStudy run_goodput_study(const scenario::Scenario& s, const std::string& f
   result.horizon = cfg.horizon;
   result.checkpoint_cost = cfg.checkpoint_cost;
   result.spares = cfg.spares;
-  result.elastic = cfg.elastic;
+  result.recovery = rel.recovery_name;
+  result.shrinks = cfg.recovery->may_shrink();
   result.replicas = cfg.replicas;
   result.peer_checkpoints = cfg.peer != nullptr;
   if (rel.re_place) {

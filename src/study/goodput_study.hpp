@@ -35,7 +35,8 @@ struct GoodputStudy {
   core::Seconds checkpoint_cost{0};          ///< a blocking checkpoint (or snapshot)
   CheckpointDescription checkpoint;
   uint32_t spares = 0;   ///< hot spares
-  bool elastic = false;  ///< elastic shrink over `replicas` data-parallel replicas
+  std::string recovery;  ///< the recovery policy's name
+  bool shrinks = false;  ///< the recovery policy may shrink the job's `replicas` data-parallel replicas
   uint32_t replicas = 1;
   bool peer_checkpoints = false;       ///< two tiers: snapshots in peer memory, drained to a persistent one
   double optical_reconfiguration = 0;  ///< s, re-placement across optical islands (0: none)

@@ -147,14 +147,15 @@ void apply_recovery_setup(const scenario::Scenario& s, const std::string& file,
   cfg.spares = rel.spares;
   cfg.swap = rel.swap;
   cfg.repair = rel.repair;
-  if (rel.elastic) {
+  cfg.recovery = rel.recovery;
+  if (rel.recovery->may_shrink()) {
     const auto& axes = s.trace.mesh.axes();
     auto dp = std::find_if(axes.begin(), axes.end(), [](const auto& a) { return a.name == "dp"; });
     if (dp == axes.end() || dp->size < 2)
-      throw core::InputError(
-          file, "/reliability/elastic",
-          "elastic shrink drops data-parallel replicas, but the job has no \"dp\" axis of 2 or more");
-    cfg.elastic = true;
+      throw core::InputError(file, "/reliability/recovery",
+                             "recovery policy \"" + rel.recovery_name +
+                                 "\" may shrink the job's data-parallel replicas, but the job has no \"dp\" "
+                                 "axis of 2 or more");
     cfg.replicas = static_cast<uint32_t>(dp->size);
     const size_t dp_axis = static_cast<size_t>(dp - axes.begin());
     for (uint64_t r = 0; r < s.trace.mesh.size(); ++r)

@@ -13,7 +13,7 @@
 
 namespace zs::study {
 
-/// Spares, elastic shrink, scripted failures and degradations from the reliability section, resolved
+/// Spares, the recovery policy, scripted failures and degradations from the reliability section, resolved
 /// against the job (names that are not in it are input errors with their JSON path); checkpoint costs are
 /// apply_checkpoint_setup's. With spares from the idle units, `re_placement` is filled and
 /// `cfg` points to it. `s`, `placement_policy`, `placement`, `re_placement` and `policies` must outlive `cfg`

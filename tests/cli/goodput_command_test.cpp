@@ -151,15 +151,9 @@ nlohmann::json half_machine_job(test::TempDir& dir, const std::string& component
   doc["workload"]["data_parallel"] = 4;
   doc["workload"]["expert_parallel"] = 4;
   doc["workload"]["global_batch"] = 16;
-  doc["reliability"] = {{"failure_rates", dir.write("quiet.json", quiet_rates().dump())},
-                        {"horizon", "1d"},
-                        {"seeds", 1},
-                        {"checkpoint", {{"interval", "30min"}, {"bandwidth", "100GB/s"}}},
-                        {"detection", "1min"},
-                        {"restart", "5min"},
-                        {"repair", "2d"},
-                        {"spares", {{"from", "idle-units"}, {"swap", "10min"}}},
-                        {"events", {{{"at", "1h"}, {"component", component}, {"instance", instance}}}}};
+  doc["reliability"] = test::one_day_of_scripted_failures(dir.write("quiet.json", quiet_rates().dump()));
+  doc["reliability"]["spares"] = {{"from", "idle-units"}, {"swap", "10min"}};
+  doc["reliability"]["events"] = {{{"at", "1h"}, {"component", component}, {"instance", instance}}};
   return doc;
 }
 

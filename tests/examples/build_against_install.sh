@@ -37,10 +37,13 @@ cmake --build "$work/build" -j2 >"$work/build.log" 2>&1 || { cat "$work/build.lo
 
 out=$("$work/build/zs_example_policies")
 echo "$out" | grep -q "^collective ring$" || fail "the program lists no ring policy: $out"
+echo "$out" | grep -q "^recovery shrink$" || fail "the program lists no shrink recovery policy: $out"
 echo "$out" | grep -q "daly interval for M = 24 h, C = 5 min: 117 min" || fail "Daly's interval is not 117 min: $out"
-listed=$("$zettasim" list --plugin "$work/build/zs_example_placement.so" --plugin "$work/build/zs_example_collective.so")
+listed=$("$zettasim" list --plugin "$work/build/zs_example_placement.so" --plugin "$work/build/zs_example_collective.so" \
+  --plugin "$work/build/zs_example_recovery.so")
 echo "$listed" | grep -q "placement domain-packed: .*\[plugin example-placement\]" || fail "plugin policy not listed"
 echo "$listed" | grep -q "collective direct-all-reduce: " || fail "collective plugin policy not listed"
+echo "$listed" | grep -q "  shrink-first: .*\[plugin example-recovery\]" || fail "recovery plugin policy not listed"
 
 # A package of another version is refused by find_package (the version file asks for the exact one).
 if cmake -S "$source/examples" -B "$work/other" -DCMAKE_PREFIX_PATH="$work/prefix" \

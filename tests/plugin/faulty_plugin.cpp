@@ -38,6 +38,18 @@ class ThrowingCollective : public zs::policy::CollectivePolicy {
   }
 };
 
+/// A recovery policy that always shrinks but says it never does, and one whose choice is no action.
+class DishonestRecovery : public zs::policy::RecoveryPolicy {
+ public:
+  explicit DishonestRecovery(int action) : action_(action) {}
+  zs::policy::RecoveryAction choose(const zs::policy::RankLoss&) const override {
+    return static_cast<zs::policy::RecoveryAction>(action_);
+  }
+
+ private:
+  int action_;
+};
+
 [[maybe_unused]] void add_policies(zs::policy::PolicyCatalog& catalog) {
 #if FAULT == FAULT_DUPLICATE_NAME
   catalog.collective.add("ring", "a second ring",
@@ -56,6 +68,11 @@ class ThrowingCollective : public zs::policy::CollectivePolicy {
                            return std::make_unique<ThrowingCollective>();
                          });
   catalog.checkpoint_rule.add("negative-interval", "gives -1 s", [](double, double) { return -1.0; });
+  catalog.recovery.add("secret-shrink", "shrinks though may_shrink() says it never does", [] {
+    return std::make_unique<DishonestRecovery>(static_cast<int>(zs::policy::RecoveryAction::kShrink));
+  });
+  catalog.recovery.add("no-action", "chooses a value that is no action",
+                       [] { return std::make_unique<DishonestRecovery>(7); });
 #else
   (void)catalog;
 #endif

@@ -43,9 +43,11 @@ TEST_CASE("the example plugins add their policies, tagged, once however often th
   plugin::load_plugin(example("placement"), catalog);
   plugin::load_plugin(example("collective"), catalog);
   plugin::load_plugin(example("placement"), catalog);  // again: a no-op
+  plugin::load_plugin(example("recovery"), catalog);
   CHECK(catalog.placement.entries().size() == placements + 1);
   CHECK(catalog.collective.entries().size() == collectives + 1);
-  REQUIRE(catalog.plugins.size() == 2);
+  CHECK(catalog.recovery.names() == "replace, shrink, wait-for-repair, shrink-first");
+  REQUIRE(catalog.plugins.size() == 3);
   CHECK(catalog.plugins[0].name == "example-placement");
   CHECK(catalog.plugins[1].name == "example-collective");
   CHECK(catalog.plugins[0].file.front() == '/');
@@ -60,7 +62,7 @@ TEST_CASE("each broken plugin is refused with one line naming it, and the catalo
   const std::string text_file = dir.write("not-a-library.so", "this is not an ELF file\n");
   const std::vector<std::pair<std::string, std::string>> cases = {
       {faulty("no_entry_point"), "exports no zettasim_plugin entry point"},
-      {faulty("other_version"), "built against zettasim 0.0.0-other (plugin ABI 3), this is zettasim"},
+      {faulty("other_version"), "built against zettasim 0.0.0-other (plugin ABI 4), this is zettasim"},
       {faulty("duplicate_name"), "adds collective policy \"ring\", which already exists"},
       {faulty("add_throws"), "failed to add its policies: deliberate failure while adding policies"},
       {faulty("adds_nothing"), "the plugin adds no policy"},
@@ -102,6 +104,31 @@ TEST_CASE("what a plugin's policy throws is that plugin's input error, not a cra
   } catch (const core::InputError& e) {
     CHECK(contains(e.message(), "gave an interval of -1.000000 s (expected a finite positive time)"));
   }
+}
+
+TEST_CASE("a plugin's recovery choice that is no action, or a shrink it cannot make, is its input error") {
+  policy::PolicyCatalog catalog;
+  plugin::load_plugin(faulty("policy_throws"), catalog);
+  policy::RankLoss loss;
+  loss.ranks = 1;
+  const auto refusal = [&](const std::string& name) {
+    try {
+      (void)catalog.recovery.at(name).make()->choose(loss);
+    } catch (const core::InputError& e) {
+      CHECK(contains(e.file(), "zs_faulty_plugin_policy_throws.so"));
+      return e.message();
+    }
+    return std::string();
+  };
+  CHECK(
+      refusal("secret-shrink") ==
+      "recovery policy \"secret-shrink\" of this plugin chose to shrink, but its may_shrink() says it never "
+      "does");
+  CHECK(refusal("no-action") ==
+        "recovery policy \"no-action\" of this plugin chose recovery action 7, which "
+        "is none of replace, shrink, wait for repair");
+  loss.replicas_to_drop = 1;  // a shrink is possible here, so the honest part of the choice passes
+  CHECK(catalog.recovery.at("secret-shrink").make()->choose(loss) == policy::RecoveryAction::kShrink);
 }
 
 TEST_CASE("a plugin's estimate that is not a time of at least zero is that plugin's input error") {

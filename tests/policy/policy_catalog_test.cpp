@@ -11,7 +11,7 @@ TEST_CASE("built-in policies are found by name") {
   for (const char* name : {"ring", "rings", "recursive", "tree", "double-binary-tree", "in-network",
                            "hierarchical", "pairwise", "auto"})
     CHECK(policy::make_collective_policy(name)->name() == name);
-  CHECK(policy::builtin_policies().size() == 13);
+  CHECK(policy::builtin_policies().size() == 16);
 }
 
 TEST_CASE("an unknown policy name lists the known ones") {

@@ -39,4 +39,17 @@ inline nlohmann::json quiet_parts(const std::vector<std::pair<std::string, std::
           {"components", components}};
 }
 
+/// A reliability section of one day and one seed for scripted failures: the rate table at `rates_file`,
+/// checkpoints every 30 min to a 100 GB/s store, detection 1 min, restart 5 min, repair 2 days (past the
+/// horizon); a test adds its spares, recovery and events.
+inline nlohmann::json one_day_of_scripted_failures(const std::string& rates_file) {
+  return {{"failure_rates", rates_file},
+          {"horizon", "1d"},
+          {"seeds", 1},
+          {"checkpoint", {{"interval", "30min"}, {"bandwidth", "100GB/s"}}},
+          {"detection", "1min"},
+          {"restart", "5min"},
+          {"repair", "2d"}};
+}
+
 }  // namespace zs::test
