@@ -77,8 +77,9 @@ nlohmann::json failed_record(uint64_t index, int status, const std::string& last
     why =
         "the point's process exited with status " + std::to_string(WEXITSTATUS(status)) + " without a result";
   }
-  nlohmann::json record = {
-      {"point", index}, {"status", "failed"}, {"error", why + (last_line.empty() ? "" : ": " + last_line)}};
+  nlohmann::json record = {{"point", index},
+                           {"status", point_statuses().name(PointStatus::kFailed)},
+                           {"error", why + (last_line.empty() ? "" : ": " + last_line)}};
   if (killed_from_outside(status)) record["retry"] = true;
   return record;
 }
@@ -114,7 +115,7 @@ void run_points_locally(const SweepJournal& journal, const std::vector<uint64_t>
       record = failed_record(index, status, last_line_of(journal.log(index).string()));
       journal.write(index, *record);
     }
-    progress.finished(record->at("status") != "ok");
+    progress.finished(status_of(*record) != PointStatus::kOk);
   }
   progress.running(0);
 }

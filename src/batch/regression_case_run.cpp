@@ -5,6 +5,7 @@
 #include "output/goodput_report.hpp"
 #include "output/run_record.hpp"
 #include "plugin/scenario_with_plugins.hpp"
+#include "scenario/regression_check.hpp"
 #include "study/goodput_study.hpp"
 #include "study/scenario_simulation.hpp"
 
@@ -35,12 +36,12 @@ nlohmann::json run_regression_case(const core::FileSource& files, const scenario
   nlohmann::json record = {{"case", c.name}};
   try {
     record["result"] = case_result(files, c, plugins);
-    record["status"] = "ok";
+    record["status"] = scenario::case_statuses().name(scenario::CaseStatus::kOk);
   } catch (const core::InputError& e) {
-    record["status"] = "error";
+    record["status"] = scenario::case_statuses().name(scenario::CaseStatus::kError);
     record["error"] = e.what();
   } catch (const std::exception& e) {
-    record["status"] = "error";
+    record["status"] = scenario::case_statuses().name(scenario::CaseStatus::kError);
     record["error"] = "internal error: " + core::one_line(e.what());
   }
   return record;

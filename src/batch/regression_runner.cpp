@@ -22,6 +22,7 @@
 #include "core/file_source.hpp"
 #include "output/output_formats.hpp"
 #include "plugin/scenario_with_plugins.hpp"
+#include "scenario/regression_check.hpp"
 
 namespace zs::batch {
 namespace fs = std::filesystem;
@@ -90,7 +91,7 @@ std::vector<nlohmann::json> run_cases(const RegressionOptions& options, size_t c
     records[index] = read_record(record_file(index));
     if (records[index].is_null())
       records[index] = {
-          {"status", "error"},
+          {"status", scenario::case_statuses().name(scenario::CaseStatus::kError)},
           {"error", failed_record(index, status, last_line_of(log_file(index).string()))["error"]}};
   }
   return records;

@@ -63,7 +63,7 @@ void wait_for(const std::string& id, const SweepJournal& journal, const std::vec
       if (reported[i] || !journal.finished(points[i])) continue;
       reported[i] = true;
       ++done;
-      progress.finished(journal.record(points[i])->at("status") != "ok");
+      progress.finished(status_of(*journal.record(points[i])) != PointStatus::kOk);
     }
     progress.running(active ? points.size() - done : 0);
     if (!active) return;
@@ -119,7 +119,7 @@ void run_points_on_slurm(const SweepJournal& journal, const std::vector<uint64_t
   for (uint64_t p : left)
     if (!journal.record(p)) {
       journal.write(p, {{"point", p},
-                        {"status", "failed"},
+                        {"status", point_statuses().name(PointStatus::kFailed)},
                         {"error", "Slurm job " + id + " ended without running this point (see " +
                                       (dir / "task-N.log").string() + ")"},
                         {"retry", true}});

@@ -11,6 +11,20 @@
 #include "core/version.hpp"
 
 namespace zs::batch {
+
+const core::ChoiceNames<PointStatus>& point_statuses() {
+  static const core::ChoiceNames<PointStatus> names{
+      {PointStatus::kOk, "ok"}, {PointStatus::kInvalid, "invalid"}, {PointStatus::kFailed, "failed"}};
+  return names;
+}
+
+PointStatus status_of(const nlohmann::json& record) {
+  const auto it = record.find("status");
+  if (it != record.end() && it->is_string())
+    if (const auto status = point_statuses().find(it->get<std::string>())) return *status;
+  throw std::runtime_error("a sweep point's record states no outcome (ok, invalid or failed): " +
+                           record.dump().substr(0, 200));
+}
 namespace fs = std::filesystem;
 namespace {
 

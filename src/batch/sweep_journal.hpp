@@ -11,9 +11,18 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/choice_names.hpp"
 #include "scenario/sweep_plan.hpp"
 
 namespace zs::batch {
+
+/// A point record's outcome: its result (ok), an input error (invalid), or its process failed.
+enum class PointStatus { kOk, kInvalid, kFailed };
+
+/// The outcomes' names as records and the results file write them: "ok", "invalid", "failed".
+const core::ChoiceNames<PointStatus>& point_statuses();
+/// The outcome a point's record states; throws std::runtime_error for a record that states none.
+PointStatus status_of(const nlohmann::json& record);
 
 /// DIR/plan.json holds the plan (with the zettasim version); DIR/points/N.json the record of point N,
 /// each written atomically (complete or absent, whenever the sweep is killed); DIR/logs/N.log what the

@@ -132,10 +132,10 @@ SweepOutcome run_sweep(const core::FileSource& files, const SweepOptions& option
     auto r = journal.record(p.index);
     if (!r)
       throw std::runtime_error("point " + std::to_string(p.index) + " has no record in " + dir.string());
-    const std::string status = r->at("status");
-    outcome.ok += status == "ok";
-    outcome.invalid += status == "invalid";
-    outcome.failed += status == "failed";
+    const PointStatus status = status_of(*r);
+    outcome.ok += status == PointStatus::kOk;
+    outcome.invalid += status == PointStatus::kInvalid;
+    outcome.failed += status == PointStatus::kFailed;
     r->erase("retry");
     r->erase("inputs");
     records.push_back(std::move(*r));
@@ -163,7 +163,8 @@ void run_journalled_point(const std::string& journal_dir, uint64_t index) {
     plugin::load_plugins(journal.plan().plugins, catalog);
     record = run_sweep_point(files, journal.plan(), index, journal.plan().limits, catalog);
   } catch (const core::InputError& e) {  // a plugin that no longer loads: the point is invalid, said why
-    record = {{"point", index}, {"status", "invalid"}, {"error", e.what()}};
+    record = {
+        {"point", index}, {"status", point_statuses().name(PointStatus::kInvalid)}, {"error", e.what()}};
   }
   // Every file the point read, so that a resumed sweep runs it again when one of them changed.
   std::vector<std::string> read = files.files_read();

@@ -47,14 +47,17 @@ double bytes_per_element(Dtype d) {
   return 0.0;
 }
 
+const ChoiceNames<WorkKind>& work_kinds() {
+  static const ChoiceNames<WorkKind> names{{WorkKind::kMatrix, "matrix"}, {WorkKind::kVector, "vector"}};
+  return names;
+}
+
 std::string_view to_string(WorkKind k) {
-  return k == WorkKind::kMatrix ? "matrix" : "vector";
+  return work_kinds().name(k);
 }
 
 std::optional<WorkKind> parse_work_kind(std::string_view s) {
-  if (s == "matrix") return WorkKind::kMatrix;
-  if (s == "vector") return WorkKind::kVector;
-  return std::nullopt;
+  return work_kinds().find(s);
 }
 
 }  // namespace zs::core

@@ -5,6 +5,8 @@
 #include <string>
 #include <string_view>
 
+#include "core/choice_names.hpp"
+
 namespace zs::core {
 
 /// Numeric format of an operation's arithmetic.
@@ -20,6 +22,8 @@ std::string known_dtypes();
 /// Bytes per element of the format (fp4 is 0.5).
 double bytes_per_element(Dtype d);
 
+/// The work kinds' names: "matrix", "vector".
+const ChoiceNames<WorkKind>& work_kinds();
 std::string_view to_string(WorkKind k);
 std::optional<WorkKind> parse_work_kind(std::string_view s);
 

@@ -23,15 +23,22 @@ std::string model_of(const topology::Machine& m, topology::NodeId n) {
   }
 }
 
-const char* kind_of(const topology::Machine& m, topology::NodeId n) {
-  switch (m.topology.node(n).kind) {
+/// The node's kind in words, as graph topology files write it.
+std::string kind_of(const topology::Machine& m, topology::NodeId n) {
+  return std::string(topology::node_kinds().name(m.topology.node(n).kind));
+}
+
+/// DOT's shape for a node of `kind`.
+const char* dot_shape(topology::NodeKind kind) {
+  switch (kind) {
     case topology::NodeKind::kUnit:
-      return "unit";
+      return "box";
     case topology::NodeKind::kMemory:
-      return "memory";
-    default:
-      return "switch";
+      return "cylinder";
+    case topology::NodeKind::kSwitch:
+      break;
   }
+  return "ellipse";
 }
 
 }  // namespace
@@ -42,12 +49,9 @@ std::string to_dot(const topology::Machine& m) {
   out << "graph \"" << m.name << "\" {\n";
   const auto& topo = m.topology;
   for (topology::NodeId n = 0; n < topo.nodes().size(); ++n) {
-    std::string kind = kind_of(m, n);
-    out << "  n" << n << " [label=\"" << topo.node(n).name << "\", shape="
-        << (kind == "unit"     ? "box"
-            : kind == "memory" ? "cylinder"
-                               : "ellipse");
-    if (kind != "switch") out << ", model=\"" << model_of(m, n) << "\"";
+    const topology::NodeKind kind = topo.node(n).kind;
+    out << "  n" << n << " [label=\"" << topo.node(n).name << "\", shape=" << dot_shape(kind);
+    if (kind != topology::NodeKind::kSwitch) out << ", model=\"" << model_of(m, n) << "\"";
     out << "];\n";
   }
   for (topology::LinkId l = 0; l < topo.links().size(); ++l) {
@@ -74,10 +78,11 @@ std::string to_graphml(const topology::Machine& m) {
       << "  <graph id=\"" << xml_escaped(m.name) << "\" edgedefault=\"undirected\">\n";
   const auto& topo = m.topology;
   for (topology::NodeId n = 0; n < topo.nodes().size(); ++n) {
-    std::string kind = kind_of(m, n);
+    const topology::NodeKind kind = topo.node(n).kind;
     out << "    <node id=\"n" << n << "\"><data key=\"name\">" << xml_escaped(topo.node(n).name)
-        << "</data><data key=\"kind\">" << kind << "</data>";
-    if (kind != "switch") out << "<data key=\"model\">" << xml_escaped(model_of(m, n)) << "</data>";
+        << "</data><data key=\"kind\">" << kind_of(m, n) << "</data>";
+    if (kind != topology::NodeKind::kSwitch)
+      out << "<data key=\"model\">" << xml_escaped(model_of(m, n)) << "</data>";
     out << "</node>\n";
   }
   for (topology::LinkId l = 0; l < topo.links().size(); ++l) {

@@ -20,7 +20,7 @@ std::string validation_report(const scenario::ValidationSpec& spec,
       << column("predicted", 11) << column("published", 11) << "error\n";
   for (const auto& r : results) {
     const auto& w = r.row;
-    std::string plan = w.scheme == "zero-3"
+    std::string plan = w.scheme == scenario::ValidationScheme::kZero3
                            ? "ZeRO-3, dp " + std::to_string(w.gpus)
                            : "tp " + std::to_string(w.tensor_parallel) + " pp " +
                                  std::to_string(w.pipeline_parallel) +
@@ -72,7 +72,7 @@ nlohmann::json validation_json(const scenario::ValidationSpec& spec,
     nlohmann::json j = {{"name", r.row.name()},
                         {"table", r.row.table},
                         {"params_billion", r.row.params_billion},
-                        {"scheme", r.row.scheme},
+                        {"scheme", std::string(scenario::validation_schemes().name(r.row.scheme))},
                         {"gpus", r.row.gpus},
                         {"published_tflops_per_gpu", r.row.published_tflops}};
     if (r.predicted_tflops) {

@@ -84,11 +84,12 @@ std::vector<ValidationRow> read_rows(const std::string& text, const std::string&
     ValidationRow r;
     r.table = integer(0);
     r.params_billion = number_cell(path, number, kColumns[1], cells[1], false);
-    r.scheme = cells[2];
-    if (r.scheme != "ptd-p" && r.scheme != "zero-3")
+    const auto scheme = validation_schemes().find(cells[2]);
+    if (!scheme)
       throw core::InputError(path, "",
                              "line " + std::to_string(number) +
-                                 ", column scheme: expected ptd-p or zero-3, got \"" + r.scheme + "\"");
+                                 ", column scheme: expected ptd-p or zero-3, got \"" + cells[2] + "\"");
+    r.scheme = *scheme;
     r.layers = integer(3);
     r.hidden = integer(4);
     r.heads = integer(5);
@@ -118,9 +119,15 @@ std::string format_billion(double b) {
 
 }  // namespace
 
+const core::ChoiceNames<ValidationScheme>& validation_schemes() {
+  static const core::ChoiceNames<ValidationScheme> names{{ValidationScheme::kPtdP, "ptd-p"},
+                                                         {ValidationScheme::kZero3, "zero-3"}};
+  return names;
+}
+
 std::string ValidationRow::name() const {
-  return "table" + std::to_string(table) + "-" + format_billion(params_billion) + "B-" + scheme + "-" +
-         std::to_string(gpus) + "gpu";
+  return "table" + std::to_string(table) + "-" + format_billion(params_billion) + "B-" +
+         std::string(validation_schemes().name(scheme)) + "-" + std::to_string(gpus) + "gpu";
 }
 
 ValidationSpec ValidationSpec::load(const core::FileSource& files, const std::string& path) {
@@ -203,7 +210,7 @@ RowScenario row_scenario(const ValidationSpec& spec, const ValidationRow& row) {
                              {"recompute", spec.recompute},
                              {"flash_attention", spec.flash_attention},
                              {"batched_exchanges", spec.batched_exchanges},
-                             {"zero_stage", row.scheme == "zero-3" ? 3 : 0}};
+                             {"zero_stage", row.scheme == ValidationScheme::kZero3 ? 3 : 0}};
   if (row.virtual_stages > 1) {
     workload["schedule"] = "interleaved-1f1b";
     workload["virtual_stages"] = row.virtual_stages;
@@ -211,8 +218,9 @@ RowScenario row_scenario(const ValidationSpec& spec, const ValidationRow& row) {
   nlohmann::json scenario = {{"kind", "scenario"},
                              {"name", name},
                              {"description", "Megatron-LM SC'21 Table " + std::to_string(row.table) + ", " +
-                                                 format_billion(row.params_billion) + "B " + row.scheme +
-                                                 " on " + std::to_string(row.gpus) + " GPUs"},
+                                                 format_billion(row.params_billion) + "B " +
+                                                 std::string(validation_schemes().name(row.scheme)) + " on " +
+                                                 std::to_string(row.gpus) + " GPUs"},
                              {"seed", 1},
                              {"fidelity", spec.fidelity},
                              {"machine", {{"topology", leaf(topology_file)}, {"models", models}}},
@@ -239,7 +247,7 @@ std::vector<TrendCheck> table2_trends(const std::vector<RowResult>& results, boo
     const std::optional<double> v =
         use_published ? std::optional<double>(r.row.published_tflops) : r.predicted_tflops;
     auto& cell = by_model[r.row.params_billion][r.row.gpus];
-    (r.row.scheme == "ptd-p" ? cell.first : cell.second) = v;
+    (r.row.scheme == ValidationScheme::kPtdP ? cell.first : cell.second) = v;
   }
   std::vector<TrendCheck> out;
   for (const auto& [params, scales] : by_model) {

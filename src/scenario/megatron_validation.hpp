@@ -7,17 +7,24 @@
 #include <string>
 #include <vector>
 
+#include "core/choice_names.hpp"
 #include "core/file_source.hpp"
 #include "scenario/error_summary.hpp"
 #include "scenario/run_override.hpp"
 
 namespace zs::scenario {
 
+/// How a published row parallelizes: tensor + pipeline + data (PTD-P), or data parallel with ZeRO stage 3.
+enum class ValidationScheme { kPtdP, kZero3 };
+
+/// The schemes' names as the rows file writes them: "ptd-p", "zero-3".
+const core::ChoiceNames<ValidationScheme>& validation_schemes();
+
 /// One published configuration and its throughput.
 struct ValidationRow {
   uint32_t table = 0;         ///< 1 or 2 (the paper's table)
   double params_billion = 0;  ///< as printed
-  std::string scheme;  ///< "ptd-p" (tensor + pipeline + data) or "zero-3" (data parallel, ZeRO stage 3)
+  ValidationScheme scheme = ValidationScheme::kPtdP;
   uint32_t layers = 0, hidden = 0, heads = 0;
   uint32_t tensor_parallel = 1, pipeline_parallel = 1, virtual_stages = 1;
   uint32_t gpus = 0;

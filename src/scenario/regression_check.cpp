@@ -72,11 +72,16 @@ std::optional<double> metric_value(const nlohmann::json& result, const Regressio
   return std::nullopt;
 }
 
+const core::ChoiceNames<CaseStatus>& case_statuses() {
+  static const core::ChoiceNames<CaseStatus> names{{CaseStatus::kOk, "ok"}, {CaseStatus::kError, "error"}};
+  return names;
+}
+
 std::vector<MetricCheck> check_case(const RegressionCase& c, const nlohmann::json& record,
                                     const RegressionBaselines& baselines) {
   std::vector<MetricCheck> out;
   const auto held = baselines.find(c.name);
-  const bool ran = record.value("status", "") == "ok";
+  const bool ran = case_statuses().find(record.value("status", "")) == CaseStatus::kOk;
   for (const auto& metric : c.metrics) {
     MetricCheck check{c.name, metric, std::nullopt, std::nullopt, Verdict::kError, ""};
     if (held != baselines.end())

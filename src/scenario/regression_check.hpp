@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/choice_names.hpp"
 #include "scenario/regression_suite.hpp"
 
 namespace zs::scenario {
@@ -41,6 +42,12 @@ struct MetricCheck {
 /// The verdict of `now` against `baseline` under `metric`'s direction and tolerance. The tolerance is
 /// inclusive: a change of exactly the tolerance holds.
 Verdict compare(const RegressionMetric& metric, double baseline, double now);
+
+/// A regression case record's outcome: its result (ok), or an error (its input or its process).
+enum class CaseStatus { kOk, kError };
+
+/// The outcomes' names as case records write them: "ok", "error".
+const core::ChoiceNames<CaseStatus>& case_statuses();
 
 /// The checks of case `c` given its record ({"status": "ok", "result"} or {"status": "error", "error"})
 /// against `baselines`, in the case's metric order.

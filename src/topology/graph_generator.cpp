@@ -15,7 +15,7 @@ const core::ParamTable& node_params() {
   static const core::ParamTable table(
       "topology.graph.node", "one node of an explicit graph",
       {core::Param::text("name", "the node's name, unique"),
-       core::Param::text("kind", "\"unit\", \"switch\" or \"memory\""),
+       core::Param::choice("kind", node_kinds().names(), "what the node is").noun("node kind"),
        core::Param::text("model",
                          "the node's model bound in the machine's models: a compute-unit, switch or "
                          "memory-pool model; a switch may leave it out (an ideal switch)")
@@ -59,21 +59,22 @@ void generate_graph(core::ParamReader& params, ModelBinder& binder, Machine& mac
     core::ParamReader& n = nodes[i];
     std::string name = n.get<std::string>("name");
     if (by_name.count(name)) throw n.error("name", "duplicate node name \"" + name + "\"");
-    std::string kind = n.get<std::string>("kind");
-    NodeId id;
-    if (kind == "unit")
-      id = machine.topology.add_unit(name, binder.unit_model(n, "model"));
-    else if (kind == "switch")
-      id = machine.topology.add_switch(name, binder.optional_switch_model(n, "model"));
-    else if (kind == "memory") {
-      if (!n.has("attach"))
-        throw n.error("missing required key \"attach\" (the unit or switch the pool hangs off)");
-      pools.push_back({i, name, binder.memory_model(n, "model"), *n.find<std::string>("attach")});
-      n.finish();
-      by_name.emplace(name, std::numeric_limits<NodeId>::max());
-      continue;
-    } else
-      throw n.error("kind", "expected \"unit\", \"switch\" or \"memory\", got \"" + kind + "\"");
+    NodeId id = 0;
+    switch (n.get_choice("kind", node_kinds())) {
+      case NodeKind::kUnit:
+        id = machine.topology.add_unit(name, binder.unit_model(n, "model"));
+        break;
+      case NodeKind::kSwitch:
+        id = machine.topology.add_switch(name, binder.optional_switch_model(n, "model"));
+        break;
+      case NodeKind::kMemory:
+        if (!n.has("attach"))
+          throw n.error("missing required key \"attach\" (the unit or switch the pool hangs off)");
+        pools.push_back({i, name, binder.memory_model(n, "model"), *n.find<std::string>("attach")});
+        n.finish();
+        by_name.emplace(name, std::numeric_limits<NodeId>::max());
+        continue;
+    }
     n.finish();
     by_name.emplace(name, id);
   }

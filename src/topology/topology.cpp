@@ -5,6 +5,12 @@
 
 namespace zs::topology {
 
+const core::ChoiceNames<NodeKind>& node_kinds() {
+  static const core::ChoiceNames<NodeKind> names{
+      {NodeKind::kUnit, "unit"}, {NodeKind::kSwitch, "switch"}, {NodeKind::kMemory, "memory"}};
+  return names;
+}
+
 NodeId Topology::add_node(std::string name, NodeKind kind, uint32_t model) {
   if (nodes_.size() >= node_limit_)
     throw MachineTooLarge("the machine would have more than " + std::to_string(node_limit_) +

@@ -7,6 +7,8 @@
 #include <utility>
 #include <vector>
 
+#include "core/choice_names.hpp"
+
 namespace zs::topology {
 
 using NodeId = uint32_t;
@@ -21,6 +23,9 @@ inline constexpr uint32_t kNoCircuit = 0xffffffffu;
 inline constexpr uint32_t kNoPod = 0xffffffffu;
 
 enum class NodeKind : uint8_t { kUnit, kSwitch, kMemory };
+
+/// The names graph topology files and exported graphs give node kinds: "unit", "switch", "memory".
+const core::ChoiceNames<NodeKind>& node_kinds();
 
 struct Node {
   std::string name;

@@ -60,6 +60,17 @@ const core::ChoiceNames<RecomputeMethod>& recompute_methods() {
   return names;
 }
 
+/// "gradient_dtype": auto (as Megatron-LM: fp16 for fp16 models, fp32 otherwise) or a dtype.
+enum class GradientDtypeSetting { kAuto, kFp32, kBf16, kFp16 };
+
+const core::ChoiceNames<GradientDtypeSetting>& gradient_dtype_settings() {
+  static const core::ChoiceNames<GradientDtypeSetting> names{{GradientDtypeSetting::kAuto, "auto"},
+                                                             {GradientDtypeSetting::kFp32, "fp32"},
+                                                             {GradientDtypeSetting::kBf16, "bf16"},
+                                                             {GradientDtypeSetting::kFp16, "fp16"}};
+  return names;
+}
+
 const core::ChoiceNames<Fp8Recipe>& fp8_recipes() {
   static const core::ChoiceNames<Fp8Recipe> names{{Fp8Recipe::kNone, "none"},
                                                   {Fp8Recipe::kTransformerEngine, "transformer-engine"},
@@ -120,7 +131,7 @@ const core::ParamTable& ParallelPlan::params() {
                       "with full recomputation: layers per group (uniform) or recomputed layers per virtual "
                       "stage (block)")
            .or_default(1),
-       Param::choice("gradient_dtype", {"auto", "fp32", "bf16", "fp16"},
+       Param::choice("gradient_dtype", gradient_dtype_settings().names(),
                      "element type of gradients, held and reduced over data parallelism; auto: as "
                      "Megatron-LM, fp16 for fp16 models and fp32 otherwise")
            .noun("gradient dtype")
@@ -302,8 +313,20 @@ ParallelPlan ParallelPlan::from_params(core::ParamReader& json, const Transforme
                                 std::string(to_string(p.recompute)) + "\"");
   p.recompute_method = json.get_choice("recompute_method", recompute_methods());
   p.recompute_layers = static_cast<uint32_t>(json.get<int64_t>("recompute_layers"));
-  const std::string gradients = json.get<std::string>("gradient_dtype");
-  p.gradient_dtype = gradients == "auto" ? p.gradients_in(model) : *core::parse_dtype(gradients);
+  switch (json.get_choice("gradient_dtype", gradient_dtype_settings())) {
+    case GradientDtypeSetting::kAuto:
+      p.gradient_dtype = p.gradients_in(model);
+      break;
+    case GradientDtypeSetting::kFp32:
+      p.gradient_dtype = core::Dtype::kFp32;
+      break;
+    case GradientDtypeSetting::kBf16:
+      p.gradient_dtype = core::Dtype::kBf16;
+      break;
+    case GradientDtypeSetting::kFp16:
+      p.gradient_dtype = core::Dtype::kFp16;
+      break;
+  }
   p.gradient_clipping = json.get<bool>("gradient_clipping");
   p.offload_optimizer = json.get<bool>("offload_optimizer");
   p.overlap_expert_communication = json.get<bool>("overlap_expert_communication");

@@ -82,9 +82,9 @@ uint32_t StageBuilder::p2p(const std::string& name, const std::string& phase, P2
   return add(name, phase, stream, std::move(deps), P2POp{dir, "pp", offset, bytes, plan_.chunks() > 1});
 }
 
-void StageBuilder::loss(const std::string& at, const std::string& phase) {
+void StageBuilder::loss(const std::string& at, bool forward) {
   const double logits = tokens() * model_.vocab / tp();
-  const bool forward = phase == "forward";
+  const std::string phase = forward ? "forward" : "backward";
   add(at + "loss/" + phase, phase, kCompute, {},
       loss_step(logits, forward ? kLossForwardBytesPerLogit : kLossBackwardBytesPerLogit));
   if (!forward || plan_.tensor_parallel == 1) return;
@@ -93,12 +93,12 @@ void StageBuilder::loss(const std::string& at, const std::string& phase) {
                core::Bytes(tokens() * kLossAllReduceBytesPerToken));
 }
 
-void StageBuilder::reduce_amaxes(const std::string& at, const std::string& phase, uint32_t chunk) {
+void StageBuilder::reduce_amaxes(const std::string& at, bool forward, uint32_t chunk) {
+  const std::string phase = forward ? "forward" : "backward";
   if (!layout_.amax_reduction) return;
   double products = 0.0;
   for (uint32_t l : chunk_layers(model_, plan_, stage_, chunk)) products += fp8_products(l);
-  const double per_product =
-      phase == "forward" ? MixedPrecision::kForwardAmaxes : MixedPrecision::kBackwardAmaxes;
+  const double per_product = forward ? MixedPrecision::kForwardAmaxes : MixedPrecision::kBackwardAmaxes;
   collective(at + "fp8-amax-all-reduce-" + phase, phase, CollectiveKind::kAllReduce, kAmaxGroup,
              core::Bytes(products * per_product * MixedPrecision::kAmaxBytes));
 }
@@ -126,18 +126,18 @@ void StageBuilder::forward_step(uint32_t mb, uint32_t chunk) {
       wait_for_.insert(wait_for_.end(), gathered->second.begin(), gathered->second.end());
     layer_forward(l, mb, layer_prefix(at, l), "forward");
   }
-  reduce_amaxes(at, "forward", chunk);
+  reduce_amaxes(at, true, chunk);
   if (virtual_stage(chunk) + 1 == virtual_stages()) {
     compute(at + "logits/forward", "forward", model_.logits_forward_flops(plan_.micro_batch) / (tp() * cp()),
             double(model_.vocab) * model_.hidden / tp());
-    loss(at, "forward");
+    loss(at, true);
   }
 }
 
 void StageBuilder::backward_step(uint32_t mb, uint32_t chunk) {
   const std::string at = step_prefix(mb, chunk);
   if (virtual_stage(chunk) + 1 == virtual_stages()) {
-    loss(at, "backward");
+    loss(at, false);
     compute(at + "logits/backward", "backward",
             model_.logits_forward_flops(plan_.micro_batch) * 2.0 / (tp() * cp()),
             2.0 * model_.vocab * model_.hidden / tp());
@@ -156,7 +156,7 @@ void StageBuilder::backward_step(uint32_t mb, uint32_t chunk) {
     for (const Bucket& b : reduced)
       if (b.first_layer == layers[i]) reduce_bucket(layer_prefix(at, layers[i]), b);
   }
-  reduce_amaxes(at, "backward", chunk);
+  reduce_amaxes(at, false, chunk);
 }
 
 void StageBuilder::batched_steps(const std::vector<PipelineStep>& steps) {

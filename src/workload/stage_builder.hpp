@@ -199,7 +199,7 @@ class StageBuilder {
 
   /// The cross-entropy loss over this rank's logits (the micro-batch's tokens x vocab / tp): forward
   /// with its tensor-parallel all-reduces of one fp32 value per token, or backward.
-  void loss(const std::string& at, const std::string& phase);
+  void loss(const std::string& at, bool forward);
 
   /// One forward or backward pass of a micro-batch through a model chunk; with `exchanges`, from its
   /// receive to its send.
@@ -210,7 +210,7 @@ class StageBuilder {
   /// Transformer Engine's amax reduction at the end of a chunk's forward or backward (fp8_amax_reduction):
   /// one all-reduce on the compute stream over the "amax" communicator of 4 B per amax, three per fp8
   /// product in forward (input, weight, output) and two in backward (output and input gradients).
-  void reduce_amaxes(const std::string& at, const std::string& phase, uint32_t chunk);
+  void reduce_amaxes(const std::string& at, bool forward, uint32_t chunk);
 
   /// The products Transformer Engine runs in fp8 in layer `l` on this rank: the attention projections,
   /// and the dense FFN's two or, in an MoE layer, two per local expert and two for the shared experts.

@@ -1,6 +1,7 @@
 // Transformer parameter and FLOP accounting.
 #include "workload/transformer_spec.hpp"
 
+#include "core/choice_names.hpp"
 #include "core/param_reader.hpp"
 
 namespace zs::workload {
@@ -33,10 +34,22 @@ Enum choice(core::ParamReader& r, const char* key,
   throw r.error(key, "unknown value \"" + text + "\" (known: " + known + ")");
 }
 
+/// The attention kinds an "attention" object names (multi-head attention is its absence).
+enum class AttentionType { kMla };
+
+const core::ChoiceNames<AttentionType>& attention_types() {
+  static const core::ChoiceNames<AttentionType> names{{AttentionType::kMla, "mla"}};
+  return names;
+}
+
 const core::ParamTable& mla_params() {
   static const core::ParamTable table(
       "transformer.attention", "multi-head latent attention (DeepSeek-V2/V3): low-rank query and key/value",
-      {core::Param::text("type", "\"mla\""), count_param("q_lora_rank", "rank of the query compression"),
+      {core::Param::choice("type", attention_types().names(),
+                           "mla (DeepSeek's multi-head latent attention; omit \"attention\" for multi-head "
+                           "attention)")
+           .noun("attention type"),
+       count_param("q_lora_rank", "rank of the query compression"),
        count_param("kv_lora_rank", "rank of the joint key/value compression"),
        count_param("qk_nope_head_dim", "per-head query/key width without rotary position"),
        count_param("qk_rope_head_dim", "per-head query/key width with rotary position"),
@@ -145,8 +158,7 @@ TransformerSpec TransformerSpec::from_json(core::JsonObject& object) {
   m.tied_embeddings = json.get<bool>("tied_embeddings");
   if (json.has("attention")) {
     core::ParamReader a = json.part("attention");
-    if (a.get<std::string>("type") != "mla")
-      throw a.error("type", "expected \"mla\" (omit \"attention\" for multi-head attention)");
+    a.get_choice("type", attention_types());  // one kind so far: multi-head latent attention
     if (m.head_dim != 0)
       throw json.error("head_dim", "MLA gives its head widths in \"attention\"; omit head_dim");
     m.mla = MlaSpec{count(a, "q_lora_rank"), count(a, "kv_lora_rank"), count(a, "qk_nope_head_dim"),
@@ -188,7 +200,7 @@ nlohmann::json TransformerSpec::to_json() const {
                       {"tied_embeddings", tied_embeddings}};
   if (!mla) j["head_dim"] = static_cast<uint32_t>(head_width());
   if (mla)
-    j["attention"] = {{"type", "mla"},
+    j["attention"] = {{"type", attention_types().name(AttentionType::kMla)},
                       {"q_lora_rank", mla->q_lora_rank},
                       {"kv_lora_rank", mla->kv_lora_rank},
                       {"qk_nope_head_dim", mla->qk_nope_head_dim},

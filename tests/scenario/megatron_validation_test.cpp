@@ -113,7 +113,8 @@ TEST_CASE("the Table 2 trend test holds on the paper's own figures, and fails wh
   CHECK(trends[0].ptdp_retained == doctest::Approx(141.0 / 153.0));
 
   // Predictions where ZeRO-3 keeps its throughput: the trend must not hold.
-  for (auto& r : results) r.predicted_tflops = r.row.scheme == "zero-3" ? 200.0 : 150.0;
+  for (auto& r : results)
+    r.predicted_tflops = r.row.scheme == scenario::ValidationScheme::kZero3 ? 200.0 : 150.0;
   for (const auto& t : scenario::table2_trends(results, false)) CHECK_FALSE(t.holds);
   // Without predictions there is nothing to compare: not checked, and the summary fails.
   for (auto& r : results) r.predicted_tflops.reset();
