@@ -67,7 +67,7 @@ GoodputSimulation::GoodputSimulation(const FailureRates& rates, const GoodputCon
       delta_(config.checkpoint_cost.value()),
       cycle_(interval + config.checkpoint_cost.value()),
       horizon_(config.horizon.value()),
-      peer_(config.peer),
+      peer_(config.peer.get()),
       restart_(config.restart.value()),
       degradations_(config.degradations),
       free_ports_(job_.spare_ports()) {

@@ -20,8 +20,8 @@ namespace zs::reliability {
 /// elastic shrinks change what the time is worth. One method per event; run() once.
 class GoodputSimulation {
  public:
-  /// `config` (and what it points to) must outlive the simulation; its caches of degraded iterations
-  /// fill as states are first met.
+  /// Reads `config` (held by reference for the simulation's life); its caches of degraded and displaced
+  /// iterations fill as states are first met.
   GoodputSimulation(const FailureRates& rates, const GoodputConfig& config, double interval, uint64_t seed,
                     bool keep_timeline);
 

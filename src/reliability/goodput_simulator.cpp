@@ -55,7 +55,7 @@ void check_expected_events(const GoodputConfig& cfg, double mtbf, double interva
 }  // namespace
 
 GoodputSummary simulate_goodput(const FailureRates& rates, const GoodputConfig& cfg, uint64_t seed,
-                                uint32_t seeds) {
+                                uint32_t seeds, core::ProgressSink* progress) {
   GoodputSummary s;
   s.seeds = seeds;
   std::optional<JobComponents> own;
@@ -84,7 +84,7 @@ GoodputSummary simulate_goodput(const FailureRates& rates, const GoodputConfig& 
       values.push_back(it == run.by_component.end() ? 0.0 : static_cast<double>(it->second));
     }
     if (k == 0) s.first = std::move(run);
-    if (cfg.progress != nullptr) cfg.progress->report({double(k + 1), double(seeds), "seeds"});
+    if (progress != nullptr) progress->report({double(k + 1), double(seeds), "seeds"});
   }
   s.ettr = estimate(ettr);
   s.goodput = estimate(goodput);

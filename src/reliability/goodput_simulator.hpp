@@ -48,7 +48,6 @@ struct PeerCheckpoints {
 /// A job and its recovery setup. Times in seconds.
 struct GoodputConfig {
   core::Seconds iteration{0};              ///< one training iteration on the healthy machine (the engine's)
-  core::ProgressSink* progress = nullptr;  ///< told the seeds done
   double tokens_per_iteration = 0;         ///< for goodput
   uint64_t units = 0;                      ///< units the job runs on
   core::Seconds horizon{0};                ///< wall-clock time simulated
@@ -61,7 +60,7 @@ struct GoodputConfig {
   core::Seconds repair{0};     ///< a failed unit back in service (in the spare pool, or the job's if none)
   /// The job's component instances (topology domains need the machine); null: unit, host and job
   /// components of `units` ranks.
-  const JobComponents* job = nullptr;
+  std::shared_ptr<const JobComponents> job;
   std::vector<Failure> scripted;  ///< failures at given times, besides the random ones (scripted = true)
   /// What replaces the ranks a failed part stops: spares, a shrink or the repair (policy::RankLoss).
   std::shared_ptr<const policy::RecoveryPolicy> recovery = std::make_shared<policy::ReplaceRecovery>();
@@ -76,17 +75,18 @@ struct GoodputConfig {
   std::vector<Degradation> degradations;  ///< scripted ones
   StragglerProcess stragglers;            ///< random ones
   /// The iteration times while degradations are in force (the engine re-simulates them); needed when
-  /// there are any. Owned by the caller, which reads the states met once the run is done.
-  DegradedIterations* degraded = nullptr;
+  /// there are any. The seeds fill its cache of states; the caller reads the states met once done.
+  std::shared_ptr<DegradedIterations> degraded;
   /// Re-placement: spares are the machine's idle units, and a failure's ranks move onto the ones the
-  /// placement policy picks (instead of `spares` abstract units swapped in place). Null: not used.
-  const RePlacementSetup* re_placement = nullptr;
+  /// placement policy picks (instead of `spares` abstract units swapped in place). Null: not used. Its
+  /// cache of displaced iterations fills as the seeds meet them.
+  std::shared_ptr<const RePlacementSetup> re_placement;
   /// Per rank, its class for the cache of degraded iteration times: a straggler on any rank of a class is
   /// taken to cost the same (the ranks that run the same program). Empty: every rank its own class.
   std::vector<uint32_t> class_of_rank;
   /// Two-tier checkpoints to peer memory (checkpoint_cost is then the snapshot's, checkpoint_drain 0).
   /// Null: one tier.
-  const PeerCheckpoints* peer = nullptr;
+  std::shared_ptr<const PeerCheckpoints> peer;
   /// Events one seed may be expected to simulate (failures, random stragglers, peer-checkpoint cycles)
   /// before a run is refused; bounds time and memory (the first seed's timeline keeps every event).
   double max_events_per_seed = kDefaultMaxEventsPerSeed;
@@ -158,8 +158,9 @@ class WorkLimitExceeded : public std::runtime_error {
 };
 
 /// `seeds` seeds from `seed`; the interval from the config's checkpoint policy and the job's MTBF.
-/// Throws WorkLimitExceeded before simulating anything when one seed expects too many events.
+/// `progress`, when given, is told the seeds done during the call. Throws WorkLimitExceeded before
+/// simulating anything when one seed expects too many events.
 GoodputSummary simulate_goodput(const FailureRates& rates, const GoodputConfig& config, uint64_t seed,
-                                uint32_t seeds);
+                                uint32_t seeds, core::ProgressSink* progress = nullptr);
 
 }  // namespace zs::reliability

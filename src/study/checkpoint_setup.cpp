@@ -94,14 +94,13 @@ void check_room_for_snapshots(const scenario::Scenario& s, const std::string& fi
 
 }  // namespace
 
-CheckpointDescription apply_checkpoint_setup(const scenario::Scenario& s, const std::string& file,
-                                             const policy::Placement& placement, double state,
-                                             reliability::PeerCheckpoints& peer,
-                                             reliability::GoodputConfig& cfg,
-                                             const policy::PolicyCatalog& policies) {
+CheckpointSetup checkpoint_setup(const scenario::Scenario& s, const std::string& file,
+                                 const policy::Placement& placement, double state,
+                                 const policy::PolicyCatalog& policies) {
   const auto& rel = *s.reliability;
   auto sec = [](core::Seconds x) { return core::display(x); };
-  CheckpointDescription d;
+  CheckpointSetup out;
+  CheckpointDescription& d = out.description;
   d.json = {{"state_bytes", state}};
   const std::string path = rel.peer_memory ? "/reliability/checkpoint/persistent" : "/reliability/checkpoint";
   const StoreTimes store = store_times(s, file, rel.store, path, state);
@@ -110,16 +109,15 @@ CheckpointDescription apply_checkpoint_setup(const scenario::Scenario& s, const 
     const std::string where =
         size + " to " + rel.store.describe() + " (" + core::display(core::Bytes(state) / store.write) + ")";
     if (rel.snapshot_bandwidth.value() > 0) {
-      cfg.checkpoint_cost = core::Bytes(state) / rel.snapshot_bandwidth;
-      cfg.checkpoint_drain = store.write;
-      d.text = where + ", asynchronous: " + sec(cfg.checkpoint_cost) + " snapshot then " +
-               sec(cfg.checkpoint_drain) + " drain";
+      out.cost = core::Bytes(state) / rel.snapshot_bandwidth;
+      out.drain = store.write;
+      d.text = where + ", asynchronous: " + sec(out.cost) + " snapshot then " + sec(out.drain) + " drain";
     } else {
-      cfg.checkpoint_cost = store.write;
-      d.text = where + " = " + sec(cfg.checkpoint_cost);
+      out.cost = store.write;
+      d.text = where + " = " + sec(out.cost);
     }
     d.json["store"] = rel.store.describe();
-    return d;
+    return out;
   }
 
   const workload::PeerRule rule = peer_rule_of(s, file);
@@ -127,30 +125,30 @@ CheckpointDescription apply_checkpoint_setup(const scenario::Scenario& s, const 
   for (const auto& role : s.trace.roles)
     state_of_role.push_back(role.memory->weights + role.memory->optimizer);
   check_room_for_snapshots(s, file, placement, state_of_role);
-  peer.peer_of_rank.resize(s.trace.mesh.size());
-  for (uint64_t r = 0; r < s.trace.mesh.size(); ++r) peer.peer_of_rank[r] = rule.peer_of(s.trace.mesh, r);
+  auto peer = std::make_shared<reliability::PeerCheckpoints>();
+  peer->peer_of_rank.resize(s.trace.mesh.size());
+  for (uint64_t r = 0; r < s.trace.mesh.size(); ++r) peer->peer_of_rank[r] = rule.peer_of(s.trace.mesh, r);
   scenario::Scenario snapshot = s;
   snapshot.trace = workload::peer_snapshot_trace(s.trace, rule, state_of_role);
   const auto result = simulate_scenario(snapshot, policies);
-  cfg.checkpoint_cost = result.replay.iteration_time;
-  cfg.checkpoint_drain = core::Seconds(0);
-  peer.persistent_drain = store.write;
-  peer.persistent_load = store.read;
-  cfg.peer = &peer;
+  out.cost = result.replay.iteration_time;
+  peer->persistent_drain = store.write;
+  peer->persistent_load = store.read;
   const std::string& axis = s.trace.mesh.axes()[rule.axis].name;
   d.text = size + " to peer memory (each rank's own HBM and the rank " + std::to_string(rule.offset) +
-           " along " + axis + "'s) = " + sec(cfg.checkpoint_cost) + " (" +
+           " along " + axis + "'s) = " + sec(out.cost) + " (" +
            std::string(core::to_string(result.replay.fidelity)) + " replay); drained to " +
-           rel.store.describe() + " in " + sec(peer.persistent_drain) + ", loaded back in " +
-           sec(peer.persistent_load);
+           rel.store.describe() + " in " + sec(peer->persistent_drain) + ", loaded back in " +
+           sec(peer->persistent_load);
   d.json["peer_memory"] = {{"peer_axis", axis},
                            {"peer_offset", rule.offset},
-                           {"snapshot_s", cfg.checkpoint_cost.value()},
+                           {"snapshot_s", out.cost.value()},
                            {"persistent_store", rel.store.describe()},
-                           {"persistent_drain_s", peer.persistent_drain.value()},
-                           {"persistent_load_s", peer.persistent_load.value()}};
+                           {"persistent_drain_s", peer->persistent_drain.value()},
+                           {"persistent_load_s", peer->persistent_load.value()}};
   d.json["store"] = "peer-memory";
-  return d;
+  out.peer = std::move(peer);
+  return out;
 }
 
 }  // namespace zs::study

@@ -2,9 +2,11 @@
 #include "study/goodput_study.hpp"
 
 #include <algorithm>
+#include <memory>
 
 #include "core/input_error.hpp"
 #include "reliability/job_components.hpp"
+#include "study/checkpoint_setup.hpp"
 #include "study/recovery_setup.hpp"
 #include "study/scenario_simulation.hpp"
 #include "workload/pool_residency.hpp"
@@ -82,29 +84,27 @@ GoodputStudy run_goodput_study(const scenario::Scenario& s, const std::string& f
   const auto placement_policy = placement_policy_of(s, policies);
   const policy::Placement placement = placement_policy->place({s.trace, s.machine, s.seed});
   // The checkpoint store first: a store that cannot work is refused before any simulation.
-  reliability::GoodputConfig cfg;
-  reliability::PeerCheckpoints peer;
-  result.checkpoint =
-      apply_checkpoint_setup(s, file, placement, result.checkpoint_state, peer, cfg, policies);
+  const CheckpointSetup stored = checkpoint_setup(s, file, placement, result.checkpoint_state, policies);
+  result.checkpoint = stored.description;
   // The healthy iteration: the links its traffic crosses are the job's links and optical ports.
   result.iteration = simulate_scenario(s, policies, false, options.progress);
-  const reliability::JobComponents job(rel.rates, s.machine, placement.unit_of_rank,
-                                       fabric_use(s, file, placement, result.iteration.replay));
-  cfg.job = &job;
-  reliability::RePlacementSetup re_placement;
-  apply_recovery_setup(s, file, job, *placement_policy, placement, re_placement, cfg, policies);
-  reliability::DegradedIterations degraded(degraded_iteration_simulator(s, placement, job, policies));
-  cfg.degraded = &degraded;
+  const auto job = std::make_shared<const reliability::JobComponents>(
+      rel.rates, s.machine, placement.unit_of_rank, fabric_use(s, file, placement, result.iteration.replay));
+  reliability::GoodputConfig cfg = recovery_config(s, file, job, *placement_policy, placement, policies);
+  cfg.checkpoint_cost = stored.cost;
+  cfg.checkpoint_drain = stored.drain;
+  cfg.peer = stored.peer;
+  cfg.degraded = std::make_shared<reliability::DegradedIterations>(
+      degraded_iteration_simulator(s, placement, *job, policies));
   cfg.iteration = result.iteration.replay.iteration_time;
   cfg.tokens_per_iteration = s.trace.tokens_per_iteration;
   cfg.units = s.trace.mesh.size();
   cfg.horizon = rel.horizon;
   cfg.checkpoint = rel.checkpoint;
   cfg.max_events_per_seed = options.max_events;
-  cfg.progress = options.progress;
   result.seeds = options.seeds > 0 ? options.seeds : rel.seeds;
   try {
-    result.summary = reliability::simulate_goodput(rel.rates, cfg, s.seed, result.seeds);
+    result.summary = reliability::simulate_goodput(rel.rates, cfg, s.seed, result.seeds, options.progress);
   } catch (const reliability::WorkLimitExceeded& e) {
     throw core::InputError(file, "/reliability/horizon", e.what());
   }
@@ -117,13 +117,13 @@ GoodputStudy run_goodput_study(const scenario::Scenario& s, const std::string& f
   result.shrinks = cfg.recovery->may_shrink();
   result.replicas = cfg.replicas;
   result.peer_checkpoints = cfg.peer != nullptr;
-  if (rel.re_place) {
-    result.optical_reconfiguration = re_placement.reconfiguration;
-    result.displaced_iterations = re_placement.iteration_by_key;
+  if (cfg.re_placement != nullptr) {
+    result.optical_reconfiguration = cfg.re_placement->reconfiguration;
+    result.displaced_iterations = cfg.re_placement->iteration_by_key;
   }
-  for (const auto& [key, state] : degraded.states()) result.degraded_iterations.push_back(state);
+  for (const auto& [key, state] : cfg.degraded->states()) result.degraded_iterations.push_back(state);
   for (uint32_t c = 0; c < rel.rates.components.size(); ++c)
-    result.instances_by_component.push_back(job.instances(c));
+    result.instances_by_component.push_back(job->instances(c));
   return result;
 }
 

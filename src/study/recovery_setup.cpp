@@ -21,16 +21,18 @@ std::optional<topology::LinkId> link_between(const topology::Machine& m, topolog
   return std::nullopt;
 }
 
-/// Re-placement onto the units the job leaves idle.
-void set_up_re_placement(const scenario::Scenario& s, const std::string& file,
-                         const policy::PlacementPolicy& policy, const policy::Placement& placement,
-                         reliability::RePlacementSetup& rp, reliability::GoodputConfig& cfg,
-                         const policy::PolicyCatalog& policies) {
+/// Re-placement onto the units the job leaves idle (cfg: its ranks' classes).
+std::shared_ptr<const reliability::RePlacementSetup> re_placement_setup(
+    const scenario::Scenario& s, const std::string& file, const policy::PlacementPolicy& policy,
+    const policy::Placement& placement, const reliability::GoodputConfig& cfg,
+    const policy::PolicyCatalog& policies) {
   const auto& topo = s.machine.topology;
   if (topo.units().size() <= placement.unit_of_rank.size())
     throw core::InputError(file, "/reliability/spares/from",
                            "machine \"" + s.machine.name + "\" has " + std::to_string(topo.units().size()) +
                                " units and the job runs on all of them: no idle unit to re-place ranks onto");
+  auto setup = std::make_shared<reliability::RePlacementSetup>();
+  auto& rp = *setup;
   rp.machine = &s.machine;
   rp.policy = &policy;
   rp.unit_of_rank = placement.unit_of_rank;
@@ -45,7 +47,7 @@ void set_up_re_placement(const scenario::Scenario& s, const std::string& file,
     return simulate_scenario(s, policy::place_on_units(units, s.machine), policies)
         .replay.iteration_time.value();
   };
-  cfg.re_placement = &rp;
+  return setup;
 }
 
 /// The scripted degradations of the reliability section, resolved against the job: a unit by the rank
@@ -130,12 +132,13 @@ reliability::DegradedIterations::Simulate degraded_iteration_simulator(
   };
 }
 
-void apply_recovery_setup(const scenario::Scenario& s, const std::string& file,
-                          const reliability::JobComponents& job,
-                          const policy::PlacementPolicy& placement_policy, const policy::Placement& placement,
-                          reliability::RePlacementSetup& re_placement, reliability::GoodputConfig& cfg,
-                          const policy::PolicyCatalog& policies) {
+reliability::GoodputConfig recovery_config(const scenario::Scenario& s, const std::string& file,
+                                           std::shared_ptr<const reliability::JobComponents> job,
+                                           const policy::PlacementPolicy& placement_policy,
+                                           const policy::Placement& placement,
+                                           const policy::PolicyCatalog& policies) {
   const auto& rel = *s.reliability;
+  reliability::GoodputConfig cfg;
   for (const auto& c : rel.rates.components)
     if (c.per == reliability::FailureScope::kPowerDomain && s.machine.power_domains.empty())
       throw core::InputError(file, "/reliability/failure_rates",
@@ -162,7 +165,7 @@ void apply_recovery_setup(const scenario::Scenario& s, const std::string& file,
       cfg.replica_of_rank.push_back(static_cast<uint32_t>(s.trace.mesh.coordinate(r, dp_axis)));
   }
   for (const auto& e : rel.events) {
-    const auto instance = job.find_instance(e.component, e.instance.name);
+    const auto instance = job->find_instance(e.component, e.instance.name);
     if (!instance)
       throw core::InputError(
           file, e.instance.path,
@@ -172,7 +175,10 @@ void apply_recovery_setup(const scenario::Scenario& s, const std::string& file,
   add_scripted_degradations(s, file, placement, cfg);
   cfg.stragglers = {rel.straggler_rate_per_unit_hour, rel.straggler_slowdown, rel.straggler_duration.value()};
   for (uint64_t r = 0; r < s.trace.mesh.size(); ++r) cfg.class_of_rank.push_back(s.trace.role_of(r));
-  if (rel.re_place) set_up_re_placement(s, file, placement_policy, placement, re_placement, cfg, policies);
+  if (rel.re_place)
+    cfg.re_placement = re_placement_setup(s, file, placement_policy, placement, cfg, policies);
+  cfg.job = std::move(job);
+  return cfg;
 }
 
 }  // namespace zs::study

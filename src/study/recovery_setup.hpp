@@ -2,6 +2,7 @@
 // failures and degradations, and how the engine re-simulates a degraded iteration.
 #pragma once
 
+#include <memory>
 #include <string>
 
 #include "policy/placement/placement_policy.hpp"
@@ -13,16 +14,18 @@
 
 namespace zs::study {
 
-/// Spares, the recovery policy, scripted failures and degradations from the reliability section, resolved
-/// against the job (names that are not in it are input errors with their JSON path); checkpoint costs are
-/// apply_checkpoint_setup's. With spares from the idle units, `re_placement` is filled and
-/// `cfg` points to it. `s`, `placement_policy`, `placement`, `re_placement` and `policies` must outlive `cfg`
-/// (its callbacks simulate `s` again).
-void apply_recovery_setup(const scenario::Scenario& s, const std::string& file,
-                          const reliability::JobComponents& job,
-                          const policy::PlacementPolicy& placement_policy, const policy::Placement& placement,
-                          reliability::RePlacementSetup& re_placement, reliability::GoodputConfig& cfg,
-                          const policy::PolicyCatalog& policies);
+/// A goodput run's configuration with what the reliability section says of recovery, resolved against
+/// the job on `job`: detection, restart, spares (with spares from the idle units, the re-placement setup),
+/// the recovery policy (and the replicas it may shrink), scripted failures and degradations, random
+/// stragglers. Names not in the job are input errors with their JSON path. The caller adds the healthy
+/// iteration, the horizon and the checkpoint's costs (checkpoint_setup). The re-placement setup's
+/// callback simulates `s` again on `placement`: those and `placement_policy` and `policies` stay the
+/// caller's, for as long as it runs the configuration.
+reliability::GoodputConfig recovery_config(const scenario::Scenario& s, const std::string& file,
+                                           std::shared_ptr<const reliability::JobComponents> job,
+                                           const policy::PlacementPolicy& placement_policy,
+                                           const policy::Placement& placement,
+                                           const policy::PolicyCatalog& policies);
 
 /// How the engine re-simulates the iteration with degradations in force: units slowed, links derated or
 /// out, memory pools down (their ranks' data in the nearest pools with room), ranks where they are.

@@ -2,6 +2,8 @@
 // cuts off, and the goodput arithmetic of running without it, re-patching a port, or replacing cut-off ranks.
 #include <doctest/doctest.h>
 
+#include <memory>
+
 #include <string>
 #include <vector>
 
@@ -103,18 +105,19 @@ TEST_CASE("a job's links are its cables, named by their nodes, and a cut leaves 
 TEST_CASE("a failed uplink: the job restarts and runs without it until the repair, as the engine says") {
   const auto machine = two_racks(false);
   const auto rates = quiet_fabric("link");
-  const reliability::JobComponents components(rates, machine, units_of(machine));
-  auto cfg = test::scripted_job(components);
+  const auto job = std::make_shared<const reliability::JobComponents>(rates, machine, units_of(machine));
+  const auto& components = *job;
+  auto cfg = test::scripted_job(job);
   const auto uplink = *components.find_instance(0, "rack0-switch - spine0");
   cfg.scripted = {{5000, 0, uplink, true}};
   int calls = 0;
-  zs::reliability::DegradedIterations degraded(
+  auto degraded = std::make_shared<zs::reliability::DegradedIterations>(
       [&](const std::vector<const reliability::Degradation*>& active) {
         ++calls;
         CHECK(share_out(active, components.fabric_link(0, uplink)) == 1.0);
         return 2.0;  // half speed without it
       });
-  cfg.degraded = &degraded;
+  cfg.degraded = degraded;
   const auto run = reliability::simulate_goodput_once(rates, cfg, 1e9, 1, true);
   CHECK(calls == 1);
   CHECK(run.interruptions == 1);
@@ -134,20 +137,21 @@ TEST_CASE(
     "a bundle loses a cable's share, and losing its last cable cuts the unit off and a spare replaces it") {
   const auto machine = two_racks(false);
   const auto rates = quiet_fabric("link");
-  const reliability::JobComponents components(rates, machine, units_of(machine));
-  auto cfg = test::scripted_job(components);
+  const auto job = std::make_shared<const reliability::JobComponents>(rates, machine, units_of(machine));
+  const auto& components = *job;
+  auto cfg = test::scripted_job(job);
   cfg.spares = 1;
   cfg.swap = zs::core::Seconds(900);
   const auto cable0 = *components.find_instance(0, "rack1-unit1 - rack1-switch");
   const auto cable1 = *components.find_instance(0, "rack1-unit1 - rack1-switch #1");
   cfg.scripted = {{5000, 0, cable0, true}, {8000, 0, cable1, true}};
   std::vector<double> shares;
-  zs::reliability::DegradedIterations degraded(
+  auto degraded = std::make_shared<zs::reliability::DegradedIterations>(
       [&](const std::vector<const reliability::Degradation*>& active) {
         shares.push_back(share_out(active, components.fabric_link(0, cable0)));
         return 1.25;
       });
-  cfg.degraded = &degraded;
+  cfg.degraded = degraded;
   const auto run = reliability::simulate_goodput_once(rates, cfg, 1e9, 1, true);
   REQUIRE(run.timeline.size() == 2);
   CHECK(run.timeline[0].action == "restart with 50% of the link until repaired (scripted)");
@@ -162,22 +166,23 @@ TEST_CASE(
 TEST_CASE("a failed optical port is re-patched to a free port of its switch, else the circuit is out") {
   const auto machine = two_racks(true);
   const auto rates = quiet_fabric("optical-port");
-  const reliability::JobComponents components(rates, machine, units_of(machine));
+  const auto job = std::make_shared<const reliability::JobComponents>(rates, machine, units_of(machine));
+  const auto& components = *job;
   REQUIRE(components.instances(0) == 2);
   CHECK(components.instance_name(0, 0) == "ocs0:0");
   CHECK(components.instance_name(0, 1) == "ocs0:1");
   CHECK(components.spare_ports() == std::vector<uint32_t>{1, 1});  // port 2 for rack0, port 3 for rack1
   CHECK(components.optical_port(0, 0).reconfiguration == test::approx(0.025));
-  auto cfg = test::scripted_job(components);
+  auto cfg = test::scripted_job(job);
   // Port 0 twice (its free port is then in use, and port 0 itself is under repair), then after its repair
   // port 0 again, which has port 0 back as its free port.
   cfg.scripted = {{5000, 0, 0, true}, {6000, 0, 0, true}, {20000, 0, 0, true}, {30000, 0, 1, true}};
-  zs::reliability::DegradedIterations degraded(
+  auto degraded = std::make_shared<zs::reliability::DegradedIterations>(
       [&](const std::vector<const reliability::Degradation*>& active) {
         CHECK(share_out(active, components.fabric_link(0, 0)) == 1.0);
         return 4.0;  // over the electrical spine alone
       });
-  cfg.degraded = &degraded;
+  cfg.degraded = degraded;
   const auto run = reliability::simulate_goodput_once(rates, cfg, 1e9, 1, true);
   REQUIRE(run.timeline.size() == 4);
   CHECK(run.timeline[0].action == "re-patch to a free port (optical reconfiguration 0.025000 s) (scripted)");

@@ -2,6 +2,8 @@
 // goodput arithmetic of running with it moved or waiting for the repair.
 #include <doctest/doctest.h>
 
+#include <memory>
+
 #include <string>
 #include <vector>
 
@@ -112,13 +114,14 @@ TEST_CASE("a failed pool's ranks move to the nearest healthy pools that have roo
 TEST_CASE("a failed pool: the job restarts with its ranks' data moved until the repair, as the engine says") {
   const auto p = pooled_racks();
   const auto rates = quiet_pools();
-  const reliability::JobComponents components(rates, p.machine, units_of(p.machine), pool_use(p, 0.6e12));
-  auto cfg = test::scripted_job(components);
+  const auto job = std::make_shared<const reliability::JobComponents>(rates, p.machine, units_of(p.machine),
+                                                                      pool_use(p, 0.6e12));
+  auto cfg = test::scripted_job(job);
   // pool0 at 5,000 s; pool1 at 8,000 s while pool0 is still out (no room for its ranks: the job waits
   // for pool1's repair at 18,000 s).
   cfg.scripted = {{5000, 0, 0, true}, {8000, 0, 1, true}};
   std::vector<std::vector<uint64_t>> states;
-  zs::reliability::DegradedIterations degraded(
+  auto degraded = std::make_shared<zs::reliability::DegradedIterations>(
       [&](const std::vector<const reliability::Degradation*>& active) {
         states.emplace_back();
         for (const auto* d : active) {
@@ -127,7 +130,7 @@ TEST_CASE("a failed pool: the job restarts with its ranks' data moved until the 
         }
         return 1.25;  // its ranks' moves cross the spine
       });
-  cfg.degraded = &degraded;
+  cfg.degraded = degraded;
   const auto run = reliability::simulate_goodput_once(rates, cfg, 1e9, 1, true);
   CHECK(states == std::vector<std::vector<uint64_t>>{{p.pools[0]}});  // one state, simulated once
   REQUIRE(run.timeline.size() == 2);

@@ -122,9 +122,8 @@ TEST_CASE("a scripted rack failure: 4 spares swap in after the swap time, 3 are 
   const auto machine = two_racks();
   const auto rates = quiet_rates("rack");
   std::vector<topology::NodeId> units(machine.topology.units().begin(), machine.topology.units().end());
-  const reliability::JobComponents components(rates, machine, units);
   auto cfg = job(8, 100000);
-  cfg.job = &components;
+  cfg.job = std::make_shared<const reliability::JobComponents>(rates, machine, units);
   cfg.scripted = {{5000, 0, 1, true}};
   cfg.swap = zs::core::Seconds(900);
   cfg.spares = 4;
@@ -171,13 +170,13 @@ TEST_CASE("a straggler for 2000 s at half speed costs 1000 s of progress, as its
   auto cfg = job(8, 100000);
   cfg.degradations = {{10000, 2000, reliability::Degradation::Kind::kUnit, 3, 2.0, "unit3"}};
   int simulated = 0;
-  zs::reliability::DegradedIterations degraded(
+  auto degraded = std::make_shared<zs::reliability::DegradedIterations>(
       [&](const std::vector<const reliability::Degradation*>& active) {
         ++simulated;
         REQUIRE(active.size() == 1);
         return cfg.iteration.value() * active.front()->factor;
       });
-  cfg.degraded = &degraded;
+  cfg.degraded = degraded;
   const auto run = reliability::simulate_goodput_once(rates, cfg, 1e9, 1, true);
   CHECK(simulated == 1);
   CHECK(run.degraded == zs::test::approx(1000).epsilon(1e-12));
@@ -208,7 +207,8 @@ namespace {
 struct RePlacementJob {
   topology::Machine machine = two_racks();
   std::unique_ptr<policy::PlacementPolicy> policy = policy::make_placement_policy("linear", nullptr);
-  reliability::RePlacementSetup setup;
+  std::shared_ptr<reliability::RePlacementSetup> shared = std::make_shared<reliability::RePlacementSetup>();
+  reliability::RePlacementSetup& setup = *shared;
   int simulated = 0;
 
   RePlacementJob(uint64_t ranks, double displaced) {
@@ -229,7 +229,7 @@ TEST_CASE("re-placement: a failed unit's rank moves to the nearest idle unit and
   const auto rates = quiet_rates("unit");
   RePlacementJob j(6, 2.0);  // ranks 0-3 on rack0, 4-5 on rack1; rack1-unit2 and unit3 idle
   auto cfg = job(6, 100000);
-  cfg.re_placement = &j.setup;
+  cfg.re_placement = j.shared;
   cfg.swap = zs::core::Seconds(900);
   cfg.scripted = {{5000, 0, 2, true}};  // rank 2's unit (rack0-unit2)
   const auto run = reliability::simulate_goodput_once(rates, cfg, 1e9, 1, true);
@@ -295,19 +295,19 @@ namespace {
 struct PeerJob {
   topology::Machine machine = two_racks();
   reliability::FailureRates rates;
-  std::unique_ptr<reliability::JobComponents> components;
-  reliability::PeerCheckpoints peer;
+  std::shared_ptr<reliability::PeerCheckpoints> shared_peer =
+      std::make_shared<reliability::PeerCheckpoints>();
+  reliability::PeerCheckpoints& peer = *shared_peer;
   reliability::GoodputConfig cfg = job(8, 50000);
 
   PeerJob(const std::string& per, double drain, uint64_t (*peer_of)(uint64_t)) : rates(quiet_rates(per)) {
     const std::vector<topology::NodeId> unit_of_rank(machine.topology.units().begin(),
                                                      machine.topology.units().end());
-    components = std::make_unique<reliability::JobComponents>(rates, machine, unit_of_rank);
+    cfg.job = std::make_shared<const reliability::JobComponents>(rates, machine, unit_of_rank);
     for (uint64_t r = 0; r < 8; ++r) peer.peer_of_rank.push_back(peer_of(r));
     peer.persistent_drain = zs::core::Seconds(drain);
     peer.persistent_load = zs::core::Seconds(300);
-    cfg.job = components.get();
-    cfg.peer = &peer;
+    cfg.peer = shared_peer;
     cfg.checkpoint_cost = zs::core::Seconds(10);
     cfg.spares = 16;
     cfg.swap = zs::core::Seconds(0);
