@@ -146,36 +146,6 @@ TEST_CASE(
   }
 }
 
-TEST_CASE("auto across servers is never more than 5% slower than the best fixed algorithm") {
-  // 2 x 8 H100 on HDR-class rails and 4 x 8 B200 on NDR rails: NVLink 18 and 36 times as wide as a NIC.
-  for (const char* file :
-       {"topologies/hgx-h100-rails-16.machine.json", "topologies/hgx-b200-rails-32.machine.json"}) {
-    CAPTURE(file);
-    auto machine = load(file);
-    const auto n = static_cast<uint32_t>(machine.topology.units().size());
-    for (bool step_latency : {false, true})
-      for (double bytes : {64.0 * 1024, 4.0 * 1024 * 1024, 256.0 * 1024 * 1024, 2 * kGiB})
-        for (auto kind :
-             {CollectiveKind::kAllReduce, CollectiveKind::kReduceScatter, CollectiveKind::kAllGather}) {
-          CAPTURE(step_latency);
-          CAPTURE(bytes);
-          CAPTURE(int(kind));
-          machine.step_latency = step_latency;
-          auto seconds = [&](const policy::CollectivePolicy& p) {
-            return engine::simulate(machine, test::one_collective(kind, n, bytes), policy::LinearPlacement(),
-                                    p)
-                .replay.iteration_time.value();
-          };
-          double best =
-              std::min({seconds(policy::RingCollective()), seconds(policy::ChannelRingsCollective()),
-                        seconds(policy::RecursiveCollective()), seconds(policy::HierarchicalCollective())});
-          if (kind == CollectiveKind::kAllReduce)
-            best = std::min(best, seconds(policy::DoubleBinaryTreeCollective()));
-          CHECK(seconds(policy::AutoCollective()) <= 1.05 * best);
-        }
-  }
-}
-
 TEST_CASE("4 x 8 B200 over 8 NDR rails: channel rings within 10% of nccl-tests' 377 GB/s at 16 GiB") {
   // The figure is what NCCL's rings give with 8 x 400 Gb/s NICs per server (0.94 of 400 GB/s); the NICs
   // are an assumption of the shipped machine (hgx-b200-rails-32.json), at ib-ndr's efficiency 0.96 (48 GB/s
