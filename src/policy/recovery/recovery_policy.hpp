@@ -14,8 +14,9 @@ namespace zs::policy {
 struct RankLoss {
   uint64_t ranks = 0;           ///< ranks the failure stops (at least one)
   uint64_t spares_in_hand = 0;  ///< units ready to take them now: hot spares, or the machine's idle units
-  /// Data-parallel replicas a shrink would drop (those the stopped ranks belong to and that run now); 0
-  /// when shrinking is not possible: the policy does not shrink (may_shrink), or no replica would be left.
+  /// Data-parallel replicas a shrink would drop until the repair: those the stopped ranks belong to (one
+  /// already dropped stays out until this repair too); 0 when shrinking is not possible: the policy does
+  /// not shrink (may_shrink), or no replica would be left running.
   uint64_t replicas_to_drop = 0;
   uint64_t replicas_running = 0;  ///< data-parallel replicas running now (0 when the policy does not shrink)
   double swap = 0;                ///< putting spares in place of the stopped ranks' units, s
