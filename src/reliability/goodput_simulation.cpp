@@ -369,7 +369,8 @@ double GoodputSimulation::replace_ranks(const std::vector<uint64_t>& failed,
                                         const std::vector<topology::NodeId>& down, double at,
                                         std::string& action) {
   // The recovery policy's choice for the failed ranks (`down`: units kept out of use until repaired).
-  // Returns the wait.
+  // Returns the wait. A domain no rank runs on any more (its ranks were re-placed) stops nobody: the
+  // spares' own bookkeeping restarts the job where it is, and the policy is not asked.
   const std::string restore = lose_memory(failed, at);
   const double wait =
       failed.empty() ? use_spares(failed, down, at, action) : choose_recovery(failed, down, at, action);

@@ -17,7 +17,7 @@
 namespace zs::reliability {
 
 /// Training alternates `interval` of work and a checkpoint; failures (FailureClock), degradations and
-/// elastic shrinks change what the time is worth. One method per event; run() once.
+/// shrinks change what the time is worth. One method per event; run() once.
 class GoodputSimulation {
  public:
   /// Reads `config` (held by reference for the simulation's life); its caches of degraded and displaced
@@ -29,7 +29,7 @@ class GoodputSimulation {
   GoodputRun run();
 
  private:
-  /// Replicas dropped by an elastic shrink until `rejoin`, s.
+  /// Replicas dropped by a shrink (the recovery policy's kShrink) until `rejoin`, s.
   struct Shrink {
     double rejoin = 0;
     std::vector<uint32_t> replicas;
