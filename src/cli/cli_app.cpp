@@ -388,6 +388,10 @@ Command add_trace_gen(CLI::App& trace) {
   gen->add_option("--parallel", opt->parallel,
                   "Plan keys for a model file, e.g. data_parallel=8,tensor_parallel=4,pipeline_parallel=2,"
                   "micro_batch=1,global_batch=64");
+  gen->add_option("--megatron-args", opt->megatron_args,
+                  "File of Megatron-LM arguments for a model file's plan (as a launch script holds them); "
+                  "--parallel's keys are laid over them (data_parallel, which Megatron-LM takes from the "
+                  "world size, among them)");
   add_comm_groups_option(gen, opt->comm_groups);
   gen->add_option(
       "--out", opt->out,

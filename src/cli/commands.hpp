@@ -101,6 +101,7 @@ struct TraceGenOptions {
   std::string input;  ///< a model file (kind "transformer"), a scenario, a trace or a Chakra prefix
   std::string generator = "megatron";
   std::string parallel;     ///< "key=value,..." plan keys, with a model file
+  std::string megatron_args;  ///< a file of Megatron-LM arguments for the model file's plan, if any
   std::string out;          ///< the trace file to write; default <trace name>.trace.json
   std::string comm_groups;  ///< a Chakra trace's communicator-group file, if any
   bool force = false;       ///< replace a file at --out that zettasim did not write

@@ -70,8 +70,7 @@ int run_plan(const PlanOptions& opt, std::ostream& out) {
   nlohmann::json prediction;
   if (opt.predict) {
     prediction = predict(s, plan, catalog, prediction_lines);
-    planner::apply_iteration_time(plan, prediction.at("iteration_time_s").get<double>(),
-                                  planner::workload_with_derived(s.resolved));
+    planner::apply_iteration_time(plan, prediction.at("iteration_time_s").get<double>(), *s.megatron);
   }
   nlohmann::json doc = planner::plan_json(plan);
   if (opt.predict) doc["prediction"] = prediction;

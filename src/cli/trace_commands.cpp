@@ -65,13 +65,28 @@ void check_trace_name_for_files(const std::string& input, const workload::Trace&
 
 }  // namespace
 
+/// The plan a model file is generated under: --parallel's keys, and --megatron-args' file as the section's
+/// "megatron_arguments" (its keys laid over the arguments).
+study::TraceGeneration generation_of(const TraceGenOptions& opt, const core::FileSource& files) {
+  study::TraceGeneration generation{opt.generator, parse_parallel(opt.parallel), "--parallel"};
+  if (opt.megatron_args.empty()) return generation;
+  const auto text = files.read(opt.megatron_args);
+  if (!text) throw core::InputError(opt.megatron_args, "", "cannot read file (missing or unreadable)");
+  if (generation.plan.contains("megatron_arguments"))
+    throw core::InputError("--parallel", "/megatron_arguments", "goes in --megatron-args' file, not here");
+  generation.plan["megatron_arguments"] = *text;
+  generation.plan_source =
+      "--megatron-args " + opt.megatron_args + (opt.parallel.empty() ? "" : " with --parallel");
+  return generation;
+}
+
 int generate_trace_file(const TraceGenOptions& opt, std::ostream& out) {
-  const study::TraceGeneration generation{opt.generator, parse_parallel(opt.parallel), "--parallel"};
+  core::DiskFileSource files;
+  const study::TraceGeneration generation = generation_of(opt, files);
   const auto output = [&](const std::string& path, std::vector<std::string> inputs) {
     return output::output_file(output::OutputFormat::kTrace, "--out", path, opt.force, std::move(inputs));
   };
   if (!opt.out.empty()) core::check_output_file(output(opt.out, {}));  // before the work; inputs below
-  core::DiskFileSource files;
   workload::Trace trace = trace_of(files, opt.input, &generation, &out, opt.comm_groups);
   if (opt.out.empty())
     check_trace_name_for_files(opt.input, trace, "the default file <trace name>.trace.json; pass --out");

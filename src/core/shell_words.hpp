@@ -3,6 +3,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace zs::core {
 
@@ -20,5 +21,12 @@ bool is_variable_name(std::string_view name);
 
 /// Whether `flag` is a long command-line option written as it is (--[a-z0-9][a-z0-9-]*).
 bool is_long_option(std::string_view flag);
+
+/// The words of `text` as a launch script writes an argument list, read without expanding or running
+/// anything: words separated by white space, '...' quoting literally, "..." quoting with \" and \\ as
+/// escapes, a backslash before a newline joining the lines and before any other character standing for it,
+/// and a # at the start of a word commenting out the rest of its line. Throws std::invalid_argument for a
+/// quote left open.
+std::vector<std::string> split_shell_words(std::string_view text);
 
 }  // namespace zs::core

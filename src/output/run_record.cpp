@@ -283,6 +283,7 @@ std::string report_text(const scenario::Scenario& s, const engine::SimulationRes
   out << line("machine", s.machine.name + ": " + std::to_string(s.machine.unit_count()) + " x " +
                              unit.name() + ", generator " + s.machine.generator);
   out << line("workload", s.workload_summary);
+  for (const auto& note : s.workload_notes) out << line("workload note", note);
   out << line("policies", "placement " + r.placement_policy + ", collective " + r.collective_policy);
   if (!r.placement_layout.empty()) out << line("placement layout", r.placement_layout);
   if (r.replay.fidelity == core::Fidelity::kCollapsed) {

@@ -96,8 +96,7 @@ void make_nccl_job(scenario::Scenario& s) {
 
 JobPlan make_job_plan(const scenario::Scenario& s, const PlanOptions& options,
                       const policy::PolicyCatalog& policies) {
-  const nlohmann::json workload = workload_with_derived(s.resolved);
-  if (workload.value("generator", "") != "megatron")
+  if (!s.megatron)
     throw core::InputError(s.file, "/workload/generator",
                            "zettasim plan lays out Megatron-LM jobs: expected the \"megatron\" generator");
   check_plan_options(options);
@@ -171,19 +170,22 @@ JobPlan make_job_plan(const scenario::Scenario& s, const PlanOptions& options,
                                         *collective, policies.collective, nccl_options, s.file);
   std::tie(plan.nccl_environment, plan.nccl_why) = nccl_environment(plan.collectives, s.machine);
   plan.checkpoint = choose_checkpoint(s, plan.placement);
-  plan.megatron = megatron_arguments(workload, 0, plan.unmapped);
-  if (options.iteration_time) apply_iteration_time(plan, *options.iteration_time, workload);
+  auto command = workload::megatron_command(*s.megatron);
+  plan.megatron = std::move(command.arguments);
+  plan.unmapped = std::move(command.unmapped);
+  if (options.iteration_time) apply_iteration_time(plan, *options.iteration_time, *s.megatron);
   const auto& machine = s.resolved.at("derived").at("machine");
   plan.left_out = machine.contains("left_out") ? machine.at("left_out") : nlohmann::json::array();
   return plan;
 }
 
-void apply_iteration_time(JobPlan& plan, double iteration_time, const nlohmann::json& workload) {
+void apply_iteration_time(JobPlan& plan, double iteration_time, const workload::MegatronJob& job) {
   plan.options.iteration_time = iteration_time;
   if (!plan.checkpoint || !(iteration_time > 0)) return;
   plan.save_interval = std::max<long long>(1, std::llround(plan.checkpoint->interval / iteration_time));
-  plan.unmapped.clear();
-  plan.megatron = megatron_arguments(workload, plan.save_interval, plan.unmapped);
+  auto command = workload::megatron_command(job, plan.save_interval);
+  plan.megatron = std::move(command.arguments);
+  plan.unmapped = std::move(command.unmapped);
 }
 
 nlohmann::json ranks_json(const JobPlan& plan) {

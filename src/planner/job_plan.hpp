@@ -8,10 +8,10 @@
 
 #include <nlohmann/json.hpp>
 
-#include "planner/megatron_arguments.hpp"
 #include "policy/placement/placement_policy.hpp"
 #include "policy/policy_catalog.hpp"
 #include "scenario/scenario.hpp"
+#include "workload/megatron_arguments.hpp"
 
 namespace zs::planner {
 
@@ -74,7 +74,7 @@ struct JobPlan {
   std::vector<std::pair<std::string, std::string>> nccl_environment;
   std::string nccl_why;
   std::optional<CheckpointChoice> checkpoint;
-  std::vector<MegatronArgument> megatron;
+  std::vector<workload::MegatronArgument> megatron;
   std::vector<std::string> unmapped;  ///< workload keys no Megatron argument expresses
   long long save_interval = 0;        ///< iterations, 0 without a prediction or checkpoint
   nlohmann::json left_out;            ///< nodes of the inventory a job may not use
@@ -106,8 +106,8 @@ JobPlan make_job_plan(const scenario::Scenario& s, const PlanOptions& options,
                       const policy::PolicyCatalog& policies = {});
 
 /// Sets --save-interval from a predicted iteration time (s): the checkpoint interval over it, at least 1;
-/// nothing without a checkpoint decision.
-void apply_iteration_time(JobPlan& plan, double iteration_time, const nlohmann::json& workload);
+/// nothing without a checkpoint decision. `job` is the scenario's (Scenario::megatron).
+void apply_iteration_time(JobPlan& plan, double iteration_time, const workload::MegatronJob& job);
 
 /// Every rank: its number, host, GPU index and mesh coordinates (ranks.json, and plan.json's "ranks").
 nlohmann::json ranks_json(const JobPlan& plan);

@@ -15,6 +15,7 @@
 #include "topology/optical_circuits.hpp"
 #include "topology/unit_speed_variation.hpp"
 #include "workload/collective_benchmark.hpp"
+#include "workload/megatron_arguments.hpp"
 #include "workload/trace.hpp"
 
 namespace zs::scenario {
@@ -35,6 +36,10 @@ struct Scenario {
   std::vector<topology::CircuitReconfiguration> circuit_reconfigurations;
   workload::Trace trace;
   std::string workload_summary;  ///< one line for reports, e.g. "gpt3-1.3b, data parallel 8, ..."
+  /// Lines for reports about the workload section: its Megatron-LM arguments ignored or set over.
+  std::vector<std::string> workload_notes;
+  /// A megatron workload's model and plan (what zettasim plan writes Megatron-LM's arguments from).
+  std::optional<workload::MegatronJob> megatron;
   /// The collective benchmark the trace times (generator "collective"); absent for training jobs.
   std::optional<workload::CollectiveBenchmark> collective_benchmark;
   /// The plugins the scenario lists (its "plugins"), as loaded.

@@ -386,6 +386,8 @@ Scenario ScenarioLoader::load(const std::string& path) const {
     GeneratedWorkload generated = load_generated_workload(work, s.machine);
     s.trace = std::move(generated.trace);
     s.workload_summary = generated.summary;
+    s.workload_notes = std::move(generated.notes);
+    s.megatron = std::move(generated.megatron);
     s.collective_benchmark = generated.benchmark;
     resolved_workload = std::move(generated.resolved);
     derived_workload = std::move(generated.derived);
@@ -452,6 +454,8 @@ ScenarioLoader::GeneratedWorkload ScenarioLoader::load_generated_workload(
   out.trace.origin_file = work.file();
   out.trace.origin_pointer = work.pointer();
   out.summary = built.summary;
+  out.megatron = std::move(built.megatron);
+  out.notes = std::move(built.notes);
   out.resolved = {{"generator", generator}};
   if (model) out.resolved["model"] = model->to_json();
   for (const auto& p : gen.params->params())

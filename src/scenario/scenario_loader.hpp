@@ -66,6 +66,8 @@ class ScenarioLoader {
     std::string summary;
     nlohmann::json resolved;  ///< the section as the file says it, its model inlined
     nlohmann::json derived;   ///< what follows from it: the model's file and size, micro-batches
+    std::optional<workload::MegatronJob> megatron;
+    std::vector<std::string> notes;
   };
   /// A workload section naming a generator: its model file read (when it names one), its plan read by the
   /// generator's table, the trace generated and the model state (or the collective's buffers) checked

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "workload/data_parallel_generator.hpp"
+#include "workload/megatron_arguments.hpp"
 #include "workload/megatron_generator.hpp"
 
 namespace zs::scenario {
@@ -41,9 +42,44 @@ BuiltWorkload build_data_parallel(core::ParamReader& work, const GeneratorInputs
               std::to_string(plan.micro_batch) + ", " + tokens(model, plan.global_batch)};
 }
 
+/// The plan of a megatron section: its keys, or, with "megatron_arguments", what the arguments say with the
+/// section's own keys laid over them (each such key listed in `notes` as set over the arguments, each
+/// argument read but not modelled as ignored). An input error in a value the arguments gave names them.
+workload::ParallelPlan megatron_plan(core::ParamReader& work, const workload::TransformerSpec& model,
+                                     const GeneratorInputs& in, std::vector<std::string>& notes) {
+  const auto text = work.find<std::string>("megatron_arguments");
+  if (!text) return workload::ParallelPlan::from_params(work, model, &in.files);
+  const std::string at = core::json_pointer_append(work.pointer(), "megatron_arguments");
+  auto reading = workload::read_megatron_arguments(*text, model, work.file(), at);
+  nlohmann::json merged = reading.plan;
+  for (const auto& key : work.json().keys()) {
+    if (key == "generator" || key == "model" || key == "megatron_arguments" || !work.table().find(key))
+      continue;
+    const nlohmann::json& mine = work.value(key);
+    if (merged.contains(key) && merged[key] != mine)
+      notes.push_back("Megatron-LM arguments: " + key + " " + mine.dump() + " set over the arguments' " +
+                      merged[key].dump());
+    merged[key] = mine;
+  }
+  for (const auto& ignored : reading.ignored) notes.push_back("Megatron-LM arguments: ignored " + ignored);
+  core::ParamReader expanded(work.table(), core::JsonObject(merged, work.file(), work.pointer()));
+  workload::ParallelPlan plan;
+  try {
+    plan = workload::ParallelPlan::from_params(expanded, model, &in.files);
+    expanded.finish();
+  } catch (const core::InputError& e) {
+    const std::string key = e.json_path().substr(std::min(e.json_path().size(), work.pointer().size() + 1));
+    if (work.json().has(key) || !reading.plan.contains(key)) throw;
+    throw core::InputError(work.file(), at, key + " as the arguments give it: " + e.message());
+  }
+  for (const auto& [key, value] : expanded.resolved().items()) work.record(key, value);
+  return plan;
+}
+
 BuiltWorkload build_megatron(core::ParamReader& work, const GeneratorInputs& in) {
   const auto& model = model_of(work, in, "megatron");
-  auto plan = workload::ParallelPlan::from_params(work, model, &in.files);
+  std::vector<std::string> notes;
+  auto plan = megatron_plan(work, model, in, notes);
   work.finish();  // an unknown key is refused before the trace is generated
   workload::Trace trace;
   try {
@@ -56,9 +92,13 @@ BuiltWorkload build_megatron(core::ParamReader& work, const GeneratorInputs& in)
   core::Bytes state(0.0);
   for (const auto& role : trace.roles)
     state = std::max(state, role.memory->weights + role.memory->gradients + role.memory->optimizer);
-  return {std::move(trace), std::nullopt, plan.derived(), state,
-          model.name + ", " + plan.describe() + ", micro-batch " + std::to_string(plan.micro_batch) + ", " +
-              tokens(model, plan.global_batch)};
+  BuiltWorkload built{std::move(trace), std::nullopt, plan.derived(), state,
+                      model.name + ", " + plan.describe() + ", micro-batch " +
+                          std::to_string(plan.micro_batch) + ", " + tokens(model, plan.global_batch)};
+  if (!notes.empty()) built.derived["megatron_arguments"] = notes;
+  built.notes = std::move(notes);
+  built.megatron = workload::MegatronJob{model, std::move(plan)};
+  return built;
 }
 
 BuiltWorkload build_collective(core::ParamReader& work, const GeneratorInputs& in) {

@@ -4,6 +4,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -13,6 +14,7 @@
 #include "core/registry.hpp"
 #include "core/units.hpp"
 #include "workload/collective_benchmark.hpp"
+#include "workload/megatron_arguments.hpp"
 #include "workload/megatron_generator.hpp"
 #include "workload/trace.hpp"
 #include "workload/transformer_spec.hpp"
@@ -26,6 +28,10 @@ struct BuiltWorkload {
   nlohmann::json derived;      ///< what follows from the plan (micro-batches per iteration)
   core::Bytes state_per_rank;  ///< model state of the most loaded rank (16 B per parameter held)
   std::string summary;         ///< one line for reports
+  /// The megatron generator's model and plan, as Megatron-LM's arguments are written from; absent for others.
+  std::optional<workload::MegatronJob> megatron = std::nullopt;
+  /// Lines for reports: what the section's Megatron-LM arguments left out or had set over them.
+  std::vector<std::string> notes = {};
 };
 
 /// What a generator builds from besides its plan keys.

@@ -38,8 +38,6 @@ core::Param degree_param(std::string name, std::string doc) {
 
 }  // namespace
 
-namespace {
-
 const core::ChoiceNames<PipelineSchedule>& schedules() {
   static const core::ChoiceNames<PipelineSchedule> names{
       {PipelineSchedule::kGpipe, "gpipe"},
@@ -60,6 +58,15 @@ const core::ChoiceNames<RecomputeMethod>& recompute_methods() {
   return names;
 }
 
+const core::ChoiceNames<Fp8Recipe>& fp8_recipes() {
+  static const core::ChoiceNames<Fp8Recipe> names{{Fp8Recipe::kNone, "none"},
+                                                  {Fp8Recipe::kTransformerEngine, "transformer-engine"},
+                                                  {Fp8Recipe::kDeepSeekV3, "deepseek-v3"}};
+  return names;
+}
+
+namespace {
+
 /// "gradient_dtype": auto (as Megatron-LM: fp16 for fp16 models, fp32 otherwise) or a dtype.
 enum class GradientDtypeSetting { kAuto, kFp32, kBf16, kFp16 };
 
@@ -68,13 +75,6 @@ const core::ChoiceNames<GradientDtypeSetting>& gradient_dtype_settings() {
                                                              {GradientDtypeSetting::kFp32, "fp32"},
                                                              {GradientDtypeSetting::kBf16, "bf16"},
                                                              {GradientDtypeSetting::kFp16, "fp16"}};
-  return names;
-}
-
-const core::ChoiceNames<Fp8Recipe>& fp8_recipes() {
-  static const core::ChoiceNames<Fp8Recipe> names{{Fp8Recipe::kNone, "none"},
-                                                  {Fp8Recipe::kTransformerEngine, "transformer-engine"},
-                                                  {Fp8Recipe::kDeepSeekV3, "deepseek-v3"}};
   return names;
 }
 
@@ -202,6 +202,13 @@ const core::ParamTable& ParallelPlan::params() {
        Param::integer("seed", 0, int64_t(1) << 53, "seed of the expert routing draws").or_default(1),
        Param::object("routing", routing_params(),
                      "expert routing; left out, uniform with the model's capacity")
+           .optional(),
+       Param::text("megatron_arguments",
+                   "the job as Megatron-LM's command-line arguments (words as a launch script holds them): "
+                   "they set every plan key a flag stands for, at Megatron-LM's default where the flag is "
+                   "left out, and the network's flags must agree with the model; keys of this section are "
+                   "laid over them, each listed in the report; flags that do not change an iteration's time "
+                   "are listed as ignored, others zettasim does not model are refused")
            .optional()});
   return table;
 }

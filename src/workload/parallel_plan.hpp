@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/choice_names.hpp"
 #include "core/json_object.hpp"
 #include "core/param_reader.hpp"
 #include "workload/expert_routing.hpp"
@@ -156,6 +157,12 @@ struct ParallelPlan {
   /// One line, e.g. "dp 8 x pp 4 x tp 8 (1F1B), sequence parallel, ZeRO-1".
   std::string describe() const;
 };
+
+/// The names of the closed sets a plan chooses from, as the workload section writes them.
+const core::ChoiceNames<PipelineSchedule>& schedules();
+const core::ChoiceNames<Recompute>& recomputations();
+const core::ChoiceNames<RecomputeMethod>& recompute_methods();
+const core::ChoiceNames<Fp8Recipe>& fp8_recipes();
 
 std::string_view to_string(PipelineSchedule s);
 std::string_view to_string(Recompute r);

@@ -392,3 +392,47 @@ TEST_CASE("process groups that are not the axes of a mesh: inspect says so, exac
   CHECK(collapsed.err.find("collapsed fidelity needs communicators over mesh axes") != std::string::npos);
   CHECK(std::count(collapsed.err.begin(), collapsed.err.end(), '\n') == 1);
 }
+
+TEST_CASE("trace gen --megatron-args: the plan from a Megatron-LM argument file is the one its keys give") {
+  test::TempDir dir;
+  {
+    std::ofstream args(dir.file("job.args"));
+    args << "# gpt3-1.3b as pretrain_gpt.py takes it\n"
+            "--tensor-model-parallel-size 2 --pipeline-model-parallel-size 2 \\\n"
+            "  --sequence-parallel --use-distributed-optimizer --recompute-granularity full \\\n"
+            "  --recompute-method uniform --micro-batch-size 1 --global-batch-size 8 \\\n"
+            "  --num-layers 24 --hidden-size 2048 --num-attention-heads 16 --seq-length 2048 --bf16 \\\n"
+            "  --lr 2.0e-4 --data-path /data/pile\n";
+  }
+  auto a = test::run_cli({"trace", "gen", source_file("workloads/gpt3-1.3b.json"), "--megatron-args",
+                          dir.file("job.args"), "--parallel", "data_parallel=2", "--out",
+                          dir.file("a.trace.json")});
+  CHECK(a.code == 0);
+  auto b =
+      test::run_cli({"trace", "gen", source_file("workloads/gpt3-1.3b.json"), "--parallel",
+                     "data_parallel=2,tensor_parallel=2,pipeline_parallel=2,micro_batch=1,global_batch=8,"
+                     "sequence_parallel=true,zero_stage=1,recompute=full",
+                     "--out", dir.file("b.trace.json")});
+  CHECK(b.code == 0);
+  auto ia = test::run_cli({"trace", "inspect", dir.file("a.trace.json")});
+  auto ib = test::run_cli({"trace", "inspect", dir.file("b.trace.json")});
+  CHECK(ia.code == 0);
+  CHECK(ia.out == ib.out);
+  CHECK(ia.out.find("pp 2 x dp 2 x tp 2 = 8 ranks") != std::string::npos);
+  {
+    std::ofstream args(dir.file("bad.args"));
+    args << "--tensor-model-parallel-size 2 --use-megatron-fsdp\n";
+  }
+  auto bad = test::run_cli({"trace", "gen", source_file("workloads/gpt3-1.3b.json"), "--megatron-args",
+                            dir.file("bad.args"), "--out", dir.file("c.trace.json")});
+  CHECK(bad.code == 2);
+  CHECK(bad.err.find(
+            "/megatron_arguments: --use-megatron-fsdp is not modelled: Megatron-FSDP; set zero_stage 3") !=
+        std::string::npos);
+  CHECK(std::count(bad.err.begin(), bad.err.end(), '\n') == 1);
+  auto missing = test::run_cli(
+      {"trace", "gen", source_file("workloads/gpt3-1.3b.json"), "--megatron-args", dir.file("none.args")});
+  CHECK(missing.code == 2);
+  CHECK(missing.err.find("none.args: cannot read file") != std::string::npos);
+  CHECK(!fs::exists(dir.file("c.trace.json")));
+}

@@ -80,7 +80,7 @@ TEST_CASE("ranks on the usable hosts in tree order, the drained node left out") 
 
 TEST_CASE("Megatron-LM arguments: the plan's sizes, every flag one that arguments.py defines") {
   const auto plan = planner::make_job_plan(shipped(), {});
-  const auto& names = planner::megatron_argument_names();
+  const auto& names = workload::megatron_argument_names();
   auto check_known_flags = [&](const planner::JobPlan& job) {
     for (const auto& argument : job.megatron) {
       const std::string& flag = argument.first;  // clang 14 cannot capture a structured binding
@@ -243,7 +243,7 @@ TEST_CASE("the checkpoint interval is Daly's from the job's MTBF and the store's
         doctest::Approx(state / 24).epsilon(1e-12));  // 24 ranks, one share each
   CHECK(c.cost == doctest::Approx(state / 20e9));     // "bandwidth": "20GB/s"
   CHECK(c.interval == doctest::Approx(policy::daly_interval(c.mtbf, c.cost)));
-  planner::apply_iteration_time(plan, 0.25, planner::workload_with_derived(s.resolved));
+  planner::apply_iteration_time(plan, 0.25, *s.megatron);
   CHECK(plan.save_interval == std::llround(c.interval / 0.25));
   CHECK(flag_value(plan, "--save-interval") == std::to_string(plan.save_interval));
 }
@@ -374,4 +374,43 @@ TEST_CASE(
   const auto sequential = planner::make_job_plan(shipped(), {});
   CHECK(std::none_of(sequential.unmapped.begin(), sequential.unmapped.end(),
                      [](const std::string& u) { return u.rfind("model.parallel_blocks", 0) == 0; }));
+}
+
+TEST_CASE(
+    "a job given as its Megatron-LM arguments plans the arguments, ranks and NCCL choices of its keys") {
+  auto given_as = [](const std::string& arguments, const nlohmann::json& keys) {
+    return load([&](nlohmann::json& d) {
+      d["workload"] = {{"generator", "megatron"},
+                       {"model", "../../workloads/gpt3-1.3b.json"},
+                       {"data_parallel", 3},
+                       {"megatron_arguments", arguments}};
+      d["workload"].update(keys);
+    });
+  };
+  const std::string arguments =
+      "--tensor-model-parallel-size 8 --sequence-parallel --micro-batch-size 4 --global-batch-size 96 "
+      "--use-distributed-optimizer --num-layers 24 --hidden-size 2048 --num-attention-heads 16 --bf16";
+  const auto keys = planner::make_job_plan(shipped(), {});
+  const auto args = planner::make_job_plan(given_as(arguments, nlohmann::json::object()), {});
+  CHECK(args.megatron == keys.megatron);
+  CHECK(args.unmapped == keys.unmapped);
+  CHECK(planner::ranks_json(args) == planner::ranks_json(keys));
+  REQUIRE(args.collectives.size() == keys.collectives.size());
+  for (size_t i = 0; i < keys.collectives.size(); ++i)
+    CHECK(args.collectives[i].nccl == keys.collectives[i].nccl);
+  // A key of the section is laid over the arguments, and the report says so.
+  const auto over = given_as(arguments, {{"tensor_parallel", 4}});
+  CHECK(over.resolved.at("workload").at("tensor_parallel") == 4);
+  CHECK(over.workload_notes ==
+        std::vector<std::string>{"Megatron-LM arguments: tensor_parallel 4 set over the arguments' 8"});
+  CHECK(flag_value(planner::make_job_plan(over, {}), "--tensor-model-parallel-size") == "4");
+  // A value the arguments give that the plan cannot take is refused at the arguments, naming the key.
+  CHECK(
+      test::input_error_of([&] {
+        given_as(
+            "--tensor-model-parallel-size 3 --num-layers 24 --hidden-size 2048 --num-attention-heads 16 "
+            "--bf16 --micro-batch-size 4 --global-batch-size 96",
+            nlohmann::json::object());
+      }).rfind(kScenario + ": /workload/megatron_arguments: tensor_parallel as the arguments give it: ", 0) ==
+      0);
 }

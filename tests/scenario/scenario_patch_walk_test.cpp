@@ -15,20 +15,11 @@
 #include "scenario/scenario_loader.hpp"
 #include "scenario/scenario_patch.hpp"
 #include "scenario/sweep_value.hpp"
+#include "support/shipped_scenarios.hpp"
 
 using namespace zs;
 
 namespace {
-
-/// Every shipped scenario file: scenarios/*.json and scenarios/planner/*.json.
-std::vector<std::string> shipped_scenarios() {
-  std::vector<std::string> out;
-  for (const char* folder : {"/scenarios", "/scenarios/planner"})
-    for (const auto& e : std::filesystem::directory_iterator(std::string(ZS_SOURCE_DIR) + folder))
-      if (e.path().extension() == ".json") out.push_back(e.path().string());
-  std::sort(out.begin(), out.end());
-  return out;
-}
 
 /// The leaf pointers of `j` below `at` (scalars; an empty object or array holds nothing to set).
 void collect_leaves(const nlohmann::json& j, const std::string& at, std::vector<std::string>& out) {
@@ -184,7 +175,7 @@ TEST_CASE("every leaf of every shipped scenario's config.json outside derived is
   core::DiskFileSource disk;
   size_t leaves = 0, valid = 0;
   std::set<std::string> checked;  // FILE#POINTER of the included files' keys set so far
-  for (const auto& path : shipped_scenarios()) {
+  for (const auto& path : test::shipped_scenario_paths()) {
     CAPTURE(path);
     const scenario::Scenario s = scenario::ScenarioLoader(disk).load(path);
     std::vector<std::string> pointers;

@@ -14,22 +14,13 @@
 #include "core/file_source.hpp"
 #include "scenario/scenario_loader.hpp"
 #include "study/scenario_simulation.hpp"
+#include "support/shipped_scenarios.hpp"
 #include "topology/unit_domains.hpp"
 
 using namespace zs;
 namespace fs = std::filesystem;
 
 namespace {
-
-/// The shipped scenarios a user runs: scenarios/ and scenarios/planner/ (validation rows are tables).
-std::vector<fs::path> shipped_scenarios() {
-  std::vector<fs::path> files;
-  for (const char* folder : {"scenarios", "scenarios/planner"})
-    for (const auto& entry : fs::directory_iterator(fs::path(ZS_SOURCE_DIR) / folder))
-      if (entry.is_regular_file() && entry.path().extension() == ".json") files.push_back(entry.path());
-  std::sort(files.begin(), files.end());
-  return files;
-}
 
 /// "16,384" or "one" as a number.
 long long number_of(std::string text) {
@@ -102,14 +93,15 @@ bool tensor_groups_on_scale_up(const scenario::Scenario& s) {
 TEST_CASE("every shipped scenario's description states its file's plan, and tensor groups sit on NVLink") {
   core::DiskFileSource disk;
   int seen = 0;
-  for (const fs::path& file : shipped_scenarios()) {
+  for (const fs::path file : test::shipped_scenario_paths()) {
     // The seed design's headline job builds a machine of 524,288 units and its trace: the benchmark runs it.
     if (file.stem() == "moe-10t-512k") continue;
     CAPTURE(file.string());
     const auto doc = nlohmann::json::parse(*disk.read(file.string()));
     const auto s = scenario::ScenarioLoader(disk).load(file.string());
     const std::string description = doc.at("description");
-    for (const std::string& contradiction : contradictions(description, doc.at("workload"), s.trace.mesh.size()))
+    for (const std::string& contradiction :
+         contradictions(description, s.resolved.at("workload"), s.trace.mesh.size()))
       FAIL_CHECK(contradiction);
     const bool says_none = description.find("without NVLink") != std::string::npos;
     CHECK(tensor_groups_on_scale_up(s) == !says_none);
