@@ -18,6 +18,16 @@
 namespace zs::scenario {
 namespace {
 
+/// The placement named `name`, or nullptr when the registry has none.
+const policy::PlacementRegistry::Entry* placement_entry(const policy::PlacementRegistry& r,
+                                                        const std::string& name) {
+  try {
+    return &r.at(name);
+  } catch (const std::out_of_range&) {
+    return nullptr;
+  }
+}
+
 struct LoadedMachine {
   topology::Machine machine;
   nlohmann::json resolved;  ///< the machine as its files say it: {"topology", "models"}, each inlined
@@ -254,18 +264,21 @@ nlohmann::json ScenarioLoader::read_policies(core::ParamReader& root, Scenario& 
   if (policies.value("placement").is_object()) {
     auto p = policies.part("placement");
     s.placement_policy = p.get<std::string>("name");
-    if (s.placement_policy != "from-file")
-      throw p.error("name", "only the \"from-file\" placement takes an object; write \"placement\": \"" +
-                                s.placement_policy + "\"");
+    const auto* entry = placement_entry(catalog_->policies.placement, s.placement_policy);
+    if (entry == nullptr || entry->params == nullptr)
+      throw p.error("name",
+                    "only a placement that takes options (from-file) is an object; write "
+                    "\"placement\": \"" +
+                        s.placement_policy + "\"");
     s.placement_map = read_placement_map(files_, p);
     p.finish();
     resolved["placement"] = p.resolved();
   } else {
     s.placement_policy = policy_name(policies, "placement", [this](const std::string& n) {
-      if (n == "from-file")
-        throw std::out_of_range(
-            "the from-file placement is an object: {\"name\": \"from-file\", \"map\": FILE}");
-      catalog_->policies.placement.at(n);
+      const auto& entry = catalog_->policies.placement.at(n);
+      if (entry.params != nullptr)  // its options are required: the map of from-file
+        throw std::out_of_range("the " + n +
+                                " placement is an object with its options: " + entry.description);
     });
     resolved["placement"] = s.placement_policy;
   }

@@ -9,6 +9,7 @@
 
 #include "core/input_error.hpp"
 #include "study/scenario_simulation.hpp"
+#include "workload/mesh_axes.hpp"
 
 namespace zs::study {
 namespace {
@@ -153,7 +154,8 @@ reliability::GoodputConfig recovery_config(const scenario::Scenario& s, const st
   cfg.recovery = rel.recovery;
   if (rel.recovery->may_shrink()) {
     const auto& axes = s.trace.mesh.axes();
-    auto dp = std::find_if(axes.begin(), axes.end(), [](const auto& a) { return a.name == "dp"; });
+    auto dp = std::find_if(axes.begin(), axes.end(),
+                           [](const auto& a) { return a.name == workload::axis_names::kData; });
     if (dp == axes.end() || dp->size < 2)
       throw core::InputError(file, "/reliability/recovery",
                              "recovery policy \"" + rel.recovery_name +

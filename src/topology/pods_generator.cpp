@@ -27,7 +27,6 @@ const core::ParamTable& dcn_params() {
 void generate_pod(core::ParamReader& params, ModelBinder& binder, Machine& machine) {
   core::JsonObject pod_json = params.object("pod");
   const std::string generator = core::JsonObject(pod_json).string("generator");
-  if (generator == "pods") throw pod_json.error("generator", "a pod cannot itself be made of pods");
   const auto generators = builtin_topology_generators();
   const TopologyGeneratorRegistry::Entry* entry = nullptr;
   try {
@@ -35,6 +34,8 @@ void generate_pod(core::ParamReader& params, ModelBinder& binder, Machine& machi
   } catch (const std::out_of_range& e) {
     throw pod_json.error("generator", e.what());
   }
+  if (entry->params == &pods_params())  // the generator this one is
+    throw pod_json.error("generator", "a pod cannot itself be made of pods");
   static const core::ParamTable named(
       "topology.pods.pod", "one pod: a topology of a built-in generator",
       {core::Param::text("generator", "the generator that builds each pod (not \"pods\")")});

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "workload/adam_step.hpp"
+#include "workload/mesh_axes.hpp"
 
 namespace zs::workload {
 namespace {
@@ -70,7 +71,7 @@ core::Bytes model_state_bytes(const TransformerSpec& model) {
 Trace generate_data_parallel_trace(const TransformerSpec& model, const DataParallelPlan& plan) {
   Trace trace;
   trace.name = model.name + "-dp" + std::to_string(plan.data_parallel);
-  trace.mesh = Mesh({{"dp", plan.data_parallel}});
+  trace.mesh = Mesh({{axis_names::kData, plan.data_parallel}});
   trace.streams = {"compute", "comm"};
   trace.model_dtype = model.dtype;
   trace.model_flops = model.training_flops(plan.global_batch);
@@ -101,7 +102,7 @@ Trace generate_data_parallel_trace(const TransformerSpec& model, const DataParal
                                       core::Bytes(2 * model.layer_params(l) * elem)));
       if (m + 1 != steps) continue;
       double params = model.layer_params(l) + (l == 0 ? model.embedding_params() : 0.0);
-      CollectiveOp sync{CollectiveKind::kAllReduce, "dp", core::Bytes(params * elem)};
+      CollectiveOp sync{CollectiveKind::kAllReduce, axis_names::kData, core::Bytes(params * elem)};
       grad_syncs.push_back(b.collective("layer" + std::to_string(l) + "/grad-all-reduce", sync, bwd));
     }
   }

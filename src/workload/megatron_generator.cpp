@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <string>
 
+#include "workload/mesh_axes.hpp"
 #include "workload/plan_layout.hpp"
 #include "workload/stage_builder.hpp"
 #include "workload/tensor_overlap.hpp"
@@ -27,7 +28,7 @@ Trace generate_megatron_trace(const TransformerSpec& model, const ParallelPlan& 
   if (plan.overlap_tensor_communication) trace.streams.push_back("tp-overlap");
   const TensorOverlapStreams tp_overlap{StageBuilder::kCompute,
                                         static_cast<uint32_t>(trace.streams.size() - 1)};
-  trace.role_axis = "pp";
+  trace.role_axis = axis_names::kPipeline;
   if (plan.offload_optimizer) trace.memory_moves_key = "offload_optimizer";  // its only memory moves
   trace.model_dtype = model.dtype;
   trace.model_flops = model.training_flops(plan.global_batch);

@@ -1,10 +1,11 @@
 // The peer rule and the snapshot trace of peer-memory checkpoints.
 #include "workload/peer_checkpoint.hpp"
+#include "workload/mesh_axes.hpp"
 
 namespace zs::workload {
 
 std::optional<PeerRule> peer_rule(const Trace& trace) {
-  const auto axes = trace.communicator_axes("dp");
+  const auto axes = trace.communicator_axes(axis_names::kData);
   if (!axes) return std::nullopt;
   for (size_t axis : *axes) {  // ascending: the first is the outermost
     const uint32_t size = trace.mesh.axes()[axis].size;

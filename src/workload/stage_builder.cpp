@@ -8,6 +8,7 @@
 #include "workload/combined_step.hpp"
 #include "workload/cross_entropy.hpp"
 #include "workload/megatron_generator.hpp"
+#include "workload/mesh_axes.hpp"
 #include "workload/pipeline_exchanges.hpp"
 
 namespace zs::workload {
@@ -71,15 +72,17 @@ void StageBuilder::tensor_exchange(const std::string& at, const std::string& pha
   if (plan_.tensor_parallel == 1) return;
   if (sp())
     collective(at + (entering ? "tp-all-gather" : "tp-reduce-scatter"), phase,
-               entering ? CollectiveKind::kAllGather : CollectiveKind::kReduceScatter, "tp", activations());
+               entering ? CollectiveKind::kAllGather : CollectiveKind::kReduceScatter, axis_names::kTensor,
+               activations());
   else if (!entering)
-    collective(at + "tp-all-reduce", phase, CollectiveKind::kAllReduce, "tp", activations());
+    collective(at + "tp-all-reduce", phase, CollectiveKind::kAllReduce, axis_names::kTensor, activations());
 }
 
 uint32_t StageBuilder::p2p(const std::string& name, const std::string& phase, P2PDirection dir,
                            int32_t offset, uint32_t stream, std::vector<uint32_t> deps) {
   core::Bytes bytes(tokens() * model_.hidden * elem() / tp());
-  return add(name, phase, stream, std::move(deps), P2POp{dir, "pp", offset, bytes, plan_.chunks() > 1});
+  return add(name, phase, stream, std::move(deps),
+             P2POp{dir, axis_names::kPipeline, offset, bytes, plan_.chunks() > 1});
 }
 
 void StageBuilder::loss(const std::string& at, bool forward) {
@@ -89,7 +92,7 @@ void StageBuilder::loss(const std::string& at, bool forward) {
       loss_step(logits, forward ? kLossForwardBytesPerLogit : kLossBackwardBytesPerLogit));
   if (!forward || plan_.tensor_parallel == 1) return;
   for (const char* value : kLossAllReduces)
-    collective(at + "loss/tp-all-reduce-" + value, phase, CollectiveKind::kAllReduce, "tp",
+    collective(at + "loss/tp-all-reduce-" + value, phase, CollectiveKind::kAllReduce, axis_names::kTensor,
                core::Bytes(tokens() * kLossAllReduceBytesPerToken));
 }
 
@@ -221,7 +224,7 @@ void StageBuilder::receive_gather(const PipelineStep& step) {
   const std::string at = step_prefix(step.micro_batch, step.chunk);
   const char* name = step.forward ? "recv-activations" : "recv-gradients";
   collective(at + name + "/tp-all-gather", step.forward ? "forward" : "backward", CollectiveKind::kAllGather,
-             "tp", activations());
+             axis_names::kTensor, activations());
 }
 
 namespace {

@@ -1,4 +1,5 @@
 // A stage's transformer layers: attention, dense FFN and MoE blocks, forward and backward.
+#include "workload/mesh_axes.hpp"
 #include "workload/stage_builder.hpp"
 
 #include <optional>
@@ -32,7 +33,8 @@ void StageBuilder::context_parallel_attention(const std::string& at, const std::
     linear(at + "attention/" + which + "-" + pass, phase, flops * factor, factor * weights, std::move(after));
   };
   auto gather_kv = [&] {
-    collective(at + "attention/cp-all-gather-kv", phase, CollectiveKind::kAllGather, "cp", kv_bytes());
+    collective(at + "attention/cp-all-gather-kv", phase, CollectiveKind::kAllGather, axis_names::kContext,
+               kv_bytes());
   };
   if (!backward) {
     project("qkv", qkv, attention_weights() - output_weights, std::move(deps));
@@ -44,8 +46,8 @@ void StageBuilder::context_parallel_attention(const std::string& at, const std::
   project("output", output, output_weights, std::move(deps));
   gather_kv();
   compute(at + "attention/core-" + pass, phase, core * factor + extra_core, 0.0);
-  collective(at + "attention/cp-reduce-scatter-kv-gradients", phase, CollectiveKind::kReduceScatter, "cp",
-             kv_bytes());
+  collective(at + "attention/cp-reduce-scatter-kv-gradients", phase, CollectiveKind::kReduceScatter,
+             axis_names::kContext, kv_bytes());
   project("qkv", qkv, attention_weights() - output_weights, {});
 }
 
@@ -93,11 +95,13 @@ std::vector<uint32_t> StageBuilder::gather_block(const std::string& at, const st
   if (compute_history_.size() >= 2) deps.push_back(compute_history_[compute_history_.size() - 2]);
   std::vector<uint32_t> out;
   if (dense > 0)
-    out.push_back(add(at + "dp-all-gather-weights", phase, kDataParallel, deps,
-                      CollectiveOp{CollectiveKind::kAllGather, "dp", core::Bytes(dense * elem())}));
+    out.push_back(
+        add(at + "dp-all-gather-weights", phase, kDataParallel, deps,
+            CollectiveOp{CollectiveKind::kAllGather, axis_names::kData, core::Bytes(dense * elem())}));
   if (layout_.expert_sync && experts > 0)
     out.push_back(add(at + "expert-dp-all-gather-weights", phase, kDataParallel, deps,
-                      CollectiveOp{CollectiveKind::kAllGather, "expert-dp", core::Bytes(experts * elem())}));
+                      CollectiveOp{CollectiveKind::kAllGather, axis_names::kExpertReplicas,
+                                   core::Bytes(experts * elem())}));
   return out;
 }
 
@@ -168,12 +172,13 @@ void StageBuilder::moe_block(uint32_t l, uint32_t mb, const std::string& at, con
   std::optional<uint32_t> sent;
   if (plan_.expert_parallel > 1)
     sent = add(at + "moe/ep-dispatch", phase, kCompute, {},
-               CollectiveOp{CollectiveKind::kAllToAll, "ep", dispatch_bytes(false), dispatch(l, mb, false)});
+               CollectiveOp{CollectiveKind::kAllToAll, axis_names::kExpert, dispatch_bytes(false),
+                            dispatch(l, mb, false)});
   // Expert tensor parallelism: the tp ranks' received tokens gathered, a 1/etp slice of every expert
   // run on all of them (the same FLOPs per rank), the partial outputs reduce-scattered back.
   const bool split = plan_.expert_tensor_parallel > 1;
   if (split)
-    collective(at + "moe/etp-all-gather", phase, CollectiveKind::kAllGather, "etp",
+    collective(at + "moe/etp-all-gather", phase, CollectiveKind::kAllGather, axis_names::kExpertTensor,
                dispatch_bytes(false) * double(plan_.expert_tensor_parallel));
   ComputeOp experts =
       linear_op(core::Flops(factor * 2.0 * t * moe.top_k * model_.expert_weights()), layer_experts(l));
@@ -183,11 +188,12 @@ void StageBuilder::moe_block(uint32_t l, uint32_t mb, const std::string& at, con
   elementwise(at + "moe/elementwise-" + (backward ? "backward" : "forward"), phase, activation_elements(l),
               0.0, factor, 3, ffn_casts(l, backward));
   if (split)
-    collective(at + "moe/etp-reduce-scatter", phase, CollectiveKind::kReduceScatter, "etp",
-               dispatch_bytes(true) * double(plan_.expert_tensor_parallel));
+    collective(at + "moe/etp-reduce-scatter", phase, CollectiveKind::kReduceScatter,
+               axis_names::kExpertTensor, dispatch_bytes(true) * double(plan_.expert_tensor_parallel));
   if (plan_.expert_parallel > 1)
     add(at + "moe/ep-combine", phase, kCompute, {},
-        CollectiveOp{CollectiveKind::kAllToAll, "ep", dispatch_bytes(true), dispatch(l, mb, true)});
+        CollectiveOp{CollectiveKind::kAllToAll, axis_names::kExpert, dispatch_bytes(true),
+                     dispatch(l, mb, true)});
   if (backward) local_compute();
 }
 

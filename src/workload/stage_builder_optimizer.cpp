@@ -5,6 +5,7 @@
 
 #include "workload/adam_step.hpp"
 #include "workload/gradient_passes.hpp"
+#include "workload/mesh_axes.hpp"
 
 namespace zs::workload {
 
@@ -15,10 +16,11 @@ std::vector<uint32_t> StageBuilder::reduce_gradients(const std::string& at, cons
   std::vector<uint32_t> ids;
   if (plan_.dense_replicas() > 1 && dense > 0)
     ids.push_back(add(at + "dp-" + verb + "-gradients", phase, kDataParallel, {last_compute_},
-                      CollectiveOp{kind, "dp", core::Bytes(dense * gradient_elem())}));
+                      CollectiveOp{kind, axis_names::kData, core::Bytes(dense * gradient_elem())}));
   if (layout_.expert_sync && experts > 0)
-    ids.push_back(add(at + "expert-dp-" + verb + "-gradients", phase, kDataParallel, {last_compute_},
-                      CollectiveOp{kind, "expert-dp", core::Bytes(experts * gradient_elem())}));
+    ids.push_back(
+        add(at + "expert-dp-" + verb + "-gradients", phase, kDataParallel, {last_compute_},
+            CollectiveOp{kind, axis_names::kExpertReplicas, core::Bytes(experts * gradient_elem())}));
   return ids;
 }
 
@@ -67,12 +69,13 @@ void StageBuilder::gather_parameters() {
       const std::string at = layer_prefix("parameter-gather/", b.first_layer);
       auto& ids = parameter_gathers_[b.first_layer];
       if (dense && b.dense > 0)
-        ids.push_back(add(at + "dp-all-gather-weights", "forward", kDataParallel, {},
-                          CollectiveOp{CollectiveKind::kAllGather, "dp", core::Bytes(b.dense * elem())}));
-      if (experts && b.experts > 0)
         ids.push_back(
-            add(at + "expert-dp-all-gather-weights", "forward", kDataParallel, {},
-                CollectiveOp{CollectiveKind::kAllGather, "expert-dp", core::Bytes(b.experts * elem())}));
+            add(at + "dp-all-gather-weights", "forward", kDataParallel, {},
+                CollectiveOp{CollectiveKind::kAllGather, axis_names::kData, core::Bytes(b.dense * elem())}));
+      if (experts && b.experts > 0)
+        ids.push_back(add(at + "expert-dp-all-gather-weights", "forward", kDataParallel, {},
+                          CollectiveOp{CollectiveKind::kAllGather, axis_names::kExpertReplicas,
+                                       core::Bytes(b.experts * elem())}));
     }
 }
 
@@ -83,9 +86,9 @@ void StageBuilder::sync_embedding_gradients(const std::vector<uint32_t>& after_s
   const core::Bytes bytes(elements * gradient_elem());
   const int32_t peer = first ? -1 : +1;
   add("optimizer/embedding-gradients/send", "gradient-sync", first ? kSendPrev : kSendNext, after_sync,
-      P2POp{P2PDirection::kSend, "pp", peer, bytes, true});
+      P2POp{P2PDirection::kSend, axis_names::kPipeline, peer, bytes, true});
   add("optimizer/embedding-gradients/recv", "gradient-sync", kCompute, after_sync,
-      P2POp{P2PDirection::kRecv, "pp", peer, bytes, true});
+      P2POp{P2PDirection::kRecv, axis_names::kPipeline, peer, bytes, true});
   add("optimizer/embedding-gradients/add", "gradient-sync", kCompute, {},
       ComputeOp{core::Flops(elements), core::Bytes(3.0 * elements * gradient_elem()),
                 plan_.gradients_in(model_), core::WorkKind::kVector, 1});
@@ -137,10 +140,11 @@ void StageBuilder::optimizer() {
   if ((plan_.zero_stage == 1 || plan_.zero_stage == 2) && !plan_.overlap_parameter_gather) {
     if (plan_.dense_replicas() > 1)
       add("optimizer/dp-all-gather-weights", "optimizer", kDataParallel, {last_compute_},
-          CollectiveOp{CollectiveKind::kAllGather, "dp", core::Bytes(params_.dense * elem())});
+          CollectiveOp{CollectiveKind::kAllGather, axis_names::kData, core::Bytes(params_.dense * elem())});
     if (layout_.expert_sync && params_.experts > 0)
       add("optimizer/expert-dp-all-gather-weights", "optimizer", kDataParallel, {last_compute_},
-          CollectiveOp{CollectiveKind::kAllGather, "expert-dp", core::Bytes(params_.experts * elem())});
+          CollectiveOp{CollectiveKind::kAllGather, axis_names::kExpertReplicas,
+                       core::Bytes(params_.experts * elem())});
   }
 }
 

@@ -1,5 +1,6 @@
 // Tensor-parallel communication overlapped with the GEMMs beside it (Megatron-LM's --tp-comm-overlap).
 #include "workload/tensor_overlap.hpp"
+#include "workload/mesh_axes.hpp"
 
 #include <optional>
 #include <variant>
@@ -35,7 +36,7 @@ std::optional<size_t> partner_gemm(const std::vector<Op>& ops, size_t i, int ste
 
 bool is_tensor_exchange(const Op& op) {
   const auto* c = std::get_if<CollectiveOp>(&op.body);
-  return c != nullptr && c->communicator == "tp" &&
+  return c != nullptr && c->communicator == axis_names::kTensor &&
          (c->kind == CollectiveKind::kAllGather || c->kind == CollectiveKind::kReduceScatter);
 }
 
