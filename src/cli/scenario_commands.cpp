@@ -6,6 +6,7 @@
 #include "cli/bundled_files.hpp"
 #include "cli/commands.hpp"
 #include "cli/run_views.hpp"
+#include "core/file_kind.hpp"
 #include "core/file_source.hpp"
 #include "core/input_error.hpp"
 #include "output/goodput_report.hpp"
@@ -196,7 +197,7 @@ int print_placement_cost(const PlaceOptions& opt, std::ostream& out) {
 
 int run_validate(const ValidateOptions& opt, std::ostream& out) {
   auto [files, path] = validation_input(opt.file);
-  if (scenario::validation_kind(*files, path) == "published-runs")
+  if (scenario::validation_kind(*files, path) == core::FileKind::kPublishedRuns)
     return run_published_runs(opt, *files, path, out);
   scenario::ValidationSpec spec = scenario::ValidationSpec::load(*files, path);
   spec.overrides = run_overrides(opt.set);

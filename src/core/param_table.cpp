@@ -88,9 +88,9 @@ Param Param::choice(std::string name, std::vector<std::string> choices, std::str
   p.choices = std::move(choices);
   return p;
 }
-Param Param::file_kind(std::string value, std::string what) {
+Param Param::file_kind(FileKind kind, std::string what) {
   Param p = make("kind", ParamKind::kText, "what the file is: " + what);
-  p.choices = {std::move(value)};
+  p.choices = {to_string(kind)};
   p.kind_of = std::move(what);
   return p;
 }
@@ -261,8 +261,8 @@ ParamTable ParamTable::with(const ParamTable& more) const {
   return ParamTable(more.type_, more.doc_, std::move(all));
 }
 
-ParamTable model_table(std::string kind, std::string doc, std::vector<Param> params) {
-  std::string what = kind;  // "compute-unit" -> "a compute unit model"
+ParamTable model_table(FileKind kind, std::string doc, std::vector<Param> params) {
+  std::string what = to_string(kind);  // "compute-unit" -> "a compute unit model"
   std::replace(what.begin(), what.end(), '-', ' ');
   what = (std::string("aeiou").find(what.front()) == std::string::npos ? "a " : "an ") + what + " model";
   std::vector<Param> all{Param::file_kind(kind, what),
@@ -277,7 +277,7 @@ ParamTable model_table(std::string kind, std::string doc, std::vector<Param> par
     all.push_back(Param::object("sources", "parameter name -> citation",
                                 "the published source of every parameter the file sets (paper, "
                                 "datasheet, URL), or \"assumption: ...\""));
-  return ParamTable(std::move(kind), std::move(doc), std::move(all));
+  return ParamTable(to_string(kind), std::move(doc), std::move(all));
 }
 
 }  // namespace zs::core

@@ -8,6 +8,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/file_kind.hpp"
+
 #include "core/json_object.hpp"
 
 namespace zs::core {
@@ -63,7 +65,7 @@ struct Param {
   static Param choice(std::string name, std::vector<std::string> choices, std::string doc);
   /// A file's "kind": the one value `value`, declared once; another is refused with "expected \"VALUE\"
   /// for WHAT" (`what`: "a link model").
-  static Param file_kind(std::string value, std::string what);
+  static Param file_kind(FileKind kind, std::string what);
   static Param bytes(std::string name, std::string doc);
   static Param seconds(std::string name, std::string doc);
   static Param flops(std::string name, std::string doc);
@@ -123,6 +125,6 @@ class ParamTable {
 
 /// The table of a model file of `kind`: "kind", "name" and "description" first, then `params`; when any
 /// of them is cited, "sources" last.
-ParamTable model_table(std::string kind, std::string doc, std::vector<Param> params);
+ParamTable model_table(FileKind kind, std::string doc, std::vector<Param> params);
 
 }  // namespace zs::core

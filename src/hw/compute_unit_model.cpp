@@ -6,13 +6,15 @@
 #include <string>
 #include <vector>
 
+#include "core/file_kind.hpp"
 #include "core/param_reader.hpp"
 
 namespace zs::hw {
 
 const core::ParamTable& ComputeUnitModel::params() {
   static const core::ParamTable table = core::model_table(
-      "compute-unit", "a compute unit type (GPU, NPU, CPU): a roofline of FLOP rate and HBM bandwidth",
+      core::FileKind::kComputeUnit,
+      "a compute unit type (GPU, NPU, CPU): a roofline of FLOP rate and HBM bandwidth",
       {core::Param::object("matrix_peak", "dtype name (bf16, fp16, fp8, tf32, fp64, ...) -> FLOP/s",
                            "dense matrix-engine peak per dtype; each entry is cited as matrix_peak.DTYPE"),
        core::Param::flop_rate("vector_peak", "peak of element-wise (non-matrix) arithmetic").cite(),

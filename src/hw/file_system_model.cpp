@@ -3,13 +3,14 @@
 
 #include <algorithm>
 
+#include "core/file_kind.hpp"
 #include "core/param_reader.hpp"
 
 namespace zs::hw {
 
 const core::ParamTable& FileSystemModel::params() {
   static const core::ParamTable table = core::model_table(
-      "file-system", "a parallel file system that checkpoints are written to and read from",
+      core::FileKind::kFileSystem, "a parallel file system that checkpoints are written to and read from",
       {core::Param::bytes("capacity", "what the file system holds").cite(),
        core::Param::byte_rate("write_bandwidth", "sustained write bandwidth, all clients together").cite(),
        core::Param::byte_rate("read_bandwidth", "sustained read bandwidth, all clients together").cite(),

@@ -1,13 +1,14 @@
 // Link model loading.
 #include "hw/link_model.hpp"
 
+#include "core/file_kind.hpp"
 #include "core/param_reader.hpp"
 
 namespace zs::hw {
 
 const core::ParamTable& LinkModel::params() {
   static const core::ParamTable table = core::model_table(
-      "link", "a full-duplex link type (NVLink, PCIe, InfiniBand, Ethernet, optical)",
+      core::FileKind::kLink, "a full-duplex link type (NVLink, PCIe, InfiniBand, Ethernet, optical)",
       {core::Param::byte_rate("bandwidth", "line rate per direction").cite(),
        core::Param::seconds("latency", "one traversal, end to end").cite(),
        core::Param::number("efficiency", 0.01, 1.0,

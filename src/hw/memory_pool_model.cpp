@@ -1,13 +1,14 @@
 // Memory pool model loading.
 #include "hw/memory_pool_model.hpp"
 
+#include "core/file_kind.hpp"
 #include "core/param_reader.hpp"
 
 namespace zs::hw {
 
 const core::ParamTable& MemoryPoolModel::params() {
   static const core::ParamTable table = core::model_table(
-      "memory-pool", "a disaggregated memory pool (CXL memory, a pooled HBM or DRAM appliance)",
+      core::FileKind::kMemoryPool, "a disaggregated memory pool (CXL memory, a pooled HBM or DRAM appliance)",
       {core::Param::bytes("capacity", "memory the pool holds").cite(),
        core::Param::integer("ports", 1, 1 << 16, "links from the pool into the fabric").cite(),
        core::Param::byte_rate("port_bandwidth", "bandwidth of one port per direction").cite(),

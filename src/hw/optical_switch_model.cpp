@@ -1,13 +1,14 @@
 // Optical circuit switch model loading.
 #include "hw/optical_switch_model.hpp"
 
+#include "core/file_kind.hpp"
 #include "core/param_reader.hpp"
 
 namespace zs::hw {
 
 const core::ParamTable& OpticalSwitchModel::params() {
   static const core::ParamTable table = core::model_table(
-      "optical-circuit-switch", "a reconfigurable optical circuit switch (MEMS or similar)",
+      core::FileKind::kOpticalCircuitSwitch, "a reconfigurable optical circuit switch (MEMS or similar)",
       {core::Param::integer("ports", 2, 1 << 20, "ports; a circuit joins two").cite(),
        core::Param::seconds("reconfiguration_time", "time to set up a new set of circuits").cite(),
        core::Param::byte_rate("circuit_bandwidth", "bandwidth of one circuit per direction").cite(),

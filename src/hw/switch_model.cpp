@@ -1,13 +1,14 @@
 // Switch model loading.
 #include "hw/switch_model.hpp"
 
+#include "core/file_kind.hpp"
 #include "core/param_reader.hpp"
 
 namespace zs::hw {
 
 const core::ParamTable& SwitchModel::params() {
   static const core::ParamTable table = core::model_table(
-      "switch", "an electrical packet switch (NVSwitch, InfiniBand, Ethernet)",
+      core::FileKind::kSwitch, "an electrical packet switch (NVSwitch, InfiniBand, Ethernet)",
       {core::Param::integer("radix", 2, 1 << 20, "ports").cite(),
        core::Param::byte_rate("port_bandwidth", "bandwidth of one port per direction").cite(),
        core::Param::seconds("latency", "port to port").cite(),

@@ -5,6 +5,7 @@
 #include <map>
 #include <set>
 
+#include "core/file_kind.hpp"
 #include "core/input_error.hpp"
 #include "core/param_reader.hpp"
 #include "inventory/gpu_topology_matrix.hpp"
@@ -97,7 +98,7 @@ void add_host(topology::Machine& m, const std::string& host, const GpuType& type
 const core::ParamTable& cluster_inventory_params() {
   static const core::ParamTable table(
       "cluster-inventory", "a Slurm cluster as its operators describe it, read by the planner and run",
-      {core::Param::file_kind("cluster-inventory", "a cluster inventory"),
+      {core::Param::file_kind(core::FileKind::kClusterInventory, "a cluster inventory"),
        core::Param::text("name", "the cluster's name"),
        core::Param::text("description", "what the cluster is and where its files come from"),
        core::Param::text("topology_conf", "Slurm's topology.conf (tree plugin), relative to this file"),

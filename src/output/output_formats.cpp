@@ -5,6 +5,7 @@
 
 #include <hdf5.h>
 
+#include "core/file_kind.hpp"
 #include "core/file_source.hpp"
 #include "core/input_error.hpp"
 #include "workload/trace_json.hpp"
@@ -13,18 +14,15 @@ namespace zs::output {
 namespace fs = std::filesystem;
 namespace {
 
-/// A JSON (or CBOR trace) document's top-level "kind", or "" when it is not such a document. Reads the
+/// A JSON (or CBOR trace) document's top-level "kind", or none when it is not such a document. Reads the
 /// whole file: only called on a file that already lies where an output goes.
-std::string document_kind(const fs::path& path) {
+std::optional<core::FileKind> document_kind(const fs::path& path) {
   const auto text = core::DiskFileSource().read(path.string());
-  if (!text) return {};
+  if (!text) return std::nullopt;
   try {
-    const nlohmann::json doc = workload::parse_trace_document(*text, path.string());
-    return doc.is_object() && doc.contains("kind") && doc.at("kind").is_string()
-               ? doc.at("kind").get<std::string>()
-               : "";
+    return core::kind_of(workload::parse_trace_document(*text, path.string()));
   } catch (const core::InputError&) {
-    return {};
+    return std::nullopt;
   }
 }
 
@@ -53,14 +51,14 @@ FormatInfo info(OutputFormat format) {
     case OutputFormat::kTimeSeries:
       return {"a time series", [](const fs::path& p) { return is_zettasim_hdf5(p.string(), "time_s"); }};
     case OutputFormat::kTrace:
-      return {"a trace", [](const fs::path& p) { return document_kind(p) == "trace"; }};
+      return {"a trace", [](const fs::path& p) { return document_kind(p) == core::FileKind::kTrace; }};
     case OutputFormat::kGraph:
       return {"a graph", &has_marker_comment};
     case OutputFormat::kJunit:
       return {"a JUnit report", &has_marker_comment};
     case OutputFormat::kBaselines:
       return {"a baselines file",
-              [](const fs::path& p) { return document_kind(p) == "regression-baselines"; }};
+              [](const fs::path& p) { return document_kind(p) == core::FileKind::kRegressionBaselines; }};
     case OutputFormat::kSweepHdf5:
       return {"a sweep's results", [](const fs::path& p) { return is_zettasim_hdf5(p.string(), "points"); }};
     case OutputFormat::kSweepCsv:

@@ -1,6 +1,7 @@
 // Failure rate tables.
 #include "reliability/failure_rates.hpp"
 
+#include "core/file_kind.hpp"
 #include "core/file_name.hpp"
 #include "core/param_reader.hpp"
 
@@ -70,7 +71,7 @@ std::optional<Recovery> parse_recovery(std::string_view name) {
 const core::ParamTable& FailureRates::params() {
   static const core::ParamTable table(
       "failure-rates", "a failure-rate table: failures counted on an observed fleet, per kind of component",
-      {core::Param::file_kind("failure-rates", "a failure-rates file"),
+      {core::Param::file_kind(core::FileKind::kFailureRates, "a failure-rates file"),
        core::Param::text("name", "the table's name"),
        core::Param::text("description", "one line: what was observed").optional(),
        core::Param::text("source", "the published source of the counts"),

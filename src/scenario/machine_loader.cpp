@@ -3,6 +3,7 @@
 
 #include <map>
 
+#include "core/file_kind.hpp"
 #include "inventory/cluster_machine.hpp"
 
 namespace zs::scenario {
@@ -26,20 +27,21 @@ BoundModels load_models(const core::FileSource& files, core::JsonObject& binding
     nlohmann::json doc = files.read_json_named(bindings, name, path);
     core::JsonObject model(doc, path, "");
     out.files[name] = path;
-    std::string kind = model.string("kind");
-    if (kind == "compute-unit") {
+    const std::string named = model.string("kind");
+    const auto kind = core::parse_file_kind(named);
+    if (kind == core::FileKind::kComputeUnit) {
       bind<hw::ComputeUnitModel>(model, name, out.models.units, out.resolved);
-    } else if (kind == "link") {
+    } else if (kind == core::FileKind::kLink) {
       bind<hw::LinkModel>(model, name, out.models.links, out.resolved);
-    } else if (kind == "memory-pool") {
+    } else if (kind == core::FileKind::kMemoryPool) {
       bind<hw::MemoryPoolModel>(model, name, out.models.memories, out.resolved);
-    } else if (kind == "switch") {
+    } else if (kind == core::FileKind::kSwitch) {
       bind<hw::SwitchModel>(model, name, out.models.switches, out.resolved);
-    } else if (kind == "optical-circuit-switch") {
+    } else if (kind == core::FileKind::kOpticalCircuitSwitch) {
       bind<hw::OpticalSwitchModel>(model, name, out.models.optical_switches, out.resolved);
     } else {
       throw model.error("kind",
-                        "unknown model kind \"" + kind +
+                        "unknown model kind \"" + named +
                             "\" (known: compute-unit, link, memory-pool, switch, optical-circuit-switch)");
     }
   }
@@ -52,8 +54,7 @@ topology::Machine build_topology_file(const core::FileSource& files, const nlohm
                                       const topology::TopologyGeneratorRegistry& generators,
                                       uint64_t max_nodes, nlohmann::json* resolved) {
   core::JsonObject topology(doc, path, "");
-  const auto kind = doc.is_object() ? doc.find("kind") : doc.end();
-  if (doc.is_object() && kind != doc.end() && kind->is_string() && *kind == "cluster-inventory")
+  if (core::kind_of(doc) == core::FileKind::kClusterInventory)
     return inventory::build_cluster_machine(topology, files, models, max_nodes, resolved);
   return topology::build_machine(topology, models, generators, max_nodes, resolved);
 }

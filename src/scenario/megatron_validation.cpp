@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/file_kind.hpp"
 #include "core/input_error.hpp"
 #include "core/json_object.hpp"
 
@@ -133,7 +134,7 @@ std::string ValidationRow::name() const {
 ValidationSpec ValidationSpec::load(const core::FileSource& files, const std::string& path) {
   nlohmann::json doc = files.read_json(path);
   core::JsonObject root(doc, path, "");
-  if (root.string("kind") != "validation")
+  if (core::parse_file_kind(root.string("kind")) != core::FileKind::kValidation)
     throw root.error("kind", "expected \"validation\" or \"published-runs\" (a validation file)");
   ValidationSpec s;
   s.file = path;

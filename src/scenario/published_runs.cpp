@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/file_kind.hpp"
 #include "core/input_error.hpp"
 #include "core/json_object.hpp"
 
@@ -64,19 +65,20 @@ std::vector<ScalingSeries> read_scaling(core::JsonObject& root, const std::vecto
 
 }  // namespace
 
-std::string validation_kind(const core::FileSource& files, const std::string& path) {
+core::FileKind validation_kind(const core::FileSource& files, const std::string& path) {
   const nlohmann::json doc = files.read_json(path);
   if (!doc.is_object()) throw core::InputError(path, "", "expected a JSON object (a validation file)");
-  const auto kind = doc.find("kind");
-  if (kind == doc.end() || !kind->is_string())
+  const auto kind = core::kind_of(doc);
+  if (kind != core::FileKind::kValidation && kind != core::FileKind::kPublishedRuns)
     throw core::InputError(path, "/kind", "expected \"validation\" or \"published-runs\"");
-  return kind->get<std::string>();
+  return *kind;
 }
 
 PublishedRunsSpec PublishedRunsSpec::load(const core::FileSource& files, const std::string& path) {
   const nlohmann::json doc = files.read_json(path);
   core::JsonObject root(doc, path, "");
-  if (root.string("kind") != "published-runs") throw root.error("kind", "expected \"published-runs\"");
+  if (core::parse_file_kind(root.string("kind")) != core::FileKind::kPublishedRuns)
+    throw root.error("kind", "expected \"published-runs\"");
   PublishedRunsSpec s;
   s.file = path;
   s.name = root.file_name("name");

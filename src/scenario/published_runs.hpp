@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/file_kind.hpp"
 #include "core/file_source.hpp"
 #include "scenario/error_summary.hpp"
 #include "scenario/run_override.hpp"
@@ -53,7 +54,7 @@ struct PublishedRunsSpec {
 };
 
 /// The kind of a validation file ("validation" or "published-runs"), read without checking the rest.
-std::string validation_kind(const core::FileSource& files, const std::string& path);
+core::FileKind validation_kind(const core::FileSource& files, const std::string& path);
 
 /// Where a predicted iteration's time went on its critical rank (the one that finished last): six parts
 /// that add up to the iteration time, each counted where no part before it is active.

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <set>
 
+#include "core/file_kind.hpp"
 #include "core/input_error.hpp"
 #include "core/json_object.hpp"
 #include "core/param_reader.hpp"
@@ -141,7 +142,7 @@ std::string string_member(const nlohmann::json& doc, const char* key) {
 const core::ParamTable& regression_suite_params() {
   static const core::ParamTable table(
       "regression-suite", "scenarios whose metrics CI compares with committed baselines (zettasim regress)",
-      {Param::file_kind("regression-suite", "a regression suite file"),
+      {Param::file_kind(core::FileKind::kRegressionSuite, "a regression suite file"),
        Param::text("name", "the suite's name (one safe path component)"),
        Param::text("description", "one line: what the suite guards").or_default(""),
        Param::text("baselines", "the baselines file, relative to this file (default: NAME.baselines.json)")
@@ -185,7 +186,7 @@ RegressionBaselines load_regression_baselines(const core::FileSource& files, con
   if (!files.exists(suite.baselines)) return out;
   const nlohmann::json doc = files.read_json(suite.baselines);
   const std::string& f = suite.baselines;
-  if (string_member(doc, "kind") != "regression-baselines")
+  if (core::kind_of(doc) != core::FileKind::kRegressionBaselines)
     throw core::InputError(f, "/kind", "expected a baselines file ({\"kind\": \"regression-baselines\"})");
   if (string_member(doc, "suite") != suite.name)
     throw core::InputError(f, "/suite", "expected the baselines of suite \"" + suite.name + "\"");
@@ -212,7 +213,9 @@ nlohmann::json regression_baselines_json(const RegressionSuite& suite, const Reg
   nlohmann::json cases = nlohmann::json::object();
   for (const auto& [name, metrics] : baselines)
     for (const auto& [metric, value] : metrics) cases[name][metric] = value;
-  return {{"kind", "regression-baselines"}, {"suite", suite.name}, {"cases", cases}};
+  return {{"kind", core::to_string(core::FileKind::kRegressionBaselines)},
+          {"suite", suite.name},
+          {"cases", cases}};
 }
 
 nlohmann::json regression_case_scenario(const core::FileSource& files, const RegressionCase& c) {

@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "chakra/chakra_import.hpp"
+#include "core/file_kind.hpp"
 #include "core/json_object.hpp"
 #include "core/param_reader.hpp"
 #include "policy/policy_catalog.hpp"
@@ -487,17 +488,18 @@ ScenarioLoader::GeneratedWorkload ScenarioLoader::load_generated_workload(
 topology::Machine ScenarioLoader::load_machine(const std::string& path, nlohmann::json* resolved) const {
   nlohmann::json doc = files_.read_json(path);
   core::JsonObject peek(doc, path, "");
-  std::string kind = peek.string("kind");
+  const std::string named = peek.string("kind");
+  const auto kind = core::parse_file_kind(named);
   LoadedMachine machine;
-  if (kind == "machine") {
+  if (kind == core::FileKind::kMachine) {
     core::ParamReader root(machine_file_params(), core::JsonObject(doc, path, ""));
     machine = load_machine_file(files_, root, path, catalog_->topology_generators, limits_.max_machine_nodes);
-  } else if (kind == "scenario") {
+  } else if (kind == core::FileKind::kScenario) {
     // The rest of the scenario is not checked here.
     core::ParamReader root(scenario_params(), core::JsonObject(doc, path, ""));
     machine = load_machine_section(files_, root, catalog_->topology_generators, limits_.max_machine_nodes);
   } else {
-    throw peek.error("kind", "expected a machine or a scenario file, got kind \"" + kind + "\"");
+    throw peek.error("kind", "expected a machine or a scenario file, got kind \"" + named + "\"");
   }
   if (resolved) {
     *resolved = machine.resolved;

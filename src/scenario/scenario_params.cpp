@@ -1,6 +1,7 @@
 // Parameter tables of scenario files, machine files, recorded workloads, policies and placement maps.
 #include "scenario/scenario_params.hpp"
 
+#include "core/file_kind.hpp"
 #include "policy/collective/collective_policy.hpp"
 #include "policy/placement/file_placement.hpp"
 #include "scenario/reliability_params.hpp"
@@ -14,7 +15,7 @@ using core::Param;
 const core::ParamTable& scenario_params() {
   static const core::ParamTable table(
       "scenario", "one what-if: a machine, a workload, policies and (for goodput) a reliability section",
-      {Param::file_kind("scenario", "a scenario file"),
+      {Param::file_kind(core::FileKind::kScenario, "a scenario file"),
        Param::text("name", "the run's name; results go to results/NAME (one safe path component)"),
        Param::text("description", "one line: what is asked").or_default(""),
        Param::integer("seed", 0, INT64_MAX, "seed of every random draw of the run").or_default(1),
@@ -58,7 +59,7 @@ const core::ParamTable& machine_section_params() {
 
 const core::ParamTable& machine_file_params() {
   static const core::ParamTable table = [] {
-    std::vector<Param> keys{Param::file_kind("machine", "a machine file"),
+    std::vector<Param> keys{Param::file_kind(core::FileKind::kMachine, "a machine file"),
                             Param::text("description", "one line: what is modelled").or_default("")};
     for (auto& p : machine_keys()) keys.push_back(std::move(p));
     return core::ParamTable("machine-file", "a machine in a file of its own", std::move(keys));
@@ -153,7 +154,7 @@ const core::ParamTable& placement_from_file_params() {
 const core::ParamTable& placement_map_params() {
   static const core::ParamTable table(
       "placement-map", "a file giving each rank's unit",
-      {Param::file_kind("placement", "a placement map"),
+      {Param::file_kind(core::FileKind::kPlacement, "a placement map"),
        Param::text("description", "one line: how the map was made").or_default(""),
        Param::list("units", "unit names, one per rank", "the unit of rank 0, 1, ...")});
   return table;

@@ -5,6 +5,7 @@
 #include <map>
 #include <set>
 
+#include "core/file_kind.hpp"
 #include "core/param_reader.hpp"
 #include "core/slurm_values.hpp"
 
@@ -122,7 +123,7 @@ const core::ParamTable& sweep_slurm_params() {
 const core::ParamTable& sweep_params() {
   static const core::ParamTable table(
       "sweep", "many scenarios in one batch: a base scenario and the parameters varied over it",
-      {Param::file_kind("sweep", "a sweep file"),
+      {Param::file_kind(core::FileKind::kSweep, "a sweep file"),
        Param::text("name", "the sweep's name; results go to results/NAME.h5 (one safe path component)"),
        Param::text("description", "one line: what is asked").or_default(""),
        Param::integer("seed", 0, INT64_MAX, "seed of the sampled axes' draws").or_default(1),

@@ -4,6 +4,7 @@
 #include <memory>
 #include <vector>
 
+#include "core/file_kind.hpp"
 #include "core/input_error.hpp"
 #include "core/json_object.hpp"
 #include "engine/op_duration.hpp"
@@ -52,15 +53,14 @@ TraceInput read_trace_input(const core::FileSource& files, const std::string& pa
                            "cannot read file (missing or unreadable; a Chakra trace is named by its prefix, "
                            "without .<rank>.et)");
   const nlohmann::json doc = workload::parse_trace_document(*bytes, path);
-  const std::string kind =
-      doc.is_object() && doc.contains("kind") && doc["kind"].is_string() ? doc["kind"] : "";
-  if (kind == "scenario") {
+  const auto kind = core::kind_of(doc);
+  if (kind == core::FileKind::kScenario) {
     refuse_plan(generation, "scenario");
     auto s = std::make_shared<const scenario::Scenario>(scenario::ScenarioLoader(files).load(path));
     return {s->trace, std::nullopt, compute_time_on(s)};
   }
-  if (kind == "trace") return {workload::trace_from_json(doc, path), std::nullopt};
-  if (kind == "transformer" && generation != nullptr) {
+  if (kind == core::FileKind::kTrace) return {workload::trace_from_json(doc, path), std::nullopt};
+  if (kind == core::FileKind::kTransformer && generation != nullptr) {
     core::JsonObject model_json(doc, path, "");
     auto model = workload::TransformerSpec::from_json(model_json);
     const core::JsonObject plan_json(generation->plan, generation->plan_source, "");

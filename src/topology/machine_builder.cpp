@@ -4,6 +4,7 @@
 #include <functional>
 #include <stdexcept>
 
+#include "core/file_kind.hpp"
 #include "topology/disaggregated_generator.hpp"
 #include "topology/dragonfly_generator.hpp"
 #include "topology/fat_tree_generator.hpp"
@@ -40,7 +41,7 @@ TopologyGeneratorRegistry builtin_topology_generators() {
 const core::ParamTable& topology_file_params() {
   static const core::ParamTable table(
       "topology", "the keys of every topology file; its generator's follow (topology.GENERATOR)",
-      {core::Param::file_kind("topology", "a topology file"),
+      {core::Param::file_kind(core::FileKind::kTopology, "a topology file"),
        core::Param::text("name", "the machine's name, as reports print it"),
        core::Param::text("description", "one line: what is modelled").or_default(""),
        core::Param::text("generator", "the generator that builds the machine (zettasim list)"),

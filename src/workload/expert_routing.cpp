@@ -2,6 +2,7 @@
 #include "workload/expert_routing.hpp"
 
 #include "core/choice_names.hpp"
+#include "core/file_kind.hpp"
 #include "core/input_error.hpp"
 
 #include <algorithm>
@@ -185,7 +186,7 @@ const core::ParamTable& expert_histogram_params() {
   using core::Param;
   static const core::ParamTable table(
       "expert-histogram", "a file of measured expert loads, named by a routing's histogram_file",
-      {Param::file_kind("expert-histogram", "an expert histogram"),
+      {Param::file_kind(core::FileKind::kExpertHistogram, "an expert histogram"),
        Param::text("source", "where the loads were measured").optional(),
        Param::list("weights", "non-negative numbers", "one weight per routed expert, in expert order")});
   return table;

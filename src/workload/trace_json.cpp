@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "core/file_kind.hpp"
 #include "core/input_error.hpp"
 #include "core/json_object.hpp"
 
@@ -253,7 +254,8 @@ nlohmann::json parse_trace_document(const std::string& bytes, const std::string&
 Trace trace_from_json(const nlohmann::json& doc, const std::string& file) {
   if (!doc.is_object()) throw core::InputError(file, "", "expected a JSON object (a trace)");
   core::JsonObject root(doc, file, "");
-  if (root.string("kind") != "trace") throw root.error("kind", "expected \"trace\"");
+  if (core::parse_file_kind(root.string("kind")) != core::FileKind::kTrace)
+    throw root.error("kind", "expected \"trace\"");
   const auto version = root.integer("format_version", 0, 1 << 20);
   if (version != Trace::kFormatVersion)
     throw root.error("format_version", "this zettasim reads trace format version " +

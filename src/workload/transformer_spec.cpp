@@ -2,6 +2,7 @@
 #include "workload/transformer_spec.hpp"
 
 #include "core/choice_names.hpp"
+#include "core/file_kind.hpp"
 #include "core/param_reader.hpp"
 
 namespace zs::workload {
@@ -89,7 +90,7 @@ MoeSpec read_moe(core::ParamReader& json, uint32_t layers) {
 const core::ParamTable& TransformerSpec::params() {
   static const core::ParamTable table(
       "transformer", "a transformer model file (workloads/): dense, or mixture-of-experts with \"moe\"",
-      {core::Param::file_kind("transformer", "a model spec"),
+      {core::Param::file_kind(core::FileKind::kTransformer, "a model spec"),
        core::Param::text("name", "the model's name"),
        core::Param::text("description", "one line: what the model is").optional(),
        core::Param::text("source", "where the architecture is published").optional(),

@@ -20,7 +20,7 @@ const ParamTable& level_table() {
 
 const ParamTable& test_table() {
   static const ParamTable table =
-      model_table("test-kind", "a test model",
+      model_table(core::FileKind::kLink, "a test model",
                   {Param::byte_rate("bandwidth", "per direction").cite(),
                    Param::number("efficiency", 0.01, 1.0, "achieved fraction").or_default(1.0).cite(),
                    Param::seconds("setup", "one-off time").or_default("2us"),
@@ -31,10 +31,8 @@ const ParamTable& test_table() {
 }
 
 json model_file() {
-  return {{"kind", "test-kind"},
-          {"name", "t"},
-          {"bandwidth", "400Gb/s"},
-          {"sources", {{"bandwidth", "a datasheet"}}}};
+  return {
+      {"kind", "link"}, {"name", "t"}, {"bandwidth", "400Gb/s"}, {"sources", {{"bandwidth", "a datasheet"}}}};
 }
 
 }  // namespace
@@ -42,7 +40,7 @@ json model_file() {
 TEST_CASE("a reader fills defaults from the table and records them as a file writes them") {
   const json doc = model_file();
   ParamReader r(test_table(), JsonObject(doc, "m.json", ""));
-  CHECK(r.get<std::string>("kind") == "test-kind");
+  CHECK(r.get<std::string>("kind") == "link");
   CHECK(r.get<std::string>("description").empty());
   CHECK(r.get<ByteRate>("bandwidth").value() == 50e9);
   CHECK(r.get<double>("efficiency") == 1.0);
@@ -51,7 +49,7 @@ TEST_CASE("a reader fills defaults from the table and records them as a file wri
   CHECK_FALSE(r.find<Flops>("half_work").has_value());
   r.get<std::string>("name");
   r.finish();
-  CHECK(r.resolved() == json{{"kind", "test-kind"},
+  CHECK(r.resolved() == json{{"kind", "link"},
                              {"name", "t"},
                              {"description", ""},
                              {"bandwidth", "50GB/s"},

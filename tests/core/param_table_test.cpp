@@ -21,13 +21,15 @@ TEST_CASE("a parameter states its unit, range and default in words") {
 }
 
 TEST_CASE("a model table starts with kind, name and description and ends with sources when it cites") {
-  const ParamTable cited = model_table("link", "a link", {Param::byte_rate("bandwidth", "x").cite()});
+  const ParamTable cited =
+      model_table(core::FileKind::kLink, "a link", {Param::byte_rate("bandwidth", "x").cite()});
   REQUIRE(cited.params().size() == 5);
   CHECK(cited.params()[0].name == "kind");
   CHECK(cited.params()[3].name == "bandwidth");
   CHECK(cited.params()[4].name == "sources");
   CHECK(cited.cites());
-  const ParamTable plain = model_table("plan", "a plan", {Param::integer("tp", 1, 8, "x")});
+  const ParamTable plain =
+      model_table(core::FileKind::kPlacement, "a plan", {Param::integer("tp", 1, 8, "x")});
   CHECK(plain.params().size() == 4);
   CHECK_FALSE(plain.cites());
   CHECK(plain.find("tp") != nullptr);
