@@ -71,6 +71,7 @@ class GoodputSimulation {
   void note(double at, const std::string& component, uint64_t instance, const std::string& name,
             const std::string& action);
 
+  // The job and its horizon: what fails, what recovers it, the checkpoint cycle.
   const FailureRates& rates_;
   const GoodputConfig& cfg_;
   const bool keep_timeline_;
@@ -83,8 +84,9 @@ class GoodputSimulation {
   const double delta_;  ///< s, a blocking checkpoint
   const double cycle_;  ///< tau + delta, s
   const double horizon_;
-  GoodputRun run_;
+  GoodputRun run_;  ///< what the run reports
 
+  // Progress: the clock, the position in the checkpoint cycle and what is not yet safe.
   double t_ = 0;          ///< wall time, s
   double pos_ = 0;        ///< position in the current work + checkpoint cycle, s
   double pending_ = 0;    ///< progress since the last snapshot, s of healthy training

@@ -48,7 +48,7 @@ class FixedStepFidelity final : public engine::ReplayFidelity {
 
  private:
   void step(const engine::ReplayActivity& done) {
-    core_.backend.start_timer(core::Seconds(kStep), core_.new_token(done));
+    core_.backend().start_timer(core::Seconds(kStep), core_.new_token(done));
   }
   engine::ReplayCore& core_;
 };

@@ -24,18 +24,19 @@ std::vector<double> direction_bandwidth(const topology::Machine& m) {
 CollapsedFidelity::CollapsedFidelity(ReplayCore& core, const RankCollapse& collapse)
     : core_(core),
       collapse_(collapse),
-      costs_(core.machine, core.trace, core.placement, core.collective, collapse, core.backend.router()),
-      sharing_(direction_bandwidth(core.machine)),
-      expert_lag_(core.rank_of_slot.size(), 0.0),
-      member_lag_(core.rank_of_slot.size()) {}
+      costs_(core.machine(), core.trace(), core.placement(), core.collective(), collapse,
+             core.backend().router()),
+      sharing_(direction_bandwidth(core.machine())),
+      expert_lag_(core.slots(), 0.0),
+      member_lag_(core.slots()) {}
 
 void CollapsedFidelity::start_memory_move(uint64_t rank, core::Bytes bytes, bool read,
                                           const ReplayActivity& done) {
-  start_charge(costs_.memory_move(rank, bytes, read, core_.result.link_bytes), done);
+  start_charge(costs_.memory_move(rank, bytes, read, core_.link_bytes()), done);
 }
 
 void CollapsedFidelity::start_p2p(uint64_t src, uint64_t dst, core::Bytes bytes, const ReplayActivity& done) {
-  start_charge(costs_.p2p(src, dst, bytes, core_.result.link_bytes), done);
+  start_charge(costs_.p2p(src, dst, bytes, core_.link_bytes()), done);
 }
 
 void CollapsedFidelity::start_collective_transfer(const CollectiveInstance& inst, uint32_t t,
@@ -43,7 +44,7 @@ void CollapsedFidelity::start_collective_transfer(const CollectiveInstance& inst
   const auto& tr = inst.schedule.transfers[t];
   // As in exact fidelity: a pipelined chunk pays its route's latency, the others their step's mean.
   const double step_latency = tr.pipelined || inst.step_latency.empty() ? 0.0 : inst.step_latency[tr.step];
-  auto charge = costs_.collective_transfer(inst.members, tr, step_latency, core_.result.link_bytes);
+  auto charge = costs_.collective_transfer(inst.members, tr, step_latency, core_.link_bytes());
   if (tr.step == 0 && !tr.pipelined) charge.seconds += inst.base_latency;  // the library's fixed cost
   start_charge(std::move(charge), done);
 }
@@ -70,12 +71,12 @@ void CollapsedFidelity::finish(ReplayResult& out) const {
   out.every_rank_for_routing = collapse_.every_rank_for_routing();
   out.analytic_costs = costs_.patterns_costed();
   out.routes_computed = costs_.routes_computed();
-  out.distance_maps = core_.backend.router().trees_computed();
+  out.distance_maps = core_.backend().router().trees_computed();
 }
 
 void CollapsedFidelity::scaled_compute_started(uint64_t rank, uint32_t dispatch,
                                                const workload::ComputeOp& c) {
-  const auto& model = core_.machine.unit_model(core_.placement.unit_of_rank[rank]);
+  const auto& model = core_.machine().unit_model(core_.placement().unit_of_rank[rank]);
   const hw::ComputeWork nominal = work_of(c);
   auto time_at = [&](double load) {
     hw::ComputeWork w = nominal;
@@ -83,8 +84,8 @@ void CollapsedFidelity::scaled_compute_started(uint64_t rank, uint32_t dispatch,
     w.bytes = w.bytes * load;
     return model.compute_time(w).value();
   };
-  const uint64_t key = core_.load_key(rank, dispatch);
-  const double own = time_at(core_.expert_load.at(key));
+  const uint64_t key = ReplayCore::load_key(rank, dispatch);
+  const double own = time_at(core_.expert_load(rank, dispatch));
   // A dispatch run transfer by transfer records no group maximum: each member runs its own load.
   const auto max_load = expert_max_load_.find(key);
   expert_lag_[core_.slot(rank)] +=
@@ -100,7 +101,7 @@ void CollapsedFidelity::join_analytic(uint32_t id, uint64_t rank, uint32_t op,
                                       const workload::CommunicatorGroups& groups,
                                       const workload::CollectiveOp& c) {
   const auto& axes = groups.axes();  // collapsed fidelity runs meshes only
-  CollectiveInstance& inst = core_.instances.at(id);
+  CollectiveInstance& inst = core_.instance(id);
   const auto it = std::find(inst.members.begin(), inst.members.end(), rank);
   const auto m = static_cast<uint32_t>(it - inst.members.begin());
   inst.op_of_member[m] = op;
@@ -129,17 +130,17 @@ uint32_t CollapsedFidelity::create_instance(const InstanceKey& key, uint64_t ran
   inst.kind = c.kind;
   inst.bytes = c.bytes;
   inst.members = collapse_.representatives_in_group(rank, axes);
-  const uint64_t group_size = core_.trace.mesh.group_size(axes);
+  const uint64_t group_size = core_.trace().mesh.group_size(axes);
   if (inst.members.size() == group_size && inst.members.size() <= RankCollapse::kTransferLevelMembers) {
     // Every member is simulated: run the schedule's transfers as charges, each as its members join.
-    ++core_.result.transfer_level_collectives;
+    core_.count_transfer_level_collective();
     core_.schedule_transfers(inst, rank, op, groups, c);
     return core_.add_instance(std::move(inst), key);
   }
   inst.analytic = true;
   auto charge =
-      costs_.collective(rank, std::get<0>(key), axes, c, core_.op_where(rank, op), core_.result.link_bytes);
-  core_.algorithms.insert(charge.algorithm);
+      costs_.collective(rank, std::get<0>(key), axes, c, core_.op_where(rank, op), core_.link_bytes());
+  core_.note_algorithm(charge.algorithm);
   inst.schedule.algorithm = charge.algorithm;
   inst.duration = charge.seconds;
   inst.shared_bytes = std::move(charge.shared_bytes);
@@ -148,7 +149,7 @@ uint32_t CollapsedFidelity::create_instance(const InstanceKey& key, uint64_t ran
   if (c.dispatch) {
     inst.max_load = *std::max_element(charge.load.begin(), charge.load.end());
     for (uint64_t r : inst.members)
-      inst.load_of_member.push_back(charge.load[core_.trace.mesh.position(r, axes)]);
+      inst.load_of_member.push_back(charge.load[core_.trace().mesh.position(r, axes)]);
   }
   inst.op_of_member.assign(inst.members.size(), 0);
   inst.arrived.assign(inst.members.size(), false);
@@ -157,7 +158,7 @@ uint32_t CollapsedFidelity::create_instance(const InstanceKey& key, uint64_t ran
 
 void CollapsedFidelity::start_charge(const CollapsedCosts::Charge& charge, const ReplayActivity& payload) {
   if (!(charge.seconds > 0)) {
-    core_.backend.start_timer(core::Seconds(0), core_.new_token(payload));
+    core_.backend().start_timer(core::Seconds(0), core_.new_token(payload));
     return;
   }
   const auto id = sharing_.start(core_.now(), charge.seconds, charge.shared_bytes);
@@ -186,8 +187,8 @@ void CollapsedFidelity::arm_charge_wake() {
   ReplayActivity wake;
   wake.kind = ReplayActivity::Kind::kChargeTimer;
   wake.transfer = ++charge_wake_arms_;
-  core_.backend.start_timer(core::Seconds(std::max(0.0, charge_wake_at_ - core_.now())),
-                            core_.new_token(wake));
+  core_.backend().start_timer(core::Seconds(std::max(0.0, charge_wake_at_ - core_.now())),
+                              core_.new_token(wake));
 }
 
 void CollapsedFidelity::charge_wake(uint32_t arm) {
@@ -218,7 +219,7 @@ void CollapsedFidelity::charge_wake(uint32_t arm) {
 void CollapsedFidelity::start_collective_parts(uint32_t id, uint64_t rank, uint32_t op,
                                                const std::vector<size_t>& axes,
                                                const workload::CollectiveOp& c) {
-  CollectiveInstance& inst = core_.instances.at(id);
+  CollectiveInstance& inst = core_.instance(id);
   inst.parts.clear();
   if (!inst.member_ready.empty()) {
     const double last = *std::max_element(inst.member_ready.begin(), inst.member_ready.end());
@@ -245,7 +246,7 @@ void CollapsedFidelity::start_collective_parts(uint32_t id, uint64_t rank, uint3
       timer.kind = ReplayActivity::Kind::kCollectiveReady;
       timer.instance = id;
       timer.transfer = k;
-      core_.backend.start_timer(core::Seconds(inst.parts[k].start - core_.now()), core_.new_token(timer));
+      core_.backend().start_timer(core::Seconds(inst.parts[k].start - core_.now()), core_.new_token(timer));
     } else {
       start_collective_part(id, k);
     }
@@ -253,7 +254,7 @@ void CollapsedFidelity::start_collective_parts(uint32_t id, uint64_t rank, uint3
 }
 
 void CollapsedFidelity::start_collective_part(uint32_t id, uint32_t k) {
-  CollectiveInstance::Part& part = core_.instances.at(id).parts[k];
+  CollectiveInstance::Part& part = core_.instance(id).parts[k];
   ReplayActivity payload;
   payload.kind = ReplayActivity::Kind::kCollectiveTimer;
   payload.instance = id;
@@ -267,18 +268,16 @@ void CollapsedFidelity::start_collective_part(uint32_t id, uint32_t k) {
 }
 
 void CollapsedFidelity::collective_timer_done(uint32_t id) {
-  if (--core_.instances.at(id).parts_left > 0) return;
-  CollectiveInstance inst = std::move(core_.instances.at(id));
-  core_.instances.erase(id);
+  if (--core_.instance(id).parts_left > 0) return;
+  CollectiveInstance inst = core_.take_instance(id);
   for (size_t m = 0; m < inst.members.size(); ++m) {
     if (!inst.load_of_member.empty()) {
-      const uint64_t key = core_.load_key(inst.members[m], inst.op_of_member[m]);
-      core_.expert_load[key] = inst.load_of_member[m];
+      const uint64_t key = ReplayCore::load_key(inst.members[m], inst.op_of_member[m]);
+      core_.set_expert_load(inst.members[m], inst.op_of_member[m], inst.load_of_member[m]);
       expert_max_load_[key] = inst.max_load;
       if (!inst.group_load.empty()) expert_group_load_[key] = inst.group_load;
     }
-    core_.done_collective_joined = inst.last_join;
-    core_.op_done(inst.members[m], inst.op_of_member[m]);
+    core_.collective_op_done(inst.members[m], inst.op_of_member[m], inst.last_join);
   }
 }
 

@@ -11,16 +11,16 @@
 namespace zs::engine {
 
 ExactFidelity::ExactFidelity(ReplayCore& core, std::vector<topology::CircuitReconfiguration> reconfigurations)
-    : core_(core), circuits_(core.machine, std::move(reconfigurations)) {}
+    : core_(core), circuits_(core.machine(), std::move(reconfigurations)) {}
 
 void ExactFidelity::start_memory_move(uint64_t rank, core::Bytes bytes, bool read,
                                       const ReplayActivity& done) {
-  const auto unit = core_.placement.unit_of_rank[rank], pool = core_.placement.pool_of_rank.at(rank);
+  const auto unit = core_.placement().unit_of_rank[rank], pool = core_.placement().pool_of_rank.at(rank);
   start_transfer(read ? pool : unit, read ? unit : pool, bytes, done);
 }
 
 void ExactFidelity::start_p2p(uint64_t src, uint64_t dst, core::Bytes bytes, const ReplayActivity& done) {
-  start_transfer(core_.placement.unit_of_rank[src], core_.placement.unit_of_rank[dst], bytes, done);
+  start_transfer(core_.placement().unit_of_rank[src], core_.placement().unit_of_rank[dst], bytes, done);
 }
 
 void ExactFidelity::start_collective_transfer(const CollectiveInstance& inst, uint32_t t,
@@ -66,30 +66,30 @@ void ExactFidelity::count_link_bytes(topology::NodeId src, const std::vector<top
                                      double bytes) {
   topology::NodeId at = src;
   for (auto l : route) {
-    const auto& link = core_.machine.topology.links()[l];
+    const auto& link = core_.machine().topology.links()[l];
     const bool forward = link.a == at;
-    core_.result.link_bytes[2 * size_t(l) + (forward ? 0 : 1)] += bytes;
+    core_.link_bytes()[2 * size_t(l) + (forward ? 0 : 1)] += bytes;
     at = forward ? link.b : link.a;
   }
 }
 
 void ExactFidelity::start_transfer(topology::NodeId src, topology::NodeId dst, core::Bytes bytes,
                                    const ReplayActivity& a, double step_latency) {
-  if (!circuits_.empty()) circuits_.advance(core_.backend.now(), core_.backend.router());
+  if (!circuits_.empty()) circuits_.advance(core_.backend().now(), core_.backend().router());
   std::vector<topology::LinkId> route;
   try {
-    route = core_.backend.router().route(src, dst);
+    route = core_.backend().router().route(src, dst);
   } catch (const std::invalid_argument& e) {
-    throw core::InputError(core_.machine.name, "",
-                           std::string(e.what()) + " at t = " + core::to_string(core_.backend.now()) +
+    throw core::InputError(core_.machine().name, "",
+                           std::string(e.what()) + " at t = " + core::to_string(core_.backend().now()) +
                                " (the links or optical circuits between them are down)");
   }
   // A collective library's step latency above the route's own is a delay before the transfer starts
   // (the library's synchronization), not a network latency: SimGrid's max-min sharing weighs each flow
   // by its latency, which would give the first chunk of a pipeline a smaller share of its links.
-  const double route_s = topology::route_latency(core_.machine, route).value();
+  const double route_s = topology::route_latency(core_.machine(), route).value();
   const double step_s =
-      step_latency >= 0 ? step_latency : topology::route_step_latency(core_.machine, route).value();
+      step_latency >= 0 ? step_latency : topology::route_step_latency(core_.machine(), route).value();
   if (step_s > route_s) {
     hold({src, dst, bytes, a, 0.0}, step_s - route_s);
     return;
@@ -98,11 +98,12 @@ void ExactFidelity::start_transfer(topology::NodeId src, topology::NodeId dst, c
   if (ready <= core_.now()) {
     count_link_bytes(src, route, bytes.value());
     const auto token = core_.new_token(a);
-    if (core_.timeline && !route.empty()) core_.record_link_transfer(token, src, route, bytes.value());
-    core_.backend.start_transfer(src, dst, bytes, token, route, 0.0);
+    if (core_.records_timeline() && !route.empty())
+      core_.record_link_transfer(token, src, route, bytes.value());
+    core_.backend().start_transfer(src, dst, bytes, token, route, 0.0);
     return;
   }
-  ++core_.result.circuit_waits;
+  core_.count_circuit_wait();
   hold({src, dst, bytes, a, step_latency}, ready - core_.now());
 }
 
@@ -119,13 +120,13 @@ void ExactFidelity::hold(const HeldTransfer& transfer, double delay) {
   ReplayActivity wait;
   wait.kind = ReplayActivity::Kind::kHeldTransfer;
   wait.held = index;
-  core_.backend.start_timer(core::Seconds(delay), core_.new_token(wait));
+  core_.backend().start_timer(core::Seconds(delay), core_.new_token(wait));
 }
 
 topology::NodeId ExactFidelity::endpoint_node(const CollectiveInstance& inst, uint32_t end) const {
   const auto n = static_cast<uint32_t>(inst.members.size());
-  if (end < n) return core_.placement.unit_of_rank[inst.members[end]];
-  return *topology::reduction_switch(core_.machine, core_.placement.unit_of_rank[inst.members[end - n]]);
+  if (end < n) return core_.placement().unit_of_rank[inst.members[end]];
+  return *topology::reduction_switch(core_.machine(), core_.placement().unit_of_rank[inst.members[end - n]]);
 }
 
 }  // namespace zs::engine
