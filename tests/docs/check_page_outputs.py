@@ -10,8 +10,16 @@ module on PYTHONPATH, and the block's lines must appear in its output in that or
 lines out: "abridged"). A block line "..." stands for nothing, and so does "$ COMMAND" (the command shown
 as typed); a line ending in " ..." matches any line it starts. Within a page the commands run in order in one scratch folder, so a later block may read what an
 earlier one wrote. Numbers are compared as printed: a figure the tool prints differently fails, so a change
-that moves a published number fails until the page is regenerated. Exit 1 naming the page, the block's line
-and the first line not found.
+that moves a published number fails until the page is regenerated.
+
+A markdown table preceded by `<!-- figures of: COMMAND -->` keeps its own layout: each of its rows' figure
+cells (a cell that is one number, with an optional sign, thousands commas, % or unit: "131.8", "+9.6%",
+"8.453 s", "1,024") must be printed by COMMAND, the row's figures on at most two lines of its output that
+each hold at least two of them (one, for a row of one figure): a row of a validation table is a line (or,
+for a row comparing two runs, two lines) of the report. Figures are compared as numbers ("21.0 s" is the
+report's "21 s"), so a prediction that moves by its last printed digit fails.
+
+Exit 1 naming the page, the block's line and the first line or row not found.
 """
 import os
 import re
@@ -19,19 +27,31 @@ import subprocess
 import sys
 import tempfile
 
-MARKER = re.compile(r"^<!-- output of: (.*) -->$")
+MARKER = re.compile(r"^<!-- (output|figures) of: (.*) -->$")
+FIGURE = re.compile(r"^([+-]?)(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)(%?)(?: ?(?:s|ms|us|µs|GB|GiB|MiB|TFLOP/s))?$")
 SHIPPED = ("scenarios", "models", "topologies", "workloads", "analysis", "examples")
 
 
 def blocks(path):
-    """(line number, command, expected lines) of every marked block of the page."""
+    """(line number, mode, command, expected lines) of every marked block or table of the page."""
     lines = open(path, encoding="utf-8").read().split("\n")
     found = []
     for i, line in enumerate(lines):
         m = MARKER.match(line.strip())
         if not m:
             continue
+        mode, command = m.group(1), m.group(2)
         start = i + 1
+        if mode == "figures":
+            while start < len(lines) and not lines[start].startswith("|"):
+                start += 1
+            end = start
+            while end < len(lines) and lines[end].startswith("|"):
+                end += 1
+            if end - start < 3:
+                sys.exit(f"{path}:{i + 1}: a figures marker without a table of rows after it")
+            found.append((i + 1, mode, command, lines[start + 2:end]))
+            continue
         while start < len(lines) and not lines[start].startswith("```"):
             start += 1
         if start == len(lines):
@@ -39,8 +59,43 @@ def blocks(path):
         end = start + 1
         while end < len(lines) and not lines[end].startswith("```"):
             end += 1
-        found.append((i + 1, m.group(1), [l.rstrip() for l in lines[start + 1:end]]))
+        found.append((i + 1, mode, command, [l.rstrip() for l in lines[start + 1:end]]))
     return found
+
+
+def figure(text):
+    """A cell or word as (value, percent) when it is one number, else None."""
+    m = FIGURE.match(text.strip().rstrip(",;"))
+    if not m:
+        return None
+    value = float(m.group(2).replace(",", ""))
+    return (-value if m.group(1) == "-" else value, m.group(3) == "%")
+
+
+def line_figures(line):
+    return {f for f in (figure(w) for w in re.split(r"[\s()]+", line)) if f is not None}
+
+
+def missing_row(rows, output):
+    """The first table row whose figures the output does not print as the module docstring says."""
+    printed = [line_figures(l) for l in output.split("\n")]
+    for row in rows:
+        cells = [c for c in row.strip().strip("|").split("|")]
+        wanted = [f for f in (figure(c) for c in cells) if f is not None]
+        if not wanted:
+            continue
+        need = 1 if len(wanted) == 1 else 2
+        left = set(wanted)
+        for _ in range(2):
+            best = max(printed, key=lambda have: len(left & have), default=set())
+            if len(left & best) < min(need, len(left)):
+                break
+            left -= best
+            if not left:
+                break
+        if left:
+            return row
+    return None
 
 
 def matches(expected, actual):
@@ -79,19 +134,23 @@ def main():
             os.symlink(zettasim, os.path.join(bin_dir, "zettasim"))
             env = dict(os.environ, PATH=bin_dir + os.pathsep + os.environ.get("PATH", ""),
                        PYTHONPATH=os.path.join(build, "python"))
-            for line_no, command, expected in blocks(page):
+            for line_no, mode, command, expected in blocks(page):
                 checked += 1
                 run = subprocess.run(["bash", "-c", command], cwd=scratch, env=env, capture_output=True,
                                      text=True, timeout=600)
-                missing = first_missing(command, expected, run.stdout)
+                if mode == "figures":
+                    missing = missing_row(expected, run.stdout)
+                else:
+                    missing = first_missing(command, expected, run.stdout)
                 if missing is not None:
                     failures += 1
+                    what = "row" if mode == "figures" else "line"
                     print(f"{os.path.relpath(page, source)}:{line_no}: the output of `{command}` "
-                          f"(exit {run.returncode}) has no line\n  {missing}\nin order; it printed:\n"
+                          f"(exit {run.returncode}) has no {what}\n  {missing}\nin order; it printed:\n"
                           f"{run.stdout}{run.stderr}", file=sys.stderr)
     if checked == 0:
         sys.exit("no marked output block in " + " ".join(sys.argv[4:]))
-    print(f"{checked} output blocks checked, {failures} differ")
+    print(f"{checked} output blocks and tables checked, {failures} differ")
     sys.exit(1 if failures else 0)
 
 
