@@ -3,6 +3,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "core/file_kind.hpp"
 #include "core/file_source.hpp"
 #include "core/json_object.hpp"
 #include "fuzz_contract.hpp"
@@ -16,10 +17,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   fuzz::check_contract([&] {
     const nlohmann::json doc = core::parse_json(text, "model.json");
     core::JsonObject o(doc, "model.json", "");
-    const auto kind = doc.is_object() && doc.contains("kind") ? doc["kind"] : nlohmann::json();
-    if (kind == "failure-rates") {
+    const auto kind = core::kind_of(doc);
+    if (kind == core::FileKind::kFailureRates) {
       reliability::FailureRates::from_json(o);
-    } else if (kind == "file-system") {
+    } else if (kind == core::FileKind::kFileSystem) {
       hw::FileSystemModel::from_json(o);
     } else {
       // The machine loader's reading of every model a machine binds.

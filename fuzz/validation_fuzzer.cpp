@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "core/file_kind.hpp"
 #include "core/file_source.hpp"
 #include "fuzz_contract.hpp"
 #include "scenario/megatron_validation.hpp"
@@ -17,7 +18,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const core::OverlayFileSource files(shipped,
                                       {{path, std::string(reinterpret_cast<const char*>(data), size)}});
   fuzz::check_contract([&] {
-    if (scenario::validation_kind(files, path) == "published-runs")
+    if (scenario::validation_kind(files, path) == core::FileKind::kPublishedRuns)
       scenario::PublishedRunsSpec::load(files, path);
     else
       scenario::ValidationSpec::load(files, path);

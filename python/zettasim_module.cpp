@@ -266,7 +266,7 @@ Files goodput(const LoadedScenario& loaded, uint32_t seeds) {
     study::require_reliability_section(s, loaded.path);
     study::GoodputStudyOptions options;
     options.seeds = seeds;
-    const study::GoodputStudy g = study::run_goodput_study(s, loaded.path, options);
+    const study::GoodputStudy g = study::run_goodput_study(loaded.scenario, loaded.path, options);
     return Files{{"goodput.json", output::goodput_json(s, g).dump(2) + "\n"},
                  {"config.json", output::config_json(s).dump(2) + "\n"},
                  {"report.txt", output::goodput_report(s, loaded.path, g)}};

@@ -23,7 +23,8 @@ nlohmann::json case_result(const core::FileSource& files, const scenario::Regres
   s.resolved["fidelity"] = core::to_string(s.fidelity);
   if (c.goodput) {
     study::require_reliability_section(s, c.scenario);
-    return output::goodput_json(s, study::run_goodput_study(s, c.scenario, {}, catalog.policies));
+    const auto held = std::make_shared<const scenario::Scenario>(std::move(s));
+    return output::goodput_json(*held, study::run_goodput_study(held, c.scenario, {}, catalog.policies));
   }
   return output::summary_json(s, study::simulate_scenario(s, catalog.policies));
 }

@@ -45,7 +45,9 @@ nlohmann::json predict(const scenario::Scenario& s, const planner::JobPlan& plan
   lines += "    waiting in collectives   " +
            core::display(core::Seconds(r.replay.critical().collective_wait.value())) + "\n";
   if (s.reliability) {
-    const study::GoodputStudy g = study::run_goodput_study(s, s.file, {}, catalog.policies);
+    // The study holds the scenario it simulates again: a copy of the planned job's.
+    const study::GoodputStudy g =
+        study::run_goodput_study(std::make_shared<const scenario::Scenario>(s), s.file, {}, catalog.policies);
     p["ettr"] = g.summary.ettr.mean;
     p["ettr_half_width"] = g.summary.ettr.half_width;
     p["goodput_seeds"] = g.seeds;

@@ -143,7 +143,9 @@ int run_goodput(const GoodputOptions& opt, std::ostream& out) {
   core::DiskFileSource files;
   scenario::Catalog catalog;
   plugin::load_plugins(opt.plugins, catalog);
-  const scenario::Scenario s = plugin::load_scenario(files, opt.scenario, catalog, opt.limits);
+  const auto held = std::make_shared<const scenario::Scenario>(
+      plugin::load_scenario(files, opt.scenario, catalog, opt.limits));
+  const scenario::Scenario& s = *held;
   study::require_reliability_section(s, opt.scenario);
   const auto dir = output::results_folder(opt.folder.out_dir, s.name + "-goodput", opt.folder.force);
   batch::ProgressLine progress = batch::ProgressLine::for_stderr(opt.folder.quiet);
@@ -155,7 +157,7 @@ int run_goodput(const GoodputOptions& opt, std::ostream& out) {
   const core::OutputFile timeline = output::output_file(output::OutputFormat::kTimeline, "--timeline",
                                                         opt.timeline, opt.folder.force, inputs);
   if (!opt.timeline.empty()) outputs.add_file(timeline);
-  const study::GoodputStudy g = study::run_goodput_study(s, opt.scenario, options, catalog.policies);
+  const study::GoodputStudy g = study::run_goodput_study(held, opt.scenario, options, catalog.policies);
   progress.finish();
   const std::string report = output::goodput_report(s, opt.scenario, g);
   write_and_print(dir, opt.folder,

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <memory>
 #include <set>
 #include <string>
 #include <tuple>
@@ -17,8 +18,8 @@ namespace zs::reliability {
 
 /// What re-placement needs, shared by the seeds.
 struct RePlacementSetup {
-  const topology::Machine* machine = nullptr;
-  const policy::PlacementPolicy* policy = nullptr;
+  std::shared_ptr<const topology::Machine> machine;
+  std::shared_ptr<const policy::PlacementPolicy> policy;
   std::vector<topology::NodeId> unit_of_rank;  ///< where the job starts; every other unit is idle
   /// Re-pointing the optical circuits when a rank moves to another electrical island (a pod joined to
   /// the others by optical circuit switches), s: the slowest optical switch model's reconfiguration time;

@@ -73,16 +73,19 @@ void require_reliability_section(const scenario::Scenario& s, const std::string&
         "restart, repair; optional spares) for goodput");
 }
 
-GoodputStudy run_goodput_study(const scenario::Scenario& s, const std::string& file,
+GoodputStudy run_goodput_study(std::shared_ptr<const scenario::Scenario> held, const std::string& file,
                                const GoodputStudyOptions& options, const policy::PolicyCatalog& policies) {
+  const scenario::Scenario& s = *held;
   require_reliability_section(s, file);
   const auto& rel = *s.reliability;
   GoodputStudy result;
   const workload::CheckpointSize checkpoint = checkpoint_size(s, file);
   result.checkpoint_state = checkpoint.total.value();
   result.checkpoint_state_per_rank_max = checkpoint.per_rank_max.value();
-  const auto placement_policy = placement_policy_of(s, policies);
-  const policy::Placement placement = placement_policy->place({s.trace, s.machine, s.seed});
+  std::shared_ptr<const policy::PlacementPolicy> placement_policy = placement_policy_of(s, policies);
+  const auto placed =
+      std::make_shared<const policy::Placement>(placement_policy->place({s.trace, s.machine, s.seed}));
+  const policy::Placement& placement = *placed;
   // The checkpoint store first: a store that cannot work is refused before any simulation.
   const CheckpointSetup stored = checkpoint_setup(s, file, placement, result.checkpoint_state, policies);
   result.checkpoint = stored.description;
@@ -90,12 +93,13 @@ GoodputStudy run_goodput_study(const scenario::Scenario& s, const std::string& f
   result.iteration = simulate_scenario(s, policies, false, options.progress);
   const auto job = std::make_shared<const reliability::JobComponents>(
       rel.rates, s.machine, placement.unit_of_rank, fabric_use(s, file, placement, result.iteration.replay));
-  reliability::GoodputConfig cfg = recovery_config(s, file, job, *placement_policy, placement, policies);
+  const SimulatedJob simulated{held, placed, placement_policy,
+                               std::make_shared<const policy::PolicyCatalog>(policies), job};
+  reliability::GoodputConfig cfg = recovery_config(simulated, file);
   cfg.checkpoint_cost = stored.cost;
   cfg.checkpoint_drain = stored.drain;
   cfg.peer = stored.peer;
-  cfg.degraded = std::make_shared<reliability::DegradedIterations>(
-      degraded_iteration_simulator(s, placement, *job, policies));
+  cfg.degraded = std::make_shared<reliability::DegradedIterations>(degraded_iteration_simulator(simulated));
   cfg.iteration = result.iteration.replay.iteration_time;
   cfg.tokens_per_iteration = s.trace.tokens_per_iteration;
   cfg.units = s.trace.mesh.size();

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -53,8 +54,9 @@ void require_reliability_section(const scenario::Scenario& s, const std::string&
 
 /// Runs the study; `file` names the scenario in input errors (a missing reliability section, a recovery
 /// or checkpoint setup the job cannot have, a horizon that asks for too many events).
-/// `policies` makes the scenario's placement and collective policies (the built-ins by default).
-GoodputStudy run_goodput_study(const scenario::Scenario& s, const std::string& file,
+/// `policies` makes the scenario's placement and collective policies (the built-ins by default). The
+/// configuration the run builds holds `s` (its callbacks simulate it again), so it is shared, not copied.
+GoodputStudy run_goodput_study(std::shared_ptr<const scenario::Scenario> s, const std::string& file,
                                const GoodputStudyOptions& options = {},
                                const policy::PolicyCatalog& policies = {});
 

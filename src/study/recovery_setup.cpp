@@ -24,9 +24,9 @@ std::optional<topology::LinkId> link_between(const topology::Machine& m, topolog
 
 /// Re-placement onto the units the job leaves idle (cfg: its ranks' classes).
 std::shared_ptr<const reliability::RePlacementSetup> re_placement_setup(
-    const scenario::Scenario& s, const std::string& file, const policy::PlacementPolicy& policy,
-    const policy::Placement& placement, const reliability::GoodputConfig& cfg,
-    const policy::PolicyCatalog& policies) {
+    const SimulatedJob& held, const std::string& file, const reliability::GoodputConfig& cfg) {
+  const scenario::Scenario& s = *held.scenario;
+  const policy::Placement& placement = *held.placement;
   const auto& topo = s.machine.topology;
   if (topo.units().size() <= placement.unit_of_rank.size())
     throw core::InputError(file, "/reliability/spares/from",
@@ -34,18 +34,19 @@ std::shared_ptr<const reliability::RePlacementSetup> re_placement_setup(
                                " units and the job runs on all of them: no idle unit to re-place ranks onto");
   auto setup = std::make_shared<reliability::RePlacementSetup>();
   auto& rp = *setup;
-  rp.machine = &s.machine;
-  rp.policy = &policy;
+  rp.machine = std::shared_ptr<const topology::Machine>(held.scenario, &s.machine);  // the scenario's, held
+  rp.policy = held.placement_policy;
   rp.unit_of_rank = placement.unit_of_rank;
   rp.class_of_rank = cfg.class_of_rank;
   rp.reconfiguration = 0;
   for (const auto& ocs : topo.optical_switches())
     rp.reconfiguration = std::max(
         rp.reconfiguration, s.machine.optical_switch_models.at(ocs.model).reconfiguration_time().value());
-  rp.displaced_iteration = [&s, &placement, &policies](uint64_t rank, topology::NodeId unit) {
-    auto units = placement.unit_of_rank;
+  rp.displaced_iteration = [held](uint64_t rank, topology::NodeId unit) {
+    auto units = held.placement->unit_of_rank;
     units.at(rank) = unit;
-    return simulate_scenario(s, policy::place_on_units(units, s.machine), policies)
+    return simulate_scenario(*held.scenario, policy::place_on_units(units, held.scenario->machine),
+                             *held.policies)
         .replay.iteration_time.value();
   };
   return setup;
@@ -92,10 +93,12 @@ void add_scripted_degradations(const scenario::Scenario& s, const std::string& f
 
 }  // namespace
 
-reliability::DegradedIterations::Simulate degraded_iteration_simulator(
-    const scenario::Scenario& s, const policy::Placement& placement, const reliability::JobComponents& job,
-    const policy::PolicyCatalog& policies) {
-  return [&s, &placement, &job, &policies](const std::vector<const reliability::Degradation*>& active) {
+reliability::DegradedIterations::Simulate degraded_iteration_simulator(const SimulatedJob& held) {
+  return [held](const std::vector<const reliability::Degradation*>& active) {
+    const scenario::Scenario& s = *held.scenario;
+    const policy::Placement& placement = *held.placement;
+    const reliability::JobComponents& job = *held.components;
+    const policy::PolicyCatalog& policies = *held.policies;
     using Kind = reliability::Degradation::Kind;
     scenario::Scenario degraded = s;
     auto derate = [&](topology::LinkId link, double factor) {
@@ -133,11 +136,10 @@ reliability::DegradedIterations::Simulate degraded_iteration_simulator(
   };
 }
 
-reliability::GoodputConfig recovery_config(const scenario::Scenario& s, const std::string& file,
-                                           std::shared_ptr<const reliability::JobComponents> job,
-                                           const policy::PlacementPolicy& placement_policy,
-                                           const policy::Placement& placement,
-                                           const policy::PolicyCatalog& policies) {
+reliability::GoodputConfig recovery_config(const SimulatedJob& held, const std::string& file) {
+  const scenario::Scenario& s = *held.scenario;
+  const policy::Placement& placement = *held.placement;
+  const auto& job = held.components;
   const auto& rel = *s.reliability;
   reliability::GoodputConfig cfg;
   for (const auto& c : rel.rates.components)
@@ -177,9 +179,8 @@ reliability::GoodputConfig recovery_config(const scenario::Scenario& s, const st
   add_scripted_degradations(s, file, placement, cfg);
   cfg.stragglers = {rel.straggler_rate_per_unit_hour, rel.straggler_slowdown, rel.straggler_duration.value()};
   for (uint64_t r = 0; r < s.trace.mesh.size(); ++r) cfg.class_of_rank.push_back(s.trace.role_of(r));
-  if (rel.re_place)
-    cfg.re_placement = re_placement_setup(s, file, placement_policy, placement, cfg, policies);
-  cfg.job = std::move(job);
+  if (rel.re_place) cfg.re_placement = re_placement_setup(held, file, cfg);
+  cfg.job = job;
   return cfg;
 }
 

@@ -1,8 +1,11 @@
 // The rules between Megatron-LM's arguments and the plan and model: each flag once, written and read.
 #include "workload/megatron_rules.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 
 namespace zs::workload::megatron {
 

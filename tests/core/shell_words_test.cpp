@@ -3,7 +3,9 @@
 
 #include <array>
 #include <cstdio>
+#include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "core/shell_words.hpp"
 
@@ -58,14 +60,14 @@ TEST_CASE("variable names and long options a script writes as they are") {
 
 TEST_CASE("an argument list splits into words as the shell would read it, and nothing in it is expanded") {
   using V = std::vector<std::string>;
-  CHECK(core::split_shell_words("--a 1  --b\t'x y' \"q \\\" \\\\ $(id)\" \\\n --c=2 # --d\n--e") ==
+  CHECK(zs::core::split_shell_words("--a 1  --b\t'x y' \"q \\\" \\\\ $(id)\" \\\n --c=2 # --d\n--e") ==
         V{"--a", "1", "--b", "x y", "q \" \\ $(id)", "--c=2", "--e"});
-  CHECK(core::split_shell_words("a'b'\"c\"") == V{"abc"});  // quoted parts join their word
-  CHECK(core::split_shell_words("") == V{});
-  CHECK(core::split_shell_words("a#b") == V{"a#b"});  // # comments only at a word's start
-  CHECK_THROWS_AS(core::split_shell_words("--data-path 'open"), std::invalid_argument);
-  CHECK_THROWS_AS(core::split_shell_words("\"open"), std::invalid_argument);
+  CHECK(zs::core::split_shell_words("a'b'\"c\"") == V{"abc"});  // quoted parts join their word
+  CHECK(zs::core::split_shell_words("") == V{});
+  CHECK(zs::core::split_shell_words("a#b") == V{"a#b"});  // # comments only at a word's start
+  CHECK_THROWS_AS(zs::core::split_shell_words("--data-path 'open"), std::invalid_argument);
+  CHECK_THROWS_AS(zs::core::split_shell_words("\"open"), std::invalid_argument);
   // What shell_quoted writes reads back as the same word.
-  for (const std::string w : {"plain", "two words", "it's", "[0]*3+[1]*58", "$HOME", "a\nb"})
-    CHECK(core::split_shell_words(core::shell_quoted(w)) == V{w});
+  for (const char* w : {"plain", "two words", "it's", "[0]*3+[1]*58", "$HOME", "a\nb"})
+    CHECK(zs::core::split_shell_words(zs::core::shell_quoted(w)) == V{w});
 }

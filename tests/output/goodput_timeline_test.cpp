@@ -31,8 +31,9 @@ TEST_CASE("the goodput timeline holds the first seed's interruptions at their ti
   test::TempDir dir;
   const std::string file = dir.write("scenario.json", scenario_json.dump());
   core::DiskFileSource files;
-  const auto s = scenario::ScenarioLoader(files).load(file);
-  const auto g = study::run_goodput_study(s, file);
+  const auto held = std::make_shared<const scenario::Scenario>(scenario::ScenarioLoader(files).load(file));
+  const scenario::Scenario& s = *held;
+  const auto g = study::run_goodput_study(held, file);
   const auto& events = g.summary.first.timeline;
   REQUIRE(events.size() > 10);
   const auto doc = nlohmann::json::parse(output::goodput_timeline_json(s, g));

@@ -205,16 +205,16 @@ namespace {
 /// Re-placement on the two racks: the job's ranks on the first `ranks` units of rack0, the other units
 /// idle; a displaced rank makes the iteration `displaced` s (the callback counts its calls).
 struct RePlacementJob {
-  topology::Machine machine = two_racks();
-  std::unique_ptr<policy::PlacementPolicy> policy = policy::make_placement_policy("linear", nullptr);
+  std::shared_ptr<const topology::Machine> machine = std::make_shared<const topology::Machine>(two_racks());
+  std::shared_ptr<const policy::PlacementPolicy> policy = policy::make_placement_policy("linear", nullptr);
   std::shared_ptr<reliability::RePlacementSetup> shared = std::make_shared<reliability::RePlacementSetup>();
   reliability::RePlacementSetup& setup = *shared;
   int simulated = 0;
 
   RePlacementJob(uint64_t ranks, double displaced) {
-    const auto& units = machine.topology.units();
-    setup.machine = &machine;
-    setup.policy = policy.get();
+    const auto& units = machine->topology.units();
+    setup.machine = machine;
+    setup.policy = policy;
     setup.unit_of_rank.assign(units.begin(), units.begin() + static_cast<std::ptrdiff_t>(ranks));
     setup.displaced_iteration = [this, displaced](uint64_t, topology::NodeId) {
       ++simulated;
@@ -256,7 +256,7 @@ TEST_CASE("re-placement: idle units behind a failed rack are down too, and too f
   {
     RePlacementJob j(2, 1.5);  // ranks on rack0-unit0 and unit1; rack0's other two units idle, rack1's 4
     reliability::RePlacer placer(j.setup, 10000);
-    const reliability::JobComponents components(rates, j.machine, j.setup.unit_of_rank);
+    const reliability::JobComponents components(rates, *j.machine, j.setup.unit_of_rank);
     REQUIRE(components.instances(0) == 1);
     const auto down = components.units_down(0, 0);
     CHECK(down.size() == 4);
@@ -266,7 +266,7 @@ TEST_CASE("re-placement: idle units behind a failed rack are down too, and too f
     CHECK(placer.replace(failed, down, 100, 900, action) == 900);
     CHECK(action == "re-place 2 ranks onto idle units");
     for (uint64_t r = 0; r < 2; ++r)  // onto rack1, not rack0's idle units (nearer, but down)
-      CHECK(j.machine.topology.node(placer.unit_of_rank()[r]).name == "rack1-unit" + std::to_string(r));
+      CHECK(j.machine->topology.node(placer.unit_of_rank()[r]).name == "rack1-unit" + std::to_string(r));
     CHECK(placer.iteration(1.0) == 1.5);
     // The same rack fails again: nothing of the job runs there any more.
     CHECK(placer.failed_ranks(components.ranks_taken(0, 0), down).empty());
@@ -274,7 +274,7 @@ TEST_CASE("re-placement: idle units behind a failed rack are down too, and too f
   {
     RePlacementJob j(5, 1.5);  // rack0 full, rack1-unit0 busy: 3 idle units for 4 failed ranks
     reliability::RePlacer placer(j.setup, 10000);
-    const reliability::JobComponents components(rates, j.machine, j.setup.unit_of_rank);
+    const reliability::JobComponents components(rates, *j.machine, j.setup.unit_of_rank);
     const auto down = components.units_down(0, 0);
     const auto failed = placer.failed_ranks(components.ranks_taken(0, 0), down);
     REQUIRE(failed.size() == 4);

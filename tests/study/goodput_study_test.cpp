@@ -48,7 +48,7 @@ TEST_CASE("goodput study: the engine's iteration, the store's checkpoint time, e
   const std::string file = hgx_with_reliability(dir);
   core::DiskFileSource files;
   const auto s = scenario::ScenarioLoader(files).load(file);
-  const study::GoodputStudy g = study::run_goodput_study(s, file);
+  const study::GoodputStudy g = study::run_goodput_study(std::make_shared<const scenario::Scenario>(s), file);
 
   CHECK(g.iteration.replay.iteration_time.value() ==
         study::simulate_scenario(s).replay.iteration_time.value());
@@ -78,6 +78,6 @@ TEST_CASE("goodput study of a scenario without a reliability section: an input e
   const std::string file = test::source_file("scenarios/hgx-3d-parallel.json");
   const auto s = scenario::ScenarioLoader(files).load(file);
   CHECK(test::input_error_of([&] {
-          study::run_goodput_study(s, file);
+          study::run_goodput_study(std::make_shared<const scenario::Scenario>(s), file);
         }).starts_with(file + ": /reliability: expected a reliability section"));
 }
