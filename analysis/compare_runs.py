@@ -3,7 +3,8 @@
 
 Usage: analysis/compare_runs.py results/default results/other ... [--csv out.csv]
 Standard library only. The terms of a row (compute, exposed communication, pipeline bubble, memory stalls,
-waiting in collectives, idle) add up to its iteration time.
+waiting in collectives, idle) add up to its iteration time; "vs first" is a row's iteration time relative to
+the first row's.
 """
 import argparse
 import csv
@@ -41,10 +42,13 @@ def main() -> int:
         print(f"compare_runs: cannot read a run: {e}", file=sys.stderr)
         return 2
     print(f"{'scenario':24} {'iteration':>12}" + "".join(f" {heading:>12}" for _, heading in TERMS) +
-          f" {'MFU':>7}")
-    for r in rows:
+          f" {'MFU':>7} {'vs first':>9}")
+    first = rows[0]["iteration_time_s"]
+    for k, r in enumerate(rows):
+        versus = f" {100 * (r['iteration_time_s'] / first - 1):+8.2f}%" if k > 0 and first > 0 else ""
         print(f"{r['scenario']:24} {r['iteration_time_s'] * 1e3:10.3f}ms" +
-              "".join(f" {r[f'{term}_s'] * 1e3:10.3f}ms" for term, _ in TERMS) + f" {r['mfu'] * 100:6.1f}%")
+              "".join(f" {r[f'{term}_s'] * 1e3:10.3f}ms" for term, _ in TERMS) + f" {r['mfu'] * 100:6.1f}%" +
+              versus)
     if args.csv:
         with open(args.csv, "w", newline="", encoding="utf-8") as f:
             writer = csv.DictWriter(f, fieldnames=COLUMNS)

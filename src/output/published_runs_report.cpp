@@ -49,6 +49,28 @@ void write_breakdowns(std::ostream& out, const study::PublishedRunsStudy& study,
   out << "\n";
 }
 
+/// The compute and unaccounted times per layer and micro-batch of every predicted Megatron-plan run: a
+/// cost that does not grow with a layer's work shows as a constant column here.
+void write_per_layer(std::ostream& out, const study::PublishedRunsStudy& study, std::size_t name_width) {
+  const auto planned = [](const scenario::PublishedRunResult& r) {
+    return r.predicted_iteration_s && r.micro_batches > 0 && r.layers_per_stage > 0;
+  };
+  if (std::none_of(study.runs.begin(), study.runs.end(), planned)) return;
+  out << "per layer and micro-batch on the critical rank, ms (seconds above over the model's layers per "
+         "pipeline stage times the micro-batches per replica):\n";
+  out << column("run", name_width) << column("layers", 8) << column("micro-batches", 15)
+      << column("compute", 10) << "unaccounted\n";
+  for (const auto& r : study.runs) {
+    if (!planned(r)) continue;
+    const double per = 1e3 / (r.layers_per_stage * r.micro_batches);  // s per iteration -> ms per layer-mb
+    out << column(r.run.name, name_width) << column(format_number(r.layers_per_stage, "%.4g"), 8)
+        << column(std::to_string(r.micro_batches), 15)
+        << column(format_number(r.breakdown.compute_s * per, "%.3g"), 10)
+        << format_number(r.unaccounted_s() * per, "%+.3g") << "\n";
+  }
+  out << "\n";
+}
+
 }  // namespace
 
 std::string published_runs_report(const scenario::PublishedRunsSpec& spec,
@@ -75,6 +97,7 @@ std::string published_runs_report(const scenario::PublishedRunsSpec& spec,
   out << "\n(seconds per iteration; error = predicted / published throughput - 1, positive when the "
          "prediction is faster)\n\n";
   write_breakdowns(out, study, name_width);
+  write_per_layer(out, study, name_width);
   out << "runs within " << format_number(100 * spec.row_tolerance, "%.0f") << "%: " << sum.within << " of "
       << sum.rows << " (" << sum.predicted << " predicted)\n";
   out << "mean absolute error: " << format_number(100 * sum.mean_abs_error, "%.1f") << "% (acceptance "
@@ -106,6 +129,10 @@ nlohmann::json published_runs_json(const scenario::PublishedRunsSpec& spec,
       j["predicted_iteration_time_s"] = *r.predicted_iteration_s;
       j["error"] = r.error();
       j["unaccounted_s"] = r.unaccounted_s();
+      if (r.micro_batches > 0) {
+        j["layers_per_stage"] = r.layers_per_stage;
+        j["micro_batches_per_replica"] = r.micro_batches;
+      }
       j["predicted_breakdown_s"] = {{"compute", b.compute_s},
                                     {"exposed_communication", b.exposed_communication_s},
                                     {"pipeline_bubble", b.pipeline_bubble_s},

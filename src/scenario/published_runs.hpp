@@ -75,6 +75,10 @@ struct PublishedRunResult {
   double tokens_per_iteration = 0;  ///< tokens the job trains on per iteration
   std::string failure;              ///< set when there is no prediction
   PredictedBreakdown breakdown;     ///< with a prediction: where its time went
+  /// A Megatron plan's model layers over its pipeline stages (a stage's mean, layers), and micro-batches per
+  /// replica and iteration; both 0 for a workload that is not a Megatron plan.
+  double layers_per_stage = 0;
+  uint32_t micro_batches = 0;
   /// Predicted over published throughput, minus 1 (positive: predicted faster); precondition: predicted.
   double error() const { return run.published_iteration_s / *predicted_iteration_s - 1.0; }
   /// Published minus predicted seconds per iteration: the time the simulation does not account for when

@@ -10,11 +10,16 @@ namespace {
 
 scenario::PublishedRunResult run_one(const core::FileSource& files, const scenario::PublishedRunsSpec& spec,
                                      const scenario::PublishedRun& run) {
-  scenario::PublishedRunResult result{run, std::nullopt, 0, 0.0, "", {}};
+  scenario::PublishedRunResult result{run, std::nullopt, 0, 0.0, "", {}, 0.0, 0};
   try {
     const scenario::Scenario s = load_with_overrides(files, run.scenario, spec.overrides, "run " + run.name);
     result.gpus = s.trace.mesh.size();
     result.tokens_per_iteration = s.trace.tokens_per_iteration;
+    if (s.megatron) {
+      const workload::ParallelPlan& plan = s.megatron->plan;
+      result.layers_per_stage = double(s.megatron->model.layers) / plan.pipeline_parallel;
+      result.micro_batches = plan.micro_batches();
+    }
     const engine::SimulationResult simulated = simulate_scenario(s);
     result.predicted_iteration_s = simulated.replay.iteration_time.value();
     const engine::RankBreakdown& critical = simulated.replay.critical();

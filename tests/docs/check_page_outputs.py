@@ -1,12 +1,12 @@
 #!/usr/bin/python3
 """Runs the commands a page shows output of and compares, in the style of SimGrid's tesh files.
 
-    check_page_outputs.py ZETTASIM BUILD_DIR SOURCE_DIR PAGE.md...
+    check_page_outputs.py ZETTASIM BUILD_DIR SOURCE_DIR PAGE.md... [--only TEXT] [--except TEXT]
 
 A fenced block preceded by the comment `<!-- output of: COMMAND -->` is COMMAND's expected output: COMMAND
 runs with bash in a scratch folder that holds the source tree's shipped folders (scenarios, models,
-topologies, workloads, analysis, examples), `zettasim` meaning the build's executable and the build's Python
-module on PYTHONPATH, and the block's lines must appear in its output in that order (a block may leave
+topologies, workloads, analysis, examples), `zettasim` meaning the build's executable, the build's Python
+module on PYTHONPATH and the build folder in ZS_BUILD (where the example plugins are), and the block's lines must appear in its output in that order (a block may leave
 lines out: "abridged"). A block line "..." stands for nothing, and so does "$ COMMAND" (the command shown
 as typed); a line ending in " ..." matches any line it starts. Within a page the commands run in order in one scratch folder, so a later block may read what an
 earlier one wrote. Numbers are compared as printed: a figure the tool prints differently fails, so a change
@@ -17,7 +17,17 @@ cells (a cell that is one number, with an optional sign, thousands commas, % or 
 "8.453 s", "1,024") must be printed by COMMAND, the row's figures on at most two lines of its output that
 each hold at least two of them (one, for a row of one figure): a row of a validation table is a line (or,
 for a row comparing two runs, two lines) of the report. Figures are compared as numbers ("21.0 s" is the
-report's "21 s"), so a prediction that moves by its last printed digit fails.
+report's "21 s"), so a prediction that moves by its last printed digit fails. A line
+`<!-- not compared: HEADING, HEADING -->` right after the marker names columns of dated measurements (wall
+times, memory) that the command does not print; their cells are left out.
+
+The same marker before a paragraph of prose, with a line `<!-- printed: FIGURE, FIGURE -->` after it, checks
+the listed figures (separated by a comma and a space): each is a figure of the paragraph (up to its blank line) and of COMMAND's output, signs
+left out (prose says "15.5% slow" where a report prints -15.5%), so that neither the paragraph nor the
+output can move a quoted figure alone.
+
+--only TEXT runs only the markers whose command holds TEXT, --except TEXT the others (so that a slow table
+can be a test of its own).
 
 Exit 1 naming the page, the block's line and the first line or row not found.
 """
@@ -28,6 +38,8 @@ import sys
 import tempfile
 
 MARKER = re.compile(r"^<!-- (output|figures) of: (.*) -->$")
+NOT_COMPARED = re.compile(r"^<!-- not compared: (.*) -->$")
+PRINTED = re.compile(r"^<!-- printed: (.*) -->$")
 FIGURE = re.compile(r"^([+-]?)(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)(%?)(?: ?(?:s|ms|us|µs|GB|GiB|MiB|TFLOP/s))?$")
 SHIPPED = ("scenarios", "models", "topologies", "workloads", "analysis", "examples")
 
@@ -42,7 +54,17 @@ def blocks(path):
             continue
         mode, command = m.group(1), m.group(2)
         start = i + 1
+        if mode == "figures" and start < len(lines) and PRINTED.match(lines[start].strip()):
+            listed = [w.strip() for w in re.split(r",\s+", PRINTED.match(lines[start].strip()).group(1))]
+            end = start + 1
+            while end < len(lines) and lines[end].strip():
+                end += 1
+            if end == start + 1:
+                sys.exit(f"{path}:{i + 1}: a printed-figures marker without a paragraph after it")
+            found.append((i + 1, "prose", command, (listed, " ".join(lines[start + 1:end]))))
+            continue
         if mode == "figures":
+            skipped = NOT_COMPARED.match(lines[start].strip()) if start < len(lines) else None
             while start < len(lines) and not lines[start].startswith("|"):
                 start += 1
             end = start
@@ -50,7 +72,10 @@ def blocks(path):
                 end += 1
             if end - start < 3:
                 sys.exit(f"{path}:{i + 1}: a figures marker without a table of rows after it")
-            found.append((i + 1, mode, command, lines[start + 2:end]))
+            rows = lines[start + 2:end]
+            if skipped:
+                rows = without_columns(path, i + 1, lines[start], rows, skipped.group(1))
+            found.append((i + 1, mode, command, rows))
             continue
         while start < len(lines) and not lines[start].startswith("```"):
             start += 1
@@ -61,6 +86,22 @@ def blocks(path):
             end += 1
         found.append((i + 1, mode, command, [l.rstrip() for l in lines[start + 1:end]]))
     return found
+
+
+def cells(row):
+    return [c.strip() for c in row.strip().strip("|").split("|")]
+
+
+def without_columns(path, line_no, header, rows, names):
+    """The rows without the cells of the columns whose headings are listed (exit when one is not a heading)."""
+    headings = cells(header)
+    drop = set()
+    for name in (n.strip() for n in names.split(",")):
+        if name not in headings:
+            sys.exit(f"{path}:{line_no}: \"{name}\" is not a column of the table (its headings: "
+                     f"{', '.join(headings)})")
+        drop.add(headings.index(name))
+    return ["| " + " | ".join(c for k, c in enumerate(cells(r)) if k not in drop) + " |" for r in rows]
 
 
 def figure(text):
@@ -80,8 +121,7 @@ def missing_row(rows, output):
     """The first table row whose figures the output does not print as the module docstring says."""
     printed = [line_figures(l) for l in output.split("\n")]
     for row in rows:
-        cells = [c for c in row.strip().strip("|").split("|")]
-        wanted = [f for f in (figure(c) for c in cells) if f is not None]
+        wanted = [f for f in (figure(c) for c in cells(row)) if f is not None]
         if not wanted:
             continue
         need = 1 if len(wanted) == 1 else 2
@@ -95,6 +135,27 @@ def missing_row(rows, output):
                 break
         if left:
             return row
+    return None
+
+
+def magnitude(f):
+    """A figure without its sign: prose says "15.5% slow" where a report prints -15.5%."""
+    return (abs(f[0]), f[1])
+
+
+def missing_prose_figure(path, line_no, listed, paragraph, output):
+    """The first listed figure that the paragraph or the output does not hold, with where it is missing."""
+    in_text = {magnitude(f) for f in (figure(w.rstrip(".:")) for w in re.split(r"[\s()]+", paragraph)) if f}
+    printed = {magnitude(f) for f in set().union(*(line_figures(l) for l in output.split("\n")))}
+    for text in listed:
+        wanted = figure(text)
+        if wanted is None:
+            sys.exit(f"{path}:{line_no}: \"{text}\" in the printed list is not a figure")
+        wanted = magnitude(wanted)
+        if wanted not in in_text:
+            return f"{text} (not in the paragraph)"
+        if wanted not in printed:
+            return f"{text} (not in the output)"
     return None
 
 
@@ -120,12 +181,23 @@ def first_missing(command, expected, output):
 
 
 def main():
-    if len(sys.argv) < 5:
+    args, only, skip = [], None, None
+    argv = iter(sys.argv[1:])
+    for a in argv:
+        if a in ("--only", "--except"):
+            value = next(argv, None)
+            if value is None:
+                sys.exit(a + " needs a TEXT")
+            only, skip = (value, skip) if a == "--only" else (only, value)
+        else:
+            args.append(a)
+    if len(args) < 4:
         sys.exit(__doc__)
-    zettasim, build, source = (os.path.abspath(a) for a in sys.argv[1:4])
+    zettasim, build, source = (os.path.abspath(a) for a in args[:3])
+    pages = args[3:]
     failures = 0
     checked = 0
-    for page in sys.argv[4:]:
+    for page in pages:
         with tempfile.TemporaryDirectory() as scratch:
             for folder in SHIPPED:
                 os.symlink(os.path.join(source, folder), os.path.join(scratch, folder))
@@ -133,23 +205,27 @@ def main():
             os.mkdir(bin_dir)
             os.symlink(zettasim, os.path.join(bin_dir, "zettasim"))
             env = dict(os.environ, PATH=bin_dir + os.pathsep + os.environ.get("PATH", ""),
-                       PYTHONPATH=os.path.join(build, "python"))
+                       PYTHONPATH=os.path.join(build, "python"), ZS_BUILD=build)
             for line_no, mode, command, expected in blocks(page):
+                if (only is not None and only not in command) or (skip is not None and skip in command):
+                    continue
                 checked += 1
                 run = subprocess.run(["bash", "-c", command], cwd=scratch, env=env, capture_output=True,
                                      text=True, timeout=600)
-                if mode == "figures":
+                if mode == "prose":
+                    missing = missing_prose_figure(page, line_no, expected[0], expected[1], run.stdout)
+                elif mode == "figures":
                     missing = missing_row(expected, run.stdout)
                 else:
                     missing = first_missing(command, expected, run.stdout)
                 if missing is not None:
                     failures += 1
-                    what = "row" if mode == "figures" else "line"
+                    what = {"figures": "row", "prose": "figure"}.get(mode, "line")
                     print(f"{os.path.relpath(page, source)}:{line_no}: the output of `{command}` "
                           f"(exit {run.returncode}) has no {what}\n  {missing}\nin order; it printed:\n"
                           f"{run.stdout}{run.stderr}", file=sys.stderr)
     if checked == 0:
-        sys.exit("no marked output block in " + " ".join(sys.argv[4:]))
+        sys.exit("no marked output block in " + " ".join(pages))
     print(f"{checked} output blocks and tables checked, {failures} differ")
     sys.exit(1 if failures else 0)
 

@@ -2,6 +2,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -13,13 +14,13 @@ using namespace zs;
 namespace {
 
 /// Two runs of 10 s published: one predicted at 8 s (6 compute, 1 exposed, 0.5 bubble, 0.25 stall, 0.25
-/// idle), one refused.
-study::PublishedRunsStudy two_runs() {
+/// idle) with `layers` per stage and `micro_batches` per replica (0: not a Megatron plan), one refused.
+study::PublishedRunsStudy two_runs(double layers = 0, uint32_t micro_batches = 0) {
   scenario::PublishedRun a{"a", "a.json", 10.0, "H100 SXM", false, "src a"};
   scenario::PublishedRun b{"b", "b.json", 10.0, "H100 SXM", false, "src b"};
   study::PublishedRunsStudy study;
-  study.runs.push_back({a, 8.0, 1024, 1e6, "", {6.0, 1.0, 0.5, 0.25, 0.125, 0.125}});
-  study.runs.push_back({b, std::nullopt, 0, 0.0, "does not fit", {}});
+  study.runs.push_back({a, 8.0, 1024, 1e6, "", {6.0, 1.0, 0.5, 0.25, 0.125, 0.125}, layers, micro_batches});
+  study.runs.push_back({b, std::nullopt, 0, 0.0, "does not fit", {}, layers, micro_batches});
   return study;
 }
 
@@ -56,4 +57,34 @@ TEST_CASE("validation.json and the report: the breakdown for predicted runs only
   const std::string after = report.substr(table);
   CHECK(after.find("+2\n") != std::string::npos);  // a's unaccounted seconds
   CHECK(after.find("\nb ") == std::string::npos);  // b has no row there
+}
+
+TEST_CASE("the report's per-layer table: seconds over layers per stage times micro-batches, in ms") {
+  scenario::PublishedRunsSpec spec;
+  spec.name = "t";
+  // 4 layers per stage x 5 micro-batches: 6 s of compute is 300 ms per layer and micro-batch, the 2
+  // unaccounted seconds 100 ms.
+  const auto planned = two_runs(4, 5);
+  const std::string report = output::published_runs_report(spec, planned);
+  const auto table = report.find("per layer and micro-batch on the critical rank, ms");
+  REQUIRE(table != std::string::npos);
+  const auto rows = lines(report.substr(table));
+  REQUIRE(rows.size() >= 3);
+  std::istringstream row(rows[2]);
+  std::string name, layers, micro_batches, compute, unaccounted;
+  row >> name >> layers >> micro_batches >> compute >> unaccounted;
+  CHECK(name == "a");
+  CHECK(layers == "4");
+  CHECK(micro_batches == "5");
+  CHECK(compute == "300");
+  CHECK(unaccounted == "+100");
+  CHECK(rows[3].empty());  // b, refused, has no row
+  const auto j = output::published_runs_json(spec, planned);
+  CHECK(j["runs"][0]["layers_per_stage"].get<double>() == 4.0);
+  CHECK(j["runs"][0]["micro_batches_per_replica"] == 5);
+  // Without a Megatron plan the table and the fields are left out.
+  const auto unplanned = two_runs();
+  CHECK(output::published_runs_report(spec, unplanned).find("per layer and micro-batch") ==
+        std::string::npos);
+  CHECK_FALSE(output::published_runs_json(spec, unplanned)["runs"][0].contains("layers_per_stage"));
 }

@@ -24,7 +24,7 @@ PublishedRunsSpec shipped() {
 /// A result for `run` predicted at `predicted_s`, of `gpus` ranks training `tokens` per iteration.
 PublishedRunResult result(const scenario::PublishedRun& run, double predicted_s, uint64_t gpus,
                           double tokens) {
-  return {run, predicted_s, gpus, tokens, "", {}};
+  return {run, predicted_s, gpus, tokens, "", {}, 0.0, 0};
 }
 
 /// The error a published-runs file with `runs` (a JSON array) and `scaling` gives, or "no error".
