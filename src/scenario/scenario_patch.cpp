@@ -104,7 +104,9 @@ PatchTarget ScenarioPatch::follow(const std::string& pointer) {
       } else {
         if (!at.present)
           throw refusal("\"" + pointer + "\" cannot be followed: " + at.file + " has no file at " + step);
-        at.file = included[config_at].get<std::string>();
+        const auto renamed = renamed_includes_.find(config_at);
+        at.file =
+            renamed != renamed_includes_.end() ? renamed->second : included[config_at].get<std::string>();
         at.pointer = "";
       }
     }
@@ -125,6 +127,7 @@ void ScenarioPatch::set(const std::string& pointer, const nlohmann::json& value,
     written = fs::path(target).is_absolute()
                   ? target
                   : fs::path(target).lexically_relative(from.empty() ? "." : from).generic_string();
+    renamed_includes_[pointer] = target;
   }
   nlohmann::json& doc = document(at.file);
   if (!at.expand_name.empty())
@@ -139,6 +142,15 @@ void ScenarioPatch::set(const std::string& pointer, const nlohmann::json& value,
                               ", not a published value";
   }
   patched_[at.file] = true;
+}
+
+bool ScenarioPatch::names_file(const std::string& pointer, const nlohmann::json& value) {
+  if (!value.is_string()) return false;
+  try {
+    return locate(pointer).include;
+  } catch (const std::invalid_argument&) {
+    return false;
+  }
 }
 
 std::map<std::string, std::string> ScenarioPatch::files() const {

@@ -38,10 +38,14 @@ class ScenarioPatch {
   /// Follows `pointer` to the input file and key it is read from.
   PatchTarget locate(const std::string& pointer);
   /// Sets `value` at `pointer`'s target. An include's target given a string names the file to include
-  /// instead, resolved against `relative_to` (the sweep file). A model value that cites a source gets
-  /// "what-if: set by `origin`" instead; empty `origin`: "a sweep (`relative_to`)".
+  /// instead, resolved against `relative_to` (the sweep file); later pointers through it set that file. A
+  /// model value that cites a source gets "what-if: set by `origin`" instead; empty `origin`: "a sweep
+  /// (`relative_to`)".
   void set(const std::string& pointer, const nlohmann::json& value, const std::string& relative_to,
            const std::string& origin = "");
+  /// Whether setting `value` at `pointer` names another file to include (false when the pointer cannot be
+  /// set; set() says why). Callers set those first, so that the other values land in the files named.
+  bool names_file(const std::string& pointer, const nlohmann::json& value);
   /// The patched files' texts by path, to lay over the unpatched ones.
   std::map<std::string, std::string> files() const;
 
@@ -54,6 +58,9 @@ class ScenarioPatch {
   const nlohmann::json& resolved_;
   std::map<std::string, nlohmann::json> documents_;  ///< read so far, by path
   std::map<std::string, bool> patched_;
+  /// Includes this patch has pointed at another file, by configuration pointer ("/machine/models/gpu"):
+  /// a later pointer through one is followed into the new file, where the point's scenario reads it.
+  std::map<std::string, std::string> renamed_includes_;
 };
 
 }  // namespace zs::scenario

@@ -5,7 +5,9 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <numeric>
 #include <stdexcept>
+#include <vector>
 
 #include "core/json_object.hpp"
 #include "core/splitmix.hpp"
@@ -325,7 +327,12 @@ Scenario load_sweep_point(const core::FileSource& files, const SweepPlan& plan, 
   const SweepPoint& point = plan.points.at(index);
   const auto base_files = sweep_base_files(files, plan.spec);
   ScenarioPatch patch(*base_files, plan.spec.base_path, plan.base_resolved);
-  for (size_t a = 0; a < plan.spec.axes.size(); ++a) {
+  std::vector<size_t> order(plan.spec.axes.size());
+  std::iota(order.begin(), order.end(), size_t(0));
+  std::stable_partition(order.begin(), order.end(), [&](size_t a) {
+    return patch.names_file(plan.spec.axes[a].pointer, point.values[a]);
+  });
+  for (const size_t a : order) {
     try {
       patch.set(plan.spec.axes[a].pointer, point.values[a], plan.spec.file);
     } catch (const std::invalid_argument& e) {

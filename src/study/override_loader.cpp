@@ -1,6 +1,7 @@
 // A validation's scenario loaded with the values --set sets in every one.
 #include "study/override_loader.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "scenario/scenario_loader.hpp"
@@ -14,7 +15,10 @@ scenario::Scenario load_with_overrides(const core::FileSource& files, const std:
   scenario::Scenario s = scenario::ScenarioLoader(files).load(path);
   if (overrides.empty()) return s;
   scenario::ScenarioPatch patch(files, path, s.resolved);
-  for (const auto& o : overrides) {
+  std::vector<scenario::RunOverride> ordered = overrides;  // files named first, then what lands in them
+  std::stable_partition(ordered.begin(), ordered.end(),
+                        [&](const scenario::RunOverride& o) { return patch.names_file(o.pointer, o.value); });
+  for (const auto& o : ordered) {
     try {
       patch.set(o.pointer, o.value, path, "zettasim validate --set");
     } catch (const std::invalid_argument& e) {

@@ -98,6 +98,35 @@ TEST_CASE("a sweep axis may name another model file in place of a model") {
   CHECK(at(f.point(plan, 1), "/machine/models/gpu/matrix_peak/bf16") == "400TFLOP/s");
 }
 
+TEST_CASE("an axis naming another model file and an axis setting its values: the values land in that file") {
+  for (const bool file_axis_first : {true, false}) {
+    CAPTURE(file_axis_first);
+    SweepFiles f;
+    nlohmann::json faster = f.scenario.gpu;
+    faster["matrix_peak"]["bf16"] = "400TFLOPS";
+    f.dir.write("models/faster-gpu.json", faster.dump());
+    const auto gpu = [&] {
+      f.axis("gpu", "/machine/models/gpu", {"models/gpu.json", "models/faster-gpu.json"});
+    };
+    const auto peak = [&] { f.axis("peak", "/machine/models/gpu/matrix_peak/bf16", {"250TFLOP/s"}); };
+    if (file_axis_first)
+      gpu(), peak();
+    else
+      peak(), gpu();
+    const auto plan = f.plan();
+    REQUIRE(plan.points.size() == 2);
+    for (uint64_t p = 0; p < 2; ++p) {
+      const scenario::Scenario s = f.point(plan, p);
+      CHECK(s.machine.unit_models.at(0).matrix_peak(core::Dtype::kBf16).value() == 250e12);
+      CHECK(at(s, "/machine/models/gpu/matrix_peak/bf16") == "250TFLOP/s");
+    }
+    // The file the second point names is the one it reads: its other values are the faster model's.
+    CHECK(at(f.point(plan, 1), "/machine/models/gpu/sources/matrix_peak.bf16")
+              .get<std::string>()
+              .rfind("what-if: set by a sweep", 0) == 0);
+  }
+}
+
 TEST_CASE("a sweep's bad pointers and values are refused with the sweep file and the axis's path") {
   SUBCASE("a pointer that resolves to nothing") {
     SweepFiles f;
