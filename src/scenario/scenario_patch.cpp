@@ -104,9 +104,12 @@ PatchTarget ScenarioPatch::follow(const std::string& pointer) {
       } else {
         if (!at.present)
           throw refusal("\"" + pointer + "\" cannot be followed: " + at.file + " has no file at " + step);
-        const auto renamed = renamed_includes_.find(config_at);
-        at.file =
-            renamed != renamed_includes_.end() ? renamed->second : included[config_at].get<std::string>();
+        // The file the document names there now (a value set before may name another one than the
+        // configuration read), resolved as the loader resolves it.
+        const nlohmann::json* named = find(document(at.file), at.pointer);
+        at.file = named != nullptr && named->is_string()
+                      ? core::resolve_relative(at.file, named->get<std::string>())
+                      : included[config_at].get<std::string>();
         at.pointer = "";
       }
     }
@@ -127,7 +130,6 @@ void ScenarioPatch::set(const std::string& pointer, const nlohmann::json& value,
     written = fs::path(target).is_absolute()
                   ? target
                   : fs::path(target).lexically_relative(from.empty() ? "." : from).generic_string();
-    renamed_includes_[pointer] = target;
   }
   nlohmann::json& doc = document(at.file);
   if (!at.expand_name.empty())

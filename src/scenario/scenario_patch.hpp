@@ -58,9 +58,6 @@ class ScenarioPatch {
   const nlohmann::json& resolved_;
   std::map<std::string, nlohmann::json> documents_;  ///< read so far, by path
   std::map<std::string, bool> patched_;
-  /// Includes this patch has pointed at another file, by configuration pointer ("/machine/models/gpu"):
-  /// a later pointer through one is followed into the new file, where the point's scenario reads it.
-  std::map<std::string, std::string> renamed_includes_;
 };
 
 }  // namespace zs::scenario

@@ -127,6 +127,30 @@ TEST_CASE("an axis naming another model file and an axis setting its values: the
   }
 }
 
+TEST_CASE(
+    "an axis naming another machine file whose model file differs: a value set in its model lands there") {
+  SweepFiles f;
+  nlohmann::json faster = f.scenario.gpu;
+  faster["matrix_peak"]["bf16"] = "400TFLOPS";
+  f.dir.write("models/faster-gpu.json", faster.dump());
+  const auto machine = [&](const std::string& name, const std::string& gpu) {
+    f.dir.write("machines/" + name,
+                nlohmann::json{{"kind", "machine"},
+                               {"topology", "../topologies/switch-4.json"},
+                               {"models", {{"gpu", "../models/" + gpu}, {"link", "../models/link.json"}}}}
+                    .dump());
+  };
+  machine("base.json", "gpu.json");
+  machine("faster.json", "faster-gpu.json");
+  f.scenario.scenario["machine"] = "machines/base.json";
+  f.axis("vector", "/machine/models/gpu/vector_peak", {"30TFLOP/s"});
+  f.axis("machine", "/machine", {"machines/faster.json"});
+  const auto plan = f.plan();
+  const scenario::Scenario s = f.point(plan, 0);
+  CHECK(at(s, "/machine/models/gpu/matrix_peak/bf16") == "400TFLOP/s");  // the faster model's file
+  CHECK(at(s, "/machine/models/gpu/vector_peak") == "30TFLOP/s");
+}
+
 TEST_CASE("a sweep's bad pointers and values are refused with the sweep file and the axis's path") {
   SUBCASE("a pointer that resolves to nothing") {
     SweepFiles f;
