@@ -9,7 +9,8 @@ topologies, workloads, analysis, examples), `zettasim` meaning the build's execu
 module on PYTHONPATH and the build folder in ZS_BUILD (where the example plugins are), and the block's lines must appear in its output in that order (a block may leave
 lines out: "abridged"). A block line "..." stands for nothing, and so does "$ COMMAND" (the command shown
 as typed); a line ending in " ..." matches any line it starts. Within a page the commands run in order in one scratch folder, so a later block may read what an
-earlier one wrote. Numbers are compared as printed: a figure the tool prints differently fails, so a change
+earlier one wrote, and so do the pages of one run (a later page may read what an earlier page's commands
+wrote). Numbers are compared as printed: a figure the tool prints differently fails, so a change
 that moves a published number fails until the page is regenerated.
 
 A markdown table preceded by `<!-- figures of: COMMAND -->` keeps its own layout: each of its rows' figure
@@ -197,15 +198,15 @@ def main():
     pages = args[3:]
     failures = 0
     checked = 0
-    for page in pages:
-        with tempfile.TemporaryDirectory() as scratch:
-            for folder in SHIPPED:
-                os.symlink(os.path.join(source, folder), os.path.join(scratch, folder))
-            bin_dir = os.path.join(scratch, ".bin")
-            os.mkdir(bin_dir)
-            os.symlink(zettasim, os.path.join(bin_dir, "zettasim"))
-            env = dict(os.environ, PATH=bin_dir + os.pathsep + os.environ.get("PATH", ""),
-                       PYTHONPATH=os.path.join(build, "python"), ZS_BUILD=build)
+    with tempfile.TemporaryDirectory() as scratch:
+        for folder in SHIPPED:
+            os.symlink(os.path.join(source, folder), os.path.join(scratch, folder))
+        bin_dir = os.path.join(scratch, ".bin")
+        os.mkdir(bin_dir)
+        os.symlink(zettasim, os.path.join(bin_dir, "zettasim"))
+        env = dict(os.environ, PATH=bin_dir + os.pathsep + os.environ.get("PATH", ""),
+                   PYTHONPATH=os.path.join(build, "python"), ZS_BUILD=build)
+        for page in pages:
             for line_no, mode, command, expected in blocks(page):
                 if (only is not None and only not in command) or (skip is not None and skip in command):
                     continue
