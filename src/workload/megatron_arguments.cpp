@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "core/shell_words.hpp"
+#include "workload/megatron_flag_notes.hpp"
 #include "workload/megatron_rules.hpp"
 
 namespace zs::workload {

@@ -6,12 +6,12 @@
 A fenced block preceded by the comment `<!-- output of: COMMAND -->` is COMMAND's expected output: COMMAND
 runs with bash in a scratch folder that holds the source tree's shipped folders (scenarios, models,
 topologies, workloads, analysis, examples), `zettasim` meaning the build's executable, the build's Python
-module on PYTHONPATH and the build folder in ZS_BUILD (where the example plugins are), and the block's lines must appear in its output in that order (a block may leave
-lines out: "abridged"). A block line "..." stands for nothing, and so does "$ COMMAND" (the command shown
-as typed); a line ending in " ..." matches any line it starts. Within a page the commands run in order in one scratch folder, so a later block may read what an
-earlier one wrote, and so do the pages of one run (a later page may read what an earlier page's commands
-wrote). Numbers are compared as printed: a figure the tool prints differently fails, so a change
-that moves a published number fails until the page is regenerated.
+module on PYTHONPATH and the build folder in ZS_BUILD (where the example plugins are), and the block's lines
+must appear in its output in that order (a block may leave lines out: "abridged"). A block line "..." stands
+for nothing, and so does "$ COMMAND" (the command shown as typed); a line ending in " ..." matches any line
+it starts. The commands of the pages of one run share the scratch folder, in page order, so a later block
+(or page) may read what an earlier one wrote. Numbers are compared as printed: a figure the tool prints
+differently fails, so a change that moves a published number fails until the page is regenerated.
 
 A markdown table preceded by `<!-- figures of: COMMAND -->` keeps its own layout: each of its rows' figure
 cells (a cell that is one number, with an optional sign, thousands commas, % or unit: "131.8", "+9.6%",
@@ -19,13 +19,13 @@ cells (a cell that is one number, with an optional sign, thousands commas, % or 
 each hold at least two of them (one, for a row of one figure): a row of a validation table is a line (or,
 for a row comparing two runs, two lines) of the report. Figures are compared as numbers ("21.0 s" is the
 report's "21 s"), so a prediction that moves by its last printed digit fails. A line
-`<!-- not compared: HEADING, HEADING -->` right after the marker names columns of dated measurements (wall
-times, memory) that the command does not print; their cells are left out.
+`<!-- not compared: HEADING, HEADING -->` right after the marker names columns the command does not print
+(dated measurements such as wall times, plan facts from the files); their cells are left out.
 
-The same marker before a paragraph of prose, with a line `<!-- printed: FIGURE, FIGURE -->` after it, checks
-the listed figures (separated by a comma and a space): each is a figure of the paragraph (up to its blank line) and of COMMAND's output, signs
-left out (prose says "15.5% slow" where a report prints -15.5%), so that neither the paragraph nor the
-output can move a quoted figure alone.
+The same marker before a paragraph of prose, with a line `<!-- printed: FIGURE, FIGURE -->` after it
+(figures separated by a comma and a space), checks each listed figure: it is a figure of the paragraph (up
+to its blank line) and of COMMAND's output, signs left out (prose says "15.5% slow" where a report prints
+-15.5%), so that neither the paragraph nor the output can move a quoted figure alone.
 
 --only TEXT runs only the markers whose command holds TEXT, --except TEXT the others (so that a slow table
 can be a test of its own).
@@ -90,6 +90,7 @@ def blocks(path):
 
 
 def cells(row):
+    """A markdown table row's cells, stripped."""
     return [c.strip() for c in row.strip().strip("|").split("|")]
 
 
@@ -181,12 +182,13 @@ def first_missing(command, expected, output):
     return None
 
 
-def main():
+def parse_arguments(argv):
+    """(zettasim, build, source, pages, only, skip) from the command line, or exit with the usage."""
     args, only, skip = [], None, None
-    argv = iter(sys.argv[1:])
-    for a in argv:
+    words = iter(argv)
+    for a in words:
         if a in ("--only", "--except"):
-            value = next(argv, None)
+            value = next(words, None)
             if value is None:
                 sys.exit(a + " needs a TEXT")
             only, skip = (value, skip) if a == "--only" else (only, value)
@@ -195,17 +197,35 @@ def main():
     if len(args) < 4:
         sys.exit(__doc__)
     zettasim, build, source = (os.path.abspath(a) for a in args[:3])
-    pages = args[3:]
+    return zettasim, build, source, args[3:], only, skip
+
+
+def scratch_environment(scratch, zettasim, build, source):
+    """Lays the shipped folders and `zettasim` into the scratch folder; the environment commands run in."""
+    for folder in SHIPPED:
+        os.symlink(os.path.join(source, folder), os.path.join(scratch, folder))
+    bin_dir = os.path.join(scratch, ".bin")
+    os.mkdir(bin_dir)
+    os.symlink(zettasim, os.path.join(bin_dir, "zettasim"))
+    return dict(os.environ, PATH=bin_dir + os.pathsep + os.environ.get("PATH", ""),
+                PYTHONPATH=os.path.join(build, "python"), ZS_BUILD=build)
+
+
+def missing_of(page, line_no, mode, command, expected, output):
+    """What of a marked block, table or paragraph the output lacks, or None."""
+    if mode == "prose":
+        return missing_prose_figure(page, line_no, expected[0], expected[1], output)
+    if mode == "figures":
+        return missing_row(expected, output)
+    return first_missing(command, expected, output)
+
+
+def main():
+    zettasim, build, source, pages, only, skip = parse_arguments(sys.argv[1:])
     failures = 0
     checked = 0
     with tempfile.TemporaryDirectory() as scratch:
-        for folder in SHIPPED:
-            os.symlink(os.path.join(source, folder), os.path.join(scratch, folder))
-        bin_dir = os.path.join(scratch, ".bin")
-        os.mkdir(bin_dir)
-        os.symlink(zettasim, os.path.join(bin_dir, "zettasim"))
-        env = dict(os.environ, PATH=bin_dir + os.pathsep + os.environ.get("PATH", ""),
-                   PYTHONPATH=os.path.join(build, "python"), ZS_BUILD=build)
+        env = scratch_environment(scratch, zettasim, build, source)
         for page in pages:
             for line_no, mode, command, expected in blocks(page):
                 if (only is not None and only not in command) or (skip is not None and skip in command):
@@ -213,12 +233,7 @@ def main():
                 checked += 1
                 run = subprocess.run(["bash", "-c", command], cwd=scratch, env=env, capture_output=True,
                                      text=True, timeout=600)
-                if mode == "prose":
-                    missing = missing_prose_figure(page, line_no, expected[0], expected[1], run.stdout)
-                elif mode == "figures":
-                    missing = missing_row(expected, run.stdout)
-                else:
-                    missing = first_missing(command, expected, run.stdout)
+                missing = missing_of(page, line_no, mode, command, expected, run.stdout)
                 if missing is not None:
                     failures += 1
                     what = {"figures": "row", "prose": "figure"}.get(mode, "line")

@@ -67,7 +67,8 @@ def main():
     moved_text = check(PROSE.format(listed="6.5%, 15.5%", mean="mean error 6.4%"))
     assert moved_text.returncode == 1 and "6.5% (not in the paragraph)" in moved_text.stderr, moved_text.stderr
     moved_output = check(PROSE.format(listed="6.4%, 15.5%", mean="mean error 6.4%"))
-    assert moved_output.returncode == 1 and "6.4% (not in the output)" in moved_output.stderr, moved_output.stderr
+    assert moved_output.returncode == 1, moved_output.returncode
+    assert "6.4% (not in the output)" in moved_output.stderr, moved_output.stderr
     print("check_page_outputs: matches, moved figures, left-out columns and selections as documented")
 
 
