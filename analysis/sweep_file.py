@@ -36,13 +36,25 @@ def label(column):
     return column.replace("_", " ")
 
 
+def is_number(text):
+    try:
+        float(text)
+        return True
+    except ValueError:
+        return False
+
+
 def select(table, where):
-    """The rows whose columns equal the values of `where` ["axis=value", ...] (compared as text)."""
+    """The rows whose columns equal the values of `where` ["axis=value", ...]: as numbers where the column
+    and the value are numbers, else as text."""
     for condition in where:
         column, _, value = condition.partition("=")
         if column not in table.columns:
             raise SystemExit(f"--where {condition}: no column {column!r} (columns: {', '.join(table.columns)})")
-        table = table[table[column].astype(str) == value]
+        if pandas.api.types.is_numeric_dtype(table[column]) and is_number(value):
+            table = table[table[column] == float(value)]  # "1024" selects the size 1024.0
+        else:
+            table = table[table[column].astype(str) == value]
     return table
 
 

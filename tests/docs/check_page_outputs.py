@@ -6,7 +6,9 @@
 A fenced block preceded by the comment `<!-- output of: COMMAND -->` is COMMAND's expected output: COMMAND
 runs with bash in a scratch folder that holds the source tree's shipped folders (scenarios, models,
 topologies, workloads, analysis, examples), `zettasim` meaning the build's executable, the build's Python
-module on PYTHONPATH and the build folder in ZS_BUILD (where the example plugins are), and the block's lines
+module on PYTHONPATH, the build folder in ZS_BUILD (where the example plugins are) and the golden result
+folders in ZS_GOLDEN (tests/golden: the golden tests hold each of them to its command's output byte for byte,
+so a page may quote a headline run's figures from there without rerunning it), and the block's lines
 must appear in its output in that order (a block may leave lines out: "abridged"). A block line "..." stands
 for nothing, and so does "$ COMMAND" (the command shown as typed); a line ending in " ..." matches any line
 it starts. The commands of the pages of one run share the scratch folder, in page order, so a later block
@@ -41,7 +43,7 @@ import tempfile
 MARKER = re.compile(r"^<!-- (output|figures) of: (.*) -->$")
 NOT_COMPARED = re.compile(r"^<!-- not compared: (.*) -->$")
 PRINTED = re.compile(r"^<!-- printed: (.*) -->$")
-FIGURE = re.compile(r"^([+-]?)(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)(%?)(?: ?(?:s|ms|us|µs|GB|GiB|MiB|TFLOP/s))?$")
+FIGURE = re.compile(r"^([+-]?)(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(%?)(?: ?(?:s|ms|us|µs|GB|GiB|MiB|TFLOP/s))?$")
 SHIPPED = ("scenarios", "models", "topologies", "workloads", "analysis", "examples")
 
 
@@ -66,10 +68,11 @@ def blocks(path):
             continue
         if mode == "figures":
             skipped = NOT_COMPARED.match(lines[start].strip()) if start < len(lines) else None
-            while start < len(lines) and not lines[start].startswith("|"):
+            # A table inside a list item is indented.
+            while start < len(lines) and not lines[start].lstrip().startswith("|"):
                 start += 1
             end = start
-            while end < len(lines) and lines[end].startswith("|"):
+            while end < len(lines) and lines[end].lstrip().startswith("|"):
                 end += 1
             if end - start < 3:
                 sys.exit(f"{path}:{i + 1}: a figures marker without a table of rows after it")
@@ -116,6 +119,8 @@ def figure(text):
 
 
 def line_figures(line):
+    """The figures of an output line; a report's "40.4 %" (a column's sign apart) is the figure 40.4%."""
+    line = re.sub(r"(\d) %", r"\1%", line)
     return {f for f in (figure(w) for w in re.split(r"[\s()]+", line)) if f is not None}
 
 
@@ -208,7 +213,8 @@ def scratch_environment(scratch, zettasim, build, source):
     os.mkdir(bin_dir)
     os.symlink(zettasim, os.path.join(bin_dir, "zettasim"))
     return dict(os.environ, PATH=bin_dir + os.pathsep + os.environ.get("PATH", ""),
-                PYTHONPATH=os.path.join(build, "python"), ZS_BUILD=build)
+                PYTHONPATH=os.path.join(build, "python"), ZS_BUILD=build,
+                ZS_GOLDEN=os.path.join(source, "tests", "golden"))
 
 
 def missing_of(page, line_no, mode, command, expected, output):
