@@ -71,6 +71,28 @@ void write_per_layer(std::ostream& out, const study::PublishedRunsStudy& study, 
   out << "\n";
 }
 
+/// The model FLOP rate per GPU of every predicted run: over the published and the predicted iteration, and
+/// over the critical rank's compute alone (the rate the unit model sustains while it computes).
+void write_flop_rates(std::ostream& out, const study::PublishedRunsStudy& study, std::size_t name_width) {
+  const auto rated = [](const scenario::PublishedRunResult& r) {
+    return r.predicted_iteration_s && r.model_flops > 0;
+  };
+  if (std::none_of(study.runs.begin(), study.runs.end(), rated)) return;
+  out << "model TFLOP/s per GPU (the model's FLOPs per iteration over the GPUs and the seconds; while "
+         "computing: "
+         "over the critical rank's compute seconds):\n";
+  out << column("run", name_width) << column("published", 11) << column("predicted", 11)
+      << "while computing\n";
+  for (const auto& r : study.runs) {
+    if (!rated(r)) continue;
+    out << column(r.run.name, name_width)
+        << column(format_number(1e-12 * r.model_flop_rate(r.run.published_iteration_s), "%.0f"), 11)
+        << column(format_number(1e-12 * r.model_flop_rate(*r.predicted_iteration_s), "%.0f"), 11)
+        << format_number(1e-12 * r.model_flop_rate(r.breakdown.compute_s), "%.0f") << "\n";
+  }
+  out << "\n";
+}
+
 }  // namespace
 
 std::string published_runs_report(const scenario::PublishedRunsSpec& spec,
@@ -98,6 +120,7 @@ std::string published_runs_report(const scenario::PublishedRunsSpec& spec,
          "prediction is faster)\n\n";
   write_breakdowns(out, study, name_width);
   write_per_layer(out, study, name_width);
+  write_flop_rates(out, study, name_width);
   out << "runs within " << format_number(100 * spec.row_tolerance, "%.0f") << "%: " << sum.within << " of "
       << sum.rows << " (" << sum.predicted << " predicted)\n";
   out << "mean absolute error: " << format_number(100 * sum.mean_abs_error, "%.1f") << "% (acceptance "
@@ -123,6 +146,7 @@ nlohmann::json published_runs_json(const scenario::PublishedRunsSpec& spec,
                         {"source", r.run.source},
                         {"gpus", r.gpus},
                         {"tokens_per_iteration", r.tokens_per_iteration},
+                        {"model_flops_per_iteration_flop", r.model_flops},
                         {"published_iteration_time_s", r.run.published_iteration_s}};
     if (r.predicted_iteration_s) {
       const auto& b = r.breakdown;

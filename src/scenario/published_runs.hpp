@@ -79,11 +79,14 @@ struct PublishedRunResult {
   /// replica and iteration; both 0 for a workload that is not a Megatron plan.
   double layers_per_stage = 0;
   uint32_t micro_batches = 0;
+  double model_flops = 0;  ///< the model's FLOPs per iteration, all ranks (Megatron-LM's count), FLOP
   /// Predicted over published throughput, minus 1 (positive: predicted faster); precondition: predicted.
   double error() const { return run.published_iteration_s / *predicted_iteration_s - 1.0; }
   /// Published minus predicted seconds per iteration: the time the simulation does not account for when
   /// positive, s; precondition: predicted.
   double unaccounted_s() const { return run.published_iteration_s - *predicted_iteration_s; }
+  /// The model's FLOPs per GPU over `seconds`: a model FLOP rate per GPU, FLOP/s.
+  double model_flop_rate(double seconds) const { return model_flops / double(gpus) / seconds; }
 };
 
 /// One scaling series' efficiency, published and predicted.

@@ -10,11 +10,12 @@ namespace {
 
 scenario::PublishedRunResult run_one(const core::FileSource& files, const scenario::PublishedRunsSpec& spec,
                                      const scenario::PublishedRun& run) {
-  scenario::PublishedRunResult result{run, std::nullopt, 0, 0.0, "", {}, 0.0, 0};
+  scenario::PublishedRunResult result{run, std::nullopt, 0, 0.0, "", {}, 0.0, 0, 0.0};
   try {
     const scenario::Scenario s = load_with_overrides(files, run.scenario, spec.overrides, "run " + run.name);
     result.gpus = s.trace.mesh.size();
     result.tokens_per_iteration = s.trace.tokens_per_iteration;
+    result.model_flops = s.trace.model_flops.value();
     if (s.megatron) {
       const workload::ParallelPlan& plan = s.megatron->plan;
       result.layers_per_stage = double(s.megatron->model.layers) / plan.pipeline_parallel;
@@ -23,7 +24,7 @@ scenario::PublishedRunResult run_one(const core::FileSource& files, const scenar
     const engine::SimulationResult simulated = simulate_scenario(s);
     result.predicted_iteration_s = simulated.replay.iteration_time.value();
     const engine::RankBreakdown& critical = simulated.replay.critical();
-    result.breakdown = {critical.compute.value(), critical.exposed_comm.value(),
+    result.breakdown = {critical.compute.value(),         critical.exposed_comm.value(),
                         critical.pipeline_bubble.value(), critical.memory_stall.value(),
                         critical.collective_wait.value(), critical.idle.value()};
   } catch (const OverrideError&) {

@@ -29,6 +29,10 @@ The same marker before a paragraph of prose, with a line `<!-- printed: FIGURE, 
 to its blank line) and of COMMAND's output, signs left out (prose says "15.5% slow" where a report prints
 -15.5%), so that neither the paragraph nor the output can move a quoted figure alone.
 
+With ZS_VALIDATION_RUNS naming the folder of validations tests/validation runs once for the whole test run,
+its folders (v-sc21, v-at-scale, ...) lie in the scratch folder too, so that a command written `test -d v-sc21
+|| zettasim validate --out v-sc21 ...` reads them instead of running the validation again.
+
 --only TEXT runs only the markers whose command holds TEXT, --except TEXT the others (so that a slow table
 can be a test of its own).
 
@@ -209,6 +213,11 @@ def scratch_environment(scratch, zettasim, build, source):
     """Lays the shipped folders and `zettasim` into the scratch folder; the environment commands run in."""
     for folder in SHIPPED:
         os.symlink(os.path.join(source, folder), os.path.join(scratch, folder))
+    runs = os.environ.get("ZS_VALIDATION_RUNS")  # validations run once for every test (tests/validation)
+    if runs and os.path.isdir(runs):
+        for name in os.listdir(runs):
+            if os.path.isdir(os.path.join(runs, name)):
+                os.symlink(os.path.join(runs, name), os.path.join(scratch, name))
     bin_dir = os.path.join(scratch, ".bin")
     os.mkdir(bin_dir)
     os.symlink(zettasim, os.path.join(bin_dir, "zettasim"))

@@ -15,12 +15,13 @@ namespace {
 
 /// Two runs of 10 s published: one predicted at 8 s (6 compute, 1 exposed, 0.5 bubble, 0.25 stall, 0.25
 /// idle) with `layers` per stage and `micro_batches` per replica (0: not a Megatron plan), one refused.
-study::PublishedRunsStudy two_runs(double layers = 0, uint32_t micro_batches = 0) {
+study::PublishedRunsStudy two_runs(double layers = 0, uint32_t micro_batches = 0, double model_flops = 0) {
   scenario::PublishedRun a{"a", "a.json", 10.0, "H100 SXM", false, "src a"};
   scenario::PublishedRun b{"b", "b.json", 10.0, "H100 SXM", false, "src b"};
   study::PublishedRunsStudy study;
-  study.runs.push_back({a, 8.0, 1024, 1e6, "", {6.0, 1.0, 0.5, 0.25, 0.125, 0.125}, layers, micro_batches});
-  study.runs.push_back({b, std::nullopt, 0, 0.0, "does not fit", {}, layers, micro_batches});
+  study.runs.push_back(
+      {a, 8.0, 1024, 1e6, "", {6.0, 1.0, 0.5, 0.25, 0.125, 0.125}, layers, micro_batches, model_flops});
+  study.runs.push_back({b, std::nullopt, 0, 0.0, "does not fit", {}, layers, micro_batches, model_flops});
   return study;
 }
 
@@ -87,4 +88,30 @@ TEST_CASE("the report's per-layer table: seconds over layers per stage times mic
   CHECK(output::published_runs_report(spec, unplanned).find("per layer and micro-batch") ==
         std::string::npos);
   CHECK_FALSE(output::published_runs_json(spec, unplanned)["runs"][0].contains("layers_per_stage"));
+}
+
+TEST_CASE(
+    "the report's model FLOP rates: the model's FLOPs per GPU over the published, predicted and compute "
+    "seconds") {
+  scenario::PublishedRunsSpec spec;
+  spec.name = "t";
+  // 1024 GPUs, 6.144e18 FLOP per iteration: 6e15 FLOP per GPU, over 10 s published 600 TFLOP/s, over 8 s
+  // predicted 750, over 6 s of compute 1000.
+  const auto study = two_runs(0, 0, 6.144e18);
+  const std::string report = output::published_runs_report(spec, study);
+  const auto table = report.find("model TFLOP/s per GPU");
+  REQUIRE(table != std::string::npos);
+  const auto rows = lines(report.substr(table));
+  REQUIRE(rows.size() >= 3);
+  std::istringstream row(rows[2]);
+  std::string name, published, predicted, computing;
+  row >> name >> published >> predicted >> computing;
+  CHECK(name == "a");
+  CHECK(published == "600");
+  CHECK(predicted == "750");
+  CHECK(computing == "1000");
+  CHECK(rows[3].empty());  // b has no prediction, so no row
+  CHECK(output::published_runs_json(spec, study)["runs"][0]["model_flops_per_iteration_flop"] == 6.144e18);
+  // Without the model's FLOPs (a workload that gives none) there is no table.
+  CHECK(output::published_runs_report(spec, two_runs()).find("model TFLOP/s") == std::string::npos);
 }
