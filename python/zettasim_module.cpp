@@ -358,12 +358,16 @@ std::string machine_json(const std::string& path) {
 }
 
 /// A transformer model file (kind "transformer") as read: every key, defaults filled in, with its derived
-/// sizes.
+/// sizes under "derived" (parameters in all, and those one token passes through: the weight matrices of each
+/// layer's attention and its dense FFN or top-k routed and shared experts, and the output layer).
 std::string model_json(const std::string& path) {
   core::DiskFileSource files;
   nlohmann::json doc = files.read_json(path);
   core::JsonObject json(doc, path, "");
-  return workload::TransformerSpec::from_json(json).to_json().dump();
+  const auto model = workload::TransformerSpec::from_json(json);
+  nlohmann::json resolved = model.to_json();
+  resolved["derived"] = {{"parameters", model.total_params()}, {"active_parameters", model.active_params()}};
+  return resolved.dump();
 }
 
 /// The planner's four files, without prediction.

@@ -79,6 +79,22 @@ class Model(_InputFile):
     _folder, _suffix = "workloads", ".json"
     _read = staticmethod(_zettasim.model_json)
 
+    def to_dict(self) -> Dict[str, Any]:
+        """The model as config.json's "/workload/model" holds it (defaults filled in)."""
+        return {k: v for k, v in super().to_dict().items() if k != "derived"}
+
+    @property
+    def parameters(self) -> float:
+        """Parameters in all (weights, embeddings and norms), as the memory and checkpoint accounting counts them."""
+        return self._resolved["derived"]["parameters"]
+
+    @property
+    def active_parameters(self) -> float:
+        """Parameters one token passes through: the weight matrices of each layer's attention and of its dense FFN
+        or top-k routed and shared experts, and the output layer (embeddings looked up, biases and norms not
+        counted)."""
+        return self._resolved["derived"]["active_parameters"]
+
 
 class Workload:
     """A scenario's workload section: a generator, its model (a file, a shipped name or a Model) and its plan

@@ -146,6 +146,13 @@ class RunsAsTheCommandDoes(InSourceTree):
         self.assertEqual(config["workload"]["model"], model.to_dict())
         with self.assertRaises(zettasim.InputError):
             zettasim.Model.load("topologies/hgx-h100-8.json")  # a topology is not a model
+        # Megatron-LM's count for GPT-3 1.3B: 12lh^2 + 13lh + (V + s)h + 2h (the final norm) with l = 24,
+        # h = 2048, V = 51200, s = 2048; a token passes through the layers' weight matrices (12lh^2) and the
+        # output layer (Vh).
+        l, h, v, seq = 24, 2048, 51200, 2048
+        self.assertEqual(model.parameters, 12 * l * h * h + 13 * l * h + (v + seq) * h + 2 * h)
+        self.assertEqual(model.active_parameters, 12 * l * h * h + v * h)
+        self.assertNotIn("derived", model.to_dict())
         workload = zettasim.Workload(model, "ideal-data-parallel", data_parallel=8, micro_batch=2, global_batch=128)
         self.assertEqual(zettasim.Workload.from_dict(workload.to_dict()).to_dict(), workload.to_dict())
         by_workload = zettasim.Scenario(machine, workload, placement="linear", collective="ring", seed=1)
