@@ -1,8 +1,9 @@
 #!/usr/bin/python3
 """check_page_outputs.py on small pages whose commands print known text: a page that matches passes, a
 figure moved by its last digit fails naming the row, a column marked not compared is left out, a heading
-that is not the table's is refused, --only and --except choose the markers, and a paragraph's printed
-figures must be both the paragraph's and the output's.
+that is not the table's is refused, --only and --except choose the markers, a paragraph's printed figures
+must be both the paragraph's and the output's, and a table inside a list item is read, its percentages
+matched to a report's "N %".
 
     test_check_page_outputs.py SOURCE_DIR
 """
@@ -22,6 +23,13 @@ TABLE = """<!-- figures of: printf 'run-a  12  64  8.74 ms  +1.95\\nrun-a-fp8  1
 PROSE = """<!-- figures of: echo 'mean absolute error: 6.5%, largest 15.5%' -->
 <!-- printed: {listed} -->
 The rows come out within 15% ({mean}; one row 15.5% slow).
+"""
+INDENTED = """- a list item's table, read from a report that prints "40.4 %", compared as 40.4%:
+
+  <!-- figures of: printf 'exposed communication   5.427 s  {percent} %%\\n' -->
+  | term | s | share |
+  |---|---|---|
+  | exposed communication | 5.427 | 40.4% |
 """
 BLOCK = """<!-- output of: echo 'result: 3 held' -->
 ```
@@ -69,7 +77,13 @@ def main():
     moved_output = check(PROSE.format(listed="6.4%, 15.5%", mean="mean error 6.4%"))
     assert moved_output.returncode == 1, moved_output.returncode
     assert "6.4% (not in the output)" in moved_output.stderr, moved_output.stderr
-    print("check_page_outputs: matches, moved figures, left-out columns and selections as documented")
+    indented = check(INDENTED.format(percent="40.4"))
+    assert indented.returncode == 0 and "1 output blocks" in indented.stdout, (indented.stdout, indented.stderr)
+    indented_moved = check(INDENTED.format(percent="40.5"))
+    assert indented_moved.returncode == 1 and "| exposed communication | 5.427 | 40.4% |" in indented_moved.stderr, \
+        indented_moved.stderr
+    print("check_page_outputs: matches, moved figures, left-out columns, list items' tables, a report's \"N %\" "
+          "and selections as documented")
 
 
 if __name__ == "__main__":
