@@ -5,10 +5,11 @@
 
 BASE and WHAT-IF are --out folders (or their validation.json). Each run of both prints its error in each
 (predicted against published, + when the prediction is faster), the change in points (+ faster in the
-what-if), its predicted iteration time in each and the what-if's difference in ms; then the runs within tolerance and the mean absolute
-error of both, and for each --group the smallest and largest change over the runs whose name holds TEXT (or
-one of TEXT|TEXT...; with !TEXT, those whose name holds none of them).
-Standard library only. A folder it cannot read, or two runs of different tables, exits 2 with one line.
+what-if), its predicted iteration time in each and the what-if's difference in ms; then the runs within
+tolerance and the mean absolute error of both, and for each --group the smallest and largest change over the
+runs whose name holds TEXT (or one of TEXT|TEXT...; with !TEXT, those whose name holds none of them). Standard
+library only. A folder it cannot read, two runs without a run in common or a group matching no run
+exits 2 with one line.
 """
 import argparse
 import json
@@ -47,8 +48,8 @@ def main():
     parser.add_argument("base", help="the validation as the files state it (--out folder or validation.json)")
     parser.add_argument("what_if", help="the same validation with --set (--out folder or validation.json)")
     parser.add_argument("--group", action="append", default=[], metavar="LABEL=TEXT",
-                        help="report the range of change over the runs whose name holds TEXT (!TEXT: does not hold it; "
-                             "repeatable)")
+                        help="the range of change over the runs whose name holds TEXT, or one of TEXT|TEXT "
+                             "(!TEXT: none of them); repeatable")
     args = parser.parse_args()
     base_doc, base = load(args.base)
     what_doc, what = load(args.what_if)

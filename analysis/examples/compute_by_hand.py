@@ -5,13 +5,13 @@
     analysis/examples/compute_by_hand.py default-trace.json [OTHER-TRACE.json ...] --unit models/h100-sxm.json
                                          [--role 0]
 
-Each compute op of the role's program takes the roofline's time: the larger of its FLOPs over the unit's peak for
-its work kind and dtype times the efficiency, and its bytes over the HBM bandwidth times its efficiency. The ops
-are summed by what they are (matrix products, element-wise kernels, the loss, the optimizer), and every kernel
-adds the unit's launch overhead; a column per trace, in ms. Standard library only. The sum is the compute time of a rank that runs alone:
-the engine adds what overlap costs (the model's `overlap_slowdown` while communication runs beside compute) and
-what a unit model's `matrix_half_efficiency_work` takes off small products (this script refuses such a model).
-A file it cannot read exits 2 with one line.
+Each compute op of the role's program takes the roofline's time: the larger of its FLOPs over the unit's peak
+for its work kind and dtype times the efficiency, and its bytes over the HBM bandwidth times its efficiency.
+The ops are summed by what they are (matrix products, element-wise kernels, the loss, the optimizer), and
+every kernel adds the unit's launch overhead; a column per trace, in ms. Standard library only. The sum is the
+compute time of a rank that runs alone: the engine adds what overlap costs (the model's `overlap_slowdown`
+while communication runs beside compute) and what a unit model's `matrix_half_efficiency_work` takes off small
+products (this script refuses such a model). A file it cannot read exits 2 with one line.
 """
 import argparse
 import json
