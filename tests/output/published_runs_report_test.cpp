@@ -32,6 +32,24 @@ std::vector<std::string> lines(const std::string& text) {
   return out;
 }
 
+/// The lines of the report's table that starts with `heading`, from the heading on (heading, column
+/// names, then a row per run and a blank line); fails the test when there is no such table.
+std::vector<std::string> table_lines(const std::string& report, const std::string& heading) {
+  const auto table = report.find(heading);
+  REQUIRE(table != std::string::npos);
+  auto rows = lines(report.substr(table));
+  REQUIRE(rows.size() >= 4);
+  return rows;
+}
+
+/// A row's cells, split at blanks.
+std::vector<std::string> words(const std::string& row) {
+  std::istringstream in(row);
+  std::vector<std::string> out;
+  for (std::string w; in >> w;) out.push_back(w);
+  return out;
+}
+
 }  // namespace
 
 TEST_CASE(
@@ -66,19 +84,10 @@ TEST_CASE("the report's per-layer table: seconds over layers per stage times mic
   // 4 layers per stage x 5 micro-batches: 6 s of compute is 300 ms per layer and micro-batch, the 2
   // unaccounted seconds 100 ms.
   const auto planned = two_runs(4, 5);
-  const std::string report = output::published_runs_report(spec, planned);
-  const auto table = report.find("per layer and micro-batch on the critical rank, ms");
-  REQUIRE(table != std::string::npos);
-  const auto rows = lines(report.substr(table));
-  REQUIRE(rows.size() >= 3);
-  std::istringstream row(rows[2]);
-  std::string name, layers, micro_batches, compute, unaccounted;
-  row >> name >> layers >> micro_batches >> compute >> unaccounted;
-  CHECK(name == "a");
-  CHECK(layers == "4");
-  CHECK(micro_batches == "5");
-  CHECK(compute == "300");
-  CHECK(unaccounted == "+100");
+  const auto rows = table_lines(output::published_runs_report(spec, planned),
+                                "per layer and micro-batch on the critical rank, ms");
+  // name, layers, micro-batches, compute, unaccounted
+  CHECK(words(rows[2]) == std::vector<std::string>{"a", "4", "5", "300", "+100"});
   CHECK(rows[3].empty());  // b, refused, has no row
   const auto j = output::published_runs_json(spec, planned);
   CHECK(j["runs"][0]["layers_per_stage"].get<double>() == 4.0);
@@ -98,18 +107,9 @@ TEST_CASE(
   // 1024 GPUs, 6.144e18 FLOP per iteration: 6e15 FLOP per GPU, over 10 s published 600 TFLOP/s, over 8 s
   // predicted 750, over 6 s of compute 1000.
   const auto study = two_runs(0, 0, 6.144e18);
-  const std::string report = output::published_runs_report(spec, study);
-  const auto table = report.find("model TFLOP/s per GPU");
-  REQUIRE(table != std::string::npos);
-  const auto rows = lines(report.substr(table));
-  REQUIRE(rows.size() >= 3);
-  std::istringstream row(rows[2]);
-  std::string name, published, predicted, computing;
-  row >> name >> published >> predicted >> computing;
-  CHECK(name == "a");
-  CHECK(published == "600");
-  CHECK(predicted == "750");
-  CHECK(computing == "1000");
+  const auto rows = table_lines(output::published_runs_report(spec, study), "model TFLOP/s per GPU");
+  // name, published, predicted, while computing
+  CHECK(words(rows[2]) == std::vector<std::string>{"a", "600", "750", "1000"});
   CHECK(rows[3].empty());  // b has no prediction, so no row
   CHECK(output::published_runs_json(spec, study)["runs"][0]["model_flops_per_iteration_flop"] == 6.144e18);
   // Without the model's FLOPs (a workload that gives none) there is no table.
