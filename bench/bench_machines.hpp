@@ -70,7 +70,8 @@ inline nlohmann::json unit_json() {
                       {"hbm_efficiency", 0.9},
                       {"kernel_launch_overhead", "4us"},
                       {"idle_power", "70W"},
-                      {"load_power", "700W"}};
+                      {"load_power", "700W"},
+                      {"host_power", "200W"}};
   nlohmann::json sources = nlohmann::json::object();
   for (const auto& [k, v] : j.items())
     if (k != "kind" && k != "name" && k != "matrix_peak") sources[k] = "benchmark value";
@@ -89,7 +90,13 @@ inline topology::ModelSet benchmark_models() {
                          {"name", "link"},
                          {"bandwidth", "50GB/s"},
                          {"latency", "1us"},
-                         {"sources", {{"bandwidth", "benchmark value"}, {"latency", "benchmark value"}}}};
+                         {"unit_port_power", "25W"},
+                         {"switch_port_power", "25W"},
+                         {"sources",
+                          {{"bandwidth", "benchmark value"},
+                           {"latency", "benchmark value"},
+                           {"unit_port_power", "benchmark value"},
+                           {"switch_port_power", "benchmark value"}}}};
   core::JsonObject link_obj(link, "bench", "");
   models.links.emplace("link", hw::LinkModel::from_json(link_obj));
   nlohmann::json cxl = {
@@ -99,7 +106,9 @@ inline topology::ModelSet benchmark_models() {
       {"ports", 8},
       {"port_bandwidth", "64GB/s"},
       {"load_latency", "250ns"},
-      {"sources", {{"capacity", "b"}, {"ports", "b"}, {"port_bandwidth", "b"}, {"load_latency", "b"}}}};
+      {"power", "540W"},
+      {"sources",
+       {{"capacity", "b"}, {"ports", "b"}, {"port_bandwidth", "b"}, {"load_latency", "b"}, {"power", "b"}}}};
   core::JsonObject cxl_obj(cxl, "bench", "");
   models.memories.emplace("cxl", hw::MemoryPoolModel::from_json(cxl_obj));
   nlohmann::json ocs = {
@@ -109,8 +118,15 @@ inline topology::ModelSet benchmark_models() {
       {"reconfiguration_time", "10ms"},
       {"circuit_bandwidth", "100GB/s"},
       {"latency", "150ns"},
+      {"power", "100W"},
+      {"transceiver_power", "16W"},
       {"sources",
-       {{"ports", "b"}, {"reconfiguration_time", "b"}, {"circuit_bandwidth", "b"}, {"latency", "b"}}}};
+       {{"ports", "b"},
+        {"reconfiguration_time", "b"},
+        {"circuit_bandwidth", "b"},
+        {"latency", "b"},
+        {"power", "b"},
+        {"transceiver_power", "b"}}}};
   core::JsonObject ocs_obj(ocs, "bench", "");
   models.optical_switches.emplace("ocs", hw::OpticalSwitchModel::from_json(ocs_obj));
 

@@ -23,7 +23,7 @@ install(DIRECTORY ${PROJECT_SOURCE_DIR}/src/policy DESTINATION ${CMAKE_INSTALL_I
 set(zs_public_headers
     core/choice_names.hpp core/dtype.hpp core/file_kind.hpp core/file_source.hpp core/input_error.hpp core/json_object.hpp core/param_reader.hpp
     core/param_table.hpp core/registry.hpp core/units.hpp
-    hw/collective_protocol.hpp hw/compute_unit_model.hpp hw/link_model.hpp hw/memory_pool_model.hpp hw/optical_switch_model.hpp
+    hw/collective_protocol.hpp hw/compute_unit_model.hpp hw/link_model.hpp hw/memory_pool_model.hpp hw/optical_switch_model.hpp hw/part_price.hpp
     hw/switch_model.hpp
     topology/machine.hpp topology/router.hpp topology/topology.hpp topology/unit_domains.hpp
     workload/communicator_groups.hpp workload/expert_routing.hpp workload/mesh.hpp workload/trace.hpp)

@@ -164,7 +164,7 @@ std::optional<Scale> match_seconds(std::string_view unit) {
     std::string_view symbol;
     Scale scale;
   };
-  static constexpr std::array<TimeUnit, 9> kUnits{{{"ps", {-12, 0}},
+  static constexpr std::array<TimeUnit, 10> kUnits{{{"ps", {-12, 0}},
                                                    {"ns", {-9, 0}},
                                                    {"us", {-6, 0}},
                                                    {"\u00b5s", {-6, 0}},
@@ -172,7 +172,8 @@ std::optional<Scale> match_seconds(std::string_view unit) {
                                                    {"s", {0, 0}},
                                                    {"min", {0, 0, 60.0}},
                                                    {"h", {0, 0, 3600.0}},
-                                                   {"d", {0, 0, 86400.0}}}};
+                                                   {"d", {0, 0, 86400.0}},
+                                                   {"y", {0, 0, 31557600.0}}}};
   for (const auto& u : kUnits)
     if (u.symbol == unit) return u.scale;
   return std::nullopt;
@@ -283,7 +284,7 @@ std::string to_string(Bytes q) {
                       [](std::string_view s) { return parse_bytes(s).value(); });
 }
 std::string to_string(Seconds q) {
-  // min, h and d are accepted on input only.
+  // min, h, d and y are accepted on input only.
   return format_exact(q.value(), {{"s", 1.0}, {"ps", 1e-12}, {"ns", 1e-9}, {"us", 1e-6}, {"ms", 1e-3}},
                       [](std::string_view s) { return parse_seconds(s).value(); });
 }

@@ -114,7 +114,7 @@ class UnitError : public std::runtime_error {
 // - "KB" is rejected as ambiguous (JEDEC 1024 vs SI 1000): write "kB" or "KiB".
 // - A lower-case "b" is a bit (1/8 byte): "400Gb/s" is 50e9 B/s.
 // - FLOP rates are "FLOPS" or "FLOP/s"; "FLOPs" is rejected as ambiguous (a count or a rate?).
-// - Times: ps ns us µs ms s min h d.
+// - Times: ps ns us µs ms s min h d y (a Julian year, 365.25 d).
 // - Power: W with SI prefixes (k M G): "700W", "1.2kW".
 // Decimal values are converted with one correct rounding (the mantissa and the power of ten are
 // parsed together), binary prefixes multiply by an exact power of two.

@@ -100,13 +100,16 @@ SimulationResult simulate(const topology::Machine& machine, const workload::Trac
     out.hfu = out.hardware_flops.value() / (t * out.peak.value());
   }
   if (t > 0) out.tokens_per_second = trace.tokens_per_iteration / t;
-  // Collapsed: each representative's energy counts for the ranks it stands for (their units are of
+  // Collapsed: each representative's compute counts for the ranks it stands for (their units are of
   // the same model when the machine is homogeneous; otherwise this is approximate).
-  for (const auto& rank : out.replay.ranks)
-    out.energy +=
-        machine.unit_model(where.unit_of_rank[rank.rank]).energy(out.replay.iteration_time, rank.compute) *
-        double(rank.stands_for);
-  if (t > 0) out.average_power = core::Watts(out.energy.value() / t);
+  core::Joules compute_above_idle;
+  for (const auto& rank : out.replay.ranks) {
+    const auto& model = machine.unit_model(where.unit_of_rank[rank.rank]);
+    compute_above_idle += (model.load_power() - model.idle_power()) * rank.compute * double(rank.stands_for);
+  }
+  out.power = topology::machine_power(machine);
+  out.energy = topology::machine_energy(out.power, out.replay.iteration_time, compute_above_idle);
+  if (t > 0) out.average_power = core::Watts(out.energy.total().value() / t);
   if (t > 0) out.utilization = utilization_of(machine, out.replay);
   return out;
 }

@@ -14,6 +14,7 @@
 #include "policy/collective/collective_policy.hpp"
 #include "policy/placement/placement_policy.hpp"
 #include "topology/machine.hpp"
+#include "topology/machine_power.hpp"
 #include "topology/optical_circuits.hpp"
 #include "workload/trace.hpp"
 
@@ -37,10 +38,13 @@ struct SimulationResult {
   core::Flops hardware_flops;
   double hfu = 0;                ///< hardware FLOPs / (iteration time x peak)
   double tokens_per_second = 0;  ///< tokens per iteration / iteration time
-  /// Energy of the placed units over the iteration: idle power x iteration time + (load - idle)
-  /// x each unit's compute time. Links, switches and memory pools are not counted.
-  core::Joules energy;
-  core::Watts average_power;  ///< energy / iteration time, W
+  /// What the machine's parts draw (every unit, placed or not, and every link end, pool and optical
+  /// switch).
+  topology::MachinePower power;
+  /// The whole machine's energy over the iteration: every part's power x iteration time, plus each placed
+  /// unit's (load - idle) x its compute time; facility overhead not included.
+  topology::MachineEnergy energy;
+  core::Watts average_power;  ///< energy.total() / iteration time, W
   Utilization utilization;
 };
 

@@ -8,6 +8,7 @@
 
 #include "core/file_kind.hpp"
 #include "core/param_reader.hpp"
+#include "hw/part_price.hpp"
 
 namespace zs::hw {
 
@@ -15,6 +16,7 @@ const core::ParamTable& ComputeUnitModel::params() {
   static const core::ParamTable table = core::model_table(
       core::FileKind::kComputeUnit,
       "a compute unit type (GPU, NPU, CPU): a roofline of FLOP rate and HBM bandwidth",
+      with_part_price(
       {core::Param::object("matrix_peak", "dtype name (bf16, fp16, fp8, tf32, fp64, ...) -> FLOP/s",
                            "dense matrix-engine peak per dtype; each entry is cited as matrix_peak.DTYPE"),
        core::Param::flop_rate("vector_peak", "peak of element-wise (non-matrix) arithmetic").cite(),
@@ -44,7 +46,16 @@ const core::ParamTable& ComputeUnitModel::params() {
        core::Param::number("hbm_efficiency", 1e-6, 1.0, "achieved fraction of the memory bandwidth").cite(),
        core::Param::seconds("kernel_launch_overhead", "time each kernel launch adds").cite(),
        core::Param::watts("idle_power", "power drawn when idle").cite(),
-       core::Param::watts("load_power", "power drawn while computing; at least idle_power").cite()});
+       core::Param::watts("load_power", "power drawn while computing (memory on the package included); at "
+                                        "least idle_power")
+           .cite(),
+       core::Param::watts("host_power",
+                          "power of the unit's share of its host, drawn whether it computes or not: host CPUs, "
+                          "host memory, local storage, fans and power conversion (0 for a unit that is its "
+                          "own host's only part counted elsewhere)")
+           .non_negative()
+           .cite()},
+          "one unit with its share of its host (a server's price over its units)"));
   return table;
 }
 
@@ -69,6 +80,8 @@ ComputeUnitModel ComputeUnitModel::from_json(core::JsonObject& json) {
   m.idle_power_ = r.get<core::Watts>("idle_power");
   m.load_power_ = r.get<core::Watts>("load_power");
   if (m.load_power_ < m.idle_power_) throw r.error("load_power", "must be at least idle_power");
+  m.host_power_ = r.get<core::Watts>("host_power");
+  m.price_ = read_part_price(r);
   r.finish();
   m.resolved_ = r.resolved();
   return m;

@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -12,6 +13,7 @@
 #include "core/param_reader.hpp"
 #include "core/param_table.hpp"
 #include "core/units.hpp"
+#include "hw/part_price.hpp"
 
 namespace zs::hw {
 
@@ -63,6 +65,10 @@ class ComputeUnitModel {
   core::Seconds kernel_launch_overhead() const { return kernel_launch_overhead_; }  ///< s per kernel
   core::Watts idle_power() const { return idle_power_; }                            ///< W drawn when idle
   core::Watts load_power() const { return load_power_; }  ///< W drawn while computing
+  /// W of the unit's share of its host (CPUs, host memory, storage, fans, power conversion), always drawn.
+  core::Watts host_power() const { return host_power_; }
+  /// The price of one unit with its share of its host, and its service life; nothing when not given.
+  const std::optional<PartPrice>& price() const { return price_; }
   /// Energy of a unit over `elapsed` of which `busy` computing: idle x elapsed + (load - idle) x busy.
   core::Joules energy(core::Seconds elapsed, core::Seconds busy) const;
 
@@ -91,6 +97,8 @@ class ComputeUnitModel {
   core::Seconds kernel_launch_overhead_;
   core::Watts idle_power_;
   core::Watts load_power_;
+  core::Watts host_power_;
+  std::optional<PartPrice> price_;
   nlohmann::json resolved_;
 };
 

@@ -52,6 +52,32 @@ const core::ParamTable& LinkModel::params() {
                             "tree_step_latency under the LL protocol; left out, step_latency_ll")
            .optional()
            .positive()
+           .cite(),
+       core::Param::watts("unit_port_power",
+                          "power of what one link needs at a compute unit's end beyond the unit's own power "
+                          "(its NIC and transceiver); 0 where the port is part of the unit and its power "
+                          "counted in load_power (NVLink, ICI)")
+           .non_negative()
+           .cite(),
+       core::Param::watts("switch_port_power",
+                          "power of one switch port of this link type with its transceiver: the switch's "
+                          "power over its ports (a switch's ASIC, fans and power conversion are counted per "
+                          "port, so a switch of any radix costs what its links use)")
+           .non_negative()
+           .cite(),
+       core::Param::number("unit_port_price_usd", 0.0, 1e9,
+                           "price of what one link needs at a unit's end (NIC share, transceiver, half the "
+                           "cable), US dollars; left out, unpriced")
+           .optional()
+           .cite(),
+       core::Param::number("switch_port_price_usd", 0.0, 1e9,
+                           "price of one switch port of this type (the switch's price over its ports, the "
+                           "transceiver, half the cable), US dollars; left out, unpriced")
+           .optional()
+           .cite(),
+       core::Param::seconds("lifetime", "service life over which the port prices are amortized (\"5y\"); "
+                                        "required with them")
+           .optional()
            .cite()});
   return table;
 }
@@ -71,9 +97,29 @@ LinkModel LinkModel::from_json(core::JsonObject& json) {
   m.tree_step_latency_ = {r.find<core::Seconds>("tree_step_latency").value_or(core::Seconds(0.0)),
                           r.find<core::Seconds>("tree_step_latency_ll128").value_or(core::Seconds(0.0)),
                           r.find<core::Seconds>("tree_step_latency_ll").value_or(core::Seconds(0.0))};
+  m.unit_port_power_ = r.get<core::Watts>("unit_port_power");
+  m.switch_port_power_ = r.get<core::Watts>("switch_port_power");
+  m.read_port_prices(r);
   r.finish();
   m.resolved_ = r.resolved();
   return m;
+}
+
+void LinkModel::read_port_prices(core::ParamReader& r) {
+  const bool unit_priced = r.has("unit_port_price_usd");
+  const bool switch_priced = r.has("switch_port_price_usd");
+  if (!unit_priced && !switch_priced) {
+    if (r.has("lifetime")) throw r.error("lifetime", "given without the port prices it amortizes");
+    return;
+  }
+  if (unit_priced != switch_priced)
+    throw r.error(unit_priced ? "switch_port_price_usd" : "unit_port_price_usd",
+                  "missing; a priced link type gives the price of both its unit and its switch ports");
+  if (!r.has("lifetime"))
+    throw r.error("lifetime", "missing; priced ports need the service life they are amortized over (\"5y\")");
+  const auto lifetime = *r.find<core::Seconds>("lifetime");
+  unit_port_price_ = PartPrice{*r.find<double>("unit_port_price_usd"), lifetime};
+  switch_port_price_ = PartPrice{*r.find<double>("switch_port_price_usd"), lifetime};
 }
 
 core::Seconds LinkModel::step_latency(CollectiveProtocol protocol, LibraryAlgorithm algorithm) const {
@@ -88,13 +134,18 @@ core::Seconds LinkModel::step_latency(CollectiveProtocol protocol, LibraryAlgori
 }
 
 LinkModel LinkModel::derived(std::string name, core::ByteRate bandwidth, core::Seconds latency,
-                             std::string origin) {
-  const nlohmann::json doc = {{"kind", "link"},
-                              {"name", std::move(name)},
-                              {"description", "derived: " + origin},
-                              {"bandwidth", core::to_string(bandwidth)},
-                              {"latency", core::to_string(latency)},
-                              {"sources", {{"bandwidth", origin}, {"latency", origin}}}};
+                             std::string origin, std::string ports_counted_by) {
+  const std::string ports = "counted by " + ports_counted_by;
+  const nlohmann::json doc = {
+      {"kind", "link"},
+      {"name", std::move(name)},
+      {"description", "derived: " + origin},
+      {"bandwidth", core::to_string(bandwidth)},
+      {"latency", core::to_string(latency)},
+      {"unit_port_power", "0W"},
+      {"switch_port_power", "0W"},
+      {"sources",
+       {{"bandwidth", origin}, {"latency", origin}, {"unit_port_power", ports}, {"switch_port_power", ports}}}};
   core::JsonObject json(doc, "derived link", "");
   return from_json(json);
 }

@@ -3,6 +3,7 @@
 
 #include <array>
 #include <map>
+#include <optional>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -10,7 +11,9 @@
 #include "core/json_object.hpp"
 #include "core/param_table.hpp"
 #include "core/units.hpp"
+#include "core/param_reader.hpp"
 #include "hw/collective_protocol.hpp"
+#include "hw/part_price.hpp"
 
 namespace zs::hw {
 
@@ -24,8 +27,9 @@ class LinkModel {
   /// Reads a model file ("kind": "link"); every parameter needs a cited source.
   static LinkModel from_json(core::JsonObject& json);
   /// A link derived from other parameters (e.g. a memory pool's ports); `origin` says from what.
+  /// Its ports draw no power of their own: `ports_counted_by` says which model's power holds them.
   static LinkModel derived(std::string name, core::ByteRate bandwidth, core::Seconds latency,
-                           std::string origin);
+                           std::string origin, std::string ports_counted_by);
   /// The declared parameters of this model kind.
   static const core::ParamTable& params();
   /// The model as resolved: every parameter, defaults filled in, with its sources (config.json).
@@ -45,6 +49,13 @@ class LinkModel {
                              LibraryAlgorithm algorithm = LibraryAlgorithm::kRing) const;
   /// What bulk data achieves per direction: bandwidth x efficiency, B/s.
   core::ByteRate effective_bandwidth() const { return bandwidth_ * efficiency_; }
+  /// W drawn at a compute unit's end of one link beyond the unit's own power (NIC, transceiver).
+  core::Watts unit_port_power() const { return unit_port_power_; }
+  /// W of one switch port of this type with its transceiver (the switch's power over its ports).
+  core::Watts switch_port_power() const { return switch_port_power_; }
+  /// Price of a unit's end and of a switch port of this type, with their service life; nothing: unpriced.
+  const std::optional<PartPrice>& unit_port_price() const { return unit_port_price_; }
+  const std::optional<PartPrice>& switch_port_price() const { return switch_port_price_; }
 
  private:
   std::string name_;
@@ -57,7 +68,13 @@ class LinkModel {
   core::Seconds step_latency_ll_{0.0};     ///< 0: not given
   /// tree_step_latency, _ll128, _ll in hw::CollectiveProtocol order (Simple, LL128, LL); 0: not given.
   std::array<core::Seconds, kCollectiveProtocols.size()> tree_step_latency_{};
+  core::Watts unit_port_power_;
+  core::Watts switch_port_power_;
+  std::optional<PartPrice> unit_port_price_;
+  std::optional<PartPrice> switch_port_price_;
   nlohmann::json resolved_;
+
+  void read_port_prices(core::ParamReader& reader);
 };
 
 }  // namespace zs::hw

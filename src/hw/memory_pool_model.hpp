@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -10,6 +11,7 @@
 #include "core/json_object.hpp"
 #include "core/param_table.hpp"
 #include "core/units.hpp"
+#include "hw/part_price.hpp"
 
 namespace zs::hw {
 
@@ -30,6 +32,9 @@ class MemoryPoolModel {
   core::ByteRate port_bandwidth() const { return port_bandwidth_; }  ///< B/s per port per direction
   core::Seconds load_latency() const { return load_latency_; }       ///< s per access
   core::ByteRate bandwidth() const { return port_bandwidth_ * double(ports_); }  ///< all ports, B/s
+  core::Watts power() const { return power_; }  ///< W of the pool, its ports included
+  /// The price of one pool and its service life; nothing: unpriced.
+  const std::optional<PartPrice>& price() const { return price_; }
 
  private:
   std::string name_;
@@ -38,6 +43,8 @@ class MemoryPoolModel {
   uint32_t ports_ = 1;
   core::ByteRate port_bandwidth_;
   core::Seconds load_latency_;
+  core::Watts power_;
+  std::optional<PartPrice> price_;
   nlohmann::json resolved_;
 };
 

@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -11,6 +12,7 @@
 #include "core/param_table.hpp"
 #include "core/units.hpp"
 #include "hw/link_model.hpp"
+#include "hw/part_price.hpp"
 
 namespace zs::hw {
 
@@ -32,6 +34,11 @@ class OpticalSwitchModel {
   core::Seconds reconfiguration_time() const { return reconfiguration_time_; }  ///< s
   core::ByteRate circuit_bandwidth() const { return circuit_bandwidth_; }       ///< B/s per direction
   core::Seconds latency() const { return latency_; }  ///< s, node to node through one circuit
+  core::Watts power() const { return power_; }  ///< W per switch, held whatever its circuits
+  /// W of the transceiver at the node end of each cabled port.
+  core::Watts transceiver_power() const { return transceiver_power_; }
+  /// The price of one switch with its ports' transceivers, and its service life; nothing: unpriced.
+  const std::optional<PartPrice>& price() const { return price_; }
   /// The link model of one circuit (its bandwidth and latency).
   LinkModel circuit_link() const;
 
@@ -42,6 +49,9 @@ class OpticalSwitchModel {
   core::Seconds reconfiguration_time_;
   core::ByteRate circuit_bandwidth_;
   core::Seconds latency_;
+  core::Watts power_;
+  core::Watts transceiver_power_;
+  std::optional<PartPrice> price_;
   nlohmann::json resolved_;
 };
 

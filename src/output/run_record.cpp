@@ -9,6 +9,7 @@
 #include "core/version.hpp"
 #include "engine/collapsed/collapsed_costs.hpp"
 #include "engine/collapsed/rank_collapse.hpp"
+#include "output/energy_record.hpp"
 
 namespace zs::output {
 namespace {
@@ -122,8 +123,11 @@ std::vector<std::string> approximations(const scenario::Scenario& s, const engin
       "expert routing: all-to-all-v sizes are drawn from the routing model per communicator group, layer "
       "and micro-batch; expert compute scales with the tokens a rank received (experts split over tensor "
       "parallelism: its group's tokens taken as tp times its own)",
-      "energy counts compute units only (idle power, plus the load increment while computing); links, "
-      "switches, memory pools and cooling are not counted"};
+      "energy: every part of the machine draws its model's power for the whole iteration (units idle, plus "
+      "the load increment while computing; hosts, link ends, switch ports, memory pools, optical switches); "
+      "only units vary with the work, ports draw the same whether they carry traffic or not; a packet "
+      "switch's power is counted per port through its links; an optical circuit's end at a switch counts "
+      "its transceiver but not the switch's share of the port; storage outside the machine is not counted"};
   if (r.replay.fidelity == core::Fidelity::kCollapsed) {
     const std::string routed_per_call = members(engine::RankCollapse::kRoutedPerCallMembers);
     out.push_back(
@@ -236,8 +240,6 @@ nlohmann::json summary_json(const scenario::Scenario& s, const engine::Simulatio
                       // null when the trace does not give its tokens per iteration (imported traces)
                       {"tokens_per_second", r.tokens_per_second > 0 ? nlohmann::json(r.tokens_per_second)
                                                                     : nlohmann::json(nullptr)},
-                      {"energy_per_iteration_j", r.energy.value()},
-                      {"average_power_w", r.average_power.value()},
                       {"units", s.machine.unit_count()},
                       {"ranks", s.trace.mesh.size()},
                       {"simulated",
@@ -253,6 +255,7 @@ nlohmann::json summary_json(const scenario::Scenario& s, const engine::Simulatio
                         {"collective_algorithms", r.replay.collective_algorithms}}},
                       {"approximations", approximations(s, r)},
                       {"warnings", warnings(s)}};
+  j.update(energy_json(s, r));
   if (!r.placement_layout.empty()) j["policies"]["placement_layout"] = r.placement_layout;
   if (const auto checkpoint = s.trace.checkpoint_size())
     j["checkpoint_bytes"] = {{"total", checkpoint->total.value()},
@@ -360,9 +363,7 @@ std::string report_text(const scenario::Scenario& s, const engine::SimulationRes
   if (const auto checkpoint = s.trace.checkpoint_size())
     out << line("distributed checkpoint", display(checkpoint->total),
                 display(checkpoint->per_rank_max) + " on the rank that writes most; each tensor once");
-  out << line(
-      "energy per iteration", display(r.energy),
-      "average " + display(r.average_power) + " over " + std::to_string(s.trace.mesh.size()) + " units");
+  for (const auto& l : energy_report_lines(s, r)) out << line(l.label, l.value, l.note);
   out << line("simulated", std::to_string(r.replay.compute_activities) + " compute activities, " +
                                std::to_string(r.replay.transfer_activities) + " transfers, " +
                                std::to_string(r.replay.collectives) + " collectives" +

@@ -12,6 +12,7 @@
 #include "policy/policy_catalog.hpp"
 #include "scenario/reliability_setup.hpp"
 #include "topology/machine.hpp"
+#include "topology/machine_cost.hpp"
 #include "topology/optical_circuits.hpp"
 #include "topology/unit_speed_variation.hpp"
 #include "workload/collective_benchmark.hpp"
@@ -48,6 +49,9 @@ struct Scenario {
   std::optional<policy::PlacementMap> placement_map;  ///< for "from-file"
   std::string collective_policy;
   policy::CollectiveOptions collective_options;  ///< chunking of the pipelined algorithms
+  /// The facility's overhead, electricity, and capital or rent (the file's "cost"); absent: not given,
+  /// and only the machine's energy is reported.
+  std::optional<topology::CostSetting> cost;
   /// Failures, checkpointing and recovery over a long horizon (`zettasim goodput`); absent: not given.
   std::optional<ReliabilitySetup> reliability;
   /// Every parameter as resolved, in the files' own keys and nesting (included files inlined, units

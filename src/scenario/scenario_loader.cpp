@@ -253,6 +253,10 @@ nlohmann::json ScenarioLoader::resolved_configuration(const Scenario& s, nlohman
   }
   out["workload"] = std::move(workload);
   if (s.reliability) out["reliability"] = s.reliability->resolved;
+  if (s.cost) {
+    out["cost"] = s.cost->resolved;
+    derived["cost"] = {{"capital_usd_per_hour", s.cost->capital_usd_per_second * 3600.0}};
+  }
   out["policies"] = std::move(policies);
   if (s.placement_map) derived["placement_map"] = s.placement_map->file;
   out["derived"] = std::move(derived);
@@ -380,6 +384,12 @@ Scenario ScenarioLoader::load(const std::string& path) const {
                               section.get<std::string>("source")};
     section.finish();
     topology::apply_unit_speed_variation(s.machine, s.unit_speed_variation, s.seed);
+  }
+  if (root.has("cost")) {
+    auto section = root.part("cost");
+    s.cost = topology::read_cost_setting(section, s.machine);
+    section.finish();
+    s.cost->resolved = section.resolved();
   }
   if (root.has("circuit_reconfigurations")) {
     root.list("circuit_reconfigurations");

@@ -5,6 +5,7 @@
 #include "policy/collective/collective_policy.hpp"
 #include "policy/placement/file_placement.hpp"
 #include "scenario/reliability_params.hpp"
+#include "topology/machine_cost.hpp"
 #include "topology/optical_circuits.hpp"
 #include "topology/unit_speed_variation.hpp"
 
@@ -29,6 +30,10 @@ const core::ParamTable& scenario_params() {
                    "policy plugins whose policies the scenario names; loaded before it is read")
            .optional(),
        Param::object("reliability", reliability_params(), "failures, checkpoints and recovery (goodput)")
+           .optional(),
+       Param::object("cost", topology::cost_setting_params(),
+                     "facility overhead (PUE), electricity price, and capital from part prices or a rented rate; "
+                     "left out, the machine's energy only")
            .optional(),
        Param::list("circuit_reconfigurations", topology::circuit_reconfiguration_params(),
                    "optical circuits set up at given times; left out, none")

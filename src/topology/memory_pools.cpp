@@ -15,7 +15,8 @@ NodeId add_memory_pool(Machine& machine, std::string name, uint32_t model, NodeI
   if (link_model == machine.link_models.size())
     machine.link_models.push_back(hw::LinkModel::derived(
         link_name, pool.port_bandwidth(), pool.load_latency(),
-        "memory pool \"" + pool.name() + "\": one port's bandwidth, and its load latency"));
+        "memory pool \"" + pool.name() + "\": one port's bandwidth, and its load latency",
+        "the memory pool's power (its ports and the switch ports they take)"));
   NodeId node = machine.topology.add_memory(std::move(name), model);
   machine.topology.add_link(node, attach_to, link_model, double(pool.ports()));
   return node;

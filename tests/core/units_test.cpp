@@ -44,6 +44,7 @@ TEST_CASE("rates, times and FLOPs parse to their base units") {
   CHECK(parse_seconds("10ms").value() == 10e-3);
   CHECK(parse_seconds("250ns").value() == 250e-9);
   CHECK(parse_seconds("3h").value() == 10800.0);
+  CHECK(parse_seconds("5y").value() == 5 * 365.25 * 86400.0);  // Julian years
   CHECK(parse_seconds("2min").value() == 120.0);
   CHECK(parse_seconds("1d").value() == 86400.0);
   CHECK(parse_flop_rate("989TFLOPS").value() == 989e12);

@@ -77,16 +77,22 @@ TEST_CASE("MFU of a compute-only step equals the matrix efficiency") {
         zs::test::approx(r.replay.iteration_time.value()).epsilon(1e-12));
 }
 
-TEST_CASE("energy: idle power over the iteration plus the load increment while computing") {
-  // Test unit: idle 100 W, load 500 W. Two ranks, one computes 1 s, the other 0.5 s.
+TEST_CASE("energy: every part's power over the iteration plus the units' load increment while computing") {
+  // Test unit: idle 100 W, load 500 W, host 50 W; test link: 10 W at a unit's end, 20 W at a switch's.
+  // Two ranks on a two-unit switch, one computes 1 s, the other 0.5 s.
   auto unit = test::unit_model("1PFLOPS", 0.5, "0s");
   auto machine = test::single_switch_machine(2, unit, test::link_model("1GB/s", "1us"));
   workload::Trace t = two_rank_trace("two", "pp", {"compute"});
   t.roles = {{"first", {gemm(0.5e15)}}, {"second", {gemm(0.25e15)}}};
   auto r = engine::simulate(machine, t, policy::LinearPlacement(), policy::RingCollective());
   CHECK(r.replay.iteration_time.value() == zs::test::approx(1.0));
-  CHECK(r.energy.value() == zs::test::approx(2 * 100 * 1.0 + 400 * 1.0 + 400 * 0.5).epsilon(1e-12));
-  CHECK(r.average_power.value() == zs::test::approx(800.0).epsilon(1e-12));
+  CHECK(r.energy.units.value() == zs::test::approx(2 * 100 * 1.0 + 400 * 1.0 + 400 * 0.5).epsilon(1e-12));
+  CHECK(r.energy.hosts.value() == zs::test::approx(2 * 50 * 1.0).epsilon(1e-12));
+  CHECK(r.energy.unit_ports.value() == zs::test::approx(2 * 10 * 1.0).epsilon(1e-12));
+  CHECK(r.energy.switch_ports.value() == zs::test::approx(2 * 20 * 1.0).epsilon(1e-12));
+  CHECK(r.energy.total().value() == zs::test::approx(800 + 100 + 20 + 40).epsilon(1e-12));
+  CHECK(r.average_power.value() == zs::test::approx(960.0).epsilon(1e-12));
+  CHECK(r.power.peak().value() == zs::test::approx(2 * 500 + 100 + 20 + 40).epsilon(1e-12));
 }
 
 TEST_CASE("a dtype the unit lacks is an input error naming the op") {

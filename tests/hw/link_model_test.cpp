@@ -46,8 +46,15 @@ TEST_CASE("NCCL's tree steps: the shipped models' own row, the ring's where a mo
       {"latency", "1us"},
       {"step_latency", "10us"},
       {"step_latency_ll", "2us"},
+      {"unit_port_power", "0W"},
+      {"switch_port_power", "0W"},
       {"sources",
-       {{"bandwidth", "test"}, {"latency", "test"}, {"step_latency", "test"}, {"step_latency_ll", "test"}}}};
+       {{"bandwidth", "test"},
+        {"latency", "test"},
+        {"step_latency", "test"},
+        {"step_latency_ll", "test"},
+        {"unit_port_power", "test"},
+        {"switch_port_power", "test"}}}};
   core::JsonObject o(plain, "plain.json", "");
   const auto link = hw::LinkModel::from_json(o);
   CHECK(us(link.step_latency(CollectiveProtocol::kSimple, LibraryAlgorithm::kTree)) == doctest::Approx(10));

@@ -29,7 +29,13 @@ struct ScenarioFiles {
                          {"name", "test-link"},
                          {"bandwidth", "100GB/s"},
                          {"latency", "1us"},
-                         {"sources", {{"bandwidth", "test value"}, {"latency", "test value"}}}};
+                         {"unit_port_power", "0W"},
+                         {"switch_port_power", "0W"},
+                         {"sources",
+                          {{"bandwidth", "test value"},
+                           {"latency", "test value"},
+                           {"unit_port_power", "test value"},
+                           {"switch_port_power", "test value"}}}};
   nlohmann::json topology = {{"kind", "topology"}, {"name", "switch-4"},  {"generator", "single-switch"},
                              {"units", 4},         {"unit_model", "gpu"}, {"link_model", "link"}};
   nlohmann::json model = {{"kind", "transformer"}, {"name", "small"}, {"layers", 2},

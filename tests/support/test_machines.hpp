@@ -31,11 +31,12 @@ inline nlohmann::json unit_model_json(const std::string& bf16_peak, double matri
                       {"hbm_efficiency", 1.0},
                       {"kernel_launch_overhead", launch},
                       {"idle_power", "100W"},
-                      {"load_power", "500W"}};
+                      {"load_power", "500W"},
+                      {"host_power", "50W"}};
   nlohmann::json sources = nlohmann::json::object();
   for (const auto& key :
        {"matrix_peak.bf16", "vector_peak", "matrix_efficiency", "vector_efficiency", "hbm_capacity",
-        "hbm_bandwidth", "hbm_efficiency", "kernel_launch_overhead", "idle_power", "load_power"})
+        "hbm_bandwidth", "hbm_efficiency", "kernel_launch_overhead", "idle_power", "load_power", "host_power"})
     sources[key] = "test value";
   j["sources"] = sources;
   return j;
@@ -57,7 +58,13 @@ inline hw::LinkModel link_model(const std::string& bandwidth, const std::string&
                       {"name", "test-link"},
                       {"bandwidth", bandwidth},
                       {"latency", latency},
-                      {"sources", {{"bandwidth", "test value"}, {"latency", "test value"}}}};
+                      {"unit_port_power", "10W"},
+                      {"switch_port_power", "20W"},
+                      {"sources",
+                       {{"bandwidth", "test value"},
+                        {"latency", "test value"},
+                        {"unit_port_power", "test value"},
+                        {"switch_port_power", "test value"}}}};
   for (const auto& [key, value] : {std::pair<std::string, std::string>{"step_latency", step_latency},
                                    {"step_latency_ll128", step_latency_ll128},
                                    {"step_latency_ll", step_latency_ll}})
@@ -79,7 +86,9 @@ inline hw::MemoryPoolModel memory_pool_model(int ports, const std::string& port_
       {"ports", ports},
       {"port_bandwidth", port_bandwidth},
       {"load_latency", load_latency},
-      {"sources", {{"capacity", "t"}, {"ports", "t"}, {"port_bandwidth", "t"}, {"load_latency", "t"}}}};
+      {"power", "300W"},
+      {"sources",
+       {{"capacity", "t"}, {"ports", "t"}, {"port_bandwidth", "t"}, {"load_latency", "t"}, {"power", "t"}}}};
   core::JsonObject o(j, "cxl.json", "");
   return hw::MemoryPoolModel::from_json(o);
 }
@@ -94,8 +103,15 @@ inline hw::OpticalSwitchModel optical_switch_model(int ports, const std::string&
       {"reconfiguration_time", reconfiguration},
       {"circuit_bandwidth", circuit_bandwidth},
       {"latency", "100ns"},
+      {"power", "100W"},
+      {"transceiver_power", "15W"},
       {"sources",
-       {{"ports", "t"}, {"reconfiguration_time", "t"}, {"circuit_bandwidth", "t"}, {"latency", "t"}}}};
+       {{"ports", "t"},
+        {"reconfiguration_time", "t"},
+        {"circuit_bandwidth", "t"},
+        {"latency", "t"},
+        {"power", "t"},
+        {"transceiver_power", "t"}}}};
   core::JsonObject o(j, "ocs.json", "");
   return hw::OpticalSwitchModel::from_json(o);
 }
