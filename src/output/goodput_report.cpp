@@ -4,10 +4,19 @@
 #include <cstdio>
 
 #include "core/version.hpp"
+#include "output/energy_record.hpp"
 #include "output/text_columns.hpp"
 
 namespace zs::output {
+
 namespace {
+
+/// What a second of the machine costs, US dollars: the healthy iteration's capital and electricity over
+/// its time (time lost to failures is costed at this rate: the machine is held and powered all along).
+double cost_per_second(const topology::CostSetting& cost, const engine::SimulationResult& iteration) {
+  const core::Seconds t = iteration.replay.iteration_time;
+  return t.value() > 0 ? topology::run_cost(cost, t, iteration.energy.total()).total_usd() / t.value() : 0.0;
+}
 
 std::string with_ci(const reliability::Estimate& e, const char* format) {
   char a[64], b[64];
@@ -71,7 +80,9 @@ constexpr const char* kApproximations =
     "    the nearest healthy pools with room (in links from the failed pool) until repaired, the\n"
     "    iteration simulated once per set of pools out; with no room\n"
     "    anywhere the job waits for the repair\n"
-    "  - elastic shrink: replicas rejoin when repaired, at no cost\n";
+    "  - elastic shrink: replicas rejoin when repaired, at no cost\n"
+    "  - cost (with a cost section): time lost is costed at the healthy iteration's cost per second (the\n"
+    "    machine held and powered all along, at the iteration's average power)\n";
 
 }  // namespace
 
@@ -106,6 +117,14 @@ std::string goodput_report(const scenario::Scenario& s, const std::string& file,
     report += "    " + column(cause, 26) + seconds(e.mean) + " (" +
               with_ci({e.mean / g.horizon.value(), e.half_width / g.horizon.value()}, "%.4f") +
               " of the horizon)\n";
+  if (s.cost) {
+    const double per_second = cost_per_second(*s.cost, g.iteration);
+    double lost = 0;
+    for (const auto& [cause, e] : sum.lost) lost += e.mean;
+    row("cost of time lost", display_usd(lost * per_second) + " of " +
+                                 display_usd(g.horizon.value() * per_second) +
+                                 " over the horizon, per seed (the healthy iteration's cost per second)");
+  }
   report += "  failures by component, per seed (instances in the job)\n";
   for (uint32_t c = 0; c < rel.rates.components.size(); ++c) {
     const auto& comp = rel.rates.components[c];
@@ -154,6 +173,11 @@ nlohmann::json goodput_json(const scenario::Scenario& s, const study::GoodputStu
     degraded.push_back({{"state", state.description}, {"iteration_time_s", state.simulated}});
   result["degraded_iterations"] = degraded;
   for (const auto& [cause, e] : sum.lost) result["lost_s"][cause] = estimate_json(e);
+  if (s.cost) {
+    const double per_second = cost_per_second(*s.cost, g.iteration);
+    result["cost"] = {{"per_second_usd", per_second}, {"horizon_usd", g.horizon.value() * per_second}};
+    for (const auto& [cause, e] : sum.lost) result["cost"]["lost_usd"][cause] = e.mean * per_second;
+  }
   for (const auto& [name, e] : sum.by_component) result["failures_by_component"][name] = estimate_json(e);
   for (uint32_t c = 0; c < rel.rates.components.size(); ++c)
     result["instances_by_component"][rel.rates.components[c].name] = g.instances_by_component.at(c);

@@ -84,7 +84,8 @@ std::vector<std::string> warnings(const scenario::Scenario& s) {
   if (ranks < units)
     out.push_back("the job runs on " + std::to_string(ranks) + " of the machine's " + std::to_string(units) +
                   " units; the other " + std::to_string(units - ranks) +
-                  " stay idle and count in neither peak, utilization nor energy");
+                  " stay idle: they count in the machine's energy (idle power, hosts, ports) but in neither "
+                  "peak FLOP/s nor utilization");
   return out;
 }
 

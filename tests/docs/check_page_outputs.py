@@ -16,8 +16,8 @@ it starts. The commands of the pages of one run share the scratch folder, in pag
 differently fails, so a change that moves a published number fails until the page is regenerated.
 
 A markdown table preceded by `<!-- figures of: COMMAND -->` keeps its own layout: each of its rows' figure
-cells (a cell that is one number, with an optional sign, thousands commas, % or unit: "131.8", "+9.6%",
-"8.453 s", "1,024") must be printed by COMMAND, the row's figures on at most two lines of its output that
+cells (a cell that is one number, with an optional sign, dollar sign, thousands commas, % or unit: "131.8",
+"+9.6%", "8.453 s", "1,024", "$0.0043") must be printed by COMMAND, the row's figures on at most two lines of its output that
 each hold at least two of them (one, for a row of one figure): a row of a validation table is a line (or,
 for a row comparing two runs, two lines) of the report. Figures are compared as numbers ("21.0 s" is the
 report's "21 s"), so a prediction that moves by its last printed digit fails. A line
@@ -47,7 +47,7 @@ import tempfile
 MARKER = re.compile(r"^<!-- (output|figures) of: (.*) -->$")
 NOT_COMPARED = re.compile(r"^<!-- not compared: (.*) -->$")
 PRINTED = re.compile(r"^<!-- printed: (.*) -->$")
-FIGURE = re.compile(r"^([+-]?)(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(%?)(?: ?(?:s|ms|us|µs|GB|GiB|MiB|TFLOP/s))?$")
+FIGURE = re.compile(r"^([+-]?)\$?(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(%?)(?: ?(?:s|ms|us|µs|GB|GiB|MiB|TFLOP/s))?$")
 SHIPPED = ("scenarios", "models", "topologies", "workloads", "analysis", "examples")
 
 

@@ -2,7 +2,7 @@
 """check_page_outputs.py on small pages whose commands print known text: a page that matches passes, a
 figure moved by its last digit fails naming the row, a column marked not compared is left out, a heading
 that is not the table's is refused, --only and --except choose the markers, a paragraph's printed figures
-must be both the paragraph's and the output's, and a table inside a list item is read, its percentages
+must be both the paragraph's and the output's (dollar figures read as numbers), and a table inside a list item is read, its percentages
 matched to a report's "N %".
 
     test_check_page_outputs.py SOURCE_DIR
@@ -30,6 +30,10 @@ INDENTED = """- a list item's table, read from a report that prints "40.4 %", co
   | term | s | share |
   |---|---|---|
   | exposed communication | 5.427 | 40.4% |
+"""
+DOLLARS = """<!-- figures of: echo 'cost per million tokens   {printed}' -->
+<!-- printed: 0.004274 -->
+A million tokens cost $0.004274.
 """
 BLOCK = """<!-- output of: echo 'result: 3 held' -->
 ```
@@ -82,6 +86,11 @@ def main():
     indented_moved = check(INDENTED.format(percent="40.5"))
     assert indented_moved.returncode == 1 and "| exposed communication | 5.427 | 40.4% |" in indented_moved.stderr, \
         indented_moved.stderr
+    dollars = check(DOLLARS.format(printed="$0.004274"))
+    assert dollars.returncode == 0, dollars.stderr
+    dollars_moved = check(DOLLARS.format(printed="$0.004275"))
+    assert dollars_moved.returncode == 1 and "0.004274 (not in the output)" in dollars_moved.stderr, \
+        dollars_moved.stderr
     print("check_page_outputs: matches, moved figures, left-out columns, list items' tables, a report's \"N %\" "
           "and selections as documented")
 
