@@ -111,22 +111,21 @@ inline topology::ModelSet benchmark_models() {
        {{"capacity", "b"}, {"ports", "b"}, {"port_bandwidth", "b"}, {"load_latency", "b"}, {"power", "b"}}}};
   core::JsonObject cxl_obj(cxl, "bench", "");
   models.memories.emplace("cxl", hw::MemoryPoolModel::from_json(cxl_obj));
-  nlohmann::json ocs = {
-      {"kind", "optical-circuit-switch"},
-      {"name", "ocs"},
-      {"ports", 136},
-      {"reconfiguration_time", "10ms"},
-      {"circuit_bandwidth", "100GB/s"},
-      {"latency", "150ns"},
-      {"power", "100W"},
-      {"transceiver_power", "16W"},
-      {"sources",
-       {{"ports", "b"},
-        {"reconfiguration_time", "b"},
-        {"circuit_bandwidth", "b"},
-        {"latency", "b"},
-        {"power", "b"},
-        {"transceiver_power", "b"}}}};
+  nlohmann::json ocs = {{"kind", "optical-circuit-switch"},
+                        {"name", "ocs"},
+                        {"ports", 136},
+                        {"reconfiguration_time", "10ms"},
+                        {"circuit_bandwidth", "100GB/s"},
+                        {"latency", "150ns"},
+                        {"power", "100W"},
+                        {"transceiver_power", "16W"},
+                        {"sources",
+                         {{"ports", "b"},
+                          {"reconfiguration_time", "b"},
+                          {"circuit_bandwidth", "b"},
+                          {"latency", "b"},
+                          {"power", "b"},
+                          {"transceiver_power", "b"}}}};
   core::JsonObject ocs_obj(ocs, "bench", "");
   models.optical_switches.emplace("ocs", hw::OpticalSwitchModel::from_json(ocs_obj));
 

@@ -165,15 +165,15 @@ std::optional<Scale> match_seconds(std::string_view unit) {
     Scale scale;
   };
   static constexpr std::array<TimeUnit, 10> kUnits{{{"ps", {-12, 0}},
-                                                   {"ns", {-9, 0}},
-                                                   {"us", {-6, 0}},
-                                                   {"\u00b5s", {-6, 0}},
-                                                   {"ms", {-3, 0}},
-                                                   {"s", {0, 0}},
-                                                   {"min", {0, 0, 60.0}},
-                                                   {"h", {0, 0, 3600.0}},
-                                                   {"d", {0, 0, 86400.0}},
-                                                   {"y", {0, 0, 31557600.0}}}};
+                                                    {"ns", {-9, 0}},
+                                                    {"us", {-6, 0}},
+                                                    {"\u00b5s", {-6, 0}},
+                                                    {"ms", {-3, 0}},
+                                                    {"s", {0, 0}},
+                                                    {"min", {0, 0, 60.0}},
+                                                    {"h", {0, 0, 3600.0}},
+                                                    {"d", {0, 0, 86400.0}},
+                                                    {"y", {0, 0, 31557600.0}}}};
   for (const auto& u : kUnits)
     if (u.symbol == unit) return u.scale;
   return std::nullopt;

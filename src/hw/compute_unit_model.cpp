@@ -17,44 +17,51 @@ const core::ParamTable& ComputeUnitModel::params() {
       core::FileKind::kComputeUnit,
       "a compute unit type (GPU, NPU, CPU): a roofline of FLOP rate and HBM bandwidth",
       with_part_price(
-      {core::Param::object("matrix_peak", "dtype name (bf16, fp16, fp8, tf32, fp64, ...) -> FLOP/s",
-                           "dense matrix-engine peak per dtype; each entry is cited as matrix_peak.DTYPE"),
-       core::Param::flop_rate("vector_peak", "peak of element-wise (non-matrix) arithmetic").cite(),
-       core::Param::number(
-           "matrix_efficiency", 1e-6, 1.0,
-           "achieved fraction of the matrix peak for large work (dtypes without their own entry)")
-           .cite(),
-       core::Param::object("matrix_efficiency_by_dtype", "dtype name -> fraction in (0, 1]",
-                           "achieved fraction of that dtype's matrix peak for large work, where it differs "
-                           "from matrix_efficiency (fp8 products reach a smaller share of their peak); each "
-                           "entry is cited as matrix_efficiency_by_dtype.DTYPE")
-           .optional(),
-       core::Param::flops("matrix_half_efficiency_work",
-                          "FLOP per kernel at which matrix work reaches half of matrix_efficiency; left out, "
-                          "the efficiency does not depend on kernel size")
-           .optional()
-           .cite(),
-       core::Param::number("vector_efficiency", 1e-6, 1.0, "achieved fraction of the vector peak").cite(),
-       core::Param::number("overlap_slowdown", 0.0, 10.0,
-                           "how much longer compute takes while communication kernels (collectives, "
-                           "point-to-point) run beside it on the unit, taking SMs and memory bandwidth: 0.19 "
-                           "is 19% longer; left out, 0 (no interference)")
-           .optional()
-           .cite(),
-       core::Param::bytes("hbm_capacity", "memory on the unit").cite(),
-       core::Param::byte_rate("hbm_bandwidth", "memory bandwidth, reads and writes together").cite(),
-       core::Param::number("hbm_efficiency", 1e-6, 1.0, "achieved fraction of the memory bandwidth").cite(),
-       core::Param::seconds("kernel_launch_overhead", "time each kernel launch adds").cite(),
-       core::Param::watts("idle_power", "power drawn when idle").cite(),
-       core::Param::watts("load_power", "power drawn while computing (memory on the package included); at "
-                                        "least idle_power")
-           .cite(),
-       core::Param::watts("host_power",
-                          "power of the unit's share of its host, drawn whether it computes or not: host CPUs, "
-                          "host memory, local storage, fans and power conversion (0 for a unit that is its "
-                          "own host's only part counted elsewhere)")
-           .non_negative()
-           .cite()},
+          {core::Param::object(
+               "matrix_peak", "dtype name (bf16, fp16, fp8, tf32, fp64, ...) -> FLOP/s",
+               "dense matrix-engine peak per dtype; each entry is cited as matrix_peak.DTYPE"),
+           core::Param::flop_rate("vector_peak", "peak of element-wise (non-matrix) arithmetic").cite(),
+           core::Param::number(
+               "matrix_efficiency", 1e-6, 1.0,
+               "achieved fraction of the matrix peak for large work (dtypes without their own entry)")
+               .cite(),
+           core::Param::object(
+               "matrix_efficiency_by_dtype", "dtype name -> fraction in (0, 1]",
+               "achieved fraction of that dtype's matrix peak for large work, where it differs "
+               "from matrix_efficiency (fp8 products reach a smaller share of their peak); each "
+               "entry is cited as matrix_efficiency_by_dtype.DTYPE")
+               .optional(),
+           core::Param::flops(
+               "matrix_half_efficiency_work",
+               "FLOP per kernel at which matrix work reaches half of matrix_efficiency; left out, "
+               "the efficiency does not depend on kernel size")
+               .optional()
+               .cite(),
+           core::Param::number("vector_efficiency", 1e-6, 1.0, "achieved fraction of the vector peak").cite(),
+           core::Param::number(
+               "overlap_slowdown", 0.0, 10.0,
+               "how much longer compute takes while communication kernels (collectives, "
+               "point-to-point) run beside it on the unit, taking SMs and memory bandwidth: 0.19 "
+               "is 19% longer; left out, 0 (no interference)")
+               .optional()
+               .cite(),
+           core::Param::bytes("hbm_capacity", "memory on the unit").cite(),
+           core::Param::byte_rate("hbm_bandwidth", "memory bandwidth, reads and writes together").cite(),
+           core::Param::number("hbm_efficiency", 1e-6, 1.0, "achieved fraction of the memory bandwidth")
+               .cite(),
+           core::Param::seconds("kernel_launch_overhead", "time each kernel launch adds").cite(),
+           core::Param::watts("idle_power", "power drawn when idle").cite(),
+           core::Param::watts("load_power",
+                              "power drawn while computing (memory on the package included); at "
+                              "least idle_power")
+               .cite(),
+           core::Param::watts(
+               "host_power",
+               "power of the unit's share of its host, drawn whether it computes or not: host CPUs, "
+               "host memory, local storage, fans and power conversion (0 for a unit that is its "
+               "own host's only part counted elsewhere)")
+               .non_negative()
+               .cite()},
           "one unit with its share of its host (a server's price over its units)"));
   return table;
 }

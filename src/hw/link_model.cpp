@@ -75,8 +75,9 @@ const core::ParamTable& LinkModel::params() {
                            "transceiver, half the cable), US dollars; left out, unpriced")
            .optional()
            .cite(),
-       core::Param::seconds("lifetime", "service life over which the port prices are amortized (\"5y\"); "
-                                        "required with them")
+       core::Param::seconds("lifetime",
+                            "service life over which the port prices are amortized (\"5y\"); "
+                            "required with them")
            .optional()
            .cite()});
   return table;
@@ -136,16 +137,18 @@ core::Seconds LinkModel::step_latency(CollectiveProtocol protocol, LibraryAlgori
 LinkModel LinkModel::derived(std::string name, core::ByteRate bandwidth, core::Seconds latency,
                              std::string origin, std::string ports_counted_by) {
   const std::string ports = "counted by " + ports_counted_by;
-  const nlohmann::json doc = {
-      {"kind", "link"},
-      {"name", std::move(name)},
-      {"description", "derived: " + origin},
-      {"bandwidth", core::to_string(bandwidth)},
-      {"latency", core::to_string(latency)},
-      {"unit_port_power", "0W"},
-      {"switch_port_power", "0W"},
-      {"sources",
-       {{"bandwidth", origin}, {"latency", origin}, {"unit_port_power", ports}, {"switch_port_power", ports}}}};
+  const nlohmann::json doc = {{"kind", "link"},
+                              {"name", std::move(name)},
+                              {"description", "derived: " + origin},
+                              {"bandwidth", core::to_string(bandwidth)},
+                              {"latency", core::to_string(latency)},
+                              {"unit_port_power", "0W"},
+                              {"switch_port_power", "0W"},
+                              {"sources",
+                               {{"bandwidth", origin},
+                                {"latency", origin},
+                                {"unit_port_power", ports},
+                                {"switch_port_power", ports}}}};
   core::JsonObject json(doc, "derived link", "");
   return from_json(json);
 }

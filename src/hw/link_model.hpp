@@ -9,9 +9,9 @@
 #include <nlohmann/json.hpp>
 
 #include "core/json_object.hpp"
+#include "core/param_reader.hpp"
 #include "core/param_table.hpp"
 #include "core/units.hpp"
-#include "core/param_reader.hpp"
 #include "hw/collective_protocol.hpp"
 #include "hw/part_price.hpp"
 

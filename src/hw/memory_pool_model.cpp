@@ -10,14 +10,16 @@ namespace zs::hw {
 const core::ParamTable& MemoryPoolModel::params() {
   static const core::ParamTable table = core::model_table(
       core::FileKind::kMemoryPool, "a disaggregated memory pool (CXL memory, a pooled HBM or DRAM appliance)",
-      with_part_price({core::Param::bytes("capacity", "memory the pool holds").cite(),
-       core::Param::integer("ports", 1, 1 << 16, "links from the pool into the fabric").cite(),
-       core::Param::byte_rate("port_bandwidth", "bandwidth of one port per direction").cite(),
-       core::Param::seconds("load_latency", "latency of one access").cite(),
-       core::Param::watts("power", "power of the pool: its memory, controllers and ports (and the switch ports "
-                                   "they take)")
-           .non_negative()
-           .cite()},
+      with_part_price(
+          {core::Param::bytes("capacity", "memory the pool holds").cite(),
+           core::Param::integer("ports", 1, 1 << 16, "links from the pool into the fabric").cite(),
+           core::Param::byte_rate("port_bandwidth", "bandwidth of one port per direction").cite(),
+           core::Param::seconds("load_latency", "latency of one access").cite(),
+           core::Param::watts("power",
+                              "power of the pool: its memory, controllers and ports (and the switch ports "
+                              "they take)")
+               .non_negative()
+               .cite()},
           "one pool"));
   return table;
 }

@@ -10,19 +10,22 @@ namespace zs::hw {
 const core::ParamTable& OpticalSwitchModel::params() {
   static const core::ParamTable table = core::model_table(
       core::FileKind::kOpticalCircuitSwitch, "a reconfigurable optical circuit switch (MEMS or similar)",
-      with_part_price({core::Param::integer("ports", 2, 1 << 20, "ports; a circuit joins two").cite(),
-       core::Param::seconds("reconfiguration_time", "time to set up a new set of circuits").cite(),
-       core::Param::byte_rate("circuit_bandwidth", "bandwidth of one circuit per direction").cite(),
-       core::Param::seconds("latency", "node to node through one circuit").cite(),
-       core::Param::watts("power", "power of one switch, held whatever its circuits (MEMS mirrors' drivers and "
-                                   "control)")
-           .non_negative()
-           .cite(),
-       core::Param::watts("transceiver_power",
-                          "power of the optical transceiver at the node end of each cabled port (the switch "
-                          "itself is passive to the light)")
-           .non_negative()
-           .cite()},
+      with_part_price(
+          {core::Param::integer("ports", 2, 1 << 20, "ports; a circuit joins two").cite(),
+           core::Param::seconds("reconfiguration_time", "time to set up a new set of circuits").cite(),
+           core::Param::byte_rate("circuit_bandwidth", "bandwidth of one circuit per direction").cite(),
+           core::Param::seconds("latency", "node to node through one circuit").cite(),
+           core::Param::watts("power",
+                              "power of one switch, held whatever its circuits (MEMS mirrors' drivers and "
+                              "control)")
+               .non_negative()
+               .cite(),
+           core::Param::watts(
+               "transceiver_power",
+               "power of the optical transceiver at the node end of each cabled port (the switch "
+               "itself is passive to the light)")
+               .non_negative()
+               .cite()},
           "one switch with the transceivers of its cabled ports"));
   return table;
 }

@@ -34,7 +34,7 @@ class OpticalSwitchModel {
   core::Seconds reconfiguration_time() const { return reconfiguration_time_; }  ///< s
   core::ByteRate circuit_bandwidth() const { return circuit_bandwidth_; }       ///< B/s per direction
   core::Seconds latency() const { return latency_; }  ///< s, node to node through one circuit
-  core::Watts power() const { return power_; }  ///< W per switch, held whatever its circuits
+  core::Watts power() const { return power_; }        ///< W per switch, held whatever its circuits
   /// W of the transceiver at the node end of each cabled port.
   core::Watts transceiver_power() const { return transceiver_power_; }
   /// The price of one switch with its ports' transceivers, and its service life; nothing: unpriced.

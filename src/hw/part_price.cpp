@@ -5,8 +5,9 @@ namespace zs::hw {
 
 std::vector<core::Param> part_price_params(const std::string& what) {
   return {core::Param::number("price_usd", 0.0, 1e10,
-                              "purchase price of " + what + ", US dollars; left out, the part has no price and "
-                                                        "a cost from prices refuses the machine")
+                              "purchase price of " + what +
+                                  ", US dollars; left out, the part has no price and "
+                                  "a cost from prices refuses the machine")
               .optional()
               .cite(),
           core::Param::seconds("lifetime",
@@ -25,8 +26,10 @@ std::optional<PartPrice> read_part_price(core::ParamReader& reader) {
   const bool priced = reader.has("price_usd");
   const bool lived = reader.has("lifetime");
   if (!priced && !lived) return std::nullopt;
-  if (!lived) throw reader.error("lifetime", "missing; a part with price_usd needs the service life it is "
-                                             "amortized over (\"5y\")");
+  if (!lived)
+    throw reader.error("lifetime",
+                       "missing; a part with price_usd needs the service life it is "
+                       "amortized over (\"5y\")");
   if (!priced) throw reader.error("price_usd", "missing; lifetime is given without the price it amortizes");
   return PartPrice{*reader.find<double>("price_usd"), *reader.find<core::Seconds>("lifetime")};
 }

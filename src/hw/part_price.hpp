@@ -12,8 +12,8 @@ namespace zs::hw {
 
 /// What one part costs to own: its purchase price spread evenly over its service life.
 struct PartPrice {
-  double usd = 0;           ///< purchase price of one part, US dollars
-  core::Seconds lifetime;   ///< service life the price is amortized over, s
+  double usd = 0;          ///< purchase price of one part, US dollars
+  core::Seconds lifetime;  ///< service life the price is amortized over, s
   /// Capital cost per second of ownership, US dollars per s.
   double usd_per_second() const { return usd / lifetime.value(); }
 };

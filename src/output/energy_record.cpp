@@ -41,14 +41,16 @@ TrainingRun training_run(const topology::CostSetting& cost, const engine::Simula
   return run;
 }
 
-nlohmann::json cost_json(const topology::CostSetting& cost, const engine::SimulationResult& r, double tokens) {
+nlohmann::json cost_json(const topology::CostSetting& cost, const engine::SimulationResult& r,
+                         double tokens) {
   const auto iteration = topology::run_cost(cost, r.replay.iteration_time, r.energy.total());
-  nlohmann::json out = {{"capital", std::string(topology::capital_costs().name(cost.capital))},
-                        {"per_iteration_usd", iteration.total_usd()},
-                        {"capital_per_iteration_usd", iteration.capital_usd},
-                        {"electricity_per_iteration_usd", iteration.electricity_usd},
-                        {"per_million_tokens_usd",
-                         tokens > 0 ? nlohmann::json(iteration.total_usd() / tokens * 1e6) : nlohmann::json()}};
+  nlohmann::json out = {
+      {"capital", std::string(topology::capital_costs().name(cost.capital))},
+      {"per_iteration_usd", iteration.total_usd()},
+      {"capital_per_iteration_usd", iteration.capital_usd},
+      {"electricity_per_iteration_usd", iteration.electricity_usd},
+      {"per_million_tokens_usd",
+       tokens > 0 ? nlohmann::json(iteration.total_usd() / tokens * 1e6) : nlohmann::json()}};
   if (cost.training_tokens && tokens > 0) {
     const auto run = training_run(cost, r, tokens, *cost.training_tokens);
     out["training_run"] = {{"tokens", *cost.training_tokens},
@@ -84,12 +86,12 @@ std::string display_usd(double usd) {
 
 nlohmann::json energy_json(const scenario::Scenario& s, const engine::SimulationResult& r) {
   const double tokens = tokens_per_iteration(s);
-  nlohmann::json out = {
-      {"energy_per_iteration_j", r.energy.total().value()},
-      {"energy_by_part_j", by_part(r.energy)},
-      {"average_power_w", r.average_power.value()},
-      {"peak_power_w", r.power.peak().value()},
-      {"energy_per_token_j", tokens > 0 ? nlohmann::json(r.energy.total().value() / tokens) : nlohmann::json()}};
+  nlohmann::json out = {{"energy_per_iteration_j", r.energy.total().value()},
+                        {"energy_by_part_j", by_part(r.energy)},
+                        {"average_power_w", r.average_power.value()},
+                        {"peak_power_w", r.power.peak().value()},
+                        {"energy_per_token_j",
+                         tokens > 0 ? nlohmann::json(r.energy.total().value() / tokens) : nlohmann::json()}};
   if (s.cost) {
     if (s.cost->pue)
       out["facility_energy_per_iteration_j"] = topology::facility_energy(*s.cost, r.energy.total()).value();
@@ -108,7 +110,8 @@ std::vector<ReportLine> energy_report_lines(const scenario::Scenario& s, const e
   out.push_back({"  by part", "units " + core::display(e.units) + ",",
                  "hosts " + core::display(e.hosts) + ", unit ports " + core::display(e.unit_ports) +
                      ", switch ports " + core::display(e.switch_ports) + ", memory pools " +
-                     core::display(e.memory_pools) + ", optical switches " + core::display(e.optical_switches)});
+                     core::display(e.memory_pools) + ", optical switches " +
+                     core::display(e.optical_switches)});
   if (tokens > 0) out.push_back({"energy per token", core::display(e.total() / tokens), "the machine's"});
   if (!s.cost) return out;
   const auto& cost = *s.cost;
@@ -116,7 +119,8 @@ std::vector<ReportLine> energy_report_lines(const scenario::Scenario& s, const e
     out.push_back({"facility energy", core::display(topology::facility_energy(cost, e.total())),
                    "per iteration, the machine's x PUE " + std::to_string(*cost.pue).substr(0, 4)});
   const auto iteration = topology::run_cost(cost, r.replay.iteration_time, e.total());
-  const std::string capital = cost.capital == topology::CapitalCost::kPrices ? "part prices over their lifetimes"
+  const std::string capital = cost.capital == topology::CapitalCost::kPrices
+                                  ? "part prices over their lifetimes"
                               : cost.capital == topology::CapitalCost::kRent ? "rent"
                                                                              : "no capital";
   out.push_back({"cost per iteration", display_usd(iteration.total_usd()),
@@ -130,7 +134,8 @@ std::vector<ReportLine> energy_report_lines(const scenario::Scenario& s, const e
     std::snprintf(iterations, sizeof iterations, "%.4g tokens: %.4g iterations", *cost.training_tokens,
                   run.iterations);
     out.push_back({"training run", display_usd(run.cost.total_usd()),
-                   std::string(iterations) + ", " + days(run.time) + ", " + core::display(run.facility_energy) +
+                   std::string(iterations) + ", " + days(run.time) + ", " +
+                       core::display(run.facility_energy) +
                        (cost.pue ? " at the facility" : " of the machine")});
   }
   return out;

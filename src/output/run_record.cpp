@@ -129,6 +129,13 @@ std::vector<std::string> approximations(const scenario::Scenario& s, const engin
       "only units vary with the work, ports draw the same whether they carry traffic or not; a packet "
       "switch's power is counted per port through its links; an optical circuit's end at a switch counts "
       "its transceiver but not the switch's share of the port; storage outside the machine is not counted"};
+  if (s.megatron && s.megatron->plan.gradient_compression.scheme != workload::CompressionScheme::kNone)
+    out.push_back(
+        "gradient compression: only its time is modelled, not its effect on convergence; compression "
+        "before the first collective runs on the compute stream, the rest on the data-parallel stream "
+        "beside compute; its kernels are charged as passes over HBM (top-k's selection as two, PowerSGD's "
+        "products in fp32 on the vector units, each bucket's weights as matrices of the hidden width's "
+        "rows)");
   if (r.replay.fidelity == core::Fidelity::kCollapsed) {
     const std::string routed_per_call = members(engine::RankCollapse::kRoutedPerCallMembers);
     out.push_back(

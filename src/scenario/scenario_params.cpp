@@ -31,9 +31,10 @@ const core::ParamTable& scenario_params() {
            .optional(),
        Param::object("reliability", reliability_params(), "failures, checkpoints and recovery (goodput)")
            .optional(),
-       Param::object("cost", topology::cost_setting_params(),
-                     "facility overhead (PUE), electricity price, and capital from part prices or a rented rate; "
-                     "left out, the machine's energy only")
+       Param::object(
+           "cost", topology::cost_setting_params(),
+           "facility overhead (PUE), electricity price, and capital from part prices or a rented rate; "
+           "left out, the machine's energy only")
            .optional(),
        Param::list("circuit_reconfigurations", topology::circuit_reconfiguration_params(),
                    "optical circuits set up at given times; left out, none")

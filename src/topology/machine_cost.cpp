@@ -14,35 +14,40 @@ const core::ChoiceNames<CapitalCost>& capital_costs() {
 const core::ParamTable& cost_setting_params() {
   static const core::ParamTable table(
       "cost", "what running the machine costs: facility overhead, electricity, and capital or rent",
-      {core::Param::number("pue", 1.0, 5.0,
-                           "power usage effectiveness: the facility's energy over the machine's (cooling, power "
-                           "distribution); left out, only the machine's own energy is reported")
+      {core::Param::number(
+           "pue", 1.0, 5.0,
+           "power usage effectiveness: the facility's energy over the machine's (cooling, power "
+           "distribution); left out, only the machine's own energy is reported")
            .optional(),
        core::Param::number("electricity_usd_per_kwh", 0.0, 100.0,
                            "US dollars per kWh of the facility's energy; left out, electricity is not costed")
            .optional(),
-       core::Param::choice("capital", capital_costs().names(),
-                           "\"prices\": every part's price_usd over its lifetime (each part's model must give "
-                           "them); \"rent\": rent_usd_per_unit_hour for every unit of the machine; \"none\"")
+       core::Param::choice(
+           "capital", capital_costs().names(),
+           "\"prices\": every part's price_usd over its lifetime (each part's model must give "
+           "them); \"rent\": rent_usd_per_unit_hour for every unit of the machine; \"none\"")
            .noun("capital cost"),
-       core::Param::number("rent_usd_per_unit_hour", 0.0, 1e6,
-                           "US dollars per unit-hour (a rented rate; power and facility are usually included, "
-                           "so leave electricity_usd_per_kwh out unless they are not); required with capital "
-                           "\"rent\"")
+       core::Param::number(
+           "rent_usd_per_unit_hour", 0.0, 1e6,
+           "US dollars per unit-hour (a rented rate; power and facility are usually included, "
+           "so leave electricity_usd_per_kwh out unless they are not); required with capital "
+           "\"rent\"")
            .optional(),
        core::Param::number("training_tokens", 1.0, 1e18,
                            "tokens of the whole training run, for the run's time, energy and cost; left out, "
                            "per-iteration and per-token figures only")
            .optional(),
-       core::Param::text("source", "where the PUE, the electricity price and the rent come from, or "
-                                   "\"assumption: ...\"")});
+       core::Param::text("source",
+                         "where the PUE, the electricity price and the rent come from, or "
+                         "\"assumption: ...\"")});
   return table;
 }
 
 namespace {
 
 /// Adds the price per second of `count` parts priced `price`, or throws naming `what`.
-void add_price(double& total, const std::optional<hw::PartPrice>& price, double count, const std::string& what) {
+void add_price(double& total, const std::optional<hw::PartPrice>& price, double count,
+               const std::string& what) {
   if (count == 0) return;
   if (!price) throw std::invalid_argument(what + " has no price_usd and lifetime");
   total += price->usd_per_second() * count;
@@ -123,7 +128,8 @@ RunCost run_cost(const CostSetting& cost, core::Seconds elapsed, core::Joules ma
   RunCost out;
   out.capital_usd = cost.capital_usd_per_second * elapsed.value();
   if (cost.electricity_usd_per_kwh)
-    out.electricity_usd = facility_energy(cost, machine_energy).value() / 3.6e6 * *cost.electricity_usd_per_kwh;
+    out.electricity_usd =
+        facility_energy(cost, machine_energy).value() / 3.6e6 * *cost.electricity_usd_per_kwh;
   return out;
 }
 

@@ -42,6 +42,7 @@ struct MachineEnergy {
 
 /// The energy over `elapsed` of a machine drawing `power`, whose units computed `compute_above_idle`
 /// joules beyond their idle power (sum over units of (load - idle) x compute time).
-MachineEnergy machine_energy(const MachinePower& power, core::Seconds elapsed, core::Joules compute_above_idle);
+MachineEnergy machine_energy(const MachinePower& power, core::Seconds elapsed,
+                             core::Joules compute_above_idle);
 
 }  // namespace zs::topology

@@ -268,6 +268,8 @@ Rule clipping() {
           [](const MegatronJob& j, MegatronCommand& out) {
             if (!j.plan.gradient_clipping) arg(out, "--clip-grad", "0.0");
             if (j.plan.offload_optimizer) out.unmapped.push_back("plan.offload_optimizer");
+            if (j.plan.gradient_compression.scheme != CompressionScheme::kNone)
+              out.unmapped.push_back("plan.gradient_compression");  // a DDP hook or ZeRO++, not a flag
           },
           [](const Given& g, const TransformerSpec&, json& plan) {  // Megatron-LM's default is 1.0
             plan["gradient_clipping"] = !g.has("--clip-grad") || g.number("--clip-grad") != 0.0;

@@ -188,6 +188,9 @@ MemoryFootprint stage_footprint(const TransformerSpec& model, const ParallelPlan
   if (plan.zero_stage < 3)
     f.weights += core::Bytes(precision.weight_copy_bytes() * layer_weights(model, plan, stage));
   f.gradients = core::Bytes(core::bytes_per_element(plan.gradients_in(model)) * sharded(2));
+  // Top-k and PowerSGD keep an fp32 error-feedback residual of every gradient element (ZeRO 0 or 1).
+  if (plan.gradient_compression.keeps_residual())
+    f.gradients += core::Bytes(4.0 * (params.dense + params.experts));
   f.optimizer = core::Bytes(plan.offload_optimizer ? 0.0 : precision.optimizer_bytes() * sharded(1));
   // A distributed checkpoint (Megatron-Core's torch_dist format with its fully parallel save, PyTorch DCP)
   // writes each tensor once: the 16-bit weights and the optimizer state (fp32 master weights and Adam's

@@ -200,6 +200,9 @@ const core::ParamTable& ParallelPlan::params() {
        Param::boolean("flash_attention", "attention scores stay on chip; false: they go through HBM")
            .or_default(true),
        Param::integer("seed", 0, int64_t(1) << 53, "seed of the expert routing draws").or_default(1),
+       Param::object("gradient_compression", GradientCompression::params(),
+                     "compression of the data-parallel gradient reductions; left out, none")
+           .optional(),
        Param::object("routing", routing_params(),
                      "expert routing; left out, uniform with the model's capacity")
            .optional(),
@@ -270,6 +273,33 @@ void require_data_parallel_overlap(core::ParamReader& json, const ParallelPlan& 
     throw json.error("overlap_parameter_gather",
                      "overlapping the parameter all-gather needs overlap_gradient_reduction: true, as "
                      "Megatron-LM's --overlap-param-gather needs --overlap-grad-reduce");
+}
+
+/// Refuses gradient compression where it has nothing to compress or does not compose: a 16-bit cast of
+/// gradients already 16-bit; top-k and PowerSGD (reductions of whole gradients, as PyTorch DDP's
+/// communication hooks) under ZeRO stages 2 and 3, which reduce-scatter gradient shards.
+void require_compressible(core::ParamReader& json, const ParallelPlan& p, const TransformerSpec& model) {
+  const auto& c = p.gradient_compression;
+  if (c.scheme == CompressionScheme::kNone) return;
+  const std::string scheme(compression_schemes().name(c.scheme));
+  if ((c.scheme == CompressionScheme::kBf16 || c.scheme == CompressionScheme::kFp16) &&
+      p.gradients_in(model) != core::Dtype::kFp32)
+    throw json.error("gradient_compression", "scheme \"" + scheme +
+                                                 "\" casts fp32 gradients for the reduction, "
+                                                 "but the gradients are already " +
+                                                 std::string(core::to_string(p.gradients_in(model))));
+  if (!c.shards() && p.zero_stage > 1)
+    throw json.error(
+        "gradient_compression",
+        "scheme \"" + scheme +
+            "\" reduces whole gradients (a data-parallel communication hook), "
+            "which ZeRO stage " +
+            std::to_string(p.zero_stage) +
+            " replaces by reduce-scatters of shards; use zero_stage 0 or 1, or bf16, fp16 or int8");
+  if (p.dense_replicas() == 1 && p.expert_replicas() <= 1)
+    throw json.error("gradient_compression",
+                     "there is no data-parallel gradient reduction to compress (data_parallel x "
+                     "context_parallel is 1)");
 }
 
 std::vector<uint32_t> read_layers_per_stage(core::ParamReader& json, const TransformerSpec& model,
@@ -355,6 +385,12 @@ ParallelPlan ParallelPlan::from_params(core::ParamReader& json, const Transforme
   p.flash_attention = json.get<bool>("flash_attention");
   p.seed = static_cast<uint64_t>(json.get<int64_t>("seed"));
   p.routing = plan_routing(json, model, files);
+  if (json.has("gradient_compression")) {
+    auto section = json.part("gradient_compression");
+    p.gradient_compression = GradientCompression::from_params(section);
+    section.finish();
+    require_compressible(json, p, model);
+  }
 
   if (json.has("layers_per_stage")) {
     p.layers_per_stage = read_layers_per_stage(json, model, p.pipeline_parallel * p.chunks());
@@ -489,6 +525,8 @@ std::string ParallelPlan::describe() const {
   if (batched_exchanges && pipeline_parallel > 1) s += ", batched pipeline exchanges";
   if (overlap_pipeline_exchanges) s += ", pipeline exchanges overlapped";
   if (overlap_gradient_reduction) s += ", gradient reduction overlapped";
+  if (gradient_compression.scheme != CompressionScheme::kNone)
+    s += ", gradients compressed " + gradient_compression.describe();
   if (overlap_parameter_gather) s += ", parameter gather overlapped";
   if (overlap_tensor_communication) s += ", tensor-parallel communication overlapped with GEMMs";
   if (!flash_attention) s += ", attention scores in HBM";

@@ -12,6 +12,7 @@
 #include "core/json_object.hpp"
 #include "core/param_reader.hpp"
 #include "workload/expert_routing.hpp"
+#include "workload/gradient_compression.hpp"
 #include "workload/mixed_precision.hpp"
 #include "workload/pipeline_order.hpp"
 #include "workload/transformer_spec.hpp"
@@ -114,6 +115,8 @@ struct ParallelPlan {
   /// Attention scores stay on chip (FlashAttention); false: the b x heads x s x s scores go through HBM
   /// (softmax and dropout kernels, as Megatron-LM did in 2021), costing traffic and activation memory.
   bool flash_attention = true;
+  /// How data-parallel gradient reductions are compressed on the wire (none unless the plan says).
+  GradientCompression gradient_compression;
   ExpertRoutingModel routing;  ///< capacity_factor from the model unless the plan sets it
   uint64_t seed = 1;           ///< expert routing draws
 

@@ -166,9 +166,24 @@ class StageBuilder {
   std::vector<uint32_t> gather_attention(const std::string& at, const std::string& phase, uint32_t l);
   std::vector<uint32_t> gather_rest(const std::string& at, const std::string& phase, uint32_t l);
 
-  /// The data-parallel reductions of `dense` and `experts` gradients after the last compute op; their ids.
+  /// Weight matrices among a stage's or a bucket's gradients, dense and routed experts' (PowerSGD
+  /// compresses each as a matrix of the hidden width's rows).
+  struct Matrices {
+    double dense;
+    double experts;
+  };
+  /// Layer l's: attention 2 (its fused input projection and its output), a dense FFN 2 or, in an MoE
+  /// layer, the router 1 and 2 per shared expert; 2 per routed expert on the rank (gated FFNs fused).
+  Matrices layer_matrices(uint32_t l) const;
+  /// The extras' (embeddings, output layer): one per vocabulary-by-hidden matrix they hold.
+  double extras_matrices() const;
+  /// The data-parallel reductions of `dense` and `experts` gradients after the last compute op, compressed
+  /// as the plan says (`matrices` for PowerSGD); their ids (the last step of each reduction).
   std::vector<uint32_t> reduce_gradients(const std::string& at, const std::string& phase, double dense,
-                                         double experts);
+                                         double experts, Matrices matrices = {0.0, 0.0});
+  /// One reduction of `elements` gradients over `axis` (`group` ranks), compressed; the last step's id.
+  uint32_t reduce_group(const std::string& name, const std::string& phase, const std::string& axis,
+                        uint32_t group, double elements, double matrices);
 
   uint64_t routing_seed(uint32_t l, uint32_t mb) const {
     return plan_.seed * 0x100000001B3ull + (uint64_t(l) << 32) + mb;
@@ -263,6 +278,7 @@ class StageBuilder {
     uint32_t first_layer;
     double dense;    ///< dense parameters on this rank (count)
     double experts;  ///< routed-expert parameters on this rank (count)
+    Matrices matrices;
   };
   std::vector<Bucket> buckets(uint32_t chunk) const;
   /// overlap_gradient_reduction: in the chunk's last micro-batch, reduce `bucket`'s gradients as soon

@@ -2,25 +2,63 @@
 #include "workload/stage_builder.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 #include "workload/adam_step.hpp"
+#include "workload/gradient_compression.hpp"
 #include "workload/gradient_passes.hpp"
 #include "workload/mesh_axes.hpp"
 
 namespace zs::workload {
 
+StageBuilder::Matrices StageBuilder::layer_matrices(uint32_t l) const {
+  if (!model_.is_moe_layer(l)) return {4.0, 0.0};
+  const auto& moe = *model_.moe;
+  return {2.0 + 1.0 + 2.0 * moe.shared_experts, 2.0 * moe.experts / plan_.expert_parallel};
+}
+
+double StageBuilder::extras_matrices() const {
+  const double embedding = double(model_.vocab) * model_.hidden / tp();
+  return std::ceil(extras_dense() / embedding);
+}
+
+uint32_t StageBuilder::reduce_group(const std::string& name, const std::string& phase,
+                                    const std::string& axis, uint32_t group, double elements,
+                                    double matrices) {
+  GradientReduction reduction;
+  reduction.kind = plan_.zero_stage == 0 ? CollectiveKind::kAllReduce : CollectiveKind::kReduceScatter;
+  reduction.axis = axis;
+  reduction.elements = elements;
+  reduction.gradient_bytes = gradient_elem();
+  reduction.group = group;
+  reduction.matrices = std::max(matrices, 1.0);
+  reduction.rows = model_.hidden;
+  // Before the first collective, compression reads the gradients on the compute stream; the collectives
+  // and what follows them run on the data-parallel stream, each step after the previous one.
+  uint32_t previous = last_compute_;
+  bool communicated = false;
+  for (auto& step : compressed_reduction(plan_.gradient_compression, reduction)) {
+    if (auto* c = std::get_if<CollectiveOp>(&step.body)) {
+      previous = add(name + "-" + std::string(to_string(c->kind)) + "-gradients", phase, kDataParallel,
+                     {previous}, std::move(*c));
+      communicated = true;
+    } else {
+      previous = add(name + "-" + step.name, phase, communicated ? kDataParallel : kCompute, {previous},
+                     std::get<ComputeOp>(std::move(step.body)));
+    }
+  }
+  return previous;
+}
+
 std::vector<uint32_t> StageBuilder::reduce_gradients(const std::string& at, const std::string& phase,
-                                                     double dense, double experts) {
-  const auto kind = plan_.zero_stage == 0 ? CollectiveKind::kAllReduce : CollectiveKind::kReduceScatter;
-  const std::string verb = plan_.zero_stage == 0 ? "all-reduce" : "reduce-scatter";
+                                                     double dense, double experts, Matrices matrices) {
   std::vector<uint32_t> ids;
   if (plan_.dense_replicas() > 1 && dense > 0)
-    ids.push_back(add(at + "dp-" + verb + "-gradients", phase, kDataParallel, {last_compute_},
-                      CollectiveOp{kind, axis_names::kData, core::Bytes(dense * gradient_elem())}));
-  if (layout_.expert_sync && experts > 0)
     ids.push_back(
-        add(at + "expert-dp-" + verb + "-gradients", phase, kDataParallel, {last_compute_},
-            CollectiveOp{kind, axis_names::kExpertReplicas, core::Bytes(experts * gradient_elem())}));
+        reduce_group(at + "dp", phase, axis_names::kData, plan_.dense_replicas(), dense, matrices.dense));
+  if (layout_.expert_sync && experts > 0)
+    ids.push_back(reduce_group(at + "expert-dp", phase, axis_names::kExpertReplicas, plan_.expert_replicas(),
+                               experts, matrices.experts));
   return ids;
 }
 
@@ -49,16 +87,21 @@ std::vector<StageBuilder::Bucket> StageBuilder::buckets(uint32_t chunk) const {
   const auto layers = chunk_layers(model_, plan_, stage_, chunk);
   std::vector<Bucket> out;
   for (uint32_t l : layers) {
-    if (out.empty() || chunk == 0) out.push_back({l, 0.0, 0.0});
+    if (out.empty() || chunk == 0) out.push_back({l, 0.0, 0.0, {0.0, 0.0}});
     out.back().dense += layer_dense(l);
     out.back().experts += layer_experts(l);
+    out.back().matrices.dense += layer_matrices(l).dense;
+    out.back().matrices.experts += layer_matrices(l).experts;
   }
-  if (chunk == extras_chunk()) out.front().dense += extras_dense();  // every chunk has a layer
+  if (chunk == extras_chunk()) {  // every chunk has a layer
+    out.front().dense += extras_dense();
+    out.front().matrices.dense += extras_matrices();
+  }
   return out;
 }
 
 void StageBuilder::reduce_bucket(const std::string& at, const Bucket& bucket) {
-  for (uint32_t id : reduce_gradients(at, "gradient-sync", bucket.dense, bucket.experts))
+  for (uint32_t id : reduce_gradients(at, "gradient-sync", bucket.dense, bucket.experts, bucket.matrices))
     gradient_reductions_.push_back(id);
 }
 
@@ -116,8 +159,15 @@ void StageBuilder::prepare_gradients(double shard, const std::vector<uint32_t>& 
 }
 
 void StageBuilder::optimizer() {
-  if (plan_.zero_stage <= 1 && !plan_.overlap_gradient_reduction)
-    reduce_gradients("", "gradient-sync", params_.dense, params_.experts);
+  if (plan_.zero_stage <= 1 && !plan_.overlap_gradient_reduction) {
+    Matrices matrices{extras_matrices(), 0.0};
+    for (uint32_t c = 0; c < plan_.chunks(); ++c)
+      for (uint32_t l : chunk_layers(model_, plan_, stage_, c)) {
+        matrices.dense += layer_matrices(l).dense;
+        matrices.experts += layer_matrices(l).experts;
+      }
+    reduce_gradients("", "gradient-sync", params_.dense, params_.experts, matrices);
+  }
   const double dense_shard = plan_.zero_stage >= 1 ? params_.dense / plan_.dense_replicas() : params_.dense;
   const double expert_shard =
       plan_.zero_stage >= 1 ? params_.experts / plan_.expert_replicas() : params_.experts;

@@ -27,7 +27,10 @@ workload::Trace one_op_trace(workload::ComputeOp op) {
 
 /// A bf16 matrix op of `flops` on stream 0.
 workload::Op gemm(double flops) {
-  return workload::Op{"gemm", "forward", 0, {},
+  return workload::Op{"gemm",
+                      "forward",
+                      0,
+                      {},
                       workload::ComputeOp{core::Flops(flops), core::Bytes(0.0), core::Dtype::kBf16,
                                           core::WorkKind::kMatrix, 1}};
 }
@@ -214,8 +217,12 @@ TEST_CASE("a rank in a collective before its last member joins is waiting, not c
   workload::Trace t = two_rank_trace("wait", "dp", {"compute", "comm"});
   auto program = [](double flops) {
     return std::vector<workload::Op>{
-        gemm(flops), {"reduce", "backward", 1, {0},
-                      workload::CollectiveOp{workload::CollectiveKind::kAllReduce, "dp", core::Bytes(1e9)}}};
+        gemm(flops),
+        {"reduce",
+         "backward",
+         1,
+         {0},
+         workload::CollectiveOp{workload::CollectiveKind::kAllReduce, "dp", core::Bytes(1e9)}}};
   };
   t.roles = {{"early", program(0.25e15)}, {"late", program(0.5e15)}};
   t.model_flops = core::Flops(0.75e15);

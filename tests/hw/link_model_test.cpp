@@ -38,23 +38,22 @@ TEST_CASE("NCCL's tree steps: the shipped models' own row, the ring's where a mo
   CHECK(us(ib.step_latency(CollectiveProtocol::kLl128, LibraryAlgorithm::kTree)) == doctest::Approx(8.5));
   CHECK(us(ib.step_latency(CollectiveProtocol::kLl, LibraryAlgorithm::kTree)) == doctest::Approx(5.0));
   CHECK(us(ib.step_latency(CollectiveProtocol::kSimple)) == doctest::Approx(14));  // the ring's row
-  nlohmann::json plain = {
-      {"kind", "link"},
-      {"name", "plain"},
-      {"description", "test"},
-      {"bandwidth", "100GB/s"},
-      {"latency", "1us"},
-      {"step_latency", "10us"},
-      {"step_latency_ll", "2us"},
-      {"unit_port_power", "0W"},
-      {"switch_port_power", "0W"},
-      {"sources",
-       {{"bandwidth", "test"},
-        {"latency", "test"},
-        {"step_latency", "test"},
-        {"step_latency_ll", "test"},
-        {"unit_port_power", "test"},
-        {"switch_port_power", "test"}}}};
+  nlohmann::json plain = {{"kind", "link"},
+                          {"name", "plain"},
+                          {"description", "test"},
+                          {"bandwidth", "100GB/s"},
+                          {"latency", "1us"},
+                          {"step_latency", "10us"},
+                          {"step_latency_ll", "2us"},
+                          {"unit_port_power", "0W"},
+                          {"switch_port_power", "0W"},
+                          {"sources",
+                           {{"bandwidth", "test"},
+                            {"latency", "test"},
+                            {"step_latency", "test"},
+                            {"step_latency_ll", "test"},
+                            {"unit_port_power", "test"},
+                            {"switch_port_power", "test"}}}};
   core::JsonObject o(plain, "plain.json", "");
   const auto link = hw::LinkModel::from_json(o);
   CHECK(us(link.step_latency(CollectiveProtocol::kSimple, LibraryAlgorithm::kTree)) == doctest::Approx(10));

@@ -34,9 +34,9 @@ inline nlohmann::json unit_model_json(const std::string& bf16_peak, double matri
                       {"load_power", "500W"},
                       {"host_power", "50W"}};
   nlohmann::json sources = nlohmann::json::object();
-  for (const auto& key :
-       {"matrix_peak.bf16", "vector_peak", "matrix_efficiency", "vector_efficiency", "hbm_capacity",
-        "hbm_bandwidth", "hbm_efficiency", "kernel_launch_overhead", "idle_power", "load_power", "host_power"})
+  for (const auto& key : {"matrix_peak.bf16", "vector_peak", "matrix_efficiency", "vector_efficiency",
+                          "hbm_capacity", "hbm_bandwidth", "hbm_efficiency", "kernel_launch_overhead",
+                          "idle_power", "load_power", "host_power"})
     sources[key] = "test value";
   j["sources"] = sources;
   return j;
@@ -96,22 +96,21 @@ inline hw::MemoryPoolModel memory_pool_model(int ports, const std::string& port_
 /// An optical circuit switch model named "test-ocs" from plain values (latency 100 ns).
 inline hw::OpticalSwitchModel optical_switch_model(int ports, const std::string& reconfiguration,
                                                    const std::string& circuit_bandwidth) {
-  nlohmann::json j = {
-      {"kind", "optical-circuit-switch"},
-      {"name", "test-ocs"},
-      {"ports", ports},
-      {"reconfiguration_time", reconfiguration},
-      {"circuit_bandwidth", circuit_bandwidth},
-      {"latency", "100ns"},
-      {"power", "100W"},
-      {"transceiver_power", "15W"},
-      {"sources",
-       {{"ports", "t"},
-        {"reconfiguration_time", "t"},
-        {"circuit_bandwidth", "t"},
-        {"latency", "t"},
-        {"power", "t"},
-        {"transceiver_power", "t"}}}};
+  nlohmann::json j = {{"kind", "optical-circuit-switch"},
+                      {"name", "test-ocs"},
+                      {"ports", ports},
+                      {"reconfiguration_time", reconfiguration},
+                      {"circuit_bandwidth", circuit_bandwidth},
+                      {"latency", "100ns"},
+                      {"power", "100W"},
+                      {"transceiver_power", "15W"},
+                      {"sources",
+                       {{"ports", "t"},
+                        {"reconfiguration_time", "t"},
+                        {"circuit_bandwidth", "t"},
+                        {"latency", "t"},
+                        {"power", "t"},
+                        {"transceiver_power", "t"}}}};
   core::JsonObject o(j, "ocs.json", "");
   return hw::OpticalSwitchModel::from_json(o);
 }

@@ -63,7 +63,8 @@ TEST_CASE("capital from prices: every part's price over its lifetime") {
 
 TEST_CASE("electricity: the machine's energy times the PUE at the price per kWh") {
   const auto m = priced_machine(2);
-  const auto c = read({{"capital", "none"}, {"pue", 1.25}, {"electricity_usd_per_kwh", 0.1}, {"source", "t"}}, m);
+  const auto c =
+      read({{"capital", "none"}, {"pue", 1.25}, {"electricity_usd_per_kwh", 0.1}, {"source", "t"}}, m);
   CHECK(topology::facility_energy(c, core::Joules(3.6e6)).value() == test::approx(4.5e6));
   const auto cost = topology::run_cost(c, core::Seconds(3600), core::Joules(3.6e6));  // 1 kWh of the machine
   CHECK(cost.capital_usd == 0);
@@ -79,14 +80,19 @@ TEST_CASE("rent: the rate per unit-hour for every unit of the machine") {
 TEST_CASE("a cost section that cannot be honoured is an input error naming the key") {
   const auto unpriced = test::single_switch_machine(2, test::unit_model("1PFLOPS", 0.5, "0s"),
                                                     test::link_model("1GB/s", "1us"));
-  CHECK(test::input_error_of([&] { read({{"capital", "prices"}, {"source", "t"}}, unpriced); }) ==
-        "scenario.json: /cost/capital: \"prices\" needs every part's price: compute-unit model \"test-gpu\" has no "
+  CHECK(test::input_error_of([&] {
+          read({{"capital", "prices"}, {"source", "t"}}, unpriced);
+        }) ==
+        "scenario.json: /cost/capital: \"prices\" needs every part's price: compute-unit model \"test-gpu\" "
+        "has no "
         "price_usd and lifetime (give them in its model file, or use capital \"rent\" or \"none\")");
-  CHECK(test::input_error_of([&] { read({{"capital", "rent"}, {"source", "t"}}, unpriced); })
-            .find("/cost: missing key \"rent_usd_per_unit_hour\" with capital \"rent\"") != std::string::npos);
+  CHECK(test::input_error_of([&] {
+          read({{"capital", "rent"}, {"source", "t"}}, unpriced);
+        }).find("/cost: missing key \"rent_usd_per_unit_hour\" with capital \"rent\"") != std::string::npos);
   CHECK(test::input_error_of([&] {
           read({{"capital", "none"}, {"rent_usd_per_unit_hour", 1}, {"source", "t"}}, unpriced);
         }).find("given, but capital is not \"rent\"") != std::string::npos);
-  CHECK(test::input_error_of([&] { read({{"capital", "lease"}, {"source", "t"}}, unpriced); })
-            .find("unknown capital cost \"lease\"") != std::string::npos);
+  CHECK(test::input_error_of([&] {
+          read({{"capital", "lease"}, {"source", "t"}}, unpriced);
+        }).find("unknown capital cost \"lease\"") != std::string::npos);
 }

@@ -14,7 +14,8 @@ namespace {
 /// 20 W at a switch's), one of width 2.5; a pool (300 W) on the switch; an optical switch (100 W, 15 W
 /// per cabled port) with 3 cabled ports.
 topology::Machine four_unit_machine() {
-  auto m = test::single_switch_machine(4, test::unit_model("1PFLOPS", 0.5, "0s"), test::link_model("1GB/s", "1us"));
+  auto m = test::single_switch_machine(4, test::unit_model("1PFLOPS", 0.5, "0s"),
+                                       test::link_model("1GB/s", "1us"));
   const topology::NodeId sw = 0;
   m.topology.add_link(m.topology.units()[0], sw, 0, 2.5);
   m.memory_models.push_back(test::memory_pool_model(8, "64GB/s", "250ns"));
