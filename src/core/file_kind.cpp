@@ -16,6 +16,7 @@ const ChoiceNames<FileKind>& file_kinds() {
                                            {FileKind::kMemoryPool, "memory-pool"},
                                            {FileKind::kOpticalCircuitSwitch, "optical-circuit-switch"},
                                            {FileKind::kFileSystem, "file-system"},
+                                           {FileKind::kSoftwareStack, "software-stack"},
                                            {FileKind::kPlacement, "placement"},
                                            {FileKind::kSweep, "sweep"},
                                            {FileKind::kFailureRates, "failure-rates"},

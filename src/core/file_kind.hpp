@@ -24,6 +24,7 @@ enum class FileKind {
   kMemoryPool,
   kOpticalCircuitSwitch,
   kFileSystem,
+  kSoftwareStack,
   kPlacement,
   kSweep,
   kFailureRates,

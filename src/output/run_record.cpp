@@ -129,6 +129,11 @@ std::vector<std::string> approximations(const scenario::Scenario& s, const engin
       "only units vary with the work, ports draw the same whether they carry traffic or not; a packet "
       "switch's power is counted per port through its links; an optical circuit's end at a switch counts "
       "its transceiver but not the switch's share of the port; storage outside the machine is not counted"};
+  if (s.software_stack)
+    out.push_back(
+        "software stack " + s.software_stack->describe() +
+        " (from its model file, each value with its source): charged as waits on the compute "
+        "stream, which the breakdown counts as compute (a straggling unit's slowdown scales them too)");
   if (s.megatron && s.megatron->plan.gradient_compression.scheme != workload::CompressionScheme::kNone)
     out.push_back(
         "gradient compression: only its time is modelled, not its effect on convergence; compression "

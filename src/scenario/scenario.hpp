@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/fidelity.hpp"
+#include "hw/software_stack_model.hpp"
 #include "policy/policy_catalog.hpp"
 #include "scenario/reliability_setup.hpp"
 #include "topology/machine.hpp"
@@ -39,6 +40,8 @@ struct Scenario {
   std::string workload_summary;  ///< one line for reports, e.g. "gpt3-1.3b, data parallel 8, ..."
   /// Lines for reports about the workload section: its Megatron-LM arguments ignored or set over.
   std::vector<std::string> workload_notes;
+  /// The workload's software stack (its fixed host-side costs), when it names one.
+  std::optional<hw::SoftwareStackModel> software_stack;
   /// A megatron workload's model and plan (what zettasim plan writes Megatron-LM's arguments from).
   std::optional<workload::MegatronJob> megatron;
   /// The collective benchmark the trace times (generator "collective"); absent for training jobs.

@@ -412,6 +412,7 @@ Scenario ScenarioLoader::load(const std::string& path) const {
     s.workload_summary = generated.summary;
     s.workload_notes = std::move(generated.notes);
     s.megatron = std::move(generated.megatron);
+    s.software_stack = std::move(generated.software_stack);
     s.collective_benchmark = generated.benchmark;
     resolved_workload = std::move(generated.resolved);
     derived_workload = std::move(generated.derived);
@@ -461,8 +462,19 @@ ScenarioLoader::GeneratedWorkload ScenarioLoader::load_generated_workload(
     core::JsonObject model_json(model_doc, model_path, "");
     model = workload::TransformerSpec::from_json(model_json);
   }
-  BuiltWorkload built = gen.make(
-      work, GeneratorInputs{model ? &*model : nullptr, files_, limits_.max_trace_ops, machine.unit_count()});
+  std::string stack_path;
+  std::optional<hw::SoftwareStackModel> stack;
+  std::optional<workload::StackCosts> stack_costs;
+  if (work.find<std::string>("software_stack")) {
+    nlohmann::json stack_doc = files_.read_json_named(work.json(), "software_stack", stack_path);
+    core::JsonObject stack_json(stack_doc, stack_path, "");
+    stack = hw::SoftwareStackModel::from_json(stack_json);
+    stack_costs = workload::StackCosts{stack->per_layer_pass(), stack->per_moe_layer_forward(),
+                                       stack->per_step(), stack->per_iteration()};
+  }
+  BuiltWorkload built =
+      gen.make(work, GeneratorInputs{model ? &*model : nullptr, files_, limits_.max_trace_ops,
+                                     machine.unit_count(), stack_costs ? &*stack_costs : nullptr});
   const auto& first_unit = machine.unit_model(machine.topology.units().front());
   if (built.state_per_rank > first_unit.hbm_capacity())
     throw core::InputError(
@@ -482,6 +494,11 @@ ScenarioLoader::GeneratedWorkload ScenarioLoader::load_generated_workload(
   out.notes = std::move(built.notes);
   out.resolved = {{"generator", generator}};
   if (model) out.resolved["model"] = model->to_json();
+  if (stack) {
+    out.resolved["software_stack"] = stack->to_json();  // inlined, as the model is
+    out.derived["software_stack_file"] = stack_path;
+    out.software_stack = std::move(stack);
+  }
   for (const auto& p : gen.params->params())
     if (work.resolved().contains(p.name)) out.resolved[p.name] = work.resolved()[p.name];
   out.derived = built.derived;

@@ -68,6 +68,7 @@ class ScenarioLoader {
     nlohmann::json derived;   ///< what follows from it: the model's file and size, micro-batches
     std::optional<workload::MegatronJob> megatron;
     std::vector<std::string> notes;
+    std::optional<hw::SoftwareStackModel> software_stack;
   };
   /// A workload section naming a generator: its model file read (when it names one), its plan read by the
   /// generator's table, the trace generated and the model state (or the collective's buffers) checked

@@ -23,7 +23,17 @@ std::string tokens(const workload::TransformerSpec& model, uint32_t global_batch
          " tokens";
 }
 
+/// Refuses a software stack in a section whose generator does not charge one.
+void refuse_stack(core::ParamReader& work, const GeneratorInputs& in, const std::string& generator) {
+  if (in.stack != nullptr)
+    throw work.error("software_stack",
+                     "the " + generator +
+                         " generator does not charge a software stack's costs (the megatron "
+                         "generator does)");
+}
+
 BuiltWorkload build_data_parallel(core::ParamReader& work, const GeneratorInputs& in) {
+  refuse_stack(work, in, "ideal-data-parallel");
   const auto& model = model_of(work, in, "ideal-data-parallel");
   const uint64_t max_ops = in.max_ops;
   auto plan = workload::DataParallelPlan::from_params(work);
@@ -83,7 +93,8 @@ BuiltWorkload build_megatron(core::ParamReader& work, const GeneratorInputs& in)
   work.finish();  // an unknown key is refused before the trace is generated
   workload::Trace trace;
   try {
-    trace = workload::generate_megatron_trace(model, plan, in.max_ops);
+    trace = workload::generate_megatron_trace(model, plan, in.max_ops,
+                                              in.stack ? *in.stack : workload::StackCosts{});
   } catch (const workload::TraceTooLarge& e) {
     throw work.error(std::string(e.what()) + ": " + model.name + " has " + std::to_string(model.layers) +
                      " layers, " + std::to_string(plan.micro_batches()) +
@@ -102,6 +113,7 @@ BuiltWorkload build_megatron(core::ParamReader& work, const GeneratorInputs& in)
 }
 
 BuiltWorkload build_collective(core::ParamReader& work, const GeneratorInputs& in) {
+  refuse_stack(work, in, "collective");
   if (in.model != nullptr)
     throw work.error("model", "a collective benchmark has no model; leave \"model\" out");
   auto bench = workload::CollectiveBenchmark::from_params(work, in.machine_units);
@@ -139,6 +151,10 @@ const core::ParamTable& workload_section_params() {
        Param::text("model",
                    "a transformer model file, relative to this file (every generator but "
                    "\"collective\" needs one)")
+           .optional(),
+       Param::text("software_stack",
+                   "a software-stack model file (the training framework's fixed host-side costs), relative "
+                   "to this file; the megatron generator charges them; left out, none")
            .optional()});
   return table;
 }

@@ -16,6 +16,7 @@
 #include "workload/collective_benchmark.hpp"
 #include "workload/megatron_arguments.hpp"
 #include "workload/megatron_generator.hpp"
+#include "workload/stack_costs.hpp"
 #include "workload/trace.hpp"
 #include "workload/transformer_spec.hpp"
 
@@ -42,6 +43,8 @@ struct GeneratorInputs {
   const core::FileSource& files;  ///< reads files the plan refers to, relative to plan.file()
   uint64_t max_ops;               ///< the most ops the trace may hold (an input error past it)
   uint64_t machine_units;         ///< units of the scenario's machine
+  /// The section's software stack's costs (its "software_stack"); nullptr when it names none.
+  const workload::StackCosts* stack = nullptr;
 };
 
 /// A workload generator: reads its plan keys from `plan` (its registry entry's table, type

@@ -11,7 +11,8 @@
 
 namespace zs::workload {
 
-Trace generate_megatron_trace(const TransformerSpec& model, const ParallelPlan& plan, uint64_t max_ops) {
+Trace generate_megatron_trace(const TransformerSpec& model, const ParallelPlan& plan, uint64_t max_ops,
+                              const StackCosts& stack) {
   const PlanLayout layout = layout_of(model, plan);
   Trace trace;
   trace.name = model.name + "-dp" + std::to_string(plan.data_parallel) + "-pp" +
@@ -43,7 +44,7 @@ Trace generate_megatron_trace(const TransformerSpec& model, const ParallelPlan& 
   uint64_t ops_left = max_ops;
   for (uint32_t s = 0; s < plan.pipeline_parallel; ++s) {
     trace.roles.push_back({"stage" + std::to_string(s), {}});
-    StageBuilder(model, plan, layout, s, trace.roles.back(), ops_left, max_ops).build();
+    StageBuilder(model, plan, layout, s, trace.roles.back(), ops_left, max_ops, stack).build();
     if (plan.overlap_tensor_communication) overlap_tensor_exchanges(trace.roles.back(), tp_overlap);
   }
   return trace;

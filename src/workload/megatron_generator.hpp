@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "workload/parallel_plan.hpp"
+#include "workload/stack_costs.hpp"
 #include "workload/trace.hpp"
 #include "workload/transformer_spec.hpp"
 
@@ -48,7 +49,9 @@ class TraceTooLarge : public std::length_error {
 /// (stage_footprint).
 /// `max_ops`: the most ops the trace may hold (TraceTooLarge past it, before generating when the plan
 /// alone exceeds it).
+/// `stack`: the software stack's fixed host-side costs, each an op of its duration on the compute stream
+/// (none by default).
 Trace generate_megatron_trace(const TransformerSpec& model, const ParallelPlan& plan,
-                              uint64_t max_ops = kMaxGeneratedOps);
+                              uint64_t max_ops = kMaxGeneratedOps, const StackCosts& stack = {});
 
 }  // namespace zs::workload

@@ -122,8 +122,16 @@ void StageBuilder::run_step(const PipelineStep& step, bool exchanges) {
     reduce_chunk_gradients(step_prefix(step.micro_batch, step.chunk), step.chunk);
 }
 
+void StageBuilder::host_wait(const std::string& name, const std::string& phase, core::Seconds wait) {
+  if (wait.value() <= 0) return;
+  ComputeOp host{core::Flops(0.0), core::Bytes(0.0), model_.dtype, core::WorkKind::kVector, 0};
+  host.duration = wait;
+  add(name, phase, kCompute, {}, host);
+}
+
 void StageBuilder::forward_step(uint32_t mb, uint32_t chunk) {
   const std::string at = step_prefix(mb, chunk);
+  host_wait(at + "host/step", "forward", stack_.per_step);
   for (uint32_t l : chunk_layers(model_, plan_, stage_, chunk)) {
     if (auto gathered = parameter_gathers_.find(l); mb == 0 && gathered != parameter_gathers_.end())
       wait_for_.insert(wait_for_.end(), gathered->second.begin(), gathered->second.end());
@@ -139,6 +147,7 @@ void StageBuilder::forward_step(uint32_t mb, uint32_t chunk) {
 
 void StageBuilder::backward_step(uint32_t mb, uint32_t chunk) {
   const std::string at = step_prefix(mb, chunk);
+  host_wait(at + "host/step", "backward", stack_.per_step);
   if (virtual_stage(chunk) + 1 == virtual_stages()) {
     loss(at, false);
     compute(at + "logits/backward", "backward",

@@ -14,6 +14,7 @@
 #include "workload/parallel_plan.hpp"
 #include "workload/pipeline_order.hpp"
 #include "workload/plan_layout.hpp"
+#include "workload/stack_costs.hpp"
 #include "workload/trace.hpp"
 #include "workload/transformer_spec.hpp"
 
@@ -39,7 +40,8 @@ class StageBuilder {
   /// `ops_left`: ops the whole trace may still add, of `max_ops`; generation stops with TraceTooLarge
   /// past it.
   StageBuilder(const TransformerSpec& model, const ParallelPlan& plan, const PlanLayout& layout,
-               uint32_t stage, RoleProgram& program, uint64_t& ops_left, uint64_t max_ops)
+               uint32_t stage, RoleProgram& program, uint64_t& ops_left, uint64_t max_ops,
+               const StackCosts& stack = {})
       : model_(model),
         plan_(plan),
         precision_(plan.precision(model)),
@@ -47,7 +49,8 @@ class StageBuilder {
         stage_(stage),
         program_(program),
         ops_left_(ops_left),
-        max_ops_(max_ops) {}
+        max_ops_(max_ops),
+        stack_(stack) {}
 
   void build();
 
@@ -312,6 +315,9 @@ class StageBuilder {
   const uint64_t max_ops_;
   StageParameters params_;
   uint32_t last_compute_ = 0;
+  StackCosts stack_;
+  /// The software stack's host time `wait` as an op on the compute stream; nothing when it is 0.
+  void host_wait(const std::string& name, const std::string& phase, core::Seconds wait);
   /// Exchanges the next compute-stream op waits for (batched and overlapped exchanges).
   std::vector<uint32_t> wait_for_;
   /// overlap_gradient_reduction's reductions, which the optimizer step waits for.

@@ -126,6 +126,9 @@ ExpertDispatch StageBuilder::dispatch(uint32_t l, uint32_t mb, bool combine) con
 }
 
 void StageBuilder::layer_forward(uint32_t l, uint32_t mb, const std::string& at, const std::string& phase) {
+  host_wait(
+      at + "host/layer", phase,
+      stack_.per_layer_pass + (model_.is_moe_layer(l) ? stack_.per_moe_layer_forward : core::Seconds(0.0)));
   auto deps = gather_attention(at, phase, l);
   tensor_exchange(at + "attention/", phase, true);
   if (plan_.context_parallel > 1)
@@ -199,6 +202,7 @@ void StageBuilder::moe_block(uint32_t l, uint32_t mb, const std::string& at, con
 
 void StageBuilder::layer_backward(uint32_t l, uint32_t mb, const std::string& at) {
   const std::string phase = "backward";
+  host_wait(at + "host/layer", phase, stack_.per_layer_pass);
   auto deps = gather_rest(at, phase, l);
   if (!model_.is_moe_layer(l)) {
     tensor_exchange(at + "ffn/", phase, true);

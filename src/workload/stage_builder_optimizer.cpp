@@ -178,6 +178,9 @@ void StageBuilder::optimizer() {
   if (!program_.ops.empty()) after_sync.push_back(static_cast<uint32_t>(program_.ops.size() - 1));
   std::sort(after_sync.begin(), after_sync.end());
   after_sync.erase(std::unique(after_sync.begin(), after_sync.end()), after_sync.end());
+  // The iteration's host work runs on the compute stream while the gradients are reduced; what follows
+  // waits for both.
+  host_wait("optimizer/host", "optimizer", stack_.per_iteration);
   sync_embedding_gradients(after_sync);
   prepare_gradients(shard, after_sync);
   const core::Bytes state(precision_.optimizer_bytes() * shard);

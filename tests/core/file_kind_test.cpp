@@ -15,7 +15,7 @@ TEST_CASE("every file kind has one name, and a document's kind is read back only
     REQUIRE(kind);
     CHECK(to_string(*kind) == name);
   }
-  CHECK(names.size() == 20);
+  CHECK(names.size() == 21);
   CHECK(kind_of({{"kind", "cluster-inventory"}}) == FileKind::kClusterInventory);
   CHECK(kind_of({{"kind", "Scenario"}}) == std::nullopt);  // names are exact
   CHECK(kind_of({{"kind", 3}}) == std::nullopt);

@@ -10,6 +10,7 @@
 #include "hw/link_model.hpp"
 #include "hw/memory_pool_model.hpp"
 #include "hw/optical_switch_model.hpp"
+#include "hw/software_stack_model.hpp"
 #include "hw/switch_model.hpp"
 
 using namespace zs;
@@ -44,6 +45,8 @@ TEST_CASE("every shipped model file loads as its kind") {
       CHECK_NOTHROW(hw::OpticalSwitchModel::from_json(o));
     else if (kind == "file-system")
       CHECK_NOTHROW(hw::FileSystemModel::from_json(o));
+    else if (kind == "software-stack")
+      CHECK_NOTHROW(hw::SoftwareStackModel::from_json(o));
     else
       FAIL("unknown model kind " << kind);
     ++kinds[kind];
@@ -54,6 +57,7 @@ TEST_CASE("every shipped model file loads as its kind") {
   CHECK(kinds["switch"] >= 3);
   CHECK(kinds["optical-circuit-switch"] >= 1);
   CHECK(kinds["file-system"] >= 1);
+  CHECK(kinds["software-stack"] >= 3);
 }
 
 TEST_CASE("a file system's transfer is limited by its aggregate bandwidth or by its clients' paths") {
