@@ -192,8 +192,9 @@ const std::vector<std::string>& megatron_argument_names() {
       // _add_distributed_args
       "--tensor-model-parallel-size", "--pipeline-model-parallel-size",
       "--num-layers-per-virtual-pipeline-stage", "--num-virtual-stages-per-pipeline-rank",
-      "--decoder-first-pipeline-num-layers", "--decoder-last-pipeline-num-layers", "--context-parallel-size",
-      "--sequence-parallel", "--use-distributed-optimizer", "--overlap-grad-reduce", "--overlap-param-gather",
+      "--microbatch-group-size-per-virtual-pipeline-stage", "--decoder-first-pipeline-num-layers",
+      "--decoder-last-pipeline-num-layers", "--context-parallel-size", "--sequence-parallel",
+      "--use-distributed-optimizer", "--overlap-grad-reduce", "--overlap-param-gather",
       "--no-overlap-p2p-communication",
       // _add_regularization_args
       "--attention-dropout", "--hidden-dropout", "--clip-grad",

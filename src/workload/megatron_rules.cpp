@@ -87,6 +87,8 @@ Rule pipeline_parallel() {
 /// (--decoder-first/last-pipeline-num-layers), without interleaving.
 void write_stages(const MegatronJob& j, MegatronCommand& out) {
   const auto& p = j.plan;
+  if (p.chunks() > 1 && p.microbatch_group != p.pipeline_parallel)
+    arg(out, "--microbatch-group-size-per-virtual-pipeline-stage", text(p.microbatch_group));
   if (p.layers_per_stage.empty()) {
     if (p.chunks() > 1)
       arg(out, "--num-layers-per-virtual-pipeline-stage",
@@ -147,6 +149,7 @@ Rule stages() {
            {"--num-virtual-stages-per-pipeline-rank", true},
            {"--decoder-first-pipeline-num-layers", true},
            {"--decoder-last-pipeline-num-layers", true},
+           {"--microbatch-group-size-per-virtual-pipeline-stage", true},
            {"--no-overlap-p2p-communication", false}},
           write_stages,
           [](const Given& g, const TransformerSpec& model, json& plan) {
@@ -157,6 +160,9 @@ Rule stages() {
             plan["virtual_stages"] = chunks;
             // Megatron-Core overlaps the interleaved schedule's exchanges unless told not to.
             plan["overlap_pipeline_exchanges"] = chunks > 1 && !g.has("--no-overlap-p2p-communication");
+            if (g.has("--microbatch-group-size-per-virtual-pipeline-stage"))
+              plan["microbatch_group"] =
+                  count_or(g, "--microbatch-group-size-per-virtual-pipeline-stage", pp);
             read_uneven(g, model, pp, chunks, plan);
           }};
 }

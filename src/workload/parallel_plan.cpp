@@ -116,6 +116,13 @@ const core::ParamTable& ParallelPlan::params() {
                       "sequences per iteration, whole job (a multiple of data_parallel x micro_batch)"),
        Param::choice("schedule", schedules().names(), "the pipeline schedule").or_default("1f1b"),
        Param::integer("virtual_stages", 1, 1024, "model chunks per stage (interleaved-1f1b)").or_default(1),
+       Param::integer(
+           "microbatch_group", 1, 1 << 20,
+           "interleaved-1f1b: micro-batches each chunk runs in a row, in [pipeline_parallel, "
+           "micro-batches per replica], the micro-batches' remainder by it 0 or at least "
+           "pipeline_parallel (Megatron-Core's --microbatch-group-size-per-virtual-pipeline-stage); "
+           "left out, pipeline_parallel")
+           .optional(),
        Param::boolean("sequence_parallel", "activations outside attention and FFN split over tp")
            .or_default(false),
        Param::integer("zero_stage", 0, 3, "ZeRO: 1 shards optimizer state, 2 also gradients, 3 also weights")
@@ -302,6 +309,32 @@ void require_compressible(core::ParamReader& json, const ParallelPlan& p, const 
                      "context_parallel is 1)");
 }
 
+/// The interleaved schedule's micro-batch group, checked as Megatron-Core checks it: in [pipeline_parallel,
+/// micro-batches], the last group either full or at least pipeline_parallel long (shorter, its micro-batches
+/// would wait on each other through the pipeline).
+void read_microbatch_group(core::ParamReader& json, ParallelPlan& p) {
+  const uint32_t m = p.micro_batches(), pp = p.pipeline_parallel;
+  if (json.has("microbatch_group") && p.schedule != PipelineSchedule::kInterleaved1F1B)
+    throw json.error("microbatch_group", "a micro-batch group applies to the \"interleaved-1f1b\" schedule");
+  if (p.schedule != PipelineSchedule::kInterleaved1F1B) return;
+  p.microbatch_group =
+      json.has("microbatch_group") ? static_cast<uint32_t>(*json.find<int64_t>("microbatch_group")) : pp;
+  const std::string group = std::to_string(p.microbatch_group), mbs = std::to_string(m);
+  if (p.microbatch_group < pp || p.microbatch_group > m)
+    throw json.error(json.has("microbatch_group") ? "microbatch_group" : "global_batch",
+                     "the interleaved schedule's micro-batch group (" + group +
+                         ") must lie in [pipeline_parallel " + std::to_string(pp) +
+                         ", micro-batches per replica " + mbs + "]");
+  const uint32_t rest = m % p.microbatch_group;
+  if (rest != 0 && rest < pp)
+    throw json.error(json.has("microbatch_group") ? "microbatch_group" : "global_batch",
+                     "the interleaved schedule's last micro-batch group would hold " + std::to_string(rest) +
+                         " micro-batches (" + mbs + " per replica in groups of " + group +
+                         "), fewer than pipeline_parallel " + std::to_string(pp) +
+                         ": choose microbatch_group so that it divides them or leaves at least " +
+                         std::to_string(pp));
+}
+
 std::vector<uint32_t> read_layers_per_stage(core::ParamReader& json, const TransformerSpec& model,
                                             uint32_t stages) {
   const auto& list = json.list("layers_per_stage");
@@ -456,15 +489,13 @@ ParallelPlan ParallelPlan::from_params(core::ParamReader& json, const Transforme
     throw json.error("global_batch",
                      "global batch " + std::to_string(p.global_batch) +
                          " is not a multiple of data_parallel x micro_batch = " + std::to_string(per_step));
-  if (p.schedule == PipelineSchedule::kInterleaved1F1B && p.micro_batches() % p.pipeline_parallel != 0)
-    throw json.error("global_batch", "the interleaved schedule needs the micro-batches per replica (" +
-                                         std::to_string(p.micro_batches()) +
-                                         ") to be a multiple of pipeline_parallel");
+  read_microbatch_group(json, p);
   return p;
 }
 
 std::vector<PipelineStep> ParallelPlan::stage_steps(uint32_t stage) const {
-  auto steps = pipeline_order(schedule, stage, pipeline_parallel, micro_batches(), chunks());
+  auto steps =
+      pipeline_order(schedule, stage, pipeline_parallel, micro_batches(), chunks(), microbatch_group);
   if (!overlap_expert_communication) return steps;
   // Each backward and the forward after it become one combined step, forward first.
   for (size_t i = 0; i + 1 < steps.size(); ++i)

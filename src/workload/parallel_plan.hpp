@@ -64,6 +64,9 @@ struct ParallelPlan {
   uint32_t global_batch = 1;  ///< sequences per iteration, whole job
   PipelineSchedule schedule = PipelineSchedule::k1F1B;
   uint32_t virtual_stages = 1;  ///< model chunks per pipeline stage (interleaved-1f1b)
+  /// Micro-batches each chunk runs in a row (interleaved-1f1b; Megatron-Core's
+  /// microbatch_group_size_per_vp_stage): pipeline_parallel unless the plan says.
+  uint32_t microbatch_group = 0;
   /// Layers of each virtual stage (chunk x pipeline_parallel + stage: every stage's first chunk, then
   /// every stage's second, ...), summing to the model's layers; empty: an even split.
   std::vector<uint32_t> layers_per_stage;

@@ -6,19 +6,31 @@
 namespace zs::workload {
 namespace {
 
-/// Megatron-LM's mapping of the k-th forward (or backward) of an interleaved stage to its
-/// micro-batch and chunk: micro-batches go in groups of `stages`, each group through every chunk.
-PipelineStep interleaved_step(bool forward, uint32_t k, uint32_t stages, uint32_t chunks) {
-  const uint32_t in_group = k % (stages * chunks);
-  uint32_t chunk = in_group / stages;
-  if (!forward) chunk = chunks - 1 - chunk;
-  return {forward, (k / (stages * chunks)) * stages + k % stages, chunk};
+/// The interleaved schedule's (micro-batch, chunk) of the k-th forward, in order: micro-batches in groups
+/// of `group`, each group through every chunk; the last group is what is left (Megatron-Core's schedule
+/// table). A backward takes the same entry with its chunk counted from the last.
+std::vector<PipelineStep> interleaved_table(uint32_t micro_batches, uint32_t chunks, uint32_t group) {
+  std::vector<PipelineStep> table;
+  for (uint32_t first = 0; first < micro_batches; first += group) {
+    const uint32_t end = first + group >= micro_batches ? micro_batches : first + group;
+    for (uint32_t c = 0; c < chunks; ++c)
+      for (uint32_t mb = first; mb < end; ++mb) table.push_back({true, mb, c});
+  }
+  return table;
+}
+
+PipelineStep interleaved_step(const std::vector<PipelineStep>& table, bool forward, uint32_t k,
+                              uint32_t chunks) {
+  PipelineStep step = table[k];
+  step.forward = forward;
+  if (!forward) step.chunk = chunks - 1 - step.chunk;
+  return step;
 }
 
 }  // namespace
 
 std::vector<PipelineStep> pipeline_order(PipelineSchedule schedule, uint32_t stage, uint32_t stages,
-                                         uint32_t micro_batches, uint32_t chunks) {
+                                         uint32_t micro_batches, uint32_t chunks, uint32_t group) {
   std::vector<PipelineStep> order;
   if (schedule == PipelineSchedule::kGpipe) {
     for (uint32_t c = 0; c < chunks; ++c)
@@ -37,16 +49,20 @@ std::vector<PipelineStep> pipeline_order(PipelineSchedule schedule, uint32_t sta
     for (uint32_t i = micro_batches - warmup; i < micro_batches; ++i) order.push_back({false, i, 0});
     return order;
   }
+  if (group == 0) group = stages;
+  const auto table = interleaved_table(micro_batches, chunks, group);
   const uint32_t total = micro_batches * chunks;
-  uint32_t warmup = micro_batches == stages ? total : (stages - stage - 1) * 2 + (chunks - 1) * stages;
+  // Megatron-LM 2021 ran a whole pipeline of micro-batches as warm-up; Megatron-Core's warm-up holds.
+  uint32_t warmup =
+      micro_batches == stages && group == stages ? total : (stages - stage - 1) * 2 + (chunks - 1) * group;
   warmup = std::min(warmup, total);
-  for (uint32_t k = 0; k < warmup; ++k) order.push_back(interleaved_step(true, k, stages, chunks));
+  for (uint32_t k = 0; k < warmup; ++k) order.push_back(interleaved_step(table, true, k, chunks));
   for (uint32_t k = 0; k + warmup < total; ++k) {
-    order.push_back(interleaved_step(true, warmup + k, stages, chunks));
-    order.push_back(interleaved_step(false, k, stages, chunks));
+    order.push_back(interleaved_step(table, true, warmup + k, chunks));
+    order.push_back(interleaved_step(table, false, k, chunks));
   }
   for (uint32_t k = total - warmup; k < total; ++k)
-    order.push_back(interleaved_step(false, k, stages, chunks));
+    order.push_back(interleaved_step(table, false, k, chunks));
   return order;
 }
 

@@ -20,9 +20,12 @@ struct PipelineStep {
 };
 
 /// Every forward and every backward of every (micro-batch, chunk) once, in the stage's order.
-/// Interleaved needs micro_batches to be a multiple of stages (as Megatron-LM asserts); the caller
-/// checks it. With chunks = 1, interleaved is 1F1B with Megatron's doubled warm-up.
+/// Interleaved runs micro-batches in groups of `group` (0: `stages`, Megatron-LM's only choice before
+/// Megatron-Core's microbatch_group_size_per_vp_stage), each group through every chunk, the last group
+/// holding what is left; its warm-up is (stages - stage - 1) x 2 + (chunks - 1) x group steps. The caller
+/// checks Megatron-Core's conditions: group in [stages, micro_batches], and micro_batches % group either 0
+/// or at least stages. With chunks = 1, interleaved is 1F1B with Megatron's doubled warm-up.
 std::vector<PipelineStep> pipeline_order(PipelineSchedule schedule, uint32_t stage, uint32_t stages,
-                                         uint32_t micro_batches, uint32_t chunks);
+                                         uint32_t micro_batches, uint32_t chunks, uint32_t group = 0);
 
 }  // namespace zs::workload

@@ -80,7 +80,13 @@ TEST_CASE("interleaving, uneven stages, recomputation, fp8 and expert sizes read
                                     "--recompute-method block --recompute-num-layers 2 --fp8-format hybrid",
                                 "mixtral-8x7b");
   CHECK(interleaved.plan.at("schedule") == "interleaved-1f1b");
-  CHECK(interleaved.plan.at("virtual_stages") == 2);                 // 32 layers / (4 stages x 4 layers)
+  CHECK(interleaved.plan.at("virtual_stages") == 2);      // 32 layers / (4 stages x 4 layers)
+  CHECK(!interleaved.plan.contains("microbatch_group"));  // left out: pipeline_parallel
+  const auto grouped = read(mixtral +
+                                "--pipeline-model-parallel-size 4 --num-layers-per-virtual-pipeline-stage 4 "
+                                "--microbatch-group-size-per-virtual-pipeline-stage 6",
+                            "mixtral-8x7b");
+  CHECK(grouped.plan.at("microbatch_group") == 6);
   CHECK(interleaved.plan.at("overlap_pipeline_exchanges") == true);  // Megatron-Core overlaps them
   CHECK(interleaved.plan.at("recompute") == "full");
   CHECK(interleaved.plan.at("recompute_method") == "block");

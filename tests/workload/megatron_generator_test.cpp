@@ -169,9 +169,11 @@ TEST_CASE("impossible plans name the constraint that failed") {
   j["schedule"] = "interleaved-1f1b";
   j["virtual_stages"] = 2;
   j["global_batch"] = 3;
-  CHECK(error_of(j, model()) ==
-        "s.json: /workload/global_batch: the interleaved schedule needs the micro-batches "
-        "per replica (3) to be a multiple of pipeline_parallel");
+  CHECK(
+      error_of(j, model()) ==
+      "s.json: /workload/global_batch: the interleaved schedule's last micro-batch group would hold 1 "
+      "micro-batches (3 per replica in groups of 2), fewer than pipeline_parallel 2: choose microbatch_group "
+      "so that it divides them or leaves at least 2");
   j["virtual_stages"] = 3;
   CHECK(error_of(j, model()) ==
         "s.json: /workload/virtual_stages: pipeline_parallel 2 x virtual_stages 3 does not "
