@@ -10,6 +10,7 @@
 #include "hw/link_model.hpp"
 #include "hw/memory_pool_model.hpp"
 #include "hw/optical_switch_model.hpp"
+#include "hw/software_stack_model.hpp"
 #include "hw/switch_model.hpp"
 #include "reliability/failure_rates.hpp"
 #include "scenario/regression_suite.hpp"
@@ -35,7 +36,8 @@ std::vector<const core::ParamTable*> parameter_tables(const Catalog& catalog) {
   std::vector<const core::ParamTable*> out;
   for (const core::ParamTable* model :
        {&hw::ComputeUnitModel::params(), &hw::LinkModel::params(), &hw::SwitchModel::params(),
-        &hw::MemoryPoolModel::params(), &hw::OpticalSwitchModel::params(), &hw::FileSystemModel::params()})
+        &hw::MemoryPoolModel::params(), &hw::OpticalSwitchModel::params(), &hw::FileSystemModel::params(),
+        &hw::SoftwareStackModel::params()})
     add_with_parts(*model, out);
   add_with_parts(reliability::FailureRates::params(), out);
   add_with_parts(topology::topology_file_params(), out);
