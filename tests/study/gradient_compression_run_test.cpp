@@ -11,6 +11,7 @@
 #include "scenario/scenario_loader.hpp"
 #include "study/scenario_simulation.hpp"
 #include "support/approx.hpp"
+#include "support/default_scenario.hpp"
 #include "support/input_error_of.hpp"
 #include "support/source_file.hpp"
 #include "support/temp_dir.hpp"
@@ -20,17 +21,8 @@ using namespace zs;
 
 namespace {
 
-/// The shipped default scenario (8 H100s on NVLink, data parallel 8) with `edit` applied to its workload.
 scenario::Scenario default_with(const test::TempDir& dir, const std::function<void(nlohmann::json&)>& edit) {
-  core::DiskFileSource disk;
-  nlohmann::json d = disk.read_json(test::source_file("scenarios/default.json"));
-  d["machine"]["topology"] = test::source_file("topologies/hgx-h100-8.json");
-  for (auto& [key, path] : d["machine"]["models"].items())
-    path = test::source_file("models/" + std::filesystem::path(path.get<std::string>()).filename().string());
-  d["workload"]["model"] = test::source_file("workloads/gpt3-1.3b.json");
-  edit(d["workload"]);
-  std::ofstream(dir.file("s.json")) << d.dump();
-  return scenario::ScenarioLoader(disk).load(dir.file("s.json"));
+  return test::default_scenario_with(dir, "s.json", edit);
 }
 
 double exposed_dp(const engine::SimulationResult& r) {

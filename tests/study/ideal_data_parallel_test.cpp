@@ -10,6 +10,7 @@
 #include "scenario/scenario_loader.hpp"
 #include "study/scenario_simulation.hpp"
 #include "support/approx.hpp"
+#include "support/default_scenario.hpp"
 #include "support/source_file.hpp"
 #include "support/temp_dir.hpp"
 #include "support/test_models.hpp"
@@ -19,18 +20,9 @@ using workload::ComputeOp;
 
 namespace {
 
-/// The shipped default scenario (megatron) with `edit` applied to its workload section, loaded.
 scenario::Scenario default_with(const test::TempDir& dir, const std::string& name,
                                 const std::function<void(nlohmann::json&)>& edit) {
-  core::DiskFileSource disk;
-  nlohmann::json d = disk.read_json(test::source_file("scenarios/default.json"));
-  d["machine"]["topology"] = test::source_file("topologies/hgx-h100-8.json");
-  for (auto& [key, path] : d["machine"]["models"].items())
-    path = test::source_file("models/" + std::filesystem::path(path.get<std::string>()).filename().string());
-  d["workload"]["model"] = test::source_file("workloads/gpt3-1.3b.json");
-  edit(d["workload"]);
-  std::ofstream(dir.file(name)) << d.dump();
-  return scenario::ScenarioLoader(disk).load(dir.file(name));
+  return test::default_scenario_with(dir, name, edit);
 }
 
 /// One rank's compute-stream ops summed, on the unit model: time, launches and bytes by what they are.

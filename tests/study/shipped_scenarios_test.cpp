@@ -43,10 +43,12 @@ std::vector<std::string> contradictions(const std::string& description, const nl
     for (std::sregex_iterator m(description.begin(), description.end(), re), end; m != end; ++m) on_match(*m);
   };
   // "data 128 x pipeline 16 x tensor 8", "tensor parallelism 8", "expert parallel 8".
-  each(R"(\b(data|pipeline|tensor|expert)(?: parallelism| parallel)? (\d[\d,]*)\b)", [&](const std::smatch& m) {
-    check(m[1].str() + " parallelism", number_of(m[2]), plan.value(m[1].str() + "_parallel", 1));
-  });
-  each(R"(\bZeRO-(\d))", [&](const std::smatch& m) { check("ZeRO stage", number_of(m[1]), plan.value("zero_stage", 0)); });
+  each(R"(\b(data|pipeline|tensor|expert)(?: parallelism| parallel)? (\d[\d,]*)\b)",
+       [&](const std::smatch& m) {
+         check(m[1].str() + " parallelism", number_of(m[2]), plan.value(m[1].str() + "_parallel", 1));
+       });
+  each(R"(\bZeRO-(\d))",
+       [&](const std::smatch& m) { check("ZeRO stage", number_of(m[1]), plan.value("zero_stage", 0)); });
   each(R"(\b(selective|full|no)(?: activation)? recomputation)", [&](const std::smatch& m) {
     const std::string is = plan.value("recompute", "none");
     if (m[1].str() != (is == "none" ? "no" : is))
@@ -61,9 +63,8 @@ std::vector<std::string> contradictions(const std::string& description, const nl
           plan.value("global_batch", 0LL) / (plan.value("micro_batch", 1LL) * replicas));
   });
   // "16,384 of the H100s", "512 H100s", "the 524,288 B200-class units", "14,336 GPUs".
-  each(R"(\b(\d[\d,]*) (?:of the )?(?:[A-Z][\w-]* )?(?:H100s|GPUs|units)\b)", [&](const std::smatch& m) {
-    check("ranks", number_of(m[1]), static_cast<long long>(ranks));
-  });
+  each(R"(\b(\d[\d,]*) (?:of the )?(?:[A-Z][\w-]* )?(?:H100s|GPUs|units)\b)",
+       [&](const std::smatch& m) { check("ranks", number_of(m[1]), static_cast<long long>(ranks)); });
   return found;
 }
 
@@ -111,8 +112,11 @@ TEST_CASE("every shipped scenario's description states its file's plan, and tens
 }
 
 TEST_CASE("the description check finds a stated plan fact the file contradicts") {
-  const nlohmann::json plan = {{"data_parallel", 128}, {"tensor_parallel", 8}, {"recompute", "full"},
-                               {"global_batch", 8192}, {"micro_batch", 1}};
+  const nlohmann::json plan = {{"data_parallel", 128},
+                               {"tensor_parallel", 8},
+                               {"recompute", "full"},
+                               {"global_batch", 8192},
+                               {"micro_batch", 1}};
   CHECK(contradictions("16,384 of the H100s, data 128 x tensor 8, full recomputation, 64 micro-batches", plan,
                        16384)
             .empty());

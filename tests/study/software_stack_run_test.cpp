@@ -10,6 +10,7 @@
 #include "scenario/scenario_loader.hpp"
 #include "study/scenario_simulation.hpp"
 #include "support/approx.hpp"
+#include "support/default_scenario.hpp"
 #include "support/input_error_of.hpp"
 #include "support/source_file.hpp"
 #include "support/temp_dir.hpp"
@@ -30,27 +31,6 @@ void write_stack(const test::TempDir& dir) {
   std::ofstream(dir.file("stack.json")) << stack.dump();
 }
 
-/// The shipped scenario `name` with its files made absolute and `edit` applied to its workload section.
-scenario::Scenario shipped_with(const test::TempDir& dir, const std::string& path,
-                                const std::function<void(nlohmann::json&)>& edit) {
-  core::DiskFileSource disk;
-  nlohmann::json d = disk.read_json(test::source_file(path));
-  const std::filesystem::path base = std::filesystem::path(test::source_file(path)).parent_path();
-  auto absolute = [&](nlohmann::json& p) {
-    p = std::filesystem::weakly_canonical(base / p.get<std::string>()).string();
-  };
-  if (d["machine"].is_string()) {
-    absolute(d["machine"]);
-  } else {
-    absolute(d["machine"]["topology"]);
-    for (auto& [key, model] : d["machine"]["models"].items()) absolute(model);
-  }
-  absolute(d["workload"]["model"]);
-  edit(d["workload"]);
-  std::ofstream(dir.file("s.json")) << d.dump();
-  return scenario::ScenarioLoader(disk).load(dir.file("s.json"));
-}
-
 }  // namespace
 
 TEST_CASE("a software stack's costs lengthen the default iteration by exactly their sum") {
@@ -61,8 +41,8 @@ TEST_CASE("a software stack's costs lengthen the default iteration by exactly th
     without(w);
     w["software_stack"] = dir.file("stack.json");
   };
-  const auto plain = study::simulate_scenario(shipped_with(dir, "scenarios/default.json", without));
-  const auto s = shipped_with(dir, "scenarios/default.json", with);
+  const auto plain = study::simulate_scenario(test::default_scenario_with(dir, "s.json", without));
+  const auto s = test::default_scenario_with(dir, "s.json", with);
   const auto stacked = study::simulate_scenario(s);
   // gpt3-1.3b, 24 layers on one stage, 128 / (8 x 2) = 8 micro-batches: per micro-batch a forward and a
   // backward step and 24 layer passes each way; no MoE layer. The iteration's own 1 ms runs beside the
@@ -116,7 +96,7 @@ TEST_CASE("a generator that charges no stack refuses one, naming the key") {
   test::TempDir dir;
   write_stack(dir);
   CHECK(test::input_error_of([&] {
-          shipped_with(dir, "scenarios/default.json", [&](nlohmann::json& w) {
+          test::default_scenario_with(dir, "s.json", [&](nlohmann::json& w) {
             w["generator"] = "ideal-data-parallel";
             w.erase("overlap_gradient_reduction");
             w["software_stack"] = dir.file("stack.json");
