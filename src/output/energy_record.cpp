@@ -115,9 +115,12 @@ std::vector<ReportLine> energy_report_lines(const scenario::Scenario& s, const e
   if (tokens > 0) out.push_back({"energy per token", core::display(e.total() / tokens), "the machine's"});
   if (!s.cost) return out;
   const auto& cost = *s.cost;
-  if (cost.pue)
+  if (cost.pue) {
+    char pue[32];
+    std::snprintf(pue, sizeof pue, "%.2f", *cost.pue);  // rounded, as the file's two decimals
     out.push_back({"facility energy", core::display(topology::facility_energy(cost, e.total())),
-                   "per iteration, the machine's x PUE " + std::to_string(*cost.pue).substr(0, 4)});
+                   std::string("per iteration, the machine's x PUE ") + pue});
+  }
   const auto iteration = topology::run_cost(cost, r.replay.iteration_time, e.total());
   const std::string capital = cost.capital == topology::CapitalCost::kPrices
                                   ? "part prices over their lifetimes"
