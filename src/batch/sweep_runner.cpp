@@ -144,6 +144,7 @@ SweepOutcome run_sweep(const core::FileSource& files, const SweepOptions& option
   core::check_output_file(outputs.results);
   output::write_sweep_hdf5(out.string(), plan, table);
   if (outputs.csv) core::write_output_file(*outputs.csv, output::sweep_csv(table));
+  outcome.records = std::move(records);
   return outcome;
 }
 

@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "batch/local_backend.hpp"
 #include "batch/slurm_backend.hpp"
 #include "core/file_source.hpp"
@@ -33,6 +35,8 @@ struct SweepOutcome {
   std::string out;
   uint64_t points = 0, ok = 0, invalid = 0, failed = 0;
   uint64_t resumed = 0;  ///< points an earlier run had finished
+  /// Every point's record, in point order: "status", and "summary" (ok) or "error".
+  std::vector<nlohmann::json> records;
 };
 
 /// Reads and checks the sweep (exit-2 problems are InputErrors naming the sweep file), opens its journal

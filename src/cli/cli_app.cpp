@@ -213,6 +213,42 @@ Command add_sweep(CLI::App& app) {
   return command(sweep, opt, &run_sweep);
 }
 
+Command add_search(CLI::App& app) {
+  auto opt = std::make_shared<SearchOptions>();
+  auto* search = app.add_subcommand("search",
+                                    "Search the parallel plans of a scenario's job: every candidate checked "
+                                    "and estimated (tier 1), the best "
+                                    "run through the engine (tier 2); the best plan as a scenario file");
+  search->add_option("scenario", opt->scenario, "Scenario file (a megatron workload; its \"search\" section)")
+      ->required();
+  search->add_option("--out", opt->out, "Results folder (default: results/<scenario name>-search)");
+  search->add_option("--objective", opt->objective,
+                     "time (default), energy (per token), cost (per token: the scenario's cost section) or "
+                     "pareto (time against cost, or energy without costs)");
+  search->add_option("--top", opt->top, "Finalists run through the engine (default 16; 0: tier 1 only)")
+      ->check(CLI::Range(size_t(0), size_t(4096)));
+  search->add_option("--budget", opt->budget,
+                     "Tier 1's wall-time budget, e.g. 10min (default: none; a budget makes the result depend "
+                     "on the machine's speed)");
+  search->add_option("--jobs", opt->jobs, "Finalists at once (default: one per core)")
+      ->check(CLI::Range(1u, 4096u));
+  search->add_option("--backend", opt->backend,
+                     "Where finalists run: local (default) or slurm (a job array through the sweep runner)");
+  search->add_option("--partition", opt->partition, "Slurm: the partition");
+  search->add_option("--time-limit", opt->time_limit, "Slurm: each array task's time limit, e.g. 2:00:00");
+  search->add_option("--account", opt->account, "Slurm: the account charged");
+  search
+      ->add_option("--sbatch-option", opt->sbatch_options,
+                   "Slurm: a further sbatch option (repeatable), e.g. --sbatch-option=--mem=8G")
+      ->allow_extra_args(false);
+  search->add_flag("--quiet", opt->quiet, "No progress lines");
+  search->add_flag("--force", opt->force,
+                   "Replace a results folder zettasim did not write (a file or link is never replaced)");
+  add_plugin_option(search, opt->plugins);
+  add_limit_options(search, opt->limits);
+  return command(search, opt, &run_search);
+}
+
 Command add_regress(CLI::App& app) {
   auto opt = std::make_shared<RegressOptions>();
   auto* regress = app.add_subcommand(
@@ -471,9 +507,9 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
   app.set_version_flag("--version", std::string("zettasim ") + core::kVersion);
   app.require_subcommand(1);
   std::vector<Command> commands = {
-      add_run(app),         add_goodput(app), add_topo(app),        add_list(app),  add_params(app),
-      add_place(app),       add_plan(app),    add_validate(app),    add_sweep(app), add_sweep_point(app),
-      add_sweep_chunk(app), add_regress(app), add_regress_case(app)};
+      add_run(app),         add_goodput(app), add_topo(app),     add_list(app),        add_params(app),
+      add_place(app),       add_plan(app),    add_validate(app), add_sweep(app),       add_sweep_point(app),
+      add_sweep_chunk(app), add_search(app),  add_regress(app),  add_regress_case(app)};
   auto* trace = app.add_subcommand(
       "trace",
       "Generate, inspect or export a trace (a Chakra trace is read wherever a trace is: gen, inspect)");

@@ -100,11 +100,11 @@ int run_validate(const ValidateOptions& opt, std::ostream& out);
 struct TraceGenOptions {
   std::string input;  ///< a model file (kind "transformer"), a scenario, a trace or a Chakra prefix
   std::string generator = "megatron";
-  std::string parallel;     ///< "key=value,..." plan keys, with a model file
+  std::string parallel;       ///< "key=value,..." plan keys, with a model file
   std::string megatron_args;  ///< a file of Megatron-LM arguments for the model file's plan, if any
-  std::string out;          ///< the trace file to write; default <trace name>.trace.json
-  std::string comm_groups;  ///< a Chakra trace's communicator-group file, if any
-  bool force = false;       ///< replace a file at --out that zettasim did not write
+  std::string out;            ///< the trace file to write; default <trace name>.trace.json
+  std::string comm_groups;    ///< a Chakra trace's communicator-group file, if any
+  bool force = false;         ///< replace a file at --out that zettasim did not write
 };
 int generate_trace_file(const TraceGenOptions& opt, std::ostream& out);
 
@@ -133,6 +133,24 @@ struct SweepOptions {
 };
 /// Every point of a sweep file, as processes, into one HDF5 file.
 int run_sweep(const SweepOptions& opt, std::ostream& out);
+
+struct SearchOptions {
+  std::vector<std::string> plugins;
+  std::string scenario;
+  std::string out;  ///< empty: results/<scenario name>-search
+  std::string objective = "time";
+  size_t top = 16;
+  std::string budget;  ///< tier 1's wall-time budget ("10min"); empty: none
+  unsigned jobs = 0;   ///< 0: one per core
+  std::string backend = "local";
+  std::string partition, time_limit, account;
+  std::vector<std::string> sbatch_options;
+  bool quiet = false;
+  bool force = false;
+  scenario::LoadLimits limits;
+};
+/// Searches the plans of a scenario's job (tier 1 estimates, tier 2 through the engine).
+int run_search(const SearchOptions& opt, std::ostream& out);
 
 struct RegressOptions {
   std::string suite;

@@ -5,11 +5,14 @@
 
 #include <unistd.h>
 
+#include "batch/plan_search_run.hpp"
 #include "batch/sweep_runner.hpp"
 #include "cli/commands.hpp"
 #include "core/file_source.hpp"
 #include "core/input_error.hpp"
 #include "core/slurm_values.hpp"
+#include "core/units.hpp"
+#include "output/search_report.hpp"
 
 namespace zs::cli {
 namespace {
@@ -55,6 +58,44 @@ int run_sweep(const SweepOptions& opt, std::ostream& out) {
   out << "sweep: " << r.points << " points (" << r.ok << " ok, " << r.invalid << " invalid, " << r.failed
       << " failed; " << r.resumed << " from an earlier run)\nresults: " << r.out
       << (opt.csv.empty() ? "" : " and " + opt.csv) << "\n";
+  return 0;
+}
+
+int run_search(const SearchOptions& opt, std::ostream& out) {
+  if (opt.backend != "local" && opt.backend != "slurm")
+    throw core::InputError("--backend", "", "unknown backend \"" + opt.backend + "\" (known: local, slurm)");
+  const auto objective = search::objectives().find(opt.objective);
+  if (!objective)
+    throw core::InputError("--objective", "",
+                           "unknown objective \"" + opt.objective + "\" (known: time, energy, cost, pareto)");
+  batch::SearchOptions o;
+  o.scenario = opt.scenario;
+  o.out = opt.out;
+  o.objective = *objective;
+  o.top = opt.top;
+  if (!opt.budget.empty()) {
+    try {
+      o.budget_s = core::parse_seconds(opt.budget).value();
+    } catch (const std::exception& e) {
+      throw core::InputError("--budget", "", "expected a duration such as 10min, got \"" + opt.budget + "\"");
+    }
+    if (!(o.budget_s > 0)) throw core::InputError("--budget", "", "expected a positive duration");
+  }
+  o.jobs = opt.jobs;
+  o.slurm = opt.backend == "slurm";
+  o.slurm_options = {opt.partition, opt.time_limit, opt.account, opt.sbatch_options, 0};
+  check_slurm_options(o.slurm_options);
+  o.quiet = opt.quiet;
+  o.force = opt.force;
+  o.terminal = ::isatty(2) != 0;
+  o.command = self_command();
+  o.plugins = opt.plugins;
+  o.limits = opt.limits;
+  core::DiskFileSource files;
+  const batch::SearchOutcome r = batch::run_search(files, o, std::cerr);
+  out << output::search_report_text(r.result) << "results: " << r.out
+      << "/ (search.json, report.txt, tier1.csv" << (r.result.tier2 ? ", finalists.csv" : "")
+      << (r.result.best ? ", best.scenario.json" : "") << ")\n";
   return 0;
 }
 

@@ -12,6 +12,7 @@
 #include "hw/software_stack_model.hpp"
 #include "policy/policy_catalog.hpp"
 #include "scenario/reliability_setup.hpp"
+#include "search/search_space.hpp"
 #include "topology/machine.hpp"
 #include "topology/machine_cost.hpp"
 #include "topology/optical_circuits.hpp"
@@ -55,6 +56,8 @@ struct Scenario {
   /// The facility's overhead, electricity, and capital or rent (the file's "cost"); absent: not given,
   /// and only the machine's energy is reported.
   std::optional<topology::CostSetting> cost;
+  /// What `zettasim search` may vary (the file's "search" section); absent: not given, the defaults apply.
+  std::optional<search::SearchSpace> search;
   /// Failures, checkpointing and recovery over a long horizon (`zettasim goodput`); absent: not given.
   std::optional<ReliabilitySetup> reliability;
   /// Every parameter as resolved, in the files' own keys and nesting (included files inlined, units

@@ -10,6 +10,7 @@
 #include "policy/policy_catalog.hpp"
 #include "scenario/machine_loader.hpp"
 #include "scenario/scenario_params.hpp"
+#include "scenario/search_section.hpp"
 #include "scenario/workload_builder.hpp"
 #include "topology/machine_builder.hpp"
 #include "topology/optical_circuits.hpp"
@@ -437,11 +438,18 @@ Scenario ScenarioLoader::load(const std::string& path) const {
   }
 
   const nlohmann::json resolved_policies = read_policies(root, s);
+  if (root.has("search")) {
+    auto section = root.part("search");
+    s.search = search_space(s, catalog_->policies, &section);
+    section.finish();
+    s.search->resolved = section.resolved();
+  }
   root.finish();
   s.resolved =
       resolved_configuration(s, std::move(machine.resolved), std::move(machine.derived),
                              std::move(resolved_workload), std::move(derived_workload), resolved_policies);
   if (root.has("plugins")) s.resolved["plugins"] = root.value("plugins");  // as the file lists them
+  if (s.search) s.resolved["search"] = s.search->resolved;
   return s;
 }
 

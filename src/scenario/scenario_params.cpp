@@ -5,6 +5,7 @@
 #include "policy/collective/collective_policy.hpp"
 #include "policy/placement/file_placement.hpp"
 #include "scenario/reliability_params.hpp"
+#include "search/search_space.hpp"
 #include "topology/machine_cost.hpp"
 #include "topology/optical_circuits.hpp"
 #include "topology/unit_speed_variation.hpp"
@@ -35,6 +36,9 @@ const core::ParamTable& scenario_params() {
            "cost", topology::cost_setting_params(),
            "facility overhead (PUE), electricity price, and capital from part prices or a rented rate; "
            "left out, the machine's energy only")
+           .optional(),
+       Param::object("search", search::SearchSpace::params(),
+                     "what `zettasim search` may vary of the plan and policies; left out, its defaults")
            .optional(),
        Param::list("circuit_reconfigurations", topology::circuit_reconfiguration_params(),
                    "optical circuits set up at given times; left out, none")

@@ -377,12 +377,15 @@ ParallelPlan ParallelPlan::from_params(core::ParamReader& json, const Transforme
   p.sequence_parallel = json.get<bool>("sequence_parallel");
   p.zero_stage = static_cast<uint32_t>(json.get<int64_t>("zero_stage"));
   p.recompute = json.get_choice("recompute", recomputations());
-  for (const char* key : {"recompute_method", "recompute_layers"})
-    if (json.has(key) && p.recompute != Recompute::kFull)
-      throw json.error(key, std::string(key) + " applies to full recomputation, but recompute is \"" +
-                                std::string(to_string(p.recompute)) + "\"");
   p.recompute_method = json.get_choice("recompute_method", recompute_methods());
   p.recompute_layers = static_cast<uint32_t>(json.get<int64_t>("recompute_layers"));
+  // Without full recomputation only the defaults may be written (as a resolved configuration writes them).
+  const bool method_set = p.recompute_method != RecomputeMethod::kUniform,
+             layers_set = p.recompute_layers != 1;
+  for (const auto& [key, set] : {std::pair{"recompute_method", method_set}, {"recompute_layers", layers_set}})
+    if (json.has(key) && set && p.recompute != Recompute::kFull)
+      throw json.error(key, std::string(key) + " applies to full recomputation, but recompute is \"" +
+                                std::string(to_string(p.recompute)) + "\"");
   switch (json.get_choice("gradient_dtype", gradient_dtype_settings())) {
     case GradientDtypeSetting::kAuto:
       p.gradient_dtype = p.gradients_in(model);
