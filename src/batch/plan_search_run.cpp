@@ -5,6 +5,7 @@
 #include <filesystem>
 
 #include "batch/progress_line.hpp"
+#include "batch/sweep_journal.hpp"
 #include "batch/sweep_runner.hpp"
 #include "core/atomic_file.hpp"
 #include "core/input_error.hpp"
@@ -174,7 +175,8 @@ std::string run_tier2(std::vector<Tier2Point>& points, const std::string& name, 
   for (size_t i = 0; i < points.size() && i < outcome.records.size(); ++i) {
     const nlohmann::json& r = outcome.records[i];
     search::Finalist& f = points[i].finalist;
-    f.status = r.value("status", "failed");
+    f.ran = status_of(r) == PointStatus::kOk;
+    f.status = r.value("status", "");
     f.error = r.value("error", "");
     if (r.contains("summary")) f.summary = r["summary"];
   }

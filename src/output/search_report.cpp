@@ -41,7 +41,7 @@ nlohmann::json finalist_json(const Finalist& f) {
                       {"status", f.status}};
   if (f.estimated) j["estimate"] = f.candidate.estimate.to_json();
   if (!f.error.empty()) j["error"] = f.error;
-  if (f.status == "ok") j["simulated"] = simulated_json(f.summary);
+  if (f.ran) j["simulated"] = simulated_json(f.summary);
   if (f.estimate_error) j["estimate_error"] = *f.estimate_error;
   return j;
 }
@@ -88,7 +88,7 @@ std::string finalist_row(const Finalist& f, size_t rank) {
   std::string row = column(f.reference ? "plan" : std::to_string(rank), 6);
   row += column(f.candidate.choice.describe() + (f.placement.empty() ? "" : " [" + f.placement + "]"), 78);
   row += column(f.estimated ? format_number(f.candidate.estimate.iteration_s) : "-", 10);
-  if (f.status != "ok") return row + f.status + ": " + f.error + "\n";
+  if (!f.ran) return row + f.status + ": " + f.error + "\n";
   const nlohmann::json& s = f.summary;
   row += column(format_number(s.value("iteration_time_s", 0.0)), 10);
   row += column(f.estimate_error ? signed_percent(*f.estimate_error) : "-", 8);
@@ -114,10 +114,10 @@ std::string best_text(const SearchResult& r) {
       << " per million tokens";
   o << "; limited by " << simulated_limit(b.summary) << "\n";
   for (const auto& f : r.finalists)
-    if (f.reference && f.status == "ok" && t > 0 && !b.reference)
+    if (f.reference && f.ran && t > 0 && !b.reference)
       o << "the scenario's plan: " << format_number(f.summary.value("iteration_time_s", 0.0))
-        << " s per iteration; the best plan takes "
-        << signed_percent(t / f.summary.value("iteration_time_s", 0.0) - 1) << " of its time\n";
+        << " s per iteration, which the best plan cuts by "
+        << format_number(100 * (1 - t / f.summary.value("iteration_time_s", 0.0)), "%.1f%%") << "\n";
   return o.str();
 }
 

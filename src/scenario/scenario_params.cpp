@@ -37,14 +37,14 @@ const core::ParamTable& scenario_params() {
            "facility overhead (PUE), electricity price, and capital from part prices or a rented rate; "
            "left out, the machine's energy only")
            .optional(),
-       Param::object("search", search::SearchSpace::params(),
-                     "what `zettasim search` may vary of the plan and policies; left out, its defaults")
-           .optional(),
        Param::list("circuit_reconfigurations", topology::circuit_reconfiguration_params(),
                    "optical circuits set up at given times; left out, none")
            .optional(),
        Param::object("unit_speed_variation", topology::unit_speed_variation_params(),
                      "unit-to-unit compute speed variation, drawn from the seed; left out, none")
+           .optional(),
+       Param::object("search", search::SearchSpace::params(),
+                     "what `zettasim search` may vary of the plan and policies; left out, its defaults")
            .optional()});
   return table;
 }

@@ -16,7 +16,9 @@ constexpr const char* kDerived = "derived";  ///< the configuration's part that 
 
 /// The exception a patch throws: its message (which echoes the pointer) as one line, so that a NUL or a
 /// newline in the pointer neither cuts it (what() is a C string) nor starts a second line.
-std::invalid_argument refusal(const std::string& message) { return std::invalid_argument(core::one_line(message)); }
+std::invalid_argument refusal(const std::string& message) {
+  return std::invalid_argument(core::one_line(message));
+}
 
 /// What works out the values under "/derived/KEY", for the refusal of a derived pointer.
 std::string derived_by(const std::string& key) {

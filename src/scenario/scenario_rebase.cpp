@@ -11,7 +11,10 @@ namespace {
 
 namespace fs = std::filesystem;
 
-/// The places a scenario file names another file, relative to itself; "*" stands for any key or index.
+/// Stands for any key or index in a place below.
+constexpr const char* kAnyKey = "*";
+
+/// The places a scenario file names another file, relative to itself.
 const std::vector<std::vector<std::string>>& path_places() {
   static const std::vector<std::vector<std::string>> places = {
       {"machine"},
@@ -40,7 +43,7 @@ void rebase_at(nlohmann::json& node, const std::vector<std::string>& place, size
     return;
   }
   const std::string& key = place[depth];
-  if (key == "*") {
+  if (key == kAnyKey) {
     if (node.is_object())
       for (auto& [_, child] : node.items()) rebase_at(child, place, depth + 1, from, to);
     if (node.is_array())

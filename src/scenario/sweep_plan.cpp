@@ -144,8 +144,9 @@ void check_exclusions(const SweepSpec& spec) {
       const std::string at = core::json_pointer_append("/exclude/" + std::to_string(i), axis.name);
       const nlohmann::json& value = spec.exclude[i].at(axis.name);
       if (axis.sampled)
-        throw core::InputError(spec.file, at,
-                               "axis \"" + axis.name + "\" is sampled: its values are drawn, none can be excluded");
+        throw core::InputError(
+            spec.file, at,
+            "axis \"" + axis.name + "\" is sampled: its values are drawn, none can be excluded");
       if (std::none_of(axis.values.begin(), axis.values.end(),
                        [&](const nlohmann::json& v) { return same_value(axis.kind, v, value); })) {
         std::string listed;

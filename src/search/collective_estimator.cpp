@@ -18,7 +18,11 @@ CollectiveEstimator::CollectiveEstimator(
     const topology::Machine& machine, const policy::CollectivePolicy& policy,
     const std::vector<std::unique_ptr<policy::CollectivePolicy>>& alternatives,
     policy::ProtocolSetting protocol)
-    : machine_(machine), policy_(policy), alternatives_(alternatives), contention_(machine) {
+    : machine_(machine),
+      policy_(policy),
+      alternatives_(alternatives),
+      contention_(machine),
+      routers_(machine) {
   switch (protocol) {
     case policy::ProtocolSetting::kSimple:
       protocols_ = {hw::CollectiveProtocol::kSimple};
@@ -57,7 +61,7 @@ double CollectiveEstimator::collective(workload::CollectiveKind kind, double byt
 }
 
 double CollectiveEstimator::estimate(const policy::CollectiveRequest& request) {
-  policy::RouteMeasurements routes(request);
+  policy::RouteMeasurements routes(request, &routers_);
   auto least = [&](const policy::CollectivePolicy& p) {
     std::optional<double> best;
     for (auto protocol : protocols_)
@@ -78,7 +82,7 @@ double CollectiveEstimator::estimate(const policy::CollectiveRequest& request) {
 }
 
 double CollectiveEstimator::all_to_all(const policy::CollectiveRequest& request, const GroupUnits& groups) {
-  policy::RouteMeasurements routes(request);
+  policy::RouteMeasurements routes(request, &routers_);
   const auto n = static_cast<uint32_t>(request.member_units.size());
   std::vector<uint32_t> shifts;
   const uint32_t count = std::min(n - 1, kShifts);
@@ -94,7 +98,7 @@ double CollectiveEstimator::transfer(double bytes, topology::NodeId a, topology:
   const auto key = std::make_tuple(-1, bytes, (uint64_t(a) << 32) | b, ends.size());
   if (auto it = cache_.find(key); it != cache_.end()) return it->second;
   policy::CollectiveRequest request{workload::CollectiveKind::kAllToAll, core::Bytes(bytes), ends, &machine_};
-  policy::RouteMeasurements routes(request);
+  policy::RouteMeasurements routes(request, &routers_);
   const policy::AlphaBeta& route = routes.all();
   const double seconds = route.alpha + bytes / route.bandwidth;
   cache_.emplace(key, seconds);

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "policy/collective/collective_policy.hpp"
+#include "policy/collective/route_measurements.hpp"
 #include "search/copy_contention.hpp"
 #include "topology/machine.hpp"
 #include "workload/trace.hpp"
@@ -50,6 +51,7 @@ class CollectiveEstimator {
   const std::vector<std::unique_ptr<policy::CollectivePolicy>>& alternatives_;
   std::vector<hw::CollectiveProtocol> protocols_;
   CopyContention contention_;
+  policy::RouteMeasurements::SharedRouters routers_;
   std::map<std::tuple<int, double, uint64_t, size_t>, double> cache_;
 };
 

@@ -115,8 +115,10 @@ PlanEstimator::PlanEstimator(const workload::TransformerSpec& model, const topol
 
 double PlanEstimator::memory(const ParallelPlan& plan) const {
   double most = 0;
-  for (uint32_t stage : {0u, std::min(1u, plan.pipeline_parallel - 1), plan.pipeline_parallel - 1})
+  for (uint32_t stage : {0u, plan.pipeline_parallel - 1}) {  // the first holds the most in flight
     most = std::max(most, workload::stage_footprint(model_, plan, stage).total().value());
+    if (plan.pipeline_parallel == 1) break;
+  }
   return most;
 }
 

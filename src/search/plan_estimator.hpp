@@ -66,7 +66,7 @@ class PlanEstimator {
 
   /// The HBM of the smallest unit of the job, B.
   double capacity() const { return capacity_; }
-  /// The most loaded stage's footprint (stage_footprint of the first, second and last stages), B.
+  /// The most loaded stage's footprint (stage_footprint of the first and last stages), B.
   double memory(const workload::ParallelPlan& plan) const;
   /// The estimate of a plan that fits, its collectives costed by `collectives` (one per collective
   /// policy; `policy` tells the layer-cost cache which).

@@ -54,7 +54,7 @@ void rank_finalists(SearchResult& result) {
   result.best.reset();
   for (size_t i = 0; i < result.finalists.size(); ++i) {
     Finalist& f = result.finalists[i];
-    if (f.status != "ok") continue;
+    if (!f.ran) continue;
     f.simulated_objective = simulated_objective(f.summary, result.objective);
     const double t = f.summary.value("iteration_time_s", 0.0);
     if (f.estimated && t > 0) f.estimate_error = (f.candidate.estimate.iteration_s - t) / t;

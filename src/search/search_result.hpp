@@ -17,7 +17,8 @@ struct Finalist {
   Candidate candidate;     ///< the plan and its tier-1 estimate
   bool estimated = false;  ///< whether `candidate.estimate` holds a tier-1 estimate
   std::string placement, collective;
-  std::string status;      ///< the sweep point's: "ok", "invalid" or "failed"
+  bool ran = false;        ///< whether the engine ran it (the sweep point's status is "ok")
+  std::string status;      ///< the sweep point's status, as its record names it
   std::string error;       ///< why it is not ok
   nlohmann::json summary;  ///< the engine's summary.json (ok only)
   /// The simulated figure the objective ranks by (smaller is better), when ok.

@@ -14,6 +14,14 @@ using core::Param;
 using workload::PipelineSchedule;
 using workload::Recompute;
 
+/// How routed experts split in a search section: whole on every rank, or over the tensor-parallel ranks.
+enum class ExpertTensor { kWhole, kAsTensor };
+const core::ChoiceNames<ExpertTensor>& expert_tensor_settings() {
+  static const core::ChoiceNames<ExpertTensor> names{{ExpertTensor::kWhole, "1"},
+                                                     {ExpertTensor::kAsTensor, "tensor_parallel"}};
+  return names;
+}
+
 /// Largest degree a search section may name (the plan's own bound for degrees).
 constexpr int64_t kMaxDegree = int64_t(1) << 20;
 
@@ -197,11 +205,12 @@ SearchSpace SearchSpace::read(core::ParamReader* s, const workload::TransformerS
   const uint32_t experts = model.moe ? model.moe->experts : 1;
   out.expert_parallel =
       read_degrees(s, "expert_parallel", divisors(experts, experts), divisors(experts, experts));
-  std::vector<std::string> etp_names =
-      model.moe ? std::vector<std::string>{"1", "tensor_parallel"} : std::vector<std::string>{"1"};
-  for (const auto& n : read_names(s, "expert_tensor_parallel", etp_names, {"1", "tensor_parallel"},
-                                  "expert tensor-parallel setting"))
-    out.expert_tensor_parallel.push_back(n == "1" ? 1 : 0);
+  const std::vector<ExpertTensor> etp_defaults =
+      model.moe ? std::vector<ExpertTensor>{ExpertTensor::kWhole, ExpertTensor::kAsTensor}
+                : std::vector<ExpertTensor>{ExpertTensor::kWhole};
+  for (ExpertTensor e : read_choices(s, "expert_tensor_parallel", etp_defaults, expert_tensor_settings(),
+                                     "expert tensor-parallel setting"))
+    out.expert_tensor_parallel.push_back(e == ExpertTensor::kWhole ? 1 : 0);
   out.micro_batch = read_degrees(s, "micro_batch", {1, 2, 4, 8}, divisors(base.global_batch, 1 << 20));
   out.global_batch = read_degrees(s, "global_batch", {base.global_batch}, {base.global_batch});
   out.zero_stage = read_degrees(s, "zero_stage", {0, 1, 2, 3}, {0, 1, 2, 3});

@@ -202,7 +202,7 @@ TEST_CASE("bad input: each case names the file and the JSON path") {
       {"scenario key misspelt", [](F& f, const D&) { f.scenario["polices"] = f.scenario["policies"]; },
        "scenario.json", "/polices",
        "unknown key (known keys here: kind, name, description, seed, fidelity, machine, workload, policies, "
-       "plugins, reliability, cost, circuit_reconfigurations, unit_speed_variation)"},
+       "plugins, reliability, cost, circuit_reconfigurations, unit_speed_variation, search)"},
       {"negative seed", [](F& f, const D&) { f.scenario["seed"] = -1; }, "scenario.json", "/seed",
        "expected a whole number in [0, 9223372036854775807], got -1"},
       {"collective option out of range",

@@ -187,6 +187,13 @@ TEST_CASE("impossible plans name the constraint that failed") {
   CHECK(error_of(j, model()) ==
         "s.json: /workload/recompute_layers: recompute_layers applies to full recomputation, but recompute "
         "is \"none\"");
+  j["recompute_layers"] = 1;  // the defaults, as a resolved configuration writes them, are accepted
+  j["recompute_method"] = "uniform";
+  CHECK(error_of(j, model()) == "(no error)");
+  j["recompute_method"] = "block";
+  CHECK(error_of(j, model()) ==
+        "s.json: /workload/recompute_method: recompute_method applies to full recomputation, but recompute "
+        "is \"none\"");
 }
 
 namespace {

@@ -58,8 +58,20 @@ AlphaBeta& AlphaBeta::done() {
   return *this;
 }
 
-RouteMeasurements::RouteMeasurements(const CollectiveRequest& request)
-    : request_(request), shared_routes_(machine_of(request), topology::PathSelection::kEcmpHash) {}
+RouteMeasurements::RouteMeasurements(const CollectiveRequest& request, SharedRouters* shared)
+    : request_(request), shared_(shared) {
+  if (shared != nullptr) {
+    machine_of(request);  // the same check
+    step_routes_ = &shared->ecmp;
+  } else {
+    step_routes_ = &own_routes_.emplace(machine_of(request), topology::PathSelection::kEcmpHash);
+  }
+}
+
+topology::Router& RouteMeasurements::lowest_id(std::optional<topology::Router>& local) const {
+  if (shared_ != nullptr) return shared_->lowest;
+  return local.emplace(*request_.machine, topology::PathSelection::kLowestId, 1);
+}
 
 const AlphaBeta& RouteMeasurements::all() {
   if (!all_) all_ = among(every_member(request_));
@@ -87,7 +99,8 @@ const std::vector<AlphaBeta>& RouteMeasurements::recursive_rounds() {
       continue;
     }
     AlphaBeta ab;
-    topology::Router router(*request_.machine, topology::PathSelection::kLowestId, 1);
+    std::optional<topology::Router> local;
+    topology::Router& router = lowest_id(local);
     const uint32_t stride = std::max<uint32_t>(1, p / 16);
     for (uint32_t i = 0; i < p; i += stride)
       ab.include(*request_.machine, router, request_.member_units[i], request_.member_units[i ^ distance]);
@@ -127,7 +140,7 @@ AlphaBeta RouteMeasurements::step(const std::vector<std::pair<uint32_t, uint32_t
     const auto src = request_.member_units[i], dst = request_.member_units[j];
     auto& route = directions.emplace_back();
     if (src == dst) continue;
-    const topology::Route links{shared_routes_.route(src, dst)};
+    const topology::Route links{step_routes_->route(src, dst)};
     ab.include_latency(machine, links.links);
     route = topology::route_directions(machine.topology, src, links.links);
     for (uint32_t d : route) ++crossings[d];
@@ -140,7 +153,8 @@ AlphaBeta RouteMeasurements::step(const std::vector<std::pair<uint32_t, uint32_t
 
 AlphaBeta RouteMeasurements::among(const std::vector<uint32_t>& members) const {
   AlphaBeta ab;
-  topology::Router router(*request_.machine, topology::PathSelection::kLowestId, 1);
+  std::optional<topology::Router> local;
+  topology::Router& router = lowest_id(local);
   const auto root = request_.member_units[members.front()];
   for (size_t m = 1; m < members.size(); ++m)
     ab.include(*request_.machine, router, request_.member_units[members[m]], root);

@@ -57,8 +57,17 @@ inline constexpr size_t kSharedRouteMembers = 1024;
 /// policy routes each pattern once however many candidates it weighs. Not shared between threads.
 class RouteMeasurements {
  public:
-  /// Throws std::invalid_argument when the request names no machine.
-  explicit RouteMeasurements(const CollectiveRequest& request);
+  /// Routers kept between requests on one machine (a router's construction and maps dominate on large
+  /// machines): the ECMP routes step() measures and the lowest-id routes the others measure.
+  struct SharedRouters {
+    explicit SharedRouters(const topology::Machine& machine)
+        : ecmp(machine, topology::PathSelection::kEcmpHash),
+          lowest(machine, topology::PathSelection::kLowestId) {}
+    topology::Router ecmp, lowest;
+  };
+  /// Throws std::invalid_argument when the request names no machine. `shared`: routers of the request's
+  /// machine to route with instead of the request's own (they must outlive this object).
+  explicit RouteMeasurements(const CollectiveRequest& request, SharedRouters* shared = nullptr);
   const CollectiveRequest& request() const { return request_; }
 
   /// The slowest route latency and narrowest route bandwidth from any member to member 0 (one route
@@ -95,7 +104,12 @@ class RouteMeasurements {
 
  private:
   const CollectiveRequest& request_;
-  topology::Router shared_routes_;  ///< the ECMP routes of every step(): one router's maps serve them all
+  /// The ECMP routes of every step(): one router's maps serve them all (the shared one, or its own).
+  std::optional<topology::Router> own_routes_;
+  topology::Router* step_routes_;
+  SharedRouters* shared_;
+  /// A lowest-id router: the shared one, or `local` made for the caller.
+  topology::Router& lowest_id(std::optional<topology::Router>& local) const;
   std::optional<AlphaBeta> all_, ring_;
   std::optional<std::vector<AlphaBeta>> rounds_;
   std::optional<std::vector<std::vector<uint32_t>>> domains_;

@@ -1,0 +1,91 @@
+// `zettasim search` on the default scenario: the finalists and the scenario's own plan through the engine as
+// sweep points, the results folder, the best plan as a scenario file that runs to the finalist's figures,
+// and a rerun that resumes from the journal to the same result.
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <iostream>
+
+#include "batch/plan_search_run.hpp"
+#include "study/scenario_simulation.hpp"
+#include "support/default_scenario.hpp"
+#include "support/run_cli.hpp"
+
+using namespace zs;
+
+namespace {
+
+batch::SearchOptions options(const std::string& scenario, const std::string& out) {
+  batch::SearchOptions o;
+  o.scenario = scenario;
+  o.out = out;
+  o.top = 2;
+  o.jobs = 2;
+  o.quiet = true;
+  o.command = {ZS_ZETTASIM, {"sweep-point"}};
+  return o;
+}
+
+nlohmann::json without_wall_time(nlohmann::json j) {
+  j["space"].erase("tier1_seconds");
+  return j;
+}
+
+}  // namespace
+
+TEST_CASE("a search runs its finalists and the scenario's plan, writes its folder and resumes to the same") {
+  test::TempDir dir;
+  test::default_scenario_with(dir, "s.json", [](nlohmann::json&) {});
+  const std::string out = dir.file("found");
+  const batch::SearchOutcome r =
+      batch::run_search(core::DiskFileSource(), options(dir.file("s.json"), out), std::cerr);
+  REQUIRE(r.result.tier2);
+  REQUIRE(r.result.finalists.size() == 3);  // the scenario's own plan, then the two best estimates
+  CHECK(r.result.finalists[0].reference);
+  for (const auto& f : r.result.finalists) {
+    CHECK(f.status == "ok");
+    CHECK(f.estimate_error.has_value());
+    CHECK(std::abs(*f.estimate_error) < 0.1);  // the data-parallel 1.3B GPT on NVLink: within a few %
+  }
+  for (const char* file : {"search.json", "report.txt", "tier1.csv", "finalists.csv", "best.scenario.json"})
+    CHECK(std::filesystem::is_regular_file(std::filesystem::path(out) / file));
+  REQUIRE(r.result.best);
+  const auto& best = r.result.finalists[*r.result.best];
+  // The best plan's scenario file, as `run` loads it, simulates to the figures the search reports.
+  const scenario::Scenario again =
+      scenario::ScenarioLoader(core::DiskFileSource()).load(out + "/best.scenario.json");
+  CHECK(study::simulate_scenario(again).replay.iteration_time.value() ==
+        best.summary["iteration_time_s"].get<double>());
+  // A second run takes every point from the journal and finds the same.
+  const std::string first = test::read_text(out + "/search.json");
+  const batch::SearchOutcome rerun =
+      batch::run_search(core::DiskFileSource(), options(dir.file("s.json"), out), std::cerr);
+  CHECK(without_wall_time(nlohmann::json::parse(test::read_text(out + "/search.json"))) ==
+        without_wall_time(nlohmann::json::parse(first)));
+}
+
+TEST_CASE("search refuses what it cannot do with one line and exit code 2") {
+  test::TempDir dir;
+  test::default_scenario_with(dir, "s.json", [](nlohmann::json&) {});
+  auto run = [&](std::vector<std::string> args) {
+    args.insert(args.begin(),
+                {"search", dir.file("s.json"), "--top", "0", "--quiet", "--out", dir.file("o")});
+    return test::run_cli(args);
+  };
+  auto r = run({"--objective", "fastest"});
+  CHECK(r.code == 2);
+  CHECK(r.err ==
+        "zettasim: error: --objective: unknown objective \"fastest\" (known: time, energy, cost, pareto)\n");
+  r = run({"--budget", "soon"});
+  CHECK(r.code == 2);
+  CHECK(r.err == "zettasim: error: --budget: expected a duration such as 10min, got \"soon\"\n");
+  test::default_scenario_with(dir, "bad.json", [](nlohmann::json&) {});
+  nlohmann::json bad = nlohmann::json::parse(test::read_text(dir.file("bad.json")));
+  bad["search"] = {{"pipeline_parallel", {{"min", 64}}}};
+  dir.write("bad.json", bad.dump());
+  r = test::run_cli({"search", dir.file("bad.json"), "--top", "0", "--quiet", "--out", dir.file("o2")});
+  CHECK(r.code == 2);
+  CHECK(r.err.starts_with("zettasim: error: " + dir.file("bad.json") +
+                          ": /search/pipeline_parallel: no value in [64,"));
+  CHECK(r.err.find('\n') == r.err.size() - 1);
+}
