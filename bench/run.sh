@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Prints the benchmark tables of docs/benchmarks.md; each case in its own process so that
-# peak memory is per case. Usage: bench/run.sh [BUILD_DIR] [MAX_UNITS] [platform|collectives|headline|timeline|progress|sweep|all]
+# peak memory is per case. Usage: bench/run.sh [BUILD_DIR] [MAX_UNITS] [platform|collectives|headline|timeline|progress|sweep|search|all]
 set -euo pipefail
 build=${1:-build}
 max=${2:-524288}
@@ -135,4 +135,27 @@ PY
   python3 -c "import sys; t0, t1, t2 = map(float, sys.argv[1:]); r, s = t1 - t0, t2 - t1
 print(f'| 200 | 2 | {r:.1f} | {s:.1f} | {s / (r / 2):.2f} |')" "$t0" "$t1" "$t2"
   rm -rf "$out"
+fi
+if [ "$what" = search ] || [ "$what" = all ]; then
+  # `zettasim search` on the moe-10t scenarios: tier 1 alone (--top 0), then with 16 finalists run one at a
+  # time (--jobs 1, so that the engine's share is the finalists' own run times).
+  echo
+  echo "| scenario | finalists | candidates | estimated | probe traces | tier 1 (s) | candidates/s | wall (s) | peak RSS (GiB) |"
+  echo "|---|---|---|---|---|---|---|---|---|"
+  for case in "moe-10t-16k 0" "moe-10t-16k 16" "moe-10t-512k 0"; do
+    set -- $case
+    [ "$1" != moe-10t-512k ] || [ "$max" -ge 524288 ] || continue
+    out=$(mktemp -d)
+    /usr/bin/time -f "%e %M" -o "$out/time" "$build/bin/zettasim" search "scenarios/$1.json" --top "$2" --jobs 1 \
+      --out "$out/s" --quiet > /dev/null
+    read -r wall rss < "$out/time"
+    /usr/bin/python3 - "$1" "$2" "$wall" "$rss" "$out/s/search.json" <<'PY'
+import json, sys
+name, top, wall, rss, path = sys.argv[1], sys.argv[2], float(sys.argv[3]), float(sys.argv[4]), sys.argv[5]
+s = json.load(open(path))["space"]
+print(f"| {name} | {top} | {s['candidates']:,} | {s['estimated']:,} | {s['probe_traces']:,} | {s['tier1_seconds']:.1f} | "
+      f"{s['candidates'] / s['tier1_seconds']:,.0f} | {wall:.1f} | {rss / 1024 / 1024:.2f} |")
+PY
+    rm -rf "$out"
+  done
 fi

@@ -20,6 +20,7 @@
 #include <sstream>
 #include <string>
 
+#include "batch/plan_search_run.hpp"
 #include "batch/sweep_runner.hpp"
 #include "core/fidelity.hpp"
 #include "core/file_name.hpp"
@@ -40,6 +41,7 @@
 #include "plugin/scenario_with_plugins.hpp"
 #include "scenario/scenario_loader.hpp"
 #include "scenario/scenario_patch.hpp"
+#include "output/search_report.hpp"
 #include "scenario/sweep_value.hpp"
 #include "study/goodput_study.hpp"
 #include "study/placement_study.hpp"
@@ -315,6 +317,33 @@ Files sweep(const std::string& spec, const std::string& out, unsigned jobs, cons
   });
 }
 
+/// A plan search as `zettasim search` runs it (its finalists processes of `executable`), coordinated from a
+/// child process. Returns the results folder's path, search.json and report.txt.
+Files search_plans(const std::string& scenario_path, const std::string& out, const std::string& objective, size_t top,
+             unsigned jobs, const std::string& executable, bool force) {
+  const auto parsed = search::objectives().find(objective);
+  if (!parsed)
+    throw core::InputError("objective", "",
+                           "unknown objective \"" + objective + "\" (known: time, energy, cost, pareto)");
+  return in_child([&] {
+    batch::SearchOptions o;
+    o.scenario = scenario_path;
+    o.out = out;
+    o.objective = *parsed;
+    o.top = top;
+    o.jobs = jobs;
+    o.force = force;
+    o.quiet = true;
+    o.command = {executable, {"sweep-point"}};
+    core::DiskFileSource files;
+    std::ostringstream progress;
+    const batch::SearchOutcome r = batch::run_search(files, o, progress);
+    return Files{{"out", r.out},
+                 {"search.json", output::search_json(r.result).dump()},
+                 {"report.txt", output::search_report_text(r.result)}};
+  });
+}
+
 /// The trace an input stands for (a trace file, a scenario, a Chakra prefix, or a model file with
 /// `plan_json` a plan as a scenario's workload gives it): "trace.json" (zettasim's trace format),
 /// "report.txt" (what `zettasim trace inspect` prints) and "imported" (what a Chakra import assumed, or
@@ -417,4 +446,6 @@ PYBIND11_MODULE(_zettasim, m) {
   m.def("place", &place, py::arg("scenario"), py::arg("policies"), py::arg("sample") = 1024);
   m.def("sweep", &sweep, py::arg("spec"), py::arg("out"), py::arg("jobs"), py::arg("executable"),
         py::arg("resume"), py::arg("force"));
+  m.def("search", &search_plans, py::arg("scenario"), py::arg("out"), py::arg("objective"), py::arg("top"),
+        py::arg("jobs"), py::arg("executable"), py::arg("force"));
 }

@@ -22,7 +22,7 @@ from typing import Any, Dict, Mapping, Optional, Union
 from . import _zettasim, trace
 from ._errors import InputError
 
-__all__ = ["InputError", "Scenario", "Machine", "Model", "Workload", "Result", "GoodputResult", "Plan", "run", "goodput", "place", "plan", "sweep", "trace",
+__all__ = ["InputError", "Scenario", "Machine", "Model", "Workload", "Result", "GoodputResult", "Plan", "run", "goodput", "place", "plan", "sweep", "search", "trace",
            "__version__"]
 __version__: str = _zettasim.__version__
 
@@ -392,6 +392,41 @@ def sweep(spec: Union[PathLike, Mapping[str, Any], None] = None, out: Optional[P
             os.remove(written)
     table = pd.read_csv(io.StringIO(files["csv"]), float_precision="round_trip")
     table.attrs["file"] = files["out"]
+    return table
+
+
+def search(scenario: Union[Scenario, PathLike], objective: str = "time", top: int = 16, out: Optional[PathLike] = None,
+           jobs: int = 0, force: bool = False):
+    """Searches the plans of a scenario's job as ``zettasim search`` does (tier 1's estimates, the best ``top``
+    and the scenario's own plan through the engine, each a process; ``jobs`` at once, 0: one per core) and
+    returns the plans as a pandas DataFrame: tier 1's best, one row each with its estimate, and for those that
+    ran through the engine their simulated figures and the estimate's error. The results folder (``out``,
+    default results/NAME-search) is in ``.attrs["folder"]``, search.json's content in ``.attrs["search"]``
+    and the report in ``.attrs["report"]``."""
+    import pandas as pd
+
+    if isinstance(scenario, Scenario):
+        if scenario._loaded.overlay:
+            raise ValueError("search() needs a scenario read from its file: one built from a dict or changed by "
+                             "with_ has no file the finalists can read")
+        scenario = scenario.path
+    files = _zettasim.search(os.path.abspath(os.fspath(scenario)), os.fspath(out) if out else "", objective, top,
+                             jobs, _zettasim_command(), force)
+    found = json.loads(files["search.json"])
+    rows = []
+    simulated = {json.dumps(f["workload"], sort_keys=True): f for f in found["finalists"] if not f["reference"]}
+    for rank, c in enumerate(found["tier1"], 1):
+        row = {"tier1_rank": rank, "plan": c["plan"], **c["workload"],
+               **{"estimated_" + k: v for k, v in c["estimate"].items()}}
+        f = simulated.get(json.dumps(c["workload"], sort_keys=True))
+        if f is not None and "simulated" in f:
+            row.update({"simulated_" + k: v for k, v in f["simulated"].items() if not isinstance(v, dict)})
+            row["estimate_error"] = f.get("estimate_error")
+        rows.append(row)
+    table = pd.DataFrame(rows)
+    table.attrs["folder"] = files["out"]
+    table.attrs["search"] = found
+    table.attrs["report"] = files["report.txt"]
     return table
 
 

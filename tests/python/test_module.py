@@ -294,6 +294,29 @@ class TheOtherCommands(InSourceTree):
         pandas.testing.assert_frame_equal(by_dict, expected)
         self.assertEqual([f for f in os.listdir(self.tmp.name) if f.startswith(".zettasim-")], [])  # removed
 
+    def test_search(self):
+        out = os.path.join(self.tmp.name, "cli-search")
+        r = cli("search", os.path.join(SOURCE, "scenarios/default.json"), "--top", "2", "--out", out, "--quiet")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        with open(os.path.join(out, "search.json")) as f:
+            expected = json.load(f)
+        table = zettasim.search(os.path.join(SOURCE, "scenarios/default.json"), top=2,
+                                out=os.path.join(self.tmp.name, "py-search"))
+        found = table.attrs["search"]
+        self.assertEqual(found["finalists"], expected["finalists"])
+        self.assertEqual(len(table), len(expected["tier1"]))
+        self.assertEqual(list(table.plan[:2]), [c["plan"] for c in expected["tier1"][:2]])
+        # The two finalists carry their simulated time and the estimate's error; the rest only estimates.
+        ran = table.dropna(subset=["simulated_iteration_time_s"])
+        self.assertEqual(list(ran.tier1_rank), [1, 2])
+        for _, row in ran.iterrows():
+            self.assertAlmostEqual(row.estimate_error,
+                                   (row.estimated_iteration_time_s - row.simulated_iteration_time_s)
+                                   / row.simulated_iteration_time_s)
+        with self.assertRaises(zettasim.InputError):
+            zettasim.search(os.path.join(SOURCE, "scenarios/default.json"), objective="fastest", top=0,
+                            out=os.path.join(self.tmp.name, "bad"))
+
 
 class Traces(InSourceTree):
     """zettasim.trace gives what zettasim trace gen, inspect and export-chakra give."""
