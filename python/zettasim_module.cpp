@@ -33,6 +33,7 @@
 #include "output/output_formats.hpp"
 #include "output/placement_report.hpp"
 #include "output/run_record.hpp"
+#include "output/search_report.hpp"
 #include "output/time_series.hpp"
 #include "output/timeline_json.hpp"
 #include "output/trace_report.hpp"
@@ -41,7 +42,6 @@
 #include "plugin/scenario_with_plugins.hpp"
 #include "scenario/scenario_loader.hpp"
 #include "scenario/scenario_patch.hpp"
-#include "output/search_report.hpp"
 #include "scenario/sweep_value.hpp"
 #include "study/goodput_study.hpp"
 #include "study/placement_study.hpp"
@@ -319,8 +319,8 @@ Files sweep(const std::string& spec, const std::string& out, unsigned jobs, cons
 
 /// A plan search as `zettasim search` runs it (its finalists processes of `executable`), coordinated from a
 /// child process. Returns the results folder's path, search.json and report.txt.
-Files search_plans(const std::string& scenario_path, const std::string& out, const std::string& objective, size_t top,
-             unsigned jobs, const std::string& executable, bool force) {
+Files search_plans(const std::string& scenario_path, const std::string& out, const std::string& objective,
+                   size_t top, unsigned jobs, const std::string& executable, bool force) {
   const auto parsed = search::objectives().find(objective);
   if (!parsed)
     throw core::InputError("objective", "",
@@ -373,8 +373,8 @@ uint64_t export_chakra(const std::string& input, const std::string& out_dir, con
                            "the trace name " + core::quoted_for_message(read.trace.name) +
                                " is used for the Chakra file names and must be " + core::kFileNameRule +
                                ", got " + *problem);
-  return output::write_chakra_folder(read.trace, out_dir, force ? core::Replace::kForce : core::Replace::kOwnOutput,
-                                     read.compute_time);
+  return output::write_chakra_folder(
+      read.trace, out_dir, force ? core::Replace::kForce : core::Replace::kOwnOutput, read.compute_time);
 }
 
 /// A machine file (kind "machine", or a scenario's machine) as its resolved configuration: models inlined,

@@ -15,6 +15,7 @@
 #include "plugin/scenario_with_plugins.hpp"
 #include "scenario/scenario_rebase.hpp"
 #include "scenario/search_section.hpp"
+#include "workload/megatron_arguments.hpp"
 
 namespace zs::batch {
 namespace {
@@ -215,7 +216,14 @@ SearchOutcome run_search(const core::FileSource& files, const SearchOptions& o, 
       s.search ? *s.search : scenario::search_space(s, catalog.policies, nullptr);
   const fs::path out = output::results_folder(o.out, s.name + "-search", o.force);
   std::optional<workload::StackCosts> stack;
-  const search::SearchInputs in = inputs_of(s, catalog, files, stack);
+  search::SearchInputs in = inputs_of(s, catalog, files, stack);
+  if (o.megatron_expressible) {
+    const size_t own = workload::megatron_command(*s.megatron).unmapped.size();
+    in.admissible = [&s, own](const workload::ParallelPlan& plan) {
+      return workload::megatron_command({s.megatron->model, plan}).unmapped.size() <= own;
+    };
+    in.admissible_rule = "Megatron-LM's arguments";
+  }
 
   SearchOutcome outcome;
   outcome.out = out.string();

@@ -29,6 +29,9 @@ struct SearchOptions {
   PointCommand command;        ///< how a finalist's process is started (`zettasim sweep-point`)
   std::vector<std::string> plugins;
   scenario::LoadLimits limits;
+  /// Only plans whose Megatron-LM arguments say all the plan says (what `zettasim plan` writes for them
+  /// leaves out nothing the scenario's own plan does not): the search a planner runs.
+  bool megatron_expressible = false;
 };
 
 struct SearchOutcome {

@@ -354,6 +354,12 @@ Command add_plan(CLI::App& app) {
   plan->add_flag(
       "--predict", opt->predict,
       "Also simulate the plan: iteration time, MFU, memory, exposed communication, ETTR, --save-interval");
+  plan->add_flag("--search", opt->search,
+                 "First search the job's plans (zettasim search with its defaults, into "
+                 "results/<scenario name>-search) and plan the best one");
+  plan->add_option("--search-top", opt->search_top,
+                   "With --search: finalists run through the engine (default 16)")
+      ->check(CLI::Range(size_t(1), size_t(4096)));
   plan->add_option("--partition", opt->plan.partition, "Slurm partition (default: the cluster's default)");
   plan->add_option("--time", opt->plan.time_limit, "Slurm time limit, as sbatch --time takes it");
   plan->add_option("--job-name", opt->plan.job_name, "Slurm job name")->capture_default_str();

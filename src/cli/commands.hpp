@@ -81,6 +81,10 @@ struct PlanOptions {
   FolderOptions folder;  ///< default results/<scenario name>-plan
   planner::PlanOptions plan;
   bool predict = false;  ///< also simulate the plan (the engine)
+  /// First search the job's plans (`zettasim search` with its defaults, into results/<name>-search) and
+  /// plan the best one.
+  bool search = false;
+  size_t search_top = 16;  ///< the search's finalists
   scenario::LoadLimits limits;
 };
 /// A real job's folder: hostfile, ranks.json, launch.sbatch and plan.json.

@@ -1,12 +1,18 @@
 // `zettasim plan`: a real job's layout from the policy library, and with --predict the engine's figures.
 #include <cstdio>
+#include <filesystem>
+#include <iostream>
 
+#include <unistd.h>
+
+#include "batch/plan_search_run.hpp"
 #include "cli/commands.hpp"
 #include "core/file_source.hpp"
 #include "core/input_error.hpp"
 #include "core/units.hpp"
 #include "output/results_folder.hpp"
 #include "output/run_record.hpp"
+#include "output/search_report.hpp"
 #include "planner/job_plan.hpp"
 #include "planner/plan_folder.hpp"
 #include "plugin/scenario_with_plugins.hpp"
@@ -58,13 +64,35 @@ nlohmann::json predict(const scenario::Scenario& s, const planner::JobPlan& plan
   return p;
 }
 
+/// The scenario of the best plan `zettasim search` finds for `scenario` (its defaults, the results in
+/// results/<name>-search); what the search prints goes to `out` unless quiet.
+std::string searched_scenario(const PlanOptions& opt, std::ostream& out) {
+  batch::SearchOptions o;
+  o.scenario = opt.scenario;
+  o.top = opt.search_top;
+  o.megatron_expressible = true;
+  o.quiet = opt.folder.quiet;
+  o.terminal = ::isatty(2) != 0;
+  o.command = {std::filesystem::read_symlink("/proc/self/exe").string(), {"sweep-point"}};
+  o.plugins = opt.plugins;
+  o.limits = opt.limits;
+  const batch::SearchOutcome r = batch::run_search(core::DiskFileSource(), o, std::cerr);
+  if (!r.result.best)
+    throw core::InputError(
+        opt.scenario, "",
+        "the search found no plan that ran through the engine (see " + r.out + "/report.txt)");
+  if (!opt.folder.quiet) out << output::search_report_text(r.result) << "\n";
+  return r.out + "/best.scenario.json";
+}
+
 }  // namespace
 
 int run_plan(const PlanOptions& opt, std::ostream& out) {
   core::DiskFileSource files;
   scenario::Catalog catalog;
   plugin::load_plugins(opt.plugins, catalog);
-  scenario::Scenario s = plugin::load_scenario(files, opt.scenario, catalog, opt.limits);
+  const std::string path = opt.search ? searched_scenario(opt, out) : opt.scenario;
+  scenario::Scenario s = plugin::load_scenario(files, path, catalog, opt.limits);
   planner::make_nccl_job(s);
   const auto dir = output::results_folder(opt.folder.out_dir, s.name + "-plan", opt.folder.force);
   planner::JobPlan plan = planner::make_job_plan(s, opt.plan, catalog.policies);

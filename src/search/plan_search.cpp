@@ -192,6 +192,11 @@ Tier1Result run_tier1(const SearchInputs& in, const SearchSpace& space, Objectiv
       ++out.refused_by[refused_key(e)];
       return true;
     }
+    if (in.admissible && !in.admissible(plan)) {
+      ++out.refused;
+      ++out.refused_by[in.admissible_rule];
+      return true;
+    }
     if (estimator.memory(plan) > estimator.capacity()) {
       ++out.too_large;
       return true;

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -37,6 +38,10 @@ struct SearchInputs {
   const topology::CostSetting* cost = nullptr;  ///< nullptr: no cost section
   const policy::PolicyCatalog* policies = nullptr;
   policy::CollectiveOptions collective_options;
+  /// A further rule a plan must meet to be a candidate, with its name in refusals (Tier1Result::refused_by);
+  /// none: every plan the generator accepts.
+  std::function<bool(const workload::ParallelPlan&)> admissible;
+  std::string admissible_rule;
 };
 
 struct Candidate {

@@ -10,6 +10,8 @@
 #include "study/scenario_simulation.hpp"
 #include "support/default_scenario.hpp"
 #include "support/run_cli.hpp"
+#include "support/run_zettasim.hpp"
+#include "support/source_file.hpp"
 
 using namespace zs;
 
@@ -88,4 +90,23 @@ TEST_CASE("search refuses what it cannot do with one line and exit code 2") {
   CHECK(r.err.starts_with("zettasim: error: " + dir.file("bad.json") +
                           ": /search/pipeline_parallel: no value in [64,"));
   CHECK(r.err.find('\n') == r.err.size() - 1);
+}
+
+TEST_CASE("zettasim plan --search plans the best plan the search found for the job") {
+  test::TempDir dir;
+  const std::string scenario = test::source_file("scenarios/planner/gpt3-1.3b-hgx-h100-4node.json");
+  const auto r = test::run_zettasim(
+      dir, {"plan", scenario, "--search", "--search-top", "1", "--quiet", "--out", dir.file("plan")});
+  REQUIRE(r.code == 0);
+  // The search's results sit in results/<name>-search of the working folder; the plan is of its best.
+  const nlohmann::json found =
+      nlohmann::json::parse(test::read_text("results/gpt3-1.3b-hgx-h100-4node-search/search.json"));
+  const nlohmann::json& best = found["finalists"][found["best"].get<size_t>()];
+  const std::string sbatch = test::read_text(dir.file("plan") + "/launch.sbatch");
+  CHECK(sbatch.find("--tensor-model-parallel-size " +
+                    std::to_string(best["workload"]["tensor_parallel"].get<int>())) != std::string::npos);
+  CHECK(sbatch.find("--micro-batch-size " + std::to_string(best["workload"]["micro_batch"].get<int>())) !=
+        std::string::npos);
+  std::filesystem::remove_all("results/gpt3-1.3b-hgx-h100-4node-search");
+  std::filesystem::remove_all("results/gpt3-1.3b-hgx-h100-4node-search.tier2");
 }
