@@ -95,3 +95,12 @@ TEST_CASE("a choice made of the scenario's own plan gives that plan back") {
   const auto choice = search::choice_of(d.s.megatron->plan, 0);
   CHECK(search::plan_of(d.in, choice).describe() == d.s.megatron->plan.describe());
 }
+
+TEST_CASE("a time budget stops tier 1 and says so") {
+  DefaultSearch d;
+  const search::Tier1Result r = search::run_tier1(d.in, d.space, search::Objective::kTime, 16, 1e-9, nullptr);
+  CHECK(r.budget_reached);
+  CHECK(r.candidates == 1);  // the budget is looked at every 256 candidates, the first included
+  CHECK(r.estimated == 0);
+  CHECK(!d.run(search::Objective::kTime).budget_reached);
+}
