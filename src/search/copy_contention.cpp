@@ -4,6 +4,12 @@
 #include <algorithm>
 
 namespace zs::search {
+namespace {
+
+/// The most transfers of the other groups one drain routes (more groups are sampled fewer, and weighted).
+constexpr size_t kRoutedTransfers = size_t(1) << 18;
+
+}  // namespace
 uint64_t hash_of(const GroupUnits& g) {
   uint64_t h = 0xcbf29ce484222325ull;
   auto mix = [&](uint64_t v) { h = (h ^ v) * 0x100000001b3ull; };
@@ -50,10 +56,16 @@ std::pair<double, double> CopyContention::drain(const GroupUnits& groups,
   const std::vector<uint32_t> own = touched_;
   double alone = 0;
   for (uint32_t d : own) alone = std::max(alone, load_[d] / bandwidth_[d]);
-  for (const auto& other : groups.others)
+  // At most kRoutedTransfers routed for the other groups: fewer of them, each weighted for the rest.
+  const size_t per_group = n * shifts.size();
+  const size_t routed = std::clamp<size_t>(kRoutedTransfers / per_group, 1, std::max<size_t>(1, groups.others.size()));
+  const size_t used = std::min(routed, groups.others.size());
+  const double weight = used == 0 ? 0.0 : groups.weight * double(groups.others.size()) / double(used);
+  for (size_t g = 0; g < used; ++g) {
+    const auto& other = groups.others[g * groups.others.size() / used];
     for (uint32_t shift : shifts)
-      for (size_t i = 0; i < other.size(); ++i)
-        add_route(other[i], other[(i + shift) % other.size()], groups.weight);
+      for (size_t i = 0; i < other.size(); ++i) add_route(other[i], other[(i + shift) % other.size()], weight);
+  }
   double with = alone;  // where the first group and the others cross: their sum
   for (uint32_t d : own) with = std::max(with, load_[d] / bandwidth_[d]);
   for (uint32_t d : touched_) load_[d] = 0.0;

@@ -27,7 +27,8 @@ uint64_t hash_of(const GroupUnits& groups);
 
 /// The bottleneck-link model of one step of a pattern run by every group at once: each transfer routed as
 /// the engine routes it (per-connection ECMP), the bytes of the sampled other groups weighted onto the
-/// link directions they cross. The step's drain time is the busiest direction the first group crosses,
+/// link directions they cross (at most 2^18 of their transfers routed: beyond, fewer groups, evenly
+/// spread, each weighted for more). The step's drain time is the busiest direction the first group crosses,
 /// its load over its bandwidth: alone, and with the other groups.
 class CopyContention {
  public:
