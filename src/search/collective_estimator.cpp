@@ -45,12 +45,13 @@ double CollectiveEstimator::collective(workload::CollectiveKind kind, double byt
   if (units.size() < 2 || bytes <= 0) return 0.0;
   const auto key = std::make_tuple(int(kind), bytes, groups.hash, units.size());
   if (auto it = cache_.find(key); it != cache_.end()) return it->second;
-  policy::CollectiveRequest request{kind, core::Bytes(bytes), units, &machine_};
+  Measured& m = measured(kind, groups);
+  m.request.bytes = core::Bytes(bytes);  // the routes measured do not depend on the size
   double seconds = 0;
   if (kind == workload::CollectiveKind::kAllToAll) {
-    seconds = all_to_all(request, groups);
+    seconds = all_to_all(m, groups);
   } else {
-    seconds = estimate(request);
+    seconds = estimate(m);
     const double n = double(units.size());
     const double steps = kind == workload::CollectiveKind::kAllReduce ? 2 * (n - 1) : n - 1;
     const auto [alone, with] = contention_.drain(groups, {1});
@@ -60,8 +61,19 @@ double CollectiveEstimator::collective(workload::CollectiveKind kind, double byt
   return seconds;
 }
 
-double CollectiveEstimator::estimate(const policy::CollectiveRequest& request) {
-  policy::RouteMeasurements routes(request, &routers_);
+CollectiveEstimator::Measured& CollectiveEstimator::measured(workload::CollectiveKind kind, const GroupUnits& groups) {
+  auto& slot = measured_[std::make_tuple(int(kind), groups.hash, groups.first.size())];
+  if (!slot) {
+    slot = std::make_unique<Measured>();
+    slot->request = policy::CollectiveRequest{kind, core::Bytes(0.0), groups.first, &machine_};
+    slot->routes.emplace(slot->request, &routers_);
+  }
+  return *slot;
+}
+
+double CollectiveEstimator::estimate(Measured& m) {
+  const policy::CollectiveRequest& request = m.request;
+  policy::RouteMeasurements& routes = *m.routes;
   auto least = [&](const policy::CollectivePolicy& p) {
     std::optional<double> best;
     for (auto protocol : protocols_)
@@ -81,15 +93,14 @@ double CollectiveEstimator::estimate(const policy::CollectiveRequest& request) {
   return (n - 1) * all.alpha + (n - 1) / n * request.bytes.value() / all.bandwidth;
 }
 
-double CollectiveEstimator::all_to_all(const policy::CollectiveRequest& request, const GroupUnits& groups) {
-  policy::RouteMeasurements routes(request, &routers_);
-  const auto n = static_cast<uint32_t>(request.member_units.size());
+double CollectiveEstimator::all_to_all(Measured& m, const GroupUnits& groups) {
+  const auto n = static_cast<uint32_t>(m.request.member_units.size());
   std::vector<uint32_t> shifts;
   const uint32_t count = std::min(n - 1, kShifts);
   for (uint32_t k = 0; k < count; ++k)
     shifts.push_back(1 + static_cast<uint32_t>(uint64_t(k) * (n - 1) / count));
   const double with = contention_.drain(groups, shifts).second;
-  return routes.all().alpha + with * request.bytes.value() / n * double(n - 1) / double(count);
+  return m.routes->all().alpha + with * m.request.bytes.value() / n * double(n - 1) / double(count);
 }
 
 double CollectiveEstimator::transfer(double bytes, topology::NodeId a, topology::NodeId b) {

@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <memory>
 #include <tuple>
 #include <vector>
@@ -43,8 +44,15 @@ class CollectiveEstimator {
   uint64_t patterns() const { return cache_.size(); }
 
  private:
-  double estimate(const policy::CollectiveRequest& request);
-  double all_to_all(const policy::CollectiveRequest& request, const GroupUnits& groups);
+  /// A request of one kind over one set of groups and its routes, measured once: a policy's estimate reads
+  /// the size from the request and the routes from the measurements, which do not depend on it.
+  struct Measured {
+    policy::CollectiveRequest request;
+    std::optional<policy::RouteMeasurements> routes;
+  };
+  Measured& measured(workload::CollectiveKind kind, const GroupUnits& groups);
+  double estimate(Measured& m);
+  double all_to_all(Measured& m, const GroupUnits& groups);
 
   const topology::Machine& machine_;
   const policy::CollectivePolicy& policy_;
@@ -53,6 +61,7 @@ class CollectiveEstimator {
   CopyContention contention_;
   policy::RouteMeasurements::SharedRouters routers_;
   std::map<std::tuple<int, double, uint64_t, size_t>, double> cache_;
+  std::map<std::tuple<int, uint64_t, size_t>, std::unique_ptr<Measured>> measured_;
 };
 
 }  // namespace zs::search

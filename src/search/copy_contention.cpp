@@ -8,6 +8,8 @@ namespace {
 
 /// The most transfers of the other groups one drain routes (more groups are sampled fewer, and weighted).
 constexpr size_t kRoutedTransfers = size_t(1) << 18;
+/// The most transfers of the first group one drain routes (a larger group's members are sampled evenly).
+constexpr size_t kOwnTransfers = size_t(1) << 14;
 
 }  // namespace
 uint64_t hash_of(const GroupUnits& g) {
@@ -51,21 +53,23 @@ std::pair<double, double> CopyContention::drain(const GroupUnits& groups,
   if (n < 2 || shifts.empty()) return {0.0, 0.0};
   const auto key = std::make_tuple(groups.hash, n, shifts);
   if (auto it = cache_.find(key); it != cache_.end()) return it->second;
-  for (uint32_t shift : shifts)
-    for (size_t i = 0; i < n; ++i) add_route(groups.first[i], groups.first[(i + shift) % n], 1.0);
+  // A group of more transfers than kOwnTransfers routes every stride-th member's, each weighted stride.
+  const size_t per_group = n * shifts.size();
+  const size_t stride = (per_group + kOwnTransfers - 1) / kOwnTransfers;
+  auto route_group = [&](const std::vector<topology::NodeId>& members, double weight) {
+    for (uint32_t shift : shifts)
+      for (size_t i = 0; i < members.size(); i += stride)
+        add_route(members[i], members[(i + shift) % members.size()], weight * double(stride));
+  };
+  route_group(groups.first, 1.0);
   const std::vector<uint32_t> own = touched_;
   double alone = 0;
   for (uint32_t d : own) alone = std::max(alone, load_[d] / bandwidth_[d]);
   // At most kRoutedTransfers routed for the other groups: fewer of them, each weighted for the rest.
-  const size_t per_group = n * shifts.size();
-  const size_t routed = std::clamp<size_t>(kRoutedTransfers / per_group, 1, std::max<size_t>(1, groups.others.size()));
-  const size_t used = std::min(routed, groups.others.size());
+  const size_t routed_per_group = (per_group + stride - 1) / stride;
+  const size_t used = std::min(std::max<size_t>(1, kRoutedTransfers / routed_per_group), groups.others.size());
   const double weight = used == 0 ? 0.0 : groups.weight * double(groups.others.size()) / double(used);
-  for (size_t g = 0; g < used; ++g) {
-    const auto& other = groups.others[g * groups.others.size() / used];
-    for (uint32_t shift : shifts)
-      for (size_t i = 0; i < other.size(); ++i) add_route(other[i], other[(i + shift) % other.size()], weight);
-  }
+  for (size_t g = 0; g < used; ++g) route_group(groups.others[g * groups.others.size() / used], weight);
   double with = alone;  // where the first group and the others cross: their sum
   for (uint32_t d : own) with = std::max(with, load_[d] / bandwidth_[d]);
   for (uint32_t d : touched_) load_[d] = 0.0;

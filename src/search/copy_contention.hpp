@@ -28,7 +28,8 @@ uint64_t hash_of(const GroupUnits& groups);
 /// The bottleneck-link model of one step of a pattern run by every group at once: each transfer routed as
 /// the engine routes it (per-connection ECMP), the bytes of the sampled other groups weighted onto the
 /// link directions they cross (at most 2^18 of their transfers routed: beyond, fewer groups, evenly
-/// spread, each weighted for more). The step's drain time is the busiest direction the first group crosses,
+/// spread, each weighted for more). A group of more than 2^14 transfers routes an even sample of its
+/// members', each weighted for the members between. The step's drain time is the busiest direction the first group crosses,
 /// its load over its bandwidth: alone, and with the other groups.
 class CopyContention {
  public:

@@ -167,11 +167,12 @@ Tier1Result run_tier1(const SearchInputs& in, const SearchSpace& space, Objectiv
   const auto alternatives =
       policy::AutoCollective::candidates_of(in.policies->collective, in.collective_options);
   std::vector<std::unique_ptr<policy::CollectivePolicy>> policies;
-  std::vector<CollectiveEstimator> estimators;
+  std::vector<std::unique_ptr<CollectiveEstimator>> estimators;
   for (const auto& name : space.collective)
     policies.push_back(policy::make_collective_policy(in.policies->collective, name, in.collective_options));
   for (const auto& p : policies)
-    estimators.emplace_back(*in.machine, *p, alternatives, in.collective_options.protocol);
+    estimators.push_back(
+        std::make_unique<CollectiveEstimator>(*in.machine, *p, alternatives, in.collective_options.protocol));
   PlanEstimator estimator(*in.model, *in.machine, in.ranks, in.stack, in.cost);
   Tier1Result out;
   Kept kept(keep);
@@ -202,7 +203,7 @@ Tier1Result run_tier1(const SearchInputs& in, const SearchSpace& space, Objectiv
       return true;
     }
     ++out.estimated;
-    Candidate c{index, choice, estimator.estimate(plan, estimators[choice.collective], choice.collective), 0};
+    Candidate c{index, choice, estimator.estimate(plan, *estimators[choice.collective], choice.collective), 0};
     c.objective = objective_value(c.estimate, objective);
     kept.add(c);
     return true;
@@ -216,7 +217,7 @@ Tier1Result run_tier1(const SearchInputs& in, const SearchSpace& space, Objectiv
     out.ranked = std::move(front);
   }
   out.probes = estimator.probes();
-  for (const auto& e : estimators) out.patterns += e.patterns();
+  for (const auto& e : estimators) out.patterns += e->patterns();
   out.seconds = elapsed();
   return out;
 }
