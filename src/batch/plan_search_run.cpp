@@ -9,6 +9,7 @@
 #include "batch/sweep_runner.hpp"
 #include "core/atomic_file.hpp"
 #include "core/input_error.hpp"
+#include "core/output_file.hpp"
 #include "core/staged_directory.hpp"
 #include "output/results_folder.hpp"
 #include "output/search_report.hpp"
@@ -52,11 +53,7 @@ nlohmann::json base_plan_keys(const scenario::Scenario& s) {
 }
 
 search::SearchInputs inputs_of(const scenario::Scenario& s, const scenario::Catalog& catalog,
-                               const core::FileSource& files, std::optional<workload::StackCosts>& stack) {
-  if (s.software_stack)
-    stack =
-        workload::StackCosts{s.software_stack->per_layer_pass(), s.software_stack->per_moe_layer_forward(),
-                             s.software_stack->per_step(), s.software_stack->per_iteration()};
+                               const core::FileSource& files) {
   search::SearchInputs in;
   in.model = &s.megatron->model;
   in.base_plan = base_plan_keys(s);
@@ -64,7 +61,9 @@ search::SearchInputs inputs_of(const scenario::Scenario& s, const scenario::Cata
   in.files = &files;
   in.machine = &s.machine;
   in.ranks = s.trace.mesh.size();
-  in.stack = stack.value_or(workload::StackCosts{});
+  if (const auto& stack = s.software_stack)
+    in.stack = {stack->per_layer_pass(), stack->per_moe_layer_forward(), stack->per_step(),
+                stack->per_iteration()};
   in.cost = s.cost ? &*s.cost : nullptr;
   in.policies = &catalog.policies;
   in.collective_options = s.collective_options;
@@ -145,14 +144,34 @@ std::vector<Tier2Point> tier2_points(const scenario::Scenario& s, const search::
   return points;
 }
 
-/// The folder of the tier-2 sweep (its files and journal), kept between runs so that a rerun resumes.
-fs::path tier2_folder(const fs::path& out, bool force) {
+/// The folder of the tier-2 sweep (its files and journal), kept between runs so that a rerun resumes:
+/// OUT.tier2, beside the results.
+fs::path tier2_folder(const fs::path& out) {
   fs::path dir = out;
   dir += ".tier2";
-  core::check_replaceable(dir, force ? core::Replace::kForce : core::Replace::kOwnOutput);
-  fs::create_directories(dir);
-  core::write_file_atomically(dir / core::kOutputMarker, "");
   return dir;
+}
+
+/// Refuses, before any work, outputs that would replace what the user did not ask to replace: the results
+/// folder (output::results_folder's rule, already applied) or the tier-2 folder holding an input, and a
+/// tier-2 folder that zettasim did not write (never replaced or written into, whatever --force says).
+void check_outputs(const core::FileSource& files, const SearchOptions& o, const fs::path& out) {
+  std::vector<std::string> inputs = files.files_read();
+  for (const auto& p : o.plugins) inputs.push_back(core::absolute_path(p));
+  core::CommandOutputs outputs(inputs);
+  outputs.add_folder("--out", out);
+  if (o.top == 0) return;
+  const fs::path tier2 = tier2_folder(out);
+  std::error_code ec;
+  const auto status = fs::symlink_status(tier2, ec);
+  const bool absent = ec || status.type() == fs::file_type::not_found;
+  const bool ours = status.type() == fs::file_type::directory &&
+                    (fs::exists(tier2 / core::kOutputMarker) || fs::is_empty(tier2, ec));
+  if (!absent && !ours)
+    throw core::InputError(tier2.string(), "",
+                           "is not a folder zettasim wrote (no " + std::string(core::kOutputMarker) +
+                               "), and a search keeps its finalists' sweep there: choose another --out");
+  outputs.add_folder("--out", tier2);
 }
 
 /// Runs the points through the sweep runner in `dir`; fills each finalist's status and summary.
@@ -215,8 +234,8 @@ SearchOutcome run_search(const core::FileSource& files, const SearchOptions& o, 
   const search::SearchSpace space =
       s.search ? *s.search : scenario::search_space(s, catalog.policies, nullptr);
   const fs::path out = output::results_folder(o.out, s.name + "-search", o.force);
-  std::optional<workload::StackCosts> stack;
-  search::SearchInputs in = inputs_of(s, catalog, files, stack);
+  check_outputs(files, o, out);
+  search::SearchInputs in = inputs_of(s, catalog, files);
   if (o.megatron_expressible) {
     const size_t own = workload::megatron_command(*s.megatron).unmapped.size();
     in.admissible = [&s, own](const workload::ParallelPlan& plan) {
@@ -239,7 +258,9 @@ SearchOutcome run_search(const core::FileSource& files, const SearchOptions& o, 
   const nlohmann::json raw = raw_scenario(files, s.file);
   std::vector<std::pair<std::string, std::string>> written;
   if (o.top > 0 && !r.tier1.ranked.empty()) {
-    const fs::path dir = tier2_folder(out, o.force);
+    const fs::path dir = tier2_folder(out);
+    fs::create_directories(dir);
+    core::write_file_atomically(dir / core::kOutputMarker, "");
     core::write_file_atomically(dir / "base.scenario.json", tier2_base(raw, s.file, dir).dump(2) + "\n");
     std::vector<Tier2Point> points = tier2_points(s, in, space, r.tier1, o.top);
     written.emplace_back("finalists.csv", run_tier2(points, s.name + "-search", dir, o, files, progress_out));

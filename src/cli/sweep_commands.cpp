@@ -33,11 +33,16 @@ void check_slurm_options(const batch::SlurmOptions& o) {
     core::require_slurm_value(core::sbatch_option_problem(option), option, "--sbatch-option");
 }
 
+/// The --backend value: "local" or "slurm".
+void check_backend(const std::string& backend) {
+  if (backend != "local" && backend != "slurm")
+    throw core::InputError("--backend", "", "unknown backend \"" + backend + "\" (known: local, slurm)");
+}
+
 }  // namespace
 
 int run_sweep(const SweepOptions& opt, std::ostream& out) {
-  if (opt.backend != "local" && opt.backend != "slurm")
-    throw core::InputError("--backend", "", "unknown backend \"" + opt.backend + "\" (known: local, slurm)");
+  check_backend(opt.backend);
   batch::SweepOptions o;
   o.spec = opt.spec;
   o.out = opt.out;
@@ -62,8 +67,7 @@ int run_sweep(const SweepOptions& opt, std::ostream& out) {
 }
 
 int run_search(const SearchOptions& opt, std::ostream& out) {
-  if (opt.backend != "local" && opt.backend != "slurm")
-    throw core::InputError("--backend", "", "unknown backend \"" + opt.backend + "\" (known: local, slurm)");
+  check_backend(opt.backend);
   const auto objective = search::objectives().find(opt.objective);
   if (!objective)
     throw core::InputError("--objective", "",

@@ -2,6 +2,7 @@
 #include "search/plan_estimator.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <limits>
 
 #include "workload/adam_step.hpp"
@@ -195,6 +196,11 @@ const PlanEstimator::LayerCosts& PlanEstimator::layer_costs(const ParallelPlan& 
   const bool block = plan.recompute == workload::Recompute::kFull &&
                      plan.recompute_method == workload::RecomputeMethod::kBlock;
   const uint32_t per_virtual_stage = model_.layers / (plan.pipeline_parallel * plan.chunks());
+  // The key is the layer shape (with the data-parallel degree only where fp8 amaxes are reduced over it,
+  // and whether experts have replicas): the data-parallel and pipeline degrees are left out, so a shape's
+  // costs, with the communicators' other groups as the first plan of that shape the enumeration meets has
+  // them, serve every plan of the shape (an approximation of their contention; the order is fixed, so the
+  // result is the same on every run).
   std::string key = std::to_string(policy);
   for (uint32_t v :
        {plan.tensor_parallel, plan.context_parallel, plan.expert_parallel, plan.expert_tensor_parallel,

@@ -110,3 +110,27 @@ TEST_CASE("zettasim plan --search plans the best plan the search found for the j
   std::filesystem::remove_all("results/gpt3-1.3b-hgx-h100-4node-search");
   std::filesystem::remove_all("results/gpt3-1.3b-hgx-h100-4node-search.tier2");
 }
+
+TEST_CASE("search replaces nothing it was not asked to: an input in --out, another folder at OUT.tier2") {
+  test::TempDir dir;
+  test::default_scenario_with(dir, "s.json", [](nlohmann::json&) {});
+  // --force lets a results folder zettasim did not write be replaced, never one holding the scenario.
+  auto r = test::run_cli(
+      {"search", dir.file("s.json"), "--top", "0", "--quiet", "--force", "--out", dir.path().string()});
+  CHECK(r.code == 2);
+  CHECK(r.err.find("an input of this command, and would be replaced whole") != std::string::npos);
+  CHECK(r.err.find('\n') == r.err.size() - 1);
+  // A user's folder where the finalists' sweep would go is neither replaced nor written into, forced or not.
+  dir.write("found.tier2/notes.txt", "mine");
+  for (bool force : {false, true}) {
+    std::vector<std::string> args = {"search", dir.file("s.json"), "--quiet", "--out", dir.file("found")};
+    if (force) args.push_back("--force");
+    r = test::run_cli(args);
+    CHECK(r.code == 2);
+    CHECK(r.err ==
+          "zettasim: error: " + dir.file("found.tier2") + ": is not a folder zettasim wrote (no " +
+              ".zettasim-output), and a search keeps its finalists' sweep there: choose another --out\n");
+  }
+  CHECK(test::read_text(dir.file("found.tier2/notes.txt")) == "mine");
+  CHECK(!std::filesystem::exists(dir.file("found")));  // refused before any work
+}
